@@ -1,0 +1,82 @@
+# The two commands: `make dev` serves the whole site at http://127.0.0.1:8787,
+# `make test` runs every test. Both install what is missing first.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eo pipefail -c
+ROOT := $(CURDIR)
+TOOLS := $(ROOT)/.tools
+BIN := $(ROOT)/node_modules/.bin
+export PATH := $(TOOLS)/bin:$(BIN):$(PATH)
+
+# worker-build downloads wasm-bindgen, esbuild and wasm-opt unless told where
+# local ones are: the CLI from .tools/, the other two from npm.
+export WASM_BINDGEN_BIN := $(TOOLS)/bin/wasm-bindgen
+export ESBUILD_BIN := $(BIN)/esbuild
+export WASM_OPT_BIN := $(BIN)/wasm-opt
+
+WORKER_OUT := worker/build/index.js
+WORKER_SRC := $(shell find worker/src -name '*.rs') worker/Cargo.toml Cargo.toml Cargo.lock
+PAGES_OUT := pages/dist/index.html
+PAGES_SRC := $(shell find pages -path pages/dist -prune -o -type f -print) agency.json package-lock.json scripts/prerender.mjs
+PORT ?= 8787
+
+.PHONY: dev test setup setup-browser build worker pages db dev-vars check unit-tests api-tests e2e-tests deploy-check bench clean
+
+## Serve the whole site locally with a local D1 (the first command of the README).
+dev: setup build db dev-vars
+	wrangler dev --ip 127.0.0.1 --port $(PORT) --show-interactive-dev-session=false
+
+## Run every test (the second command; .ci/run calls it).
+test: setup-browser check unit-tests build api-tests e2e-tests deploy-check
+	@echo "All tests passed."
+
+setup:
+	@scripts/setup.sh
+
+setup-browser:
+	@scripts/setup.sh --browser
+
+build: worker pages
+
+worker: $(WORKER_OUT)
+$(WORKER_OUT): $(WORKER_SRC)
+	cd worker && worker-build --release
+	@touch $@
+
+pages: $(PAGES_OUT)
+$(PAGES_OUT): $(PAGES_SRC)
+	npm run --silent build:pages
+
+## Create or upgrade the local D1 database (under .wrangler/state) from schema.sql.
+db:
+	wrangler d1 execute DB --local --file schema.sql > /dev/null
+	@echo "Local D1 ready (schema.sql applied)."
+
+## Local secrets: .dev.vars from .dev.vars.example, with a fresh signing key.
+dev-vars: .dev.vars
+.dev.vars:
+	sed "s/^JWT_SECRET=.*/JWT_SECRET=$$(node -e "process.stdout.write(require('crypto').randomBytes(32).toString('hex'))")/" .dev.vars.example > $@
+
+check:
+	cargo fmt --all -- --check
+	cargo clippy --all-targets -- -D warnings
+	cargo clippy --target wasm32-unknown-unknown -p lead-worker -- -D warnings
+	npm run --silent typecheck
+	npm run --silent lint
+
+unit-tests:
+	cargo test --quiet
+	npm run --silent test:unit
+
+api-tests: build
+	npm run --silent test:api
+
+e2e-tests: build
+	npm run --silent test:e2e
+
+## A deploy that would fail (bundle over the size limit, broken wrangler.toml) fails here.
+deploy-check: build
+	wrangler deploy --dry-run --outdir .build/deploy-check
+
+clean:
+	rm -rf worker/build pages/dist .build target

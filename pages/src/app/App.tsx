@@ -1,0 +1,25 @@
+import { type ComponentType, useEffect } from "react";
+import { PageStatus } from "../components/PageStatus";
+import { ToastProvider } from "../components/toast";
+import NotFound from "../features/not-found/NotFound";
+import { Router } from "./router";
+import { routes } from "./routes";
+import "../styles/base.css";
+
+export function App({ path, page }: { path: string; page: ComponentType }) {
+  useEffect(() => {
+    // Marks the moment the page is interactive (used by the browser tests).
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
+  return (
+    <ToastProvider>
+      <Router
+        routes={routes}
+        notFound={NotFound}
+        initialPath={path}
+        initialPage={page}
+        fallback={<PageStatus text="Carregando..." />}
+      />
+    </ToastProvider>
+  );
+}

@@ -1,0 +1,11 @@
+import Landing from "../features/landing/Landing";
+import type { RouteDef } from "./router";
+
+/**
+ * The site's routes. The landing page is in the main bundle; every other page
+ * is its own chunk, loaded only when visited.
+ */
+export const routes: RouteDef[] = [
+  { path: "/", load: async () => ({ default: Landing }), prerender: "page" },
+  { path: "/privacidade", load: () => import("../features/privacy/Privacy"), prerender: "page" },
+];

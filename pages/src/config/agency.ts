@@ -1,0 +1,23 @@
+import agencyJson from "../../../agency.json";
+
+/**
+ * Everything agency-specific (names, city, CRECI, contacts, social links, the
+ * staff e-mail domain) comes from agency.json at the repository root, which
+ * the worker reads too.
+ */
+export const agency = agencyJson.agency;
+export const development = agencyJson.development;
+export const site = agencyJson.site;
+
+/** `+5549999990000` → `(49) 99999-0000`; other numbers unchanged. */
+export function formatPhone(e164: string): string {
+  const national = e164.startsWith("+55") ? e164.slice(3) : null;
+  if (!national || !/^\d{10,11}$/.test(national)) return e164;
+  const split = national.length === 11 ? 7 : 6;
+  return `(${national.slice(0, 2)}) ${national.slice(2, split)}-${national.slice(split)}`;
+}
+
+export function whatsappLink(e164: string, text?: string): string {
+  const query = text ? `?text=${encodeURIComponent(text)}` : "";
+  return `https://wa.me/${e164.replace(/\D/g, "")}${query}`;
+}

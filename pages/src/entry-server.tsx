@@ -1,0 +1,22 @@
+import { renderToString } from "react-dom/server";
+import { App } from "./app/App";
+import { findRoute } from "./app/router";
+import { routes } from "./app/routes";
+import { PageStatus } from "./components/PageStatus";
+import NotFound from "./features/not-found/NotFound";
+
+/** Pages written to HTML at build time: path → file under pages/dist. */
+export const prerendered = [
+  ...routes.map((r) => ({ path: r.path, file: r.path === "/" ? "index.html" : `${r.path.slice(1)}.html` })),
+  { path: "/404", file: "404.html" },
+];
+
+/** The HTML of the page at `path`, before any script runs. */
+export async function render(path: string): Promise<string> {
+  const route = findRoute(routes, path);
+  if (route?.prerender === "shell") {
+    return renderToString(<PageStatus text="Carregando..." />);
+  }
+  const Page = route ? (await route.load()).default : NotFound;
+  return renderToString(<App path={path} page={Page} />);
+}

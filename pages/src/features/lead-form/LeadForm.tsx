@@ -1,0 +1,161 @@
+import { type ChangeEvent, type FormEvent, useEffect, useRef, useState } from "react";
+import { useToast } from "../../components/toast";
+import { ApiError } from "../../lib/api";
+import { LEAD_ENDPOINT, sendLead } from "./api";
+import { type Attribution, captureAttribution } from "./attribution";
+import { leadMessages } from "./messages";
+import { maskWhatsApp } from "./whatsapp";
+
+export const LEAD_FORM_ID = "cadastro";
+export const FIRST_FIELD_ID = "lead-name";
+
+type Field = "name" | "email" | "whatsapp";
+type Values = Record<Field | "website", string>;
+
+const EMPTY: Values = { name: "", email: "", whatsapp: "", website: "" };
+const FIELDS: Field[] = ["name", "email", "whatsapp"];
+
+export function LeadForm() {
+  const { toast } = useToast();
+  const [values, setValues] = useState<Values>(EMPTY);
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const [notice, setNotice] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const attribution = useRef<Attribution>({});
+  const formRef = useRef<HTMLFormElement>(null);
+
+  useEffect(() => {
+    let storage: Storage | null = null;
+    try {
+      storage = window.sessionStorage;
+    } catch {
+      storage = null;
+    }
+    attribution.current = captureAttribution(window.location.href, document.referrer, storage);
+  }, []);
+
+  const change = (field: keyof Values) => (event: ChangeEvent<HTMLInputElement>) => {
+    const raw = event.target.value;
+    const value = field === "whatsapp" ? maskWhatsApp(raw) : raw;
+    setValues((v) => ({ ...v, [field]: value }));
+    if (field !== "website") setErrors((e) => ({ ...e, [field]: undefined }));
+    setNotice(null);
+  };
+
+  const focusField = (field: Field) => {
+    formRef.current?.querySelector<HTMLInputElement>(`[name="${field}"]`)?.focus();
+  };
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (busy) return;
+    const missing = FIELDS.filter((f) => !values[f].trim());
+    if (missing.length > 0) {
+      setErrors(Object.fromEntries(missing.map((f) => [f, leadMessages.fieldRequired])));
+      toast(leadMessages.required);
+      focusField(missing[0] as Field);
+      return;
+    }
+    setBusy(true);
+    setNotice(null);
+    try {
+      await sendLead({ ...attribution.current, ...values });
+      setValues(EMPTY);
+      setErrors({});
+      toast(leadMessages.success);
+    } catch (error) {
+      if (error instanceof ApiError) {
+        const fieldErrors = Object.fromEntries(
+          Object.entries(error.fields).filter(([k]) => (FIELDS as string[]).includes(k)),
+        ) as Partial<Record<Field, string>>;
+        setErrors(fieldErrors);
+        const first = FIELDS.find((f) => fieldErrors[f]);
+        if (first) focusField(first);
+        else if (error.status === 429) setNotice(error.message);
+      }
+      toast(leadMessages.failure);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const fieldProps = (field: Field) => ({
+    id: `lead-${field}`,
+    name: field,
+    value: values[field],
+    onChange: change(field),
+    required: true,
+    "aria-invalid": errors[field] ? true : undefined,
+    "aria-describedby": errors[field] ? `lead-${field}-error` : undefined,
+  });
+
+  const fieldError = (field: Field) =>
+    errors[field] ? (
+      <p className="field__error" id={`lead-${field}-error`}>
+        {errors[field]}
+      </p>
+    ) : null;
+
+  return (
+    <form
+      ref={formRef}
+      className="lead-form"
+      id={LEAD_FORM_ID}
+      onSubmit={submit}
+      method="post"
+      action={LEAD_ENDPOINT}
+      aria-busy={busy}
+    >
+      <div className="field">
+        <label htmlFor="lead-name">Nome completo</label>
+        <input {...fieldProps("name")} type="text" autoComplete="name" autoCapitalize="words" maxLength={120} />
+        {fieldError("name")}
+      </div>
+      <div className="field">
+        <label htmlFor="lead-email">E-mail</label>
+        <input
+          {...fieldProps("email")}
+          type="email"
+          autoComplete="email"
+          inputMode="email"
+          autoCapitalize="none"
+          spellCheck={false}
+          maxLength={254}
+        />
+        {fieldError("email")}
+      </div>
+      <div className="field">
+        <label htmlFor="lead-whatsapp">WhatsApp com DDD</label>
+        <input
+          {...fieldProps("whatsapp")}
+          type="tel"
+          autoComplete="tel-national"
+          inputMode="tel"
+          placeholder="(49) 99999-9999"
+          maxLength={20}
+        />
+        {fieldError("whatsapp")}
+      </div>
+      <div className="lead-form__trap" aria-hidden="true">
+        <label htmlFor="lead-website">Deixe este campo em branco</label>
+        <input
+          id="lead-website"
+          name="website"
+          type="text"
+          tabIndex={-1}
+          autoComplete="off"
+          value={values.website}
+          onChange={change("website")}
+        />
+      </div>
+      <button type="submit" className="button button--primary lead-form__submit" disabled={busy}>
+        {busy ? leadMessages.submitting : leadMessages.submit}
+      </button>
+      {notice && (
+        <p className="lead-form__notice" role="alert">
+          {notice}
+        </p>
+      )}
+    </form>
+  );
+}

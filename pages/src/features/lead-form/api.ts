@@ -1,0 +1,16 @@
+import { apiRequest } from "../../lib/api";
+import type { Attribution } from "./attribution";
+
+export const LEAD_ENDPOINT = "/functions/v1/send-lead-jetimob";
+
+export type LeadPayload = Attribution & {
+  name: string;
+  email: string;
+  whatsapp: string;
+  /** The honeypot: people never see it, bots fill it. */
+  website: string;
+};
+
+export async function sendLead(payload: LeadPayload): Promise<void> {
+  await apiRequest(LEAD_ENDPOINT, { method: "POST", body: payload });
+}

@@ -1,0 +1,38 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import { captureAttribution } from "./attribution";
+
+describe("captureAttribution", () => {
+  beforeEach(() => sessionStorage.clear());
+
+  it("reads UTM parameters and click ids from the address", () => {
+    const a = captureAttribution(
+      "https://site.example/?utm_source=instagram&utm_medium=social&utm_campaign=pre&gclid=abc&fbclid=xyz&other=1",
+      "https://l.instagram.com/",
+      sessionStorage,
+    );
+    expect(a).toEqual({
+      utm_source: "instagram",
+      utm_medium: "social",
+      utm_campaign: "pre",
+      gclid: "abc",
+      fbclid: "xyz",
+      referrer: "https://l.instagram.com/",
+      page_url:
+        "https://site.example/?utm_source=instagram&utm_medium=social&utm_campaign=pre&gclid=abc&fbclid=xyz&other=1",
+    });
+  });
+
+  it("keeps the first visit's campaign for the rest of the session", () => {
+    captureAttribution("https://site.example/?utm_source=facebook", "", sessionStorage);
+    const later = captureAttribution("https://site.example/", "https://site.example/privacidade", sessionStorage);
+    expect(later.utm_source).toBe("facebook");
+    expect(later.page_url).toBe("https://site.example/?utm_source=facebook");
+  });
+
+  it("works without storage", () => {
+    expect(captureAttribution("https://site.example/?utm_source=x", "", null)).toEqual({
+      utm_source: "x",
+      page_url: "https://site.example/?utm_source=x",
+    });
+  });
+});

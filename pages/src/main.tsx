@@ -1,0 +1,25 @@
+import { StrictMode } from "react";
+import { createRoot, hydrateRoot } from "react-dom/client";
+import { App } from "./app/App";
+import { findRoute } from "./app/router";
+import { routes } from "./app/routes";
+import NotFound from "./features/not-found/NotFound";
+
+const container = document.getElementById("root");
+if (!container) throw new Error("#root is missing from the page");
+
+const path = window.location.pathname;
+const route = findRoute(routes, path);
+const Page = route ? (await route.load()).default : NotFound;
+const app = (
+  <StrictMode>
+    <App path={path} page={Page} />
+  </StrictMode>
+);
+
+// Prerendered pages are hydrated; pages prerendered as a neutral shell are rendered over it.
+if (container.hasChildNodes() && (!route || route.prerender === "page")) {
+  hydrateRoot(container, app);
+} else {
+  createRoot(container).render(app);
+}

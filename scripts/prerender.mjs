@@ -1,0 +1,75 @@
+// Writes each public page's HTML at build time from the same React components
+// the browser hydrates, so the hero and the form paint before any script runs.
+import { readdir, readFile, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const dist = join(root, "pages/dist");
+const agencyConfig = JSON.parse(await readFile(join(root, "agency.json"), "utf8"));
+const { render, prerendered } = await import(pathToFileURL(join(root, ".build/prerender/entry-server.js")).href);
+
+const template = await readFile(join(dist, "index.html"), "utf8");
+const assets = await readdir(join(dist, "assets"));
+const font = assets.find((f) => /^fraunces-latin-600-normal-.*\.woff2$/.test(f));
+
+const { site, development, agency } = agencyConfig;
+const siteUrl = site.url.replace(/\/$/, "");
+
+const escapeHtml = (s) =>
+  String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+
+/** Title, description and indexing of each prerendered page. */
+const pages = {
+  "/": { title: site.title, description: site.description, index: true },
+  "/privacidade": {
+    title: `Política de Privacidade – ${development.name}`,
+    description: `Como a ${agency.name} trata os dados do pré-cadastro do ${development.name}, conforme a LGPD.`,
+    index: true,
+  },
+  "/auth": { title: `Acesso Administrativo – ${development.name}`, description: site.description, index: false },
+  "/admin": { title: `Painel Administrativo – ${development.name}`, description: site.description, index: false },
+  "/404": { title: `Página não encontrada – ${development.name}`, description: site.description, index: false },
+};
+
+function head(path) {
+  const page = pages[path] ?? pages["/404"];
+  const url = `${siteUrl}${path === "/" ? "/" : path}`;
+  const image = `${siteUrl}/og-image.png`;
+  const tags = [
+    `<title>${escapeHtml(page.title)}</title>`,
+    `<meta name="description" content="${escapeHtml(page.description)}" />`,
+  ];
+  if (page.index) {
+    tags.push(
+      `<link rel="canonical" href="${escapeHtml(url)}" />`,
+      `<meta property="og:type" content="website" />`,
+      `<meta property="og:locale" content="pt_BR" />`,
+      `<meta property="og:site_name" content="${escapeHtml(development.name)}" />`,
+      `<meta property="og:title" content="${escapeHtml(page.title)}" />`,
+      `<meta property="og:description" content="${escapeHtml(page.description)}" />`,
+      `<meta property="og:url" content="${escapeHtml(url)}" />`,
+      `<meta property="og:image" content="${escapeHtml(image)}" />`,
+      `<meta property="og:image:width" content="1200" />`,
+      `<meta property="og:image:height" content="630" />`,
+      `<meta property="og:image:alt" content="${escapeHtml(`${development.name}: ${development.kind.toLowerCase()} ao lado de uma vinícola`)}" />`,
+      `<meta name="twitter:card" content="summary_large_image" />`,
+      `<meta name="twitter:title" content="${escapeHtml(page.title)}" />`,
+      `<meta name="twitter:description" content="${escapeHtml(page.description)}" />`,
+      `<meta name="twitter:image" content="${escapeHtml(image)}" />`,
+    );
+  } else {
+    tags.push(`<meta name="robots" content="noindex" />`);
+  }
+  if (font) {
+    tags.push(`<link rel="preload" href="/assets/${font}" as="font" type="font/woff2" crossorigin />`);
+  }
+  return tags.join("\n    ");
+}
+
+for (const { path, file } of prerendered) {
+  const html = await render(path);
+  const page = template.replace("<!--head-->", head(path)).replace("<!--app-->", html);
+  await writeFile(join(dist, file), page);
+  console.log(`prerendered ${path} → pages/dist/${file}`);
+}

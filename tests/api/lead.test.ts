@@ -1,0 +1,190 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type App, spawnApp } from "../support/app";
+import { aLead, countLeads, postLead, uniqueIp } from "../support/leads";
+
+let app: App;
+
+beforeAll(async () => {
+  app = await spawnApp();
+});
+
+afterAll(async () => {
+  await app?.stop();
+});
+
+type LeadRow = Record<string, string | number | null>;
+
+async function leadByEmail(email: string): Promise<LeadRow | undefined> {
+  const rows = await app.sql<LeadRow>(`SELECT * FROM leads WHERE email = '${email.replace(/'/g, "''")}'`);
+  return rows[0];
+}
+
+describe("a visitor's lead", () => {
+  it("is committed to D1 with normalised values before success is answered", async () => {
+    const before = Date.now();
+    const answer = await postLead(app, {
+      name: "  Maria   da Silva ",
+      email: "  Maria.Silva@Example.COM ",
+      whatsapp: "(49) 98888-7777",
+      utm_source: "instagram",
+      utm_medium: "social",
+      utm_campaign: "pre-lancamento",
+      gclid: "g-123",
+      referrer: "https://l.instagram.com/",
+      page_url: "https://site.example/?utm_source=instagram",
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({ success: true });
+    expect(answer.headers.get("cache-control")).toBe("no-store");
+
+    const rows = await app.sql<LeadRow>("SELECT * FROM leads WHERE email = 'maria.silva@example.com'");
+    expect(rows).toHaveLength(1);
+    const row = rows[0] as LeadRow;
+    expect(row).toMatchObject({
+      name: "Maria da Silva",
+      email: "maria.silva@example.com",
+      whatsapp: "+5549988887777",
+      origem: "instagram",
+      jetimob_enviado: 0,
+      delivery_status: "pending",
+      utm_source: "instagram",
+      utm_medium: "social",
+      utm_campaign: "pre-lancamento",
+      utm_term: null,
+      gclid: "g-123",
+      fbclid: null,
+      referrer: "https://l.instagram.com/",
+      page_url: "https://site.example/?utm_source=instagram",
+      submission_count: 1,
+    });
+    expect(row.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(Number(row.created_at)).toBeGreaterThanOrEqual(before - 1000);
+    expect(Number(row.created_at)).toBeLessThanOrEqual(Date.now() + 1000);
+  });
+
+  it("keeps quotes, HTML, SQL and emoji as plain text", async () => {
+    const name = `<img src=x onerror=alert(1)> O'Brien"; DROP TABLE leads;-- 🍇`;
+    const lead = aLead({ name });
+    expect((await postLead(app, lead)).status).toBe(200);
+    const row = await leadByEmail(String(lead.email));
+    expect(row?.name).toBe(name);
+    expect(await countLeads(app)).toBeGreaterThan(0);
+  });
+
+  it("takes its origin from origem, then utm_source, then the referrer's host, then 'site'", async () => {
+    const cases: [Record<string, string>, string][] = [
+      [{ origem: "evento-vinicola", utm_source: "facebook" }, "evento-vinicola"],
+      [{ utm_source: "facebook", referrer: "https://www.google.com/" }, "facebook"],
+      [{ referrer: "https://www.google.com.br/search?q=condominio" }, "google.com.br"],
+      [{}, "site"],
+    ];
+    for (const [extra, expected] of cases) {
+      const lead = aLead(extra);
+      expect((await postLead(app, lead)).status).toBe(200);
+      expect((await leadByEmail(String(lead.email)))?.origem).toBe(expected);
+    }
+  });
+});
+
+describe("a submission that is refused", () => {
+  const refusals: [string, () => Promise<{ status: number; body: Record<string, unknown> }>, number, RegExp][] = [
+    ["with every field empty", () => postLead(app, { name: " ", email: "", whatsapp: "" }), 422, /preencha todos/],
+    ["with a field missing", () => postLead(app, { name: "Ana", email: "ana@example.com" }), 422, /preencha todos/],
+    ["with a malformed e-mail", () => postLead(app, aLead({ email: "ana@example" })), 422, /Confira/],
+    [
+      "with a WhatsApp whose DDD does not exist",
+      () => postLead(app, aLead({ whatsapp: "(23) 99999-8888" })),
+      422,
+      /Confira/,
+    ],
+    ["with a name over 120 characters", () => postLead(app, aLead({ name: "a".repeat(121) })), 422, /Confira/],
+    ["with a field that is not text", () => postLead(app, aLead({ whatsapp: 49999998888 })), 422, /Confira/],
+    ["whose body is not JSON", () => postLead(app, null, { raw: "name=Ana&email=x" }), 400, /JSON/],
+    ["whose body is a JSON array", () => postLead(app, [aLead()]), 400, /JSON/],
+    [
+      "whose body is over 16 KiB",
+      () => postLead(app, aLead({ utm_content: "x".repeat(17 * 1024) })),
+      413,
+      /grandes demais/,
+    ],
+    [
+      "sent from another site",
+      () => postLead(app, aLead(), { headers: { Origin: "https://evil.example" } }),
+      403,
+      /origem/,
+    ],
+  ];
+
+  for (const [what, send, status, message] of refusals) {
+    it(`${what} gets ${status} with a Portuguese message and stores nothing`, async () => {
+      const before = await countLeads(app);
+      const answer = await send();
+      expect(answer.status).toBe(status);
+      expect(answer.body.success).toBe(false);
+      expect(String(answer.body.error)).toMatch(message);
+      expect(await countLeads(app)).toBe(before);
+    });
+  }
+
+  it("names the field to fix", async () => {
+    const answer = await postLead(app, aLead({ email: "ana@example", whatsapp: "(20) 99999-8888" }));
+    expect(answer.body.fields).toEqual({
+      email: expect.stringMatching(/e-mail válido/),
+      whatsapp: expect.stringMatching(/DDD inválido/),
+    });
+  });
+
+  it("with the wrong method gets 405 and says which method is allowed", async () => {
+    const answer = await postLead(app, null, { method: "GET" });
+    expect(answer.status).toBe(405);
+    expect(answer.headers.get("allow")).toBe("POST");
+    expect(answer.body.success).toBe(false);
+  });
+});
+
+describe("the same person submitting again", () => {
+  it("by e-mail or by WhatsApp records a new submission on the existing lead", async () => {
+    const first = aLead();
+    expect((await postLead(app, first)).status).toBe(200);
+    const before = await countLeads(app);
+
+    const sameEmail = await postLead(app, { ...aLead(), email: String(first.email).toUpperCase() });
+    expect(sameEmail).toMatchObject({ status: 200, body: { success: true } });
+    const sameWhatsApp = await postLead(app, { ...aLead(), whatsapp: `+55 ${first.whatsapp}` });
+    expect(sameWhatsApp).toMatchObject({ status: 200, body: { success: true } });
+
+    expect(await countLeads(app)).toBe(before);
+    const row = await leadByEmail(String(first.email));
+    expect(row?.submission_count).toBe(3);
+    expect(Number(row?.last_submitted_at)).toBeGreaterThan(Number(row?.created_at));
+    expect(row?.name).toBe(first.name);
+  });
+});
+
+describe("spam defence", () => {
+  it("answers a bot that fills the honeypot with success and stores nothing", async () => {
+    const before = await countLeads(app);
+    const bot = aLead({ website: "https://spam.example" });
+    const answer = await postLead(app, bot);
+    expect(answer).toMatchObject({ status: 200, body: { success: true } });
+    expect(await countLeads(app)).toBe(before);
+    expect(await leadByEmail(String(bot.email))).toBeUndefined();
+  });
+
+  it("limits one address to 10 submissions in 10 minutes, with a 429 in Portuguese", async () => {
+    const ip = uniqueIp();
+    for (let i = 0; i < 10; i++) {
+      expect((await postLead(app, aLead(), { ip })).status).toBe(200);
+    }
+    const before = await countLeads(app);
+    const blocked = aLead();
+    const answer = await postLead(app, blocked, { ip });
+    expect(answer.status).toBe(429);
+    expect(answer.headers.get("retry-after")).toBeTruthy();
+    expect(String(answer.body.error)).toMatch(/Aguarde alguns minutos/);
+    expect(await countLeads(app)).toBe(before);
+    expect(await leadByEmail(String(blocked.email))).toBeUndefined();
+
+    expect((await postLead(app, aLead(), { ip: uniqueIp() })).status).toBe(200);
+  });
+});

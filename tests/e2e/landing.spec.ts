@@ -1,0 +1,215 @@
+import { expect, type Page, test } from "@playwright/test";
+import { screenshot, sql, uniquePerson } from "./support";
+
+const SUBMIT = "Quero meu acesso antecipado ao lançamento exclusivo";
+const LEAD_PATH = "/functions/v1/send-lead-jetimob";
+
+let ipCounter = 0;
+/** Each test is its own visitor as far as the per-IP limit goes. */
+async function asNewVisitor(page: Page, workerIndex: number) {
+  ipCounter += 1;
+  await page.setExtraHTTPHeaders({ "CF-Connecting-IP": `192.0.2.${workerIndex * 100 + ipCounter}` });
+}
+
+async function openLanding(page: Page, path = "/") {
+  await page.goto(path);
+  // Hydrated once React has attached its handlers to the form.
+  await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+}
+
+test.describe("landing page", () => {
+  test.beforeEach(async ({ page }, testInfo) => {
+    await asNewVisitor(page, testInfo.workerIndex);
+  });
+
+  test("shows the hero, the form, the benefits, the closing call and the footer", async ({ page }, testInfo) => {
+    const consoleErrors: string[] = [];
+    page.on("console", (m) => m.type() === "error" && consoleErrors.push(m.text()));
+    await openLanding(page);
+    await expect(page.locator("html")).toHaveAttribute("lang", "pt-BR");
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    await expect(page.getByLabel("Nome completo")).toBeVisible();
+    await expect(page.getByLabel("E-mail")).toHaveAttribute("type", "email");
+    await expect(page.getByLabel("WhatsApp com DDD")).toHaveAttribute("inputmode", "tel");
+    await expect(page.getByRole("button", { name: SUBMIT })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Acesso Administrativo" })).toHaveAttribute("href", "/auth");
+    await expect(page.getByText(/vagas limitadas/i).first()).toBeVisible();
+    await expect(page.locator(".benefit")).toHaveCount(3);
+    await expect(page.getByText(/10 anos/).first()).toBeVisible();
+    await expect(page.getByText(/vinícola/i).first()).toBeVisible();
+    const footer = page.locator("footer");
+    await expect(footer.getByText(/CRECI/).first()).toBeVisible();
+    await expect(footer.getByText(/LGPD/)).toBeVisible();
+    await expect(footer.getByRole("link", { name: "Instagram" })).toBeVisible();
+    await expect(footer.getByRole("link", { name: /Política de Privacidade/ })).toHaveAttribute("href", "/privacidade");
+    expect(consoleErrors).toEqual([]);
+    await screenshot(page, testInfo, "landing");
+  });
+
+  test("formats the WhatsApp number as it is typed", async ({ page }) => {
+    await openLanding(page);
+    const field = page.getByLabel("WhatsApp com DDD");
+    await field.pressSequentially("49999998888");
+    await expect(field).toHaveValue("(49) 99999-8888");
+  });
+
+  test("sends a lead: success toast, cleared form, the lead in D1 with its campaign", async ({ page }, testInfo) => {
+    const person = uniquePerson(testInfo);
+    await openLanding(page, "/?utm_source=instagram&utm_campaign=pre-lancamento&gclid=abc123");
+    await page.getByLabel("Nome completo").fill(person.name);
+    await page.getByLabel("E-mail").fill(person.email);
+    await page.getByLabel("WhatsApp com DDD").pressSequentially(person.whatsappDigits);
+    await page.getByRole("button", { name: SUBMIT }).click();
+
+    const toast = page.getByRole("status").filter({ hasText: "Sucesso!" });
+    await expect(toast).toContainText("Seus dados foram enviados. Em breve entraremos em contato.");
+    await expect(page.getByLabel("Nome completo")).toHaveValue("");
+    await expect(page.getByLabel("E-mail")).toHaveValue("");
+    await expect(page.getByLabel("WhatsApp com DDD")).toHaveValue("");
+    await screenshot(page, testInfo, "landing-success");
+
+    const rows = await sql(
+      `SELECT name, whatsapp, origem, utm_campaign, gclid, jetimob_enviado FROM leads WHERE email = '${person.email}'`,
+    );
+    expect(rows).toEqual([
+      {
+        name: person.name,
+        whatsapp: `+55${person.whatsappDigits}`,
+        origem: "instagram",
+        utm_campaign: "pre-lancamento",
+        gclid: "abc123",
+        jetimob_enviado: 0,
+      },
+    ]);
+  });
+
+  test("asks for every field when one is empty, even without the browser's own checks", async ({ page }, testInfo) => {
+    let posted = false;
+    page.on("request", (r) => {
+      if (r.url().includes(LEAD_PATH)) posted = true;
+    });
+    await openLanding(page);
+    await page.locator("form input[required]").evaluateAll((inputs) => {
+      for (const input of inputs) input.removeAttribute("required");
+    });
+    await page.getByLabel("Nome completo").fill("Ana");
+    await page.getByRole("button", { name: SUBMIT }).click();
+    const toast = page.getByRole("alert").filter({ hasText: "Campos obrigatórios" });
+    await expect(toast).toContainText("Por favor, preencha todos os campos.");
+    await expect(page.getByLabel("E-mail")).toHaveAttribute("aria-invalid", "true");
+    expect(posted).toBe(false);
+    await screenshot(page, testInfo, "landing-required");
+  });
+
+  test("shows the server's reason beside the field it rejected", async ({ page }, testInfo) => {
+    const person = uniquePerson(testInfo);
+    await openLanding(page);
+    await page.getByLabel("Nome completo").fill(person.name);
+    await page.getByLabel("E-mail").fill(person.email);
+    await page.getByLabel("WhatsApp com DDD").pressSequentially("23999998888");
+    await page.getByRole("button", { name: SUBMIT }).click();
+    await expect(page.getByRole("alert").filter({ hasText: "Erro" })).toContainText(
+      "Houve um erro ao enviar seus dados. Tente novamente.",
+    );
+    const whatsapp = page.getByLabel("WhatsApp com DDD");
+    await expect(whatsapp).toHaveAttribute("aria-invalid", "true");
+    await expect(whatsapp).toHaveAccessibleDescription(/DDD inválido/);
+    await expect(whatsapp).toBeFocused();
+    await screenshot(page, testInfo, "landing-field-error");
+    expect(await sql(`SELECT id FROM leads WHERE email = '${person.email}'`)).toEqual([]);
+  });
+
+  for (const [what, failure] of [
+    ["is down", "abort"],
+    ["answers with an error", "500"],
+  ] as const) {
+    test(`shows the destructive toast when the server ${what}, and keeps what was typed`, async ({
+      page,
+    }, testInfo) => {
+      const person = uniquePerson(testInfo);
+      await page.route(`**${LEAD_PATH}`, (route) =>
+        failure === "abort"
+          ? route.abort("connectionrefused")
+          : route.fulfill({ status: 500, contentType: "application/json", body: '{"success":false}' }),
+      );
+      await openLanding(page);
+      await page.getByLabel("Nome completo").fill(person.name);
+      await page.getByLabel("E-mail").fill(person.email);
+      await page.getByLabel("WhatsApp com DDD").pressSequentially(person.whatsappDigits);
+      await page.getByRole("button", { name: SUBMIT }).click();
+      const toast = page.getByRole("alert").filter({ hasText: "Erro" });
+      await expect(toast).toContainText("Houve um erro ao enviar seus dados. Tente novamente.");
+      await expect(page.getByLabel("Nome completo")).toHaveValue(person.name);
+      await expect(page.getByRole("button", { name: SUBMIT })).toBeEnabled();
+      if (failure === "500") await screenshot(page, testInfo, "landing-error");
+    });
+  }
+
+  test("disables the button with a busy label while sending", async ({ page }, testInfo) => {
+    const person = uniquePerson(testInfo);
+    let release: () => void = () => {};
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    await page.route(`**${LEAD_PATH}`, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await openLanding(page);
+    await page.getByLabel("Nome completo").fill(person.name);
+    await page.getByLabel("E-mail").fill(person.email);
+    await page.getByLabel("WhatsApp com DDD").pressSequentially(person.whatsappDigits);
+    await page.getByRole("button", { name: SUBMIT }).click();
+    await expect(page.getByRole("button", { name: "Enviando..." })).toBeDisabled();
+    release();
+    await expect(page.getByRole("status").filter({ hasText: "Sucesso!" })).toBeVisible();
+  });
+
+  test("the closing button scrolls smoothly to the form and focuses its first field", async ({ page }) => {
+    await openLanding(page);
+    const closing = page.getByRole("button", { name: "Quero garantir minha vaga" });
+    await closing.scrollIntoViewIfNeeded();
+    await expect(page.getByLabel("Nome completo")).not.toBeInViewport();
+    await closing.click();
+    await expect(page.getByLabel("Nome completo")).toBeFocused();
+    await expect(page.getByLabel("Nome completo")).toBeInViewport();
+  });
+
+  test("paints the hero and the form before any script runs", async ({ browser }, testInfo) => {
+    const context = await browser.newContext({ javaScriptEnabled: false, ...testInfo.project.use });
+    const page = await context.newPage();
+    await page.goto("/");
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    await expect(page.getByLabel("Nome completo")).toBeVisible();
+    await expect(page.getByLabel("E-mail")).toBeVisible();
+    await expect(page.getByLabel("WhatsApp com DDD")).toBeVisible();
+    await expect(page.getByRole("button", { name: SUBMIT })).toBeVisible();
+    await context.close();
+  });
+});
+
+test.describe("privacy page", () => {
+  test("explains the use of the data with the agency's details", async ({ page }, testInfo) => {
+    await page.goto("/privacidade");
+    await expect(page.getByRole("heading", { level: 1, name: "Política de Privacidade" })).toBeVisible();
+    await expect(page.getByText(/13\.709\/2018/).first()).toBeVisible();
+    await expect(page.getByText(/CRECI/).first()).toBeVisible();
+    await screenshot(page, testInfo, "privacy");
+  });
+});
+
+test.describe("unknown route", () => {
+  test("shows the 404 page, logs the path and leads home", async ({ page }, testInfo) => {
+    const logged: string[] = [];
+    page.on("console", (m) => logged.push(m.text()));
+    const response = await page.goto("/pagina-que-nao-existe");
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole("heading", { name: "404" })).toBeVisible();
+    await expect(page.getByText("Oops! Page not found")).toBeVisible();
+    await expect.poll(() => logged.some((l) => l.includes("/pagina-que-nao-existe"))).toBe(true);
+    await screenshot(page, testInfo, "not-found");
+    await page.getByRole("link", { name: "Return to Home" }).click();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByRole("button", { name: SUBMIT })).toBeVisible();
+  });
+});

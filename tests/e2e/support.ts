@@ -1,0 +1,30 @@
+import { join } from "node:path";
+import type { Page, TestInfo } from "@playwright/test";
+import { d1 } from "../support/app";
+import { repoRoot } from "../support/paths";
+
+export const SCREENSHOT_DIR = join(repoRoot, "tests/artifacts/screenshots");
+
+/** Saves a full-page screenshot named after the viewport project and `name`. */
+export async function screenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `${testInfo.project.name}-${name}.png`), fullPage: true });
+}
+
+/** Rows from the local D1 of the site under test. */
+export function sql<T = Record<string, unknown>>(query: string): Promise<T[]> {
+  const dir = process.env.E2E_PERSIST_DIR;
+  if (!dir) throw new Error("E2E_PERSIST_DIR is not set; run through playwright.config.ts");
+  return d1(dir, query) as Promise<T[]>;
+}
+
+let counter = 0;
+/** An e-mail and WhatsApp number no other test uses. */
+export function uniquePerson(testInfo: TestInfo) {
+  counter += 1;
+  const stamp = `${Date.now()}${testInfo.workerIndex}${counter}`;
+  return {
+    name: `Visitante ${testInfo.project.name} ${counter}`,
+    email: `visitante.${stamp}@example.com`,
+    whatsappDigits: `499${stamp.slice(-8)}`,
+  };
+}

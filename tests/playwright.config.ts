@@ -1,0 +1,49 @@
+import { defineConfig, devices } from "@playwright/test";
+
+/**
+ * Browser tests: Debian's Chromium (Playwright cannot download its own here)
+ * against the real worker under `wrangler dev`, started once by global-setup
+ * on a fresh local D1. Every spec runs on a phone and a desktop viewport.
+ */
+const chromium = {
+  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  args: [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+  ],
+};
+
+export default defineConfig({
+  testDir: "e2e",
+  outputDir: "artifacts/test-results",
+  globalSetup: "./e2e/global-setup.ts",
+  fullyParallel: false,
+  workers: 2,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [["list"]],
+  use: {
+    baseURL: process.env.E2E_BASE_URL,
+    locale: "pt-BR",
+    timezoneId: "America/Sao_Paulo",
+    trace: "retain-on-failure",
+    launchOptions: chromium,
+  },
+  projects: [
+    {
+      name: "phone",
+      use: { ...devices["Pixel 7"], launchOptions: chromium },
+    },
+    {
+      name: "desktop",
+      use: { ...devices["Desktop Chrome"], viewport: { width: 1440, height: 900 }, launchOptions: chromium },
+    },
+  ],
+});

@@ -1,0 +1,142 @@
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { freePort, sleep } from "./net";
+import { repoRoot, toolsPath, wranglerBin } from "./paths";
+
+const run = promisify(execFile);
+
+/** Settings every test instance gets, so a developer's .dev.vars never leaks into a test. */
+export const TEST_VARS: Record<string, string> = {
+  JWT_SECRET: "test-signing-key-0123456789abcdef0123456789abcdef",
+  JETIMOB_PUBLIC_KEY: "",
+  JETIMOB_PRIVATE_KEY: "",
+  MAIL_API_KEY: "",
+};
+
+export type App = {
+  /** http://127.0.0.1:<port> */
+  baseUrl: string;
+  persistDir: string;
+  /** Runs SQL on the instance's local D1 through wrangler; returns the last statement's rows. */
+  sql<T = Record<string, unknown>>(query: string): Promise<T[]>;
+  /** Everything the worker printed so far. */
+  logs(): string;
+  /** Fires the cron trigger once and waits for it to finish. */
+  runCron(): Promise<void>;
+  stop(): Promise<void>;
+};
+
+const env = () => ({
+  ...process.env,
+  PATH: toolsPath,
+  NO_COLOR: "1",
+  FORCE_COLOR: "0",
+  WRANGLER_SEND_METRICS: "false",
+  CI: "true",
+});
+
+/** Applies schema.sql to the local D1 under `persistDir`. */
+export async function applySchema(persistDir: string): Promise<void> {
+  await run(wranglerBin, ["d1", "execute", "DB", "--local", "--persist-to", persistDir, "--file", "schema.sql"], {
+    cwd: repoRoot,
+    env: env(),
+  });
+}
+
+export async function d1(persistDir: string, query: string): Promise<Record<string, unknown>[]> {
+  const { stdout } = await run(
+    wranglerBin,
+    ["d1", "execute", "DB", "--local", "--persist-to", persistDir, "--json", "--command", query],
+    { cwd: repoRoot, env: env(), maxBuffer: 64 * 1024 * 1024 },
+  );
+  const results = JSON.parse(stdout) as { results: Record<string, unknown>[] }[];
+  return results.at(-1)?.results ?? [];
+}
+
+/**
+ * Starts the real worker in workerd through `wrangler dev`, on a fresh local
+ * D1 made from schema.sql, with `vars` on top of {@link TEST_VARS}.
+ */
+export async function spawnApp(options: { vars?: Record<string, string>; persistDir?: string } = {}): Promise<App> {
+  const persistDir = options.persistDir ?? (await mkdtemp(join(tmpdir(), "lead-site-d1-")));
+  if (!options.persistDir) await applySchema(persistDir);
+  const port = await freePort();
+  const inspectorPort = await freePort();
+  const vars = { ...TEST_VARS, ...options.vars };
+  const args = [
+    "dev",
+    "--ip",
+    "127.0.0.1",
+    "--port",
+    String(port),
+    "--inspector-port",
+    String(inspectorPort),
+    "--persist-to",
+    persistDir,
+    "--show-interactive-dev-session=false",
+    "--log-level",
+    "info",
+    ...Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]),
+  ];
+  const child = spawn(wranglerBin, args, { cwd: repoRoot, env: env(), detached: true, stdio: "pipe" });
+  let output = "";
+  child.stdout?.on("data", (d: Buffer) => {
+    output += d.toString();
+  });
+  child.stderr?.on("data", (d: Buffer) => {
+    output += d.toString();
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  try {
+    await waitUntilReady(child, baseUrl, () => output);
+  } catch (error) {
+    kill(child);
+    throw error;
+  }
+
+  return {
+    baseUrl,
+    persistDir,
+    sql: <T>(query: string) => d1(persistDir, query) as Promise<T[]>,
+    logs: () => output,
+    async runCron() {
+      const response = await fetch(`${baseUrl}/cdn-cgi/handler/scheduled?cron=*+*+*+*+*`);
+      if (!response.ok) throw new Error(`scheduled handler answered ${response.status}`);
+    },
+    async stop() {
+      kill(child);
+      await sleep(200);
+      if (!options.persistDir) await rm(persistDir, { recursive: true, force: true });
+    },
+  };
+}
+
+function kill(child: ChildProcess) {
+  if (child.pid && child.exitCode === null) {
+    try {
+      process.kill(-child.pid, "SIGTERM");
+    } catch {
+      // already gone
+    }
+  }
+}
+
+async function waitUntilReady(child: ChildProcess, baseUrl: string, output: () => string) {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`wrangler dev exited (${child.exitCode}):\n${output()}`);
+    if (output().includes("Ready on")) {
+      try {
+        const response = await fetch(`${baseUrl}/robots.txt`);
+        if (response.ok) return;
+      } catch {
+        // not listening yet
+      }
+    }
+    await sleep(250);
+  }
+  throw new Error(`wrangler dev did not become ready:\n${output()}`);
+}

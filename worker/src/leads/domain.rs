@@ -1,0 +1,722 @@
+//! A lead as the visitor typed it becomes a [`NewLead`] only through
+//! [`NewLead::parse`]: past that point no code can hold an invalid name,
+//! e-mail or WhatsApp number.
+
+use serde_json::{Map, Value};
+
+use crate::http::{FieldErrors, text_field};
+use crate::messages;
+
+pub const NAME_MAX_CHARS: usize = 120;
+pub const EMAIL_MAX_CHARS: usize = 254;
+
+/// A full name: trimmed, inner whitespace collapsed, 1 to 120 characters.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LeadName(String);
+
+impl LeadName {
+    pub fn parse(raw: &str) -> Result<Self, &'static str> {
+        let collapsed = raw.split_whitespace().collect::<Vec<_>>().join(" ");
+        if collapsed.is_empty() {
+            return Err(messages::FIELD_REQUIRED);
+        }
+        if collapsed.chars().any(char::is_control) {
+            return Err(messages::NAME_INVALID);
+        }
+        if collapsed.chars().count() > NAME_MAX_CHARS {
+            return Err(messages::NAME_TOO_LONG);
+        }
+        Ok(Self(collapsed))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// An e-mail address: trimmed, lower-cased, at most 254 characters, with a
+/// local part and a dotted domain of the shapes mail servers accept.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LeadEmail(String);
+
+impl LeadEmail {
+    pub fn parse(raw: &str) -> Result<Self, &'static str> {
+        let email = raw.trim().to_lowercase();
+        if email.is_empty() {
+            return Err(messages::FIELD_REQUIRED);
+        }
+        if email.chars().count() > EMAIL_MAX_CHARS {
+            return Err(messages::EMAIL_TOO_LONG);
+        }
+        if !is_valid_email(&email) {
+            return Err(messages::EMAIL_INVALID);
+        }
+        Ok(Self(email))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    pub fn domain(&self) -> &str {
+        self.0.rsplit_once('@').map_or("", |(_, d)| d)
+    }
+}
+
+fn is_valid_email(email: &str) -> bool {
+    let Some((local, domain)) = email.split_once('@') else {
+        return false;
+    };
+    let local_ok = !local.is_empty()
+        && local.len() <= 64
+        && !local.starts_with('.')
+        && !local.ends_with('.')
+        && !local.contains("..")
+        && local
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "!#$%&'*+/=?^_`{|}~.-".contains(c));
+    let labels: Vec<&str> = domain.split('.').collect();
+    let domain_ok = labels.len() >= 2
+        && domain.len() <= 253
+        && labels.iter().all(|l| {
+            !l.is_empty()
+                && l.len() <= 63
+                && !l.starts_with('-')
+                && !l.ends_with('-')
+                && l.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+        })
+        && labels.last().is_some_and(|tld| {
+            tld.len() >= 2
+                && (tld.chars().all(|c| c.is_ascii_alphabetic()) || tld.starts_with("xn--"))
+        });
+    local_ok && domain_ok
+}
+
+/// Brazilian area codes (DDD) in service.
+const BRAZIL_DDDS: &[u8] = &[
+    11, 12, 13, 14, 15, 16, 17, 18, 19, 21, 22, 24, 27, 28, 31, 32, 33, 34, 35, 37, 38, 41, 42, 43,
+    44, 45, 46, 47, 48, 49, 51, 53, 54, 55, 61, 62, 63, 64, 65, 66, 67, 68, 69, 71, 73, 74, 75, 77,
+    79, 81, 82, 83, 84, 85, 86, 87, 88, 89, 91, 92, 93, 94, 95, 96, 97, 98, 99,
+];
+
+/// A WhatsApp number in E.164 form (`+5549999998888`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WhatsApp(String);
+
+impl WhatsApp {
+    /// Accepts what people type: spaces, dots, dashes, parentheses, a `+55`
+    /// or `55` country code, a leading trunk `0` (with or without a carrier
+    /// code). A `+` followed by another country
+    /// code is accepted when it is a plausible E.164 number.
+    pub fn parse(raw: &str) -> Result<Self, &'static str> {
+        let trimmed = raw.trim();
+        if trimmed.is_empty() {
+            return Err(messages::FIELD_REQUIRED);
+        }
+        let (plus, rest) = match trimmed.strip_prefix('+') {
+            Some(rest) => (true, rest),
+            None => (false, trimmed),
+        };
+        if !rest.chars().all(|c| {
+            c.is_ascii_digit() || matches!(c, ' ' | '.' | '-' | '(' | ')' | '/' | '\u{a0}')
+        }) {
+            return Err(messages::WHATSAPP_INVALID);
+        }
+        let digits: String = rest.chars().filter(char::is_ascii_digit).collect();
+        if plus {
+            return Self::international(&digits);
+        }
+        let national = match digits.strip_prefix('0') {
+            // 0 + carrier code (2 digits) + DDD + number
+            Some(after) if after.len() == 12 || after.len() == 13 => &after[2..],
+            Some(after) => after,
+            None if (digits.len() == 12 || digits.len() == 13) && digits.starts_with("55") => {
+                &digits[2..]
+            }
+            None => &digits,
+        };
+        Self::brazilian(national)
+    }
+
+    fn international(digits: &str) -> Result<Self, &'static str> {
+        if let Some(national) = digits.strip_prefix("55") {
+            // "+55 0 49 …": a trunk 0 kept out of habit.
+            let national = match national.strip_prefix('0') {
+                Some(n) if n.len() == 10 || n.len() == 11 => n,
+                _ => national,
+            };
+            return Self::brazilian(national);
+        }
+        if (8..=15).contains(&digits.len()) && !digits.starts_with('0') {
+            Ok(Self(format!("+{digits}")))
+        } else {
+            Err(messages::WHATSAPP_INVALID)
+        }
+    }
+
+    fn brazilian(national: &str) -> Result<Self, &'static str> {
+        if national.len() != 10 && national.len() != 11 {
+            return Err(messages::WHATSAPP_INVALID);
+        }
+        let ddd: u8 = national[..2]
+            .parse()
+            .map_err(|_| messages::WHATSAPP_INVALID)?;
+        if !BRAZIL_DDDS.contains(&ddd) {
+            return Err(messages::WHATSAPP_BAD_DDD);
+        }
+        let subscriber = &national[2..];
+        let first = subscriber.as_bytes()[0];
+        let ok = match subscriber.len() {
+            9 => first == b'9',
+            // Landlines start with 2 to 5; an eight-digit 6-9 is a mobile
+            // number missing its ninth digit.
+            _ => (b'2'..=b'5').contains(&first),
+        };
+        if !ok {
+            return Err(messages::WHATSAPP_MOBILE_NINE);
+        }
+        Ok(Self(format!("+55{national}")))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// How people read a stored E.164 number: `(49) 99999-9999` for Brazil,
+/// `+CC…` unchanged otherwise.
+pub fn format_whatsapp(e164: &str) -> String {
+    let Some(national) = e164.strip_prefix("+55") else {
+        return e164.to_string();
+    };
+    if !national.bytes().all(|b| b.is_ascii_digit()) {
+        return e164.to_string();
+    }
+    match national.len() {
+        11 => format!(
+            "({}) {}-{}",
+            &national[..2],
+            &national[2..7],
+            &national[7..]
+        ),
+        10 => format!(
+            "({}) {}-{}",
+            &national[..2],
+            &national[2..6],
+            &national[6..]
+        ),
+        _ => e164.to_string(),
+    }
+}
+
+/// Where the visitor came from and which campaign brought them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Attribution {
+    pub utm_source: Option<String>,
+    pub utm_medium: Option<String>,
+    pub utm_campaign: Option<String>,
+    pub utm_term: Option<String>,
+    pub utm_content: Option<String>,
+    pub gclid: Option<String>,
+    pub fbclid: Option<String>,
+    pub referrer: Option<String>,
+    pub page_url: Option<String>,
+}
+
+const SHORT_FIELD_MAX: usize = 200;
+const LONG_FIELD_MAX: usize = 2000;
+
+/// Trimmed, control characters dropped, cut to `max` characters; empty is `None`.
+/// These fields come from URLs, not from typing: a long one is shortened, never
+/// a reason to lose the lead.
+fn optional_text(value: Option<String>, max: usize) -> Option<String> {
+    let cleaned: String = value?
+        .trim()
+        .chars()
+        .filter(|c| !c.is_control())
+        .take(max)
+        .collect();
+    (!cleaned.is_empty()).then_some(cleaned)
+}
+
+/// A lead ready to be stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewLead {
+    pub name: LeadName,
+    pub email: LeadEmail,
+    pub whatsapp: WhatsApp,
+    pub origem: String,
+    pub attribution: Attribution,
+}
+
+/// Why a submission was refused: a message for the toast and one per field.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rejection {
+    pub message: &'static str,
+    pub fields: FieldErrors,
+}
+
+/// The landing form's submission, before validation.
+#[derive(Debug, Default)]
+pub struct Submission {
+    pub name: Option<String>,
+    pub email: Option<String>,
+    pub whatsapp: Option<String>,
+    pub origem: Option<String>,
+    pub attribution: Attribution,
+    /// The hidden field only bots fill.
+    pub honeypot: Option<String>,
+}
+
+/// Name of the hidden honeypot field of the landing form.
+pub const HONEYPOT_FIELD: &str = "website";
+
+impl Submission {
+    /// Reads the JSON object's known fields; any of them that is not a string
+    /// is refused.
+    pub fn from_json(map: &Map<String, Value>) -> Result<Self, Rejection> {
+        let mut fields = FieldErrors::new();
+        let mut take = |key: &'static str| match text_field(map, key) {
+            Ok(v) => v,
+            Err(()) => {
+                fields.insert(key, messages::FIELD_INVALID.to_string());
+                None
+            }
+        };
+        let submission = Submission {
+            name: take("name"),
+            email: take("email"),
+            whatsapp: take("whatsapp"),
+            origem: take("origem"),
+            attribution: Attribution {
+                utm_source: take("utm_source"),
+                utm_medium: take("utm_medium"),
+                utm_campaign: take("utm_campaign"),
+                utm_term: take("utm_term"),
+                utm_content: take("utm_content"),
+                gclid: take("gclid"),
+                fbclid: take("fbclid"),
+                referrer: take("referrer"),
+                page_url: take("page_url"),
+            },
+            honeypot: take(HONEYPOT_FIELD),
+        };
+        if fields.is_empty() {
+            Ok(submission)
+        } else {
+            Err(Rejection {
+                message: messages::CHECK_FIELDS,
+                fields,
+            })
+        }
+    }
+
+    pub fn is_from_a_bot(&self) -> bool {
+        self.honeypot
+            .as_deref()
+            .is_some_and(|v| !v.trim().is_empty())
+    }
+}
+
+impl NewLead {
+    /// Validates and normalises every field; `site_host` is our own host, so a
+    /// referrer from our own pages does not count as an origin.
+    pub fn parse(submission: Submission, site_host: &str) -> Result<Self, Rejection> {
+        let name = LeadName::parse(submission.name.as_deref().unwrap_or(""));
+        let email = LeadEmail::parse(submission.email.as_deref().unwrap_or(""));
+        let whatsapp = WhatsApp::parse(submission.whatsapp.as_deref().unwrap_or(""));
+
+        let mut fields = FieldErrors::new();
+        let mut missing = false;
+        for (key, error) in [
+            ("name", name.as_ref().err()),
+            ("email", email.as_ref().err()),
+            ("whatsapp", whatsapp.as_ref().err()),
+        ] {
+            if let Some(&message) = error {
+                missing |= message == messages::FIELD_REQUIRED;
+                fields.insert(key, message.to_string());
+            }
+        }
+        let (Ok(name), Ok(email), Ok(whatsapp)) = (name, email, whatsapp) else {
+            let message = if missing {
+                messages::FILL_ALL_FIELDS
+            } else {
+                messages::CHECK_FIELDS
+            };
+            return Err(Rejection { message, fields });
+        };
+
+        let a = submission.attribution;
+        let attribution = Attribution {
+            utm_source: optional_text(a.utm_source, SHORT_FIELD_MAX),
+            utm_medium: optional_text(a.utm_medium, SHORT_FIELD_MAX),
+            utm_campaign: optional_text(a.utm_campaign, SHORT_FIELD_MAX),
+            utm_term: optional_text(a.utm_term, SHORT_FIELD_MAX),
+            utm_content: optional_text(a.utm_content, SHORT_FIELD_MAX),
+            gclid: optional_text(a.gclid, LONG_FIELD_MAX),
+            fbclid: optional_text(a.fbclid, LONG_FIELD_MAX),
+            referrer: optional_text(a.referrer, LONG_FIELD_MAX),
+            page_url: optional_text(a.page_url, LONG_FIELD_MAX),
+        };
+        let origem = derive_origem(
+            optional_text(submission.origem, SHORT_FIELD_MAX),
+            &attribution,
+            site_host,
+        );
+        Ok(NewLead {
+            name,
+            email,
+            whatsapp,
+            origem,
+            attribution,
+        })
+    }
+}
+
+/// The request's `origem` if given, else `utm_source`, else the referrer's
+/// host (other than our own), else `site`.
+fn derive_origem(origem: Option<String>, a: &Attribution, site_host: &str) -> String {
+    origem
+        .or_else(|| a.utm_source.clone())
+        .or_else(|| {
+            let host = worker::Url::parse(a.referrer.as_deref()?)
+                .ok()?
+                .host_str()?
+                .to_ascii_lowercase();
+            let host = host.strip_prefix("www.").unwrap_or(&host).to_string();
+            let own = site_host.strip_prefix("www.").unwrap_or(site_host);
+            (!host.is_empty() && !host.eq_ignore_ascii_case(own)).then_some(host)
+        })
+        .unwrap_or_else(|| "site".to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn whatsapp(raw: &str) -> Result<String, &'static str> {
+        WhatsApp::parse(raw).map(|w| w.0)
+    }
+
+    #[test]
+    fn a_brazilian_mobile_is_normalised_to_e164_whatever_the_punctuation() {
+        for raw in [
+            "(49) 99999-8888",
+            "49 99999 8888",
+            "49.99999.8888",
+            "49999998888",
+            " 49-9-9999-8888 ",
+            "+55 (49) 99999-8888",
+            "+5549999998888",
+            "55 49 99999-8888",
+            "5549999998888",
+            "049 99999-8888",
+            "0 49 99999 8888",
+            "0 15 49 99999-8888",
+            "(49)\u{a0}99999-8888",
+        ] {
+            assert_eq!(whatsapp(raw), Ok("+5549999998888".into()), "{raw:?}");
+        }
+    }
+
+    #[test]
+    fn a_ten_digit_landline_is_accepted() {
+        assert_eq!(whatsapp("(48) 3333-4444"), Ok("+554833334444".into()));
+        assert_eq!(whatsapp("+55 11 2345-6789"), Ok("+551123456789".into()));
+    }
+
+    #[test]
+    fn ddd_55_is_not_mistaken_for_the_country_code() {
+        assert_eq!(whatsapp("(55) 99999-8888"), Ok("+5555999998888".into()));
+        assert_eq!(whatsapp("55 3222-1111"), Ok("+555532221111".into()));
+    }
+
+    #[test]
+    fn area_codes_that_do_not_exist_are_refused() {
+        for raw in [
+            "(20) 99999-8888",
+            "(23) 99999-8888",
+            "(10) 99999-8888",
+            "(00) 99999-8888",
+        ] {
+            assert_eq!(whatsapp(raw), Err(messages::WHATSAPP_BAD_DDD), "{raw:?}");
+        }
+    }
+
+    #[test]
+    fn a_nine_digit_number_must_be_a_mobile_starting_with_9() {
+        assert_eq!(
+            whatsapp("(49) 89999-8888"),
+            Err(messages::WHATSAPP_MOBILE_NINE)
+        );
+        assert_eq!(
+            whatsapp("(49) 9999-8888"),
+            Err(messages::WHATSAPP_MOBILE_NINE)
+        );
+    }
+
+    #[test]
+    fn numbers_of_the_wrong_length_or_with_letters_are_refused() {
+        for raw in [
+            "49 9999-888",
+            "49 99999-88888",
+            "123",
+            "abc",
+            "(49) 9999a-8888",
+            "+",
+            "++55 49 99999 8888",
+        ] {
+            assert_eq!(whatsapp(raw), Err(messages::WHATSAPP_INVALID), "{raw:?}");
+        }
+        assert_eq!(whatsapp("   "), Err(messages::FIELD_REQUIRED));
+    }
+
+    #[test]
+    fn a_plausible_foreign_number_typed_with_plus_is_kept() {
+        assert_eq!(whatsapp("+1 (415) 555-2671"), Ok("+14155552671".into()));
+        assert_eq!(whatsapp("+351 912 345 678"), Ok("+351912345678".into()));
+        assert_eq!(whatsapp("+1 234"), Err(messages::WHATSAPP_INVALID));
+        assert_eq!(whatsapp("+0 123 456 789"), Err(messages::WHATSAPP_INVALID));
+        assert_eq!(
+            whatsapp("+1234567890123456"),
+            Err(messages::WHATSAPP_INVALID)
+        );
+    }
+
+    #[test]
+    fn stored_numbers_read_back_in_the_brazilian_format() {
+        assert_eq!(format_whatsapp("+5549999998888"), "(49) 99999-8888");
+        assert_eq!(format_whatsapp("+554833334444"), "(48) 3333-4444");
+        assert_eq!(format_whatsapp("+14155552671"), "+14155552671");
+    }
+
+    #[test]
+    fn names_are_trimmed_collapsed_and_bounded_in_characters_not_bytes() {
+        assert_eq!(
+            LeadName::parse("  Ana   Maria\tda Silva ")
+                .unwrap()
+                .as_str(),
+            "Ana Maria da Silva"
+        );
+        assert_eq!(
+            LeadName::parse("José Ñandú Çağrı 李小龍 🍇")
+                .unwrap()
+                .as_str(),
+            "José Ñandú Çağrı 李小龍 🍇"
+        );
+        assert_eq!(LeadName::parse(" \n "), Err(messages::FIELD_REQUIRED));
+        let max = "é".repeat(120);
+        assert!(LeadName::parse(&max).is_ok());
+        assert_eq!(
+            LeadName::parse(&format!("{max}a")),
+            Err(messages::NAME_TOO_LONG)
+        );
+        assert_eq!(
+            LeadName::parse("Ana\u{0}Maria"),
+            Err(messages::NAME_INVALID)
+        );
+    }
+
+    #[test]
+    fn names_keep_quotes_html_and_sql_as_plain_text() {
+        for raw in [
+            "O'Brien \"Zé\"",
+            "<img src=x onerror=alert(1)>",
+            "Robert'); DROP TABLE leads;--",
+        ] {
+            assert_eq!(LeadName::parse(raw).unwrap().as_str(), raw);
+        }
+    }
+
+    #[test]
+    fn emails_are_trimmed_and_lower_cased() {
+        assert_eq!(
+            LeadEmail::parse("  Maria.Silva+Vinho@Example.COM.br ")
+                .unwrap()
+                .as_str(),
+            "maria.silva+vinho@example.com.br"
+        );
+    }
+
+    #[test]
+    fn malformed_emails_are_refused() {
+        for raw in [
+            "maria",
+            "maria@",
+            "@example.com",
+            "maria@example",
+            "maria@@example.com",
+            "maria@exa mple.com",
+            "ma ria@example.com",
+            ".maria@example.com",
+            "maria.@example.com",
+            "ma..ria@example.com",
+            "maria@-example.com",
+            "maria@example.c",
+            "maria@example..com",
+            "maría@example.com",
+            "<script>@example.com",
+        ] {
+            assert_eq!(
+                LeadEmail::parse(raw),
+                Err(messages::EMAIL_INVALID),
+                "{raw:?}"
+            );
+        }
+        assert_eq!(LeadEmail::parse(""), Err(messages::FIELD_REQUIRED));
+    }
+
+    #[test]
+    fn emails_longer_than_254_characters_are_refused() {
+        let long = format!("{}@{}.com", "a".repeat(64), "b".repeat(200));
+        assert!(long.len() > 254);
+        assert_eq!(LeadEmail::parse(&long), Err(messages::EMAIL_TOO_LONG));
+    }
+
+    fn submission(name: &str, email: &str, whatsapp: &str) -> Submission {
+        Submission {
+            name: Some(name.into()),
+            email: Some(email.into()),
+            whatsapp: Some(whatsapp.into()),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn any_empty_field_asks_to_fill_them_all() {
+        let rejection = NewLead::parse(submission(" ", "a@b.com", ""), "example.com").unwrap_err();
+        assert_eq!(rejection.message, messages::FILL_ALL_FIELDS);
+        assert_eq!(
+            rejection.fields.keys().copied().collect::<Vec<_>>(),
+            ["name", "whatsapp"]
+        );
+    }
+
+    #[test]
+    fn an_invalid_field_is_named_with_its_own_message() {
+        let rejection = NewLead::parse(
+            submission("Ana", "ana@b.com", "(23) 99999-8888"),
+            "example.com",
+        )
+        .unwrap_err();
+        assert_eq!(rejection.message, messages::CHECK_FIELDS);
+        assert_eq!(
+            rejection.fields.get("whatsapp").map(String::as_str),
+            Some(messages::WHATSAPP_BAD_DDD)
+        );
+    }
+
+    #[test]
+    fn non_string_fields_are_refused() {
+        let map: Map<String, Value> =
+            serde_json::from_str(r#"{"name":["Ana"],"email":"a@b.com","whatsapp":49999998888}"#)
+                .unwrap();
+        let rejection = Submission::from_json(&map).unwrap_err();
+        assert_eq!(
+            rejection.fields.keys().copied().collect::<Vec<_>>(),
+            ["name", "whatsapp"]
+        );
+    }
+
+    #[test]
+    fn the_honeypot_marks_a_bot_only_when_filled() {
+        let mut s = submission("Ana", "a@b.com", "49999998888");
+        assert!(!s.is_from_a_bot());
+        s.honeypot = Some("  ".into());
+        assert!(!s.is_from_a_bot());
+        s.honeypot = Some("http://spam.example".into());
+        assert!(s.is_from_a_bot());
+    }
+
+    fn origem_of(origem: Option<&str>, utm: Option<&str>, referrer: Option<&str>) -> String {
+        let mut s = submission("Ana", "ana@b.com", "49999998888");
+        s.origem = origem.map(Into::into);
+        s.attribution.utm_source = utm.map(Into::into);
+        s.attribution.referrer = referrer.map(Into::into);
+        NewLead::parse(s, "vinhedo.example.com").unwrap().origem
+    }
+
+    #[test]
+    fn origem_prefers_the_request_then_utm_source_then_referrer_host_then_site() {
+        assert_eq!(
+            origem_of(
+                Some("evento"),
+                Some("instagram"),
+                Some("https://google.com/")
+            ),
+            "evento"
+        );
+        assert_eq!(
+            origem_of(Some("  "), Some("instagram"), Some("https://google.com/")),
+            "instagram"
+        );
+        assert_eq!(
+            origem_of(None, None, Some("https://www.Google.com.br/search?q=x")),
+            "google.com.br"
+        );
+        assert_eq!(
+            origem_of(None, None, Some("https://vinhedo.example.com/privacidade")),
+            "site"
+        );
+        assert_eq!(origem_of(None, None, Some("not a url")), "site");
+        assert_eq!(origem_of(None, None, None), "site");
+    }
+
+    #[test]
+    fn long_attribution_is_shortened_not_refused() {
+        let mut s = submission("Ana", "ana@b.com", "49999998888");
+        s.attribution.utm_campaign = Some("c".repeat(5000));
+        s.attribution.page_url = Some(format!("https://x.example/?{}", "q".repeat(5000)));
+        let lead = NewLead::parse(s, "x.example").unwrap();
+        assert_eq!(
+            lead.attribution.utm_campaign.unwrap().len(),
+            SHORT_FIELD_MAX
+        );
+        assert_eq!(
+            lead.attribution.page_url.unwrap().chars().count(),
+            LONG_FIELD_MAX
+        );
+    }
+
+    proptest! {
+        #[test]
+        fn every_valid_mobile_survives_any_punctuation(
+            ddd in proptest::sample::select(BRAZIL_DDDS),
+            rest in "[0-9]{8}",
+            sep in proptest::sample::select(vec![" ", "-", ".", "", " - "]),
+            prefix in proptest::sample::select(vec!["", "+55 ", "55", "0", "+55 0"]),
+        ) {
+            let typed = format!("{prefix}({ddd}){sep}9{}{sep}{}", &rest[..4], &rest[4..]);
+            let expected = format!("+55{ddd}9{rest}");
+            prop_assert_eq!(WhatsApp::parse(&typed).map(|w| w.0), Ok(expected));
+        }
+
+        #[test]
+        fn a_parsed_number_is_always_e164(raw in "\\PC{0,30}") {
+            if let Ok(w) = WhatsApp::parse(&raw) {
+                let digits = &w.as_str()[1..];
+                prop_assert!(w.as_str().starts_with('+'));
+                prop_assert!(digits.bytes().all(|b| b.is_ascii_digit()));
+                prop_assert!((8..=15).contains(&digits.len()));
+            }
+        }
+
+        #[test]
+        fn a_parsed_email_is_lower_case_and_reparses_to_itself(raw in "[A-Za-z0-9._%+-]{1,20}@[A-Za-z0-9-]{1,20}\\.[A-Za-z]{2,6}") {
+            if let Ok(e) = LeadEmail::parse(&raw) {
+                prop_assert_eq!(e.as_str(), raw.to_lowercase());
+                prop_assert_eq!(LeadEmail::parse(e.as_str()), Ok(e.clone()));
+            }
+        }
+
+        #[test]
+        fn a_parsed_name_never_exceeds_the_limit_nor_has_outer_space(raw in "\\PC{0,200}") {
+            if let Ok(n) = LeadName::parse(&raw) {
+                prop_assert!(n.as_str().chars().count() <= NAME_MAX_CHARS);
+                prop_assert_eq!(n.as_str().trim(), n.as_str());
+            }
+        }
+    }
+}

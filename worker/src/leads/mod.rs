@@ -1,0 +1,5 @@
+//! Leads: what a visitor leaves on the landing page.
+
+pub mod domain;
+pub mod store;
+pub mod submit;

@@ -1,0 +1,86 @@
+//! Fixed-window counters kept in D1: how many times a subject (an IP, an
+//! e-mail) did something in the current window.
+
+use worker::{D1Database, D1PreparedStatement, query};
+
+/// A limit: at most `max` events per `window_ms` for one subject.
+#[derive(Debug, Clone, Copy)]
+pub struct Limit {
+    pub name: &'static str,
+    pub max: i64,
+    pub window_ms: i64,
+}
+
+/// Lead submissions per IP.
+pub const LEAD_SUBMISSIONS: Limit = Limit {
+    name: "lead",
+    max: 10,
+    window_ms: 10 * 60 * 1000,
+};
+
+impl Limit {
+    pub fn key(&self, subject: &str) -> String {
+        format!("{}:{}", self.name, subject)
+    }
+
+    pub fn window_start(&self, now_ms: i64) -> i64 {
+        now_ms - now_ms.rem_euclid(self.window_ms)
+    }
+
+    pub fn allows(&self, count: i64) -> bool {
+        count <= self.max
+    }
+}
+
+/// Counts one event in the subject's current window (starting a new window
+/// when the stored one is over) and returns the count as `count`.
+pub const HIT_SQL: &str = "INSERT INTO rate_limits (key, window_start, count) VALUES (?1, ?2, 1) \
+     ON CONFLICT (key) DO UPDATE SET \
+       count = CASE WHEN rate_limits.window_start = excluded.window_start \
+                    THEN rate_limits.count + 1 ELSE 1 END, \
+       window_start = excluded.window_start \
+     RETURNING count";
+
+pub fn hit(
+    db: &D1Database,
+    limit: &Limit,
+    subject: &str,
+    now_ms: i64,
+) -> worker::Result<D1PreparedStatement> {
+    query!(db, HIT_SQL, limit.key(subject), limit.window_start(now_ms))
+}
+
+/// Drops counters whose window ended long ago.
+pub const PRUNE_SQL: &str = "DELETE FROM rate_limits WHERE window_start < ?1";
+
+#[derive(serde::Deserialize)]
+pub struct CountRow {
+    pub count: i64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn windows_are_aligned_so_every_request_in_one_window_shares_its_counter() {
+        let ten_minutes = LEAD_SUBMISSIONS.window_ms;
+        let start = 1_700_000_400_000 - 1_700_000_400_000 % ten_minutes;
+        assert_eq!(LEAD_SUBMISSIONS.window_start(start), start);
+        assert_eq!(
+            LEAD_SUBMISSIONS.window_start(start + ten_minutes - 1),
+            start
+        );
+        assert_eq!(
+            LEAD_SUBMISSIONS.window_start(start + ten_minutes),
+            start + ten_minutes
+        );
+    }
+
+    #[test]
+    fn the_limit_allows_exactly_max_events() {
+        assert!(LEAD_SUBMISSIONS.allows(10));
+        assert!(!LEAD_SUBMISSIONS.allows(11));
+        assert_eq!(LEAD_SUBMISSIONS.key("203.0.113.9"), "lead:203.0.113.9");
+    }
+}
