@@ -101,10 +101,13 @@ CREATE INDEX IF NOT EXISTS staff_sessions_user ON staff_sessions (user_id);
 -- Every refresh token ever issued (hashed). A token is used once; presenting
 -- one that was already rotated revokes its whole session.
 CREATE TABLE IF NOT EXISTS refresh_tokens (
-  token_hash TEXT PRIMARY KEY,
-  session_id TEXT NOT NULL REFERENCES staff_sessions (id) ON DELETE CASCADE,
-  created_at INTEGER NOT NULL,
-  rotated_at INTEGER
+  token_hash     TEXT PRIMARY KEY,
+  session_id     TEXT NOT NULL REFERENCES staff_sessions (id) ON DELETE CASCADE,
+  created_at     INTEGER NOT NULL,
+  rotated_at     INTEGER,
+  -- The token that replaced this one; only the request that rotated it may
+  -- issue that successor.
+  successor_hash TEXT
 );
 CREATE INDEX IF NOT EXISTS refresh_tokens_session ON refresh_tokens (session_id);
 

@@ -10,6 +10,15 @@ export default defineConfig({
     // Budgets are checked on the compressed output by the tests.
     reportCompressedSize: false,
     target: "es2022",
+    rolldownOptions: {
+      output: {
+        // The landing page loads in one piece; only staff pages and the
+        // privacy notice are split off, loaded when visited.
+        advancedChunks: {
+          groups: [{ name: "site", test: (id: string) => !/features\/(staff-auth|leads-admin|privacy)\//.test(id) }],
+        },
+      },
+    },
   },
   server: {
     // `vite` alone serves the pages; the API answers from `wrangler dev`.

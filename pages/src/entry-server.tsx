@@ -15,7 +15,7 @@ export const prerendered = [
 export async function render(path: string): Promise<string> {
   const route = findRoute(routes, path);
   if (route?.prerender === "shell") {
-    return renderToString(<PageStatus text="Carregando..." />);
+    return renderToString(<PageStatus text={route.shellText ?? "Carregando..."} />);
   }
   const Page = route ? (await route.load()).default : NotFound;
   return renderToString(<App path={path} page={Page} />);

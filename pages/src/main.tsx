@@ -5,21 +5,27 @@ import { findRoute } from "./app/router";
 import { routes } from "./app/routes";
 import NotFound from "./features/not-found/NotFound";
 
-const container = document.getElementById("root");
-if (!container) throw new Error("#root is missing from the page");
+// Not a top-level await: lazy pages import this entry's chunk, which must
+// finish evaluating before they can load.
+async function start() {
+  const container = document.getElementById("root");
+  if (!container) throw new Error("#root is missing from the page");
 
-const path = window.location.pathname;
-const route = findRoute(routes, path);
-const Page = route ? (await route.load()).default : NotFound;
-const app = (
-  <StrictMode>
-    <App path={path} page={Page} />
-  </StrictMode>
-);
+  const path = window.location.pathname;
+  const route = findRoute(routes, path);
+  const Page = route ? (await route.load()).default : NotFound;
+  const app = (
+    <StrictMode>
+      <App path={path} page={Page} />
+    </StrictMode>
+  );
 
-// Prerendered pages are hydrated; pages prerendered as a neutral shell are rendered over it.
-if (container.hasChildNodes() && (!route || route.prerender === "page")) {
-  hydrateRoot(container, app);
-} else {
-  createRoot(container).render(app);
+  // Prerendered pages are hydrated; pages prerendered as a neutral shell are rendered over it.
+  if (container.hasChildNodes() && (!route || route.prerender === "page")) {
+    hydrateRoot(container, app);
+  } else {
+    createRoot(container).render(app);
+  }
 }
+
+void start();

@@ -1,17 +1,23 @@
 import { mkdir } from "node:fs/promises";
-import { join } from "node:path";
 import { spawnApp } from "../support/app";
+import { FakeMail } from "../support/fake-mail";
 import { SCREENSHOT_DIR } from "./support";
 
-/** Starts the site once for every browser test and prints where screenshots go. */
+/**
+ * Starts the site once for every browser test, with a fake e-mail API, and
+ * prints where the screenshots go.
+ */
 export default async function globalSetup() {
   await mkdir(SCREENSHOT_DIR, { recursive: true });
-  const app = await spawnApp();
+  const mail = await new FakeMail().start();
+  const app = await spawnApp({ vars: { MAIL_API_KEY: "mail-test-key", MAIL_API_BASE_URL: mail.url } });
   process.env.E2E_BASE_URL = app.baseUrl;
   process.env.E2E_PERSIST_DIR = app.persistDir;
-  console.log(`\nSite under test: ${app.baseUrl}\nScreenshots: ${join(SCREENSHOT_DIR)}\n`);
+  process.env.E2E_MAIL_URL = mail.url;
+  console.log(`\nSite under test: ${app.baseUrl}\nScreenshots: ${SCREENSHOT_DIR}\n`);
   return async () => {
     await app.stop();
+    await mail.stop();
     console.log(`\nScreenshots saved in ${SCREENSHOT_DIR}\n`);
   };
 }

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import type { Page, TestInfo } from "@playwright/test";
 import { d1 } from "../support/app";
+import { confirmationLinkAt } from "../support/fake-mail";
 import { repoRoot } from "../support/paths";
 
 export const SCREENSHOT_DIR = join(repoRoot, "tests/artifacts/screenshots");
@@ -27,4 +28,11 @@ export function uniquePerson(testInfo: TestInfo) {
     email: `visitante.${stamp}@example.com`,
     whatsappDigits: `499${stamp.slice(-8)}`,
   };
+}
+
+/** The confirmation link the fake e-mail API received for `email`. */
+export function confirmationLink(email: string): Promise<string> {
+  const mailUrl = process.env.E2E_MAIL_URL;
+  if (!mailUrl) throw new Error("E2E_MAIL_URL is not set; run through playwright.config.ts");
+  return confirmationLinkAt(mailUrl, email);
 }

@@ -6,3 +6,13 @@ use worker::{D1Database, Env};
 pub fn database(env: &Env) -> worker::Result<D1Database> {
     env.d1("DB")
 }
+
+/// A plain setting or secret; unset and blank are the same: `None`.
+pub fn setting(env: &Env, name: &str) -> Option<String> {
+    env.var(name)
+        .map(|v| v.to_string())
+        .or_else(|_| env.secret(name).map(|v| v.to_string()))
+        .ok()
+        .map(|v| v.trim().to_string())
+        .filter(|v| !v.is_empty())
+}

@@ -32,6 +32,8 @@ pub enum ApiError {
         fields: FieldErrors,
     },
     TooManyRequests(String),
+    /// A service we depend on (the e-mail API) refused.
+    BadGateway(String),
     /// Logged in full, answered with a generic message.
     Internal(String),
 }
@@ -48,6 +50,7 @@ impl ApiError {
             ApiError::PayloadTooLarge => 413,
             ApiError::Unprocessable { .. } => 422,
             ApiError::TooManyRequests(_) => 429,
+            ApiError::BadGateway(_) => 502,
             ApiError::Internal(_) => 500,
         }
     }
@@ -60,6 +63,7 @@ impl ApiError {
             | ApiError::NotFound(m)
             | ApiError::Conflict(m)
             | ApiError::TooManyRequests(m)
+            | ApiError::BadGateway(m)
             | ApiError::Unprocessable { message: m, .. } => m,
             ApiError::MethodNotAllowed(_) => messages::METHOD_NOT_ALLOWED,
             ApiError::PayloadTooLarge => messages::BODY_TOO_LARGE,
@@ -95,6 +99,10 @@ impl ApiError {
             }
             ApiError::TooManyRequests(_) => {
                 response.headers().set("Retry-After", "60")?;
+                Ok(response)
+            }
+            ApiError::Unauthorized(_) => {
+                response.headers().set("WWW-Authenticate", "Bearer")?;
                 Ok(response)
             }
             _ => Ok(response),
@@ -194,6 +202,15 @@ pub fn check_same_origin(req: &Request) -> ApiResult<()> {
         Some(_) => Err(ApiError::Forbidden(messages::CROSS_ORIGIN.into())),
         None => Ok(()),
     }
+}
+
+/// Like [`check_same_origin`], but a request without `Origin` is refused too:
+/// for staff endpoints, which only our own pages call.
+pub fn require_same_origin(req: &Request) -> ApiResult<()> {
+    if req.headers().get("Origin")?.is_none() {
+        return Err(ApiError::Forbidden(messages::CROSS_ORIGIN.into()));
+    }
+    check_same_origin(req)
 }
 
 fn is_same_origin(origin: &str, own: &str) -> bool {

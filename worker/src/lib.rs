@@ -2,9 +2,13 @@
 
 use worker::{Context, Env, Method, Request, Response, event};
 
+mod agency;
+pub mod auth;
 mod config;
+mod email;
 mod http;
 pub mod leads;
+mod mail;
 mod messages;
 pub mod platform;
 pub mod rate_limit;
@@ -21,6 +25,7 @@ pub async fn fetch(req: Request, env: Env, ctx: Context) -> worker::Result<Respo
             Method::Post => leads::submit::handle(req, &env, &ctx).await,
             _ => Err(ApiError::MethodNotAllowed("POST")),
         },
+        p if p.starts_with("/api/auth/") => auth::route(req, &env, p).await,
         p if p.starts_with("/api/") => Err(ApiError::NotFound(messages::NOT_FOUND.into())),
         _ => return site::serve(req, &env).await,
     };

@@ -24,3 +24,30 @@ pub const WHATSAPP_MOBILE_NINE: &str =
     "Celulares têm 9 dígitos depois do DDD, começando por 9. Confira o número.";
 pub const LEAD_RATE_LIMITED: &str =
     "Muitos envios em pouco tempo. Aguarde alguns minutos e tente novamente.";
+
+// Staff accounts (the specification's texts where it has them).
+pub const AUTH_EMAIL_INVALID: &str = "Email inválido";
+pub const AUTH_PASSWORD_TOO_SHORT: &str = "A senha deve ter pelo menos 6 caracteres";
+pub const AUTH_PASSWORD_TOO_LONG: &str = "A senha pode ter no máximo 256 caracteres.";
+pub const AUTH_ALREADY_REGISTERED: &str = "Este email já está cadastrado. Tente fazer login.";
+pub const AUTH_FIELDS_REQUIRED: &str = "Informe e-mail e senha.";
+pub const AUTH_INVALID_CREDENTIALS: &str = "E-mail ou senha incorretos.";
+pub const AUTH_NOT_CONFIRMED: &str =
+    "Confirme seu e-mail antes de entrar: abra o link que enviamos para a sua caixa de entrada.";
+pub const AUTH_TOO_MANY_FAILURES: &str =
+    "Muitas tentativas de login sem sucesso. Aguarde 15 minutos e tente novamente.";
+pub const AUTH_TOO_MANY_SIGNUPS: &str =
+    "Muitos cadastros em pouco tempo. Aguarde e tente novamente.";
+pub const AUTH_SESSION_REQUIRED: &str = "Sessão expirada ou encerrada. Entre novamente.";
+pub const AUTH_CONFIRMATION_INVALID: &str =
+    "Link de confirmação inválido ou expirado. Cadastre-se novamente para receber outro.";
+pub const AUTH_MAIL_FAILED: &str =
+    "Não foi possível enviar o e-mail de confirmação. Tente novamente em instantes.";
+
+/// Sign-up with an address outside the company's domain.
+pub fn auth_domain_only(domain: &str) -> String {
+    format!("Apenas emails @{domain} são permitidos")
+}
+
+// The confirmation e-mail.
+pub const CONFIRM_MAIL_SUBJECT: &str = "Confirme seu acesso ao painel";

@@ -27,10 +27,37 @@ impl Limit {
         now_ms - now_ms.rem_euclid(self.window_ms)
     }
 
+    /// Whether an event that brought the count to `count` is within the limit.
     pub fn allows(&self, count: i64) -> bool {
         count <= self.max
     }
+
+    /// Whether `past` events already used the whole allowance.
+    pub fn exhausted(&self, past: i64) -> bool {
+        past >= self.max
+    }
 }
+
+/// Sign-ups per IP (each sends an e-mail).
+pub const SIGNUPS: Limit = Limit {
+    name: "signup",
+    max: 10,
+    window_ms: 60 * 60 * 1000,
+};
+
+/// Failed sign-ins per e-mail address.
+pub const LOGIN_FAILURES_PER_EMAIL: Limit = Limit {
+    name: "login-email",
+    max: 5,
+    window_ms: 15 * 60 * 1000,
+};
+
+/// Failed sign-ins per IP (an office shares one address: a little more room).
+pub const LOGIN_FAILURES_PER_IP: Limit = Limit {
+    name: "login-ip",
+    max: 10,
+    window_ms: 15 * 60 * 1000,
+};
 
 /// Counts one event in the subject's current window (starting a new window
 /// when the stored one is over) and returns the count as `count`.
@@ -50,11 +77,21 @@ pub fn hit(
     query!(db, HIT_SQL, limit.key(subject), limit.window_start(now_ms))
 }
 
+/// The counts of `?1` and `?2` in the window starting at `?3`.
+pub const READ_TWO_SQL: &str =
+    "SELECT key, count FROM rate_limits WHERE key IN (?1, ?2) AND window_start = ?3";
+
 /// Drops counters whose window ended long ago.
 pub const PRUNE_SQL: &str = "DELETE FROM rate_limits WHERE window_start < ?1";
 
 #[derive(serde::Deserialize)]
 pub struct CountRow {
+    pub count: i64,
+}
+
+#[derive(serde::Deserialize)]
+pub struct KeyCountRow {
+    pub key: String,
     pub count: i64,
 }
 
@@ -75,6 +112,12 @@ mod tests {
             LEAD_SUBMISSIONS.window_start(start + ten_minutes),
             start + ten_minutes
         );
+    }
+
+    #[test]
+    fn five_failed_sign_ins_exhaust_an_address() {
+        assert!(!LOGIN_FAILURES_PER_EMAIL.exhausted(4));
+        assert!(LOGIN_FAILURES_PER_EMAIL.exhausted(5));
     }
 
     #[test]

@@ -1,5 +1,4 @@
 import { type ComponentType, useEffect } from "react";
-import { PageStatus } from "../components/PageStatus";
 import { ToastProvider } from "../components/toast";
 import NotFound from "../features/not-found/NotFound";
 import { Router } from "./router";
@@ -13,13 +12,7 @@ export function App({ path, page }: { path: string; page: ComponentType }) {
   }, []);
   return (
     <ToastProvider>
-      <Router
-        routes={routes}
-        notFound={NotFound}
-        initialPath={path}
-        initialPage={page}
-        fallback={<PageStatus text="Carregando..." />}
-      />
+      <Router routes={routes} notFound={NotFound} initialPath={path} initialPage={page} />
     </ToastProvider>
   );
 }

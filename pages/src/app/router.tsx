@@ -3,11 +3,11 @@ import {
   type ComponentType,
   createContext,
   type MouseEvent,
-  type ReactNode,
   useCallback,
   useContext,
   useEffect,
   useMemo,
+  useRef,
   useState,
 } from "react";
 
@@ -22,6 +22,8 @@ export type RouteDef = {
   load: () => Promise<PageModule>;
   /** "page": the prerendered HTML is this page (hydrate it); "shell": a neutral placeholder (render over it). */
   prerender: "page" | "shell";
+  /** What the prerendered shell says while the page's code loads. */
+  shellText?: string;
 };
 
 type RouterState = {
@@ -46,25 +48,29 @@ type RouterProps = {
   initialPath: string;
   /** The component of `initialPath`, already loaded (hydration needs it synchronously). */
   initialPage: ComponentType;
-  fallback: ReactNode;
 };
 
-export function Router({ routes, notFound: NotFound, initialPath, initialPage, fallback }: RouterProps) {
-  const [state, setState] = useState<{ path: string; page: ComponentType | null }>({
+export function Router({ routes, notFound: NotFound, initialPath, initialPage }: RouterProps) {
+  const [state, setState] = useState<{ path: string; page: ComponentType }>({
     path: initialPath,
     page: initialPage,
   });
+  const pending = useRef<string | null>(null);
 
+  // The current page stays on screen until the next one's code has loaded,
+  // so a redirect keeps saying what it is doing instead of flashing a spinner.
   const show = useCallback(
     (path: string) => {
+      pending.current = path;
       const route = findRoute(routes, path);
       if (!route) {
         setState({ path, page: NotFound });
         return;
       }
-      setState((s) => ({ path, page: s.path === path ? s.page : null }));
       route.load().then(
-        (m) => setState((s) => (s.path === path ? { path, page: m.default } : s)),
+        (m) => {
+          if (pending.current === path) setState({ path, page: m.default });
+        },
         () => window.location.assign(path),
       );
     },
@@ -95,7 +101,11 @@ export function Router({ routes, notFound: NotFound, initialPath, initialPage, f
 
   const value = useMemo(() => ({ path: state.path, navigate }), [state.path, navigate]);
   const Page = state.page;
-  return <RouterContext.Provider value={value}>{Page ? <Page /> : fallback}</RouterContext.Provider>;
+  return (
+    <RouterContext.Provider value={value}>
+      <Page />
+    </RouterContext.Provider>
+  );
 }
 
 type LinkProps = AnchorHTMLAttributes<HTMLAnchorElement> & { to: string };

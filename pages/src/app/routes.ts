@@ -8,4 +8,11 @@ import type { RouteDef } from "./router";
 export const routes: RouteDef[] = [
   { path: "/", load: async () => ({ default: Landing }), prerender: "page" },
   { path: "/privacidade", load: () => import("../features/privacy/Privacy"), prerender: "page" },
+  { path: "/auth", load: () => import("../features/staff-auth/AuthPage"), prerender: "shell" },
+  {
+    path: "/admin",
+    load: () => import("../features/leads-admin/AdminPage"),
+    prerender: "shell",
+    shellText: "Verificando autenticação...",
+  },
 ];

@@ -1,6 +1,8 @@
 /**
  * The one HTTP client every feature uses. Answers are JSON
  * (`{success, error?, fields?}` on failure); anything else is a failure too.
+ * Staff calls (`staff: true`) carry the access token; a 401 is retried once
+ * after a token refresh and otherwise signs the page out (back to /auth).
  */
 export class ApiError extends Error {
   readonly status: number;
@@ -19,14 +21,30 @@ type RequestOptions = {
   body?: unknown;
   headers?: Record<string, string>;
   signal?: AbortSignal;
+  /** Send the staff access token; on 401 refresh once, then sign out. */
+  staff?: boolean;
 };
 
-export async function apiRequest<T = Record<string, unknown>>(path: string, options: RequestOptions = {}): Promise<T> {
+/** How staff calls get and renew their token (provided by the session module). */
+export type StaffAuth = {
+  accessToken: () => string | null;
+  refresh: () => Promise<boolean>;
+  signedOut: () => void;
+};
+
+let staffAuth: StaffAuth | null = null;
+
+export function provideStaffAuth(auth: StaffAuth): void {
+  staffAuth = auth;
+}
+
+async function send(path: string, options: RequestOptions): Promise<Response> {
   const headers: Record<string, string> = { Accept: "application/json", ...options.headers };
   if (options.body !== undefined) headers["Content-Type"] = "application/json";
-  let response: Response;
+  const token = options.staff ? staffAuth?.accessToken() : null;
+  if (token) headers.Authorization = `Bearer ${token}`;
   try {
-    response = await fetch(path, {
+    return await fetch(path, {
       method: options.method ?? (options.body === undefined ? "GET" : "POST"),
       headers,
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
@@ -37,6 +55,20 @@ export async function apiRequest<T = Record<string, unknown>>(path: string, opti
     if (cause instanceof DOMException && cause.name === "AbortError") throw cause;
     throw new ApiError(0, "Sem conexão com o servidor.");
   }
+}
+
+/** The raw answer of a staff call, after the 401 handling (for downloads). */
+export async function staffFetch(path: string, options: RequestOptions = {}): Promise<Response> {
+  let response = await send(path, { ...options, staff: true });
+  if (response.status === 401 && staffAuth && (await staffAuth.refresh())) {
+    response = await send(path, { ...options, staff: true });
+  }
+  if (response.status === 401) staffAuth?.signedOut();
+  return response;
+}
+
+export async function apiRequest<T = Record<string, unknown>>(path: string, options: RequestOptions = {}): Promise<T> {
+  const response = options.staff ? await staffFetch(path, options) : await send(path, options);
   const data = (await response.json().catch(() => null)) as
     | (T & { success?: boolean; error?: string; fields?: Record<string, string> })
     | null;

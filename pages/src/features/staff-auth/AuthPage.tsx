@@ -1,0 +1,284 @@
+import { type FormEvent, type KeyboardEvent, useEffect, useId, useState } from "react";
+import { useRouter } from "../../app/router";
+import { GrapesIcon } from "../../components/icons";
+import { PageStatus } from "../../components/PageStatus";
+import { useToast } from "../../components/toast";
+import { agency, development } from "../../config/agency";
+import { ApiError } from "../../lib/api";
+import { VineyardArt } from "../landing/VineyardArt";
+import { authMessages, PASSWORD_MIN_LENGTH } from "./messages";
+import { PasswordField } from "./PasswordField";
+import { checkSession, confirmEmail, signIn, signUp, useSession } from "./session";
+import "./auth.css";
+
+type Tab = "login" | "signup";
+
+/** /auth: staff sign in, or sign up with the company's e-mail. */
+export default function AuthPage() {
+  const session = useSession();
+  const { navigate } = useRouter();
+  const { toast } = useToast();
+  const [tab, setTab] = useState<Tab>("login");
+  const [confirming, setConfirming] = useState(false);
+  const [prefill, setPrefill] = useState("");
+
+  useEffect(() => {
+    const link = new URLSearchParams(window.location.search).get("confirmar");
+    if (!link) {
+      void checkSession();
+      return;
+    }
+    // The link works once: take it out of the address bar and history.
+    window.history.replaceState(null, "", "/auth");
+    setConfirming(true);
+    confirmEmail(link).then(
+      () => toast(authMessages.confirmed),
+      (error: unknown) => {
+        setConfirming(false);
+        void checkSession();
+        toast({
+          title: authMessages.confirmFailedTitle,
+          description: error instanceof ApiError ? error.message : authMessages.loginFailed,
+          variant: "destructive",
+        });
+      },
+    );
+  }, [toast]);
+
+  useEffect(() => {
+    if (session.status === "signed-in") navigate("/admin", { replace: true });
+  }, [session.status, navigate]);
+
+  if (session.status === "signed-in" || confirming) {
+    return <PageStatus text={authMessages.redirecting} />;
+  }
+
+  const onSignedUp = (email: string) => {
+    setPrefill(email);
+    setTab("login");
+  };
+
+  return (
+    <main className="auth">
+      <VineyardArt />
+      <div className="auth__card">
+        <div className="auth__brand">
+          <GrapesIcon size={30} />
+          <span>{development.name}</span>
+        </div>
+        <h1 className="auth__title">Acesso Administrativo</h1>
+        <p className="auth__subtitle">Área restrita à equipe da {agency.name}.</p>
+        <Tabs tab={tab} onChange={setTab} />
+        <div role="tabpanel" id="panel-login" aria-labelledby="tab-login" hidden={tab !== "login"}>
+          <LoginForm prefill={prefill} />
+        </div>
+        <div role="tabpanel" id="panel-signup" aria-labelledby="tab-signup" hidden={tab !== "signup"}>
+          <SignupForm onSignedUp={onSignedUp} />
+        </div>
+        <p className="auth__notice">
+          Somente colaboradores da {agency.name} podem se cadastrar, com o e-mail corporativo @{agency.staffEmailDomain}
+          .
+        </p>
+        <button type="button" className="button button--ghost auth__back" onClick={() => navigate("/")}>
+          Voltar ao site
+        </button>
+      </div>
+    </main>
+  );
+}
+
+function Tabs({ tab, onChange }: { tab: Tab; onChange: (tab: Tab) => void }) {
+  const tabs: [Tab, string][] = [
+    ["login", "Login"],
+    ["signup", "Cadastrar"],
+  ];
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.key !== "ArrowLeft" && event.key !== "ArrowRight") return;
+    const next: Tab = tab === "login" ? "signup" : "login";
+    onChange(next);
+    document.getElementById(`tab-${next}`)?.focus();
+  };
+  return (
+    <div className="tabs" role="tablist" aria-label="Entrar ou cadastrar" onKeyDown={onKeyDown}>
+      {tabs.map(([id, label]) => (
+        <button
+          key={id}
+          type="button"
+          role="tab"
+          id={`tab-${id}`}
+          className="tabs__tab"
+          aria-selected={tab === id}
+          aria-controls={`panel-${id}`}
+          tabIndex={tab === id ? 0 : -1}
+          onClick={() => onChange(id)}
+        >
+          {label}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+function LoginForm({ prefill }: { prefill: string }) {
+  const { toast } = useToast();
+  const id = useId();
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    if (prefill) setEmail(prefill);
+  }, [prefill]);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (busy) return;
+    if (!email.trim() || !password) {
+      toast({ title: authMessages.loginFailedTitle, description: authMessages.loginRequired, variant: "destructive" });
+      return;
+    }
+    setBusy(true);
+    try {
+      await signIn(email.trim(), password);
+      toast(authMessages.loginSuccess);
+    } catch (error) {
+      const description = error instanceof ApiError && error.status > 0 ? error.message : authMessages.loginFailed;
+      toast({ title: authMessages.loginFailedTitle, description, variant: "destructive" });
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form className="auth__form" onSubmit={submit}>
+      <div className="field">
+        <label htmlFor={`${id}-email`}>E-mail</label>
+        <input
+          id={`${id}-email`}
+          type="email"
+          autoComplete="username"
+          inputMode="email"
+          autoCapitalize="none"
+          spellCheck={false}
+          required
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+        />
+      </div>
+      <PasswordField
+        id={`${id}-password`}
+        label="Senha"
+        autoComplete="current-password"
+        value={password}
+        onChange={setPassword}
+      />
+      <button type="submit" className="button button--primary auth__submit" disabled={busy}>
+        {busy ? "Entrando..." : "Entrar"}
+      </button>
+    </form>
+  );
+}
+
+function SignupForm({ onSignedUp }: { onSignedUp: (email: string) => void }) {
+  const { toast } = useToast();
+  const id = useId();
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
+  const [confirmation, setConfirmation] = useState("");
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (busy) return;
+    const address = email.trim().toLowerCase();
+    if (!address.endsWith(`@${agency.staffEmailDomain.toLowerCase()}`)) {
+      toast(authMessages.domainDenied);
+      return;
+    }
+    if (password !== confirmation) {
+      toast(authMessages.passwordsDiffer);
+      return;
+    }
+    if ([...password].length < PASSWORD_MIN_LENGTH) {
+      toast(authMessages.passwordTooShort);
+      return;
+    }
+    setBusy(true);
+    try {
+      await signUp(address, password);
+      toast(authMessages.signupSuccess);
+      setEmail("");
+      setPassword("");
+      setConfirmation("");
+      onSignedUp(address);
+    } catch (error) {
+      toast(signupFailure(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form className="auth__form" onSubmit={submit}>
+      <div className="field">
+        <label htmlFor={`${id}-email`}>E-mail</label>
+        <input
+          id={`${id}-email`}
+          type="email"
+          autoComplete="email"
+          inputMode="email"
+          autoCapitalize="none"
+          spellCheck={false}
+          placeholder={`nome@${agency.staffEmailDomain}`}
+          required
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+        />
+      </div>
+      <PasswordField
+        id={`${id}-password`}
+        label="Senha"
+        autoComplete="new-password"
+        minLength={PASSWORD_MIN_LENGTH}
+        value={password}
+        onChange={setPassword}
+      />
+      <PasswordField
+        id={`${id}-confirmation`}
+        label="Confirmar senha"
+        autoComplete="new-password"
+        minLength={PASSWORD_MIN_LENGTH}
+        value={confirmation}
+        onChange={setConfirmation}
+      />
+      <button type="submit" className="button button--primary auth__submit" disabled={busy}>
+        {busy ? "Criando conta..." : "Criar conta"}
+      </button>
+    </form>
+  );
+}
+
+/** The catalogue's sign-up failures, from the server's answer. */
+function signupFailure(error: unknown) {
+  if (error instanceof ApiError) {
+    if (error.status === 403) return { ...authMessages.domainDenied, description: error.message };
+    if (error.status === 409)
+      return {
+        title: authMessages.signupFailedTitle,
+        description: authMessages.alreadyRegistered,
+        variant: "destructive" as const,
+      };
+    if (error.fields.email)
+      return {
+        title: authMessages.signupFailedTitle,
+        description: authMessages.invalidEmail,
+        variant: "destructive" as const,
+      };
+    if (error.status === 422 || error.status === 429)
+      return { title: authMessages.signupFailedTitle, description: error.message, variant: "destructive" as const };
+  }
+  return {
+    title: authMessages.signupFailedTitle,
+    description: authMessages.signupFailed,
+    variant: "destructive" as const,
+  };
+}

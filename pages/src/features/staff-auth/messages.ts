@@ -1,0 +1,27 @@
+import { agency } from "../../config/agency";
+
+/** The staff sign-in and sign-up messages, word for word as specified. */
+export const authMessages = {
+  domainDenied: {
+    title: "Acesso Negado",
+    description: `Apenas emails @${agency.staffEmailDomain} são permitidos`,
+    variant: "destructive",
+  },
+  passwordsDiffer: { title: "Erro", description: "As senhas não coincidem", variant: "destructive" },
+  passwordTooShort: { title: "Erro", description: "A senha deve ter pelo menos 6 caracteres", variant: "destructive" },
+  signupFailedTitle: "Erro no Cadastro",
+  alreadyRegistered: "Este email já está cadastrado. Tente fazer login.",
+  invalidEmail: "Email inválido",
+  signupFailed: "Erro ao criar conta",
+  signupSuccess: { title: "Conta criada!", description: "Verifique seu email para confirmar a conta" },
+  loginFailedTitle: "Erro no Login",
+  loginFailed: "Erro ao fazer login",
+  loginRequired: "Informe e-mail e senha.",
+  loginSuccess: { title: "Login realizado com sucesso!" },
+  confirmed: { title: "E-mail confirmado!", description: "Bem-vindo ao painel." },
+  confirmFailedTitle: "Link inválido",
+  redirecting: "Redirecionando para o painel...",
+  checking: "Verificando autenticação...",
+} as const;
+
+export const PASSWORD_MIN_LENGTH = 6;

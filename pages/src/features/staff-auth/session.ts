@@ -1,0 +1,174 @@
+import { useSyncExternalStore } from "react";
+import { ApiError, apiRequest, provideStaffAuth } from "../../lib/api";
+
+/**
+ * The staff session in this tab: loading, then a user or nobody.
+ *
+ * The access token lives in memory only; the refresh token is an HttpOnly
+ * cookie scripts never see. Tabs share fresh tokens and sign-outs over a
+ * BroadcastChannel, and take turns refreshing (Web Locks), because a refresh
+ * token works once: a second use revokes the whole session.
+ */
+export type SessionUser = { id: string; email: string };
+export type SessionState =
+  | { status: "loading"; user: null }
+  | { status: "signed-in"; user: SessionUser }
+  | { status: "signed-out"; user: null };
+
+type SessionAnswer = { access_token: string; expires_at: number; user: SessionUser };
+type Message = { type: "token"; answer: SessionAnswer } | { type: "signed-out" };
+
+/** Checked every 30 seconds; refreshed when fewer than 3 ticks are left. */
+export const TICK_MS = 30_000;
+const REFRESH_MARGIN_MS = 3 * TICK_MS;
+
+const LOADING: SessionState = { status: "loading", user: null };
+let state: SessionState = LOADING;
+let token: { value: string; expiresAt: number } | null = null;
+const listeners = new Set<() => void>();
+const channel = typeof BroadcastChannel === "undefined" ? null : new BroadcastChannel("staff-session");
+
+function setState(next: SessionState) {
+  state = next;
+  for (const listener of listeners) listener();
+}
+
+function adopt(answer: SessionAnswer) {
+  token = { value: answer.access_token, expiresAt: answer.expires_at };
+  setState({ status: "signed-in", user: answer.user });
+}
+
+function becomeSignedOut() {
+  token = null;
+  setState({ status: "signed-out", user: null });
+}
+
+channel?.addEventListener("message", (event: MessageEvent<Message>) => {
+  if (event.data.type === "token") adopt(event.data.answer);
+  else if (event.data.type === "signed-out") becomeSignedOut();
+});
+
+function announce(message: Message) {
+  channel?.postMessage(message);
+}
+
+/** One refresh at a time across tabs; a tab that waited may find a fresh token already. */
+async function withRefreshLock<T>(work: () => Promise<T>): Promise<T> {
+  if (typeof navigator !== "undefined" && navigator.locks) {
+    return navigator.locks.request("staff-session-refresh", work);
+  }
+  return work();
+}
+
+let refreshing: Promise<boolean> | null = null;
+
+/** Swaps the refresh cookie for a new access token; `false` means signed out. */
+export function refreshSession(): Promise<boolean> {
+  const before = token?.value;
+  refreshing ??= withRefreshLock(async () => {
+    // Another tab refreshed while this one waited for the lock.
+    if (token && token.value !== before && token.expiresAt - Date.now() > REFRESH_MARGIN_MS) return true;
+    try {
+      const answer = await apiRequest<SessionAnswer>("/api/auth/refresh", { method: "POST", body: {} });
+      adopt(answer);
+      announce({ type: "token", answer });
+      return true;
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) becomeSignedOut();
+      else if (state.status === "loading") becomeSignedOut();
+      return false;
+    }
+  }).finally(() => {
+    refreshing = null;
+  });
+  return refreshing;
+}
+
+/** Resolves the loading state once (on page load the token is not in memory yet). */
+export async function checkSession(): Promise<SessionState> {
+  if (state.status === "loading") await refreshSession();
+  return state;
+}
+
+/** Removes any authentication data a previous version of the panel kept in browser storage. */
+export function clearStoredAuth() {
+  for (const storage of [safeStorage("localStorage"), safeStorage("sessionStorage")]) {
+    if (!storage) continue;
+    for (const key of Object.keys(storage)) {
+      if (/^sb-|auth|token|session/i.test(key)) storage.removeItem(key);
+    }
+  }
+}
+
+function safeStorage(name: "localStorage" | "sessionStorage"): Storage | null {
+  try {
+    return window[name];
+  } catch {
+    return null;
+  }
+}
+
+/** Ends every session of this user, everywhere. */
+async function globalSignOutRequest() {
+  await apiRequest("/api/auth/logout", { method: "POST", body: { scope: "global" }, staff: true }).catch(() => {});
+}
+
+/** Login as the specification orders it: clear stale data, sign out globally, then sign in. */
+export async function signIn(email: string, password: string): Promise<void> {
+  clearStoredAuth();
+  await globalSignOutRequest();
+  const answer = await apiRequest<SessionAnswer>("/api/auth/login", { method: "POST", body: { email, password } });
+  adopt(answer);
+  announce({ type: "token", answer });
+}
+
+export async function signUp(email: string, password: string): Promise<void> {
+  await apiRequest("/api/auth/signup", { method: "POST", body: { email, password } });
+}
+
+/** Uses the one-time link from the confirmation e-mail; signs the user in. */
+export async function confirmEmail(linkToken: string): Promise<void> {
+  const answer = await apiRequest<SessionAnswer>("/api/auth/confirm", { method: "POST", body: { token: linkToken } });
+  adopt(answer);
+  announce({ type: "token", answer });
+}
+
+/** Sign-out: clears stored data, signs out globally, and tells the other tabs. */
+export async function signOut(): Promise<void> {
+  clearStoredAuth();
+  await globalSignOutRequest();
+  becomeSignedOut();
+  announce({ type: "signed-out" });
+}
+
+/**
+ * The 30-second tick: refreshes a token about to expire and notices a
+ * session ended elsewhere (a global sign-out on another device).
+ */
+export async function tick(now = Date.now()): Promise<void> {
+  if (state.status !== "signed-in" || !token) return;
+  if (token.expiresAt - now < REFRESH_MARGIN_MS) {
+    await refreshSession();
+    return;
+  }
+  await apiRequest("/api/auth/session", { staff: true }).catch(() => {});
+}
+
+export function useSession(): SessionState {
+  return useSyncExternalStore(
+    (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    () => state,
+    () => LOADING,
+  );
+}
+
+provideStaffAuth({
+  accessToken: () => token?.value ?? null,
+  refresh: refreshSession,
+  signedOut: () => {
+    if (state.status !== "signed-out") becomeSignedOut();
+  },
+});

@@ -1,0 +1,284 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type App, spawnApp } from "../support/app";
+import { FakeMail } from "../support/fake-mail";
+import { STAFF_DOMAIN, StaffClient, signedInStaff, staffEmail } from "../support/staff";
+
+let app: App;
+const mail = new FakeMail();
+
+beforeAll(async () => {
+  await mail.start();
+  app = await spawnApp({ vars: { MAIL_API_KEY: "mail-test-key", MAIL_API_BASE_URL: mail.url } });
+});
+
+afterAll(async () => {
+  await app?.stop();
+  await mail.stop();
+});
+
+async function countUsers(): Promise<number> {
+  const [row] = await app.sql<{ n: number }>("SELECT count(*) AS n FROM staff_users");
+  return row?.n ?? 0;
+}
+
+describe("sign-up", () => {
+  const refusals: [string, string, string, number, string][] = [
+    [
+      "an address outside the company's domain",
+      "ana@gmail.com",
+      "123456",
+      403,
+      `Apenas emails @${STAFF_DOMAIN} são permitidos`,
+    ],
+    ["a look-alike domain", `ana@evil-${STAFF_DOMAIN}`, "123456", 403, `Apenas emails @${STAFF_DOMAIN} são permitidos`],
+    ["a malformed address", `ana@@${STAFF_DOMAIN}`, "123456", 422, "Email inválido"],
+    [
+      "a password under 6 characters",
+      `ana.curta@${STAFF_DOMAIN}`,
+      "12345",
+      422,
+      "A senha deve ter pelo menos 6 caracteres",
+    ],
+  ];
+  for (const [what, email, password, status, message] of refusals) {
+    it(`with ${what} is refused by the worker (${status}) and changes nothing`, async () => {
+      const users = await countUsers();
+      const mails = mail.messages().length;
+      const answer = await new StaffClient(app).signup(email, password);
+      expect(answer.status).toBe(status);
+      expect(answer.body).toMatchObject({ success: false, error: message });
+      expect(await countUsers()).toBe(users);
+      expect(mail.messages()).toHaveLength(mails);
+    });
+  }
+
+  it("stores a salted PBKDF2 hash and e-mails a one-time link in Portuguese", async () => {
+    const email = staffEmail("nova");
+    const answer = await new StaffClient(app).signup(email, "vinho-tinto-2026");
+    expect(answer).toMatchObject({ status: 200, body: { success: true } });
+
+    const [user] = await app.sql<{ password_hash: string; confirmed_at: number | null }>(
+      `SELECT password_hash, confirmed_at FROM staff_users WHERE email = '${email}'`,
+    );
+    expect(user?.password_hash).toMatch(/^pbkdf2-sha256\$100000\$[A-Za-z0-9+/]{22}\$[A-Za-z0-9+/]{43}$/);
+    expect(user?.password_hash).not.toContain("vinho");
+    expect(user?.confirmed_at).toBeNull();
+
+    const sent = mail.messages().at(-1);
+    expect(sent?.to).toEqual([email]);
+    expect(sent?.subject).toBe("Confirme seu acesso ao painel");
+    expect(sent?.text).toContain("válido por 24 horas");
+    expect(sent?.html).toContain("Confirmar meu e-mail e entrar");
+    const request = mail.received.at(-1);
+    expect(request?.headers.authorization).toBe("Bearer mail-test-key");
+
+    const token = mail.confirmationToken(email);
+    expect(mail.confirmationLink(email)).toBe(`${app.baseUrl}/auth?confirmar=${token}`);
+    const stored = await app.sql(`SELECT token_hash FROM email_confirmations WHERE token_hash = '${token}'`);
+    expect(stored).toEqual([]);
+  });
+
+  it("for an address already confirmed answers that it is registered", async () => {
+    const { email } = await signedInStaff(app, mail);
+    const answer = await new StaffClient(app).signup(email, "outra-senha");
+    expect(answer).toMatchObject({ status: 409, body: { error: "Este email já está cadastrado. Tente fazer login." } });
+  });
+
+  it("again for an unconfirmed address re-sends the link, and only the newest link works", async () => {
+    const email = staffEmail("repete");
+    const client = new StaffClient(app);
+    expect((await client.signup(email, "primeira-senha")).status).toBe(200);
+    const first = mail.confirmationToken(email);
+    expect((await client.signup(email, "segunda-senha")).status).toBe(200);
+    const second = mail.confirmationToken(email);
+    expect(second).not.toBe(first);
+    expect(mail.messages().filter((m) => m.to.includes(email))).toHaveLength(2);
+
+    expect((await client.confirm(first)).status).toBe(400);
+    expect((await client.confirm(second)).status).toBe(200);
+    expect((await new StaffClient(app).login(email, "segunda-senha")).status).toBe(200);
+  });
+});
+
+describe("the confirmation link", () => {
+  it("confirms the account, signs the user in and works only once", async () => {
+    const email = staffEmail("link");
+    const client = new StaffClient(app);
+    await client.signup(email, "vinho-tinto-2026");
+    const answer = await client.confirm(mail.confirmationToken(email));
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ success: true, user: { email } });
+    expect(answer.body.access_token).toEqual(expect.any(String));
+    expect((await client.session()).status).toBe(200);
+
+    const again = await new StaffClient(app).confirm(mail.confirmationToken(email));
+    expect(again.status).toBe(400);
+    expect(String(again.body.error)).toMatch(/inválido ou expirado/);
+  });
+
+  it("is refused after 24 hours", async () => {
+    const email = staffEmail("expira");
+    const client = new StaffClient(app);
+    await client.signup(email, "vinho-tinto-2026");
+    await app.sql(
+      `UPDATE email_confirmations SET expires_at = ${Date.now() - 1000} WHERE user_id = (SELECT id FROM staff_users WHERE email = '${email}')`,
+    );
+    expect((await client.confirm(mail.confirmationToken(email))).status).toBe(400);
+    expect((await client.login(email, "vinho-tinto-2026")).status).toBe(403);
+  });
+
+  it("that is made up is refused", async () => {
+    expect((await new StaffClient(app).confirm("x".repeat(43))).status).toBe(400);
+    expect((await new StaffClient(app).confirm("")).status).toBe(400);
+  });
+});
+
+describe("sign-in", () => {
+  it("before confirming the e-mail fails with a clear message", async () => {
+    const email = staffEmail("pendente");
+    const client = new StaffClient(app);
+    await client.signup(email, "vinho-tinto-2026");
+    const answer = await client.login(email, "vinho-tinto-2026");
+    expect(answer.status).toBe(403);
+    expect(String(answer.body.error)).toMatch(/Confirme seu e-mail/);
+    expect(answer.cookie).toBeNull();
+  });
+
+  it("gives an access token and an HttpOnly, SameSite=Strict refresh cookie limited to the auth paths", async () => {
+    const { email, password } = await signedInStaff(app, mail);
+    const client = new StaffClient(app);
+    const answer = await client.login(email.toUpperCase(), password);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ user: { email } });
+    const expiresIn = Number(answer.body.expires_at) - Date.now();
+    expect(expiresIn).toBeGreaterThan(55 * 60 * 1000);
+    expect(expiresIn).toBeLessThanOrEqual(60 * 60 * 1000);
+    expect(answer.cookie).toMatch(
+      /^staff_refresh=[\w-]{43}; Path=\/api\/auth; Max-Age=\d+; HttpOnly; SameSite=Strict$/,
+    );
+  });
+
+  it("answers a wrong password and an unknown e-mail the same way", async () => {
+    const { email } = await signedInStaff(app, mail);
+    const wrongPassword = await new StaffClient(app).login(email, "senha-errada");
+    const unknownEmail = await new StaffClient(app).login(staffEmail("ninguem"), "senha-errada");
+    expect(wrongPassword.status).toBe(401);
+    expect(unknownEmail.status).toBe(401);
+    expect(wrongPassword.body).toEqual(unknownEmail.body);
+    expect(wrongPassword.body.error).toBe("E-mail ou senha incorretos.");
+  });
+
+  it("needs both e-mail and password", async () => {
+    const answer = await new StaffClient(app).login("", "");
+    expect(answer.status).toBe(422);
+    expect(answer.body.error).toBe("Informe e-mail e senha.");
+  });
+
+  it("stops after 5 failures for one address, even with the right password", async () => {
+    const { email, password } = await signedInStaff(app, mail);
+    for (let i = 0; i < 5; i++) {
+      expect((await new StaffClient(app).login(email, `errada-${i}`)).status).toBe(401);
+    }
+    const blocked = await new StaffClient(app).login(email, password);
+    expect(blocked.status).toBe(429);
+    expect(String(blocked.body.error)).toMatch(/Aguarde 15 minutos/);
+  });
+
+  it("stops after 10 failures from one address, whatever the e-mail", async () => {
+    const { email, password } = await signedInStaff(app, mail);
+    const ip = "198.18.0.77";
+    for (let i = 0; i < 10; i++) {
+      expect((await new StaffClient(app, ip).login(staffEmail(`tentativa${i}`), "errada")).status).toBe(401);
+    }
+    expect((await new StaffClient(app, ip).login(email, password)).status).toBe(429);
+    expect((await new StaffClient(app).login(email, password)).status).toBe(200);
+  });
+
+  it("only from our own pages", async () => {
+    const { email, password } = await signedInStaff(app, mail);
+    const foreign = await new StaffClient(app).call(
+      "POST",
+      "/api/auth/login",
+      { email, password },
+      { Origin: "https://evil.example" },
+    );
+    expect(foreign.status).toBe(403);
+  });
+});
+
+describe("refresh tokens", () => {
+  it("rotate on every use", async () => {
+    const { client } = await signedInStaff(app, mail);
+    const first = client.cookie;
+    const answer = await client.refresh();
+    expect(answer.status).toBe(200);
+    expect(answer.body.access_token).toEqual(expect.any(String));
+    expect(client.cookie).not.toBe(first);
+    expect((await client.session()).status).toBe(200);
+  });
+
+  it("used twice revoke the whole session", async () => {
+    const { client } = await signedInStaff(app, mail);
+    const stolen = client.cookie;
+    expect((await client.refresh()).status).toBe(200);
+
+    const thief = new StaffClient(app);
+    thief.cookie = stolen;
+    const reuse = await thief.refresh();
+    expect(reuse.status).toBe(401);
+    expect(reuse.cookie).toMatch(/Max-Age=0/);
+
+    expect((await client.session()).status).toBe(401);
+    expect((await client.refresh()).status).toBe(401);
+  });
+
+  it("without a cookie are a 401", async () => {
+    expect((await new StaffClient(app).refresh()).status).toBe(401);
+  });
+});
+
+describe("sign-out", () => {
+  it("with global scope cuts off every other session's access token at once", async () => {
+    const { client: phone, email, password } = await signedInStaff(app, mail);
+    const desktop = new StaffClient(app);
+    expect((await desktop.login(email, password)).status).toBe(200);
+    expect((await desktop.session()).status).toBe(200);
+
+    const answer = await phone.logout("global");
+    expect(answer.status).toBe(200);
+    expect(answer.cookie).toMatch(/Max-Age=0/);
+
+    expect((await desktop.session()).status).toBe(401);
+    expect((await desktop.refresh()).status).toBe(401);
+    expect((await phone.session()).status).toBe(401);
+  });
+
+  it("with local scope ends only its own session", async () => {
+    const { client: phone, email, password } = await signedInStaff(app, mail);
+    const desktop = new StaffClient(app);
+    await desktop.login(email, password);
+    await phone.logout("local");
+    expect((await phone.session()).status).toBe(401);
+    expect((await desktop.session()).status).toBe(200);
+  });
+});
+
+describe("staff endpoints", () => {
+  it("answer 401 without a token, with a forged one, or with one signed by another key", async () => {
+    const { client } = await signedInStaff(app, mail);
+    const token = client.accessToken ?? "";
+    const [header, payload] = token.split(".");
+    const forged = `${header}.${payload}.${"A".repeat(43)}`;
+    for (const authorization of [undefined, "Bearer ", "Bearer nonsense", `Bearer ${forged}`, `Basic ${token}`]) {
+      const anonymous = new StaffClient(app);
+      const answer = await anonymous.call(
+        "GET",
+        "/api/auth/session",
+        undefined,
+        authorization ? { Authorization: authorization } : {},
+      );
+      expect(answer.status, String(authorization)).toBe(401);
+      expect(answer.headers.get("www-authenticate")).toBe("Bearer");
+    }
+  });
+});

@@ -1,0 +1,215 @@
+import { expect, type Page, test } from "@playwright/test";
+import { STAFF_DOMAIN, staffEmail } from "../support/staff";
+import { createStaff, signIn } from "./staff";
+import { confirmationLink, screenshot } from "./support";
+
+const PASSWORD = "vinho-tinto-2026";
+
+function toast(page: Page, title: string) {
+  return page.locator(".toast").filter({ hasText: title });
+}
+
+async function openSignup(page: Page) {
+  await page.goto("/auth");
+  await page.getByRole("tab", { name: "Cadastrar" }).click();
+  return page.getByRole("tabpanel", { name: "Cadastrar" });
+}
+
+test.describe("the /auth screen", () => {
+  test("has a Login and a Cadastrar tab, the staff-only notice and a way back", async ({ page }, testInfo) => {
+    await page.goto("/auth");
+    await expect(page.getByRole("tab", { name: "Login" })).toHaveAttribute("aria-selected", "true");
+    const login = page.getByRole("tabpanel", { name: "Login" });
+    await expect(login.getByLabel("E-mail")).toBeVisible();
+    await expect(login.getByLabel("Senha", { exact: true })).toHaveAttribute("type", "password");
+    await expect(login.getByRole("button", { name: "Entrar" })).toBeVisible();
+    await expect(page.getByText(`@${STAFF_DOMAIN}`)).toBeVisible();
+    await screenshot(page, testInfo, "auth-login");
+
+    const signup = await openSignup(page);
+    await expect(page.getByRole("tab", { name: "Cadastrar" })).toHaveAttribute("aria-selected", "true");
+    await expect(signup.getByLabel("Senha", { exact: true })).toHaveAttribute("minlength", "6");
+    await expect(signup.getByLabel("Confirmar senha", { exact: true })).toHaveAttribute("minlength", "6");
+    await expect(signup.getByRole("button", { name: "Criar conta" })).toBeVisible();
+    await screenshot(page, testInfo, "auth-signup");
+
+    await page.getByRole("button", { name: "Voltar ao site" }).click();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  });
+
+  test("shows and hides the password", async ({ page }) => {
+    await page.goto("/auth");
+    const password = page.getByRole("tabpanel", { name: "Login" }).getByLabel("Senha", { exact: true });
+    await password.fill("segredo");
+    await page.getByRole("button", { name: "Mostrar senha" }).click();
+    await expect(password).toHaveAttribute("type", "text");
+    await page.getByRole("button", { name: "Ocultar senha" }).click();
+    await expect(password).toHaveAttribute("type", "password");
+  });
+});
+
+test.describe("sign-up messages", () => {
+  test("refuses another domain, different passwords and a short password", async ({ page }) => {
+    const signup = await openSignup(page);
+    await signup.evaluate((panel) => panel.querySelector("form")?.setAttribute("novalidate", ""));
+    const [email, password, confirmation] = [
+      signup.getByLabel("E-mail"),
+      signup.getByLabel("Senha", { exact: true }),
+      signup.getByLabel("Confirmar senha", { exact: true }),
+    ];
+    const submit = signup.getByRole("button", { name: "Criar conta" });
+
+    await email.fill("ana@gmail.com");
+    await password.fill(PASSWORD);
+    await confirmation.fill(PASSWORD);
+    await submit.click();
+    await expect(toast(page, "Acesso Negado")).toContainText(`Apenas emails @${STAFF_DOMAIN} são permitidos`);
+
+    await email.fill(staffEmail("senhas"));
+    await confirmation.fill(`${PASSWORD}x`);
+    await submit.click();
+    await expect(toast(page, "Erro")).toContainText("As senhas não coincidem");
+
+    await password.fill("12345");
+    await confirmation.fill("12345");
+    await submit.click();
+    await expect(toast(page, "Erro").filter({ hasText: "6 caracteres" })).toContainText(
+      "A senha deve ter pelo menos 6 caracteres",
+    );
+  });
+
+  test("creates the account, then says an address is already registered", async ({ page, request }, testInfo) => {
+    const address = staffEmail("cadastro");
+    const signup = await openSignup(page);
+    await signup.getByLabel("E-mail").fill(address);
+    await signup.getByLabel("Senha", { exact: true }).fill(PASSWORD);
+    await signup.getByLabel("Confirmar senha", { exact: true }).fill(PASSWORD);
+    await signup.getByRole("button", { name: "Criar conta" }).click();
+    await expect(toast(page, "Conta criada!")).toContainText("Verifique seu email para confirmar a conta");
+    await screenshot(page, testInfo, "auth-signup-success");
+
+    const confirmed = await createStaff(request);
+    const again = await openSignup(page);
+    await again.getByLabel("E-mail").fill(confirmed.email);
+    await again.getByLabel("Senha", { exact: true }).fill(PASSWORD);
+    await again.getByLabel("Confirmar senha", { exact: true }).fill(PASSWORD);
+    await again.getByRole("button", { name: "Criar conta" }).click();
+    await expect(toast(page, "Erro no Cadastro")).toContainText("Este email já está cadastrado. Tente fazer login.");
+  });
+
+  test("reports an invalid e-mail the server refused", async ({ page }) => {
+    const signup = await openSignup(page);
+    await signup.evaluate((panel) => panel.querySelector("form")?.setAttribute("novalidate", ""));
+    await signup.getByLabel("E-mail").fill(`ana..silva@${STAFF_DOMAIN}`);
+    await signup.getByLabel("Senha", { exact: true }).fill(PASSWORD);
+    await signup.getByLabel("Confirmar senha", { exact: true }).fill(PASSWORD);
+    await signup.getByRole("button", { name: "Criar conta" }).click();
+    await expect(toast(page, "Erro no Cadastro")).toContainText("Email inválido");
+  });
+});
+
+test.describe("signing in", () => {
+  test("the e-mailed link confirms the account and lands on the panel", async ({ page }) => {
+    const address = staffEmail("link");
+    const signup = await openSignup(page);
+    await signup.getByLabel("E-mail").fill(address);
+    await signup.getByLabel("Senha", { exact: true }).fill(PASSWORD);
+    await signup.getByLabel("Confirmar senha", { exact: true }).fill(PASSWORD);
+    await signup.getByRole("button", { name: "Criar conta" }).click();
+    await expect(toast(page, "Conta criada!")).toBeVisible();
+
+    await page.goto(await confirmationLink(address));
+    await expect(page).toHaveURL(/\/admin$/);
+    await expect(page.getByText(`Logado como ${address}`)).toBeVisible();
+  });
+
+  test("a wrong password shows the server's message", async ({ page, request }) => {
+    const staff = await createStaff(request);
+    await page.goto("/auth");
+    const login = page.getByRole("tabpanel", { name: "Login" });
+    await login.getByLabel("E-mail").fill(staff.email);
+    await login.getByLabel("Senha", { exact: true }).fill("senha-errada");
+    await login.getByRole("button", { name: "Entrar" }).click();
+    await expect(toast(page, "Erro no Login")).toContainText("E-mail ou senha incorretos.");
+    await expect(page).toHaveURL(/\/auth$/);
+  });
+
+  test("the right password says so and opens the panel", async ({ page, request }, testInfo) => {
+    const staff = await createStaff(request);
+    await signIn(page, staff);
+    await expect(toast(page, "Login realizado com sucesso!")).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Painel Administrativo" })).toBeVisible();
+    await expect(page.getByText(`Logado como ${staff.email}`)).toBeVisible();
+    await screenshot(page, testInfo, "admin-signed-in");
+  });
+});
+
+test.describe("redirects", () => {
+  test("/admin without a session checks, then goes to /auth", async ({ page }) => {
+    let release: () => void = () => {};
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    await page.route("**/api/auth/refresh", async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto("/admin");
+    await expect(page.getByText("Verificando autenticação...")).toBeVisible();
+    release();
+    await expect(page).toHaveURL(/\/auth$/);
+    await expect(page.getByRole("tab", { name: "Login" })).toBeVisible();
+  });
+
+  test("/auth with a session shows the redirect spinner and goes to /admin", async ({ page, request }) => {
+    const staff = await createStaff(request);
+    await signIn(page, staff);
+    await expect(page).toHaveURL(/\/admin$/);
+    await page.route("**/assets/AdminPage-*.js", async (route) => {
+      await new Promise((r) => setTimeout(r, 700));
+      await route.continue();
+    });
+    await page.goto("/auth");
+    await expect(page.getByText("Redirecionando para o painel...")).toBeVisible();
+    await expect(page).toHaveURL(/\/admin$/);
+    await expect(page.getByText(`Logado como ${staff.email}`)).toBeVisible();
+  });
+
+  test("a reload of /admin keeps the session", async ({ page, request }) => {
+    const staff = await createStaff(request);
+    await signIn(page, staff);
+    await page.reload();
+    await expect(page.getByText(`Logado como ${staff.email}`)).toBeVisible();
+  });
+});
+
+test.describe("signing out", () => {
+  test("clears stored authentication data, ends the session and returns to /auth", async ({ page, request }) => {
+    const staff = await createStaff(request);
+    await signIn(page, staff);
+    await page.evaluate(() => {
+      localStorage.setItem("sb-old-auth-token", "stale");
+      sessionStorage.setItem("auth-session", "stale");
+      localStorage.setItem("unrelated", "kept");
+    });
+    await page.getByRole("button", { name: "Sair" }).click();
+    await expect(page).toHaveURL(/\/auth$/);
+    const storage = await page.evaluate(() => ({ ...localStorage, ...sessionStorage }));
+    expect(storage).toEqual({ unrelated: "kept" });
+
+    await page.goto("/admin");
+    await expect(page).toHaveURL(/\/auth$/);
+  });
+
+  test("in one tab signs the other tabs out too", async ({ page, context, request }) => {
+    const staff = await createStaff(request);
+    await signIn(page, staff);
+    const other = await context.newPage();
+    await other.goto("/admin");
+    await expect(other.getByText(`Logado como ${staff.email}`)).toBeVisible();
+
+    await page.getByRole("button", { name: "Sair" }).click();
+    await expect(other).toHaveURL(/\/auth$/, { timeout: 35_000 });
+  });
+});

@@ -1,0 +1,36 @@
+import { type APIRequestContext, expect, type Page } from "@playwright/test";
+import { staffEmail } from "../support/staff";
+import { confirmationLink } from "./support";
+
+export type Staff = { email: string; password: string };
+
+let counter = 0;
+/** Each account is created from its own address, as different people would. */
+function visitorIp(): string {
+  counter += 1;
+  return `198.19.${process.pid % 250}.${counter % 250}`;
+}
+
+/** A confirmed staff account, made through the API and the e-mailed link. */
+export async function createStaff(request: APIRequestContext, password = "vinho-tinto-2026"): Promise<Staff> {
+  const email = staffEmail("painel");
+  const baseURL = process.env.E2E_BASE_URL ?? "";
+  const headers = { Origin: baseURL, "CF-Connecting-IP": visitorIp() };
+  const signup = await request.post("/api/auth/signup", { data: { email, password }, headers });
+  expect(signup.status(), await signup.text()).toBe(200);
+  const token = new URL(await confirmationLink(email)).searchParams.get("confirmar");
+  const confirm = await request.post("/api/auth/confirm", { data: { token }, headers });
+  expect(confirm.status(), await confirm.text()).toBe(200);
+  return { email, password };
+}
+
+/** Signs in through the /auth page and waits for the panel. */
+export async function signIn(page: Page, staff: Staff): Promise<void> {
+  await page.goto("/auth");
+  const login = page.getByRole("tabpanel", { name: "Login" });
+  await login.getByLabel("E-mail").fill(staff.email);
+  await login.getByLabel("Senha", { exact: true }).fill(staff.password);
+  await login.getByRole("button", { name: "Entrar" }).click();
+  await expect(page).toHaveURL(/\/admin$/);
+  await expect(page.getByText(`Logado como ${staff.email}`)).toBeVisible();
+}

@@ -1,0 +1,134 @@
+//! What a staff account must be: an e-mail of the company's domain and a
+//! password of at least six characters. The worker enforces both, whatever
+//! the page did.
+
+use crate::{email, messages};
+
+pub const PASSWORD_MIN_CHARS: usize = 6;
+pub const PASSWORD_MAX_CHARS: usize = 256;
+
+/// A lower-cased e-mail address; for sign-up, of the company's domain.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StaffEmail(String);
+
+#[derive(Debug, PartialEq, Eq)]
+pub enum EmailRejection {
+    Invalid,
+    OtherDomain,
+}
+
+impl StaffEmail {
+    /// An address someone signs in with (any well-formed address).
+    pub fn parse(raw: &str) -> Result<Self, EmailRejection> {
+        email::normalise(raw)
+            .map(Self)
+            .ok_or(EmailRejection::Invalid)
+    }
+
+    /// An address someone signs up with: it must end with `@` + `domain`.
+    pub fn parse_for_signup(raw: &str, domain: &str) -> Result<Self, EmailRejection> {
+        let email = Self::parse(raw)?;
+        let domain = domain.trim().trim_start_matches('@').to_lowercase();
+        match email.0.rsplit_once('@') {
+            Some((_, d)) if d == domain => Ok(email),
+            _ => Err(EmailRejection::OtherDomain),
+        }
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A password of acceptable length (counted in characters, not bytes).
+#[derive(Clone, PartialEq, Eq)]
+pub struct NewPassword(String);
+
+impl std::fmt::Debug for NewPassword {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("NewPassword(…)")
+    }
+}
+
+impl NewPassword {
+    pub fn parse(raw: &str) -> Result<Self, &'static str> {
+        let chars = raw.chars().count();
+        if chars < PASSWORD_MIN_CHARS {
+            return Err(messages::AUTH_PASSWORD_TOO_SHORT);
+        }
+        if chars > PASSWORD_MAX_CHARS {
+            return Err(messages::AUTH_PASSWORD_TOO_LONG);
+        }
+        Ok(Self(raw.to_string()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DOMAIN: &str = "altosdaserraimoveis.com.br";
+
+    #[test]
+    fn only_the_company_domain_may_sign_up() {
+        assert_eq!(
+            StaffEmail::parse_for_signup(" Ana@AltosDaSerraImoveis.com.br ", DOMAIN)
+                .unwrap()
+                .as_str(),
+            "ana@altosdaserraimoveis.com.br"
+        );
+        for other in [
+            "ana@gmail.com",
+            "ana@altosdaserraimoveis.com",
+            "ana@evil-altosdaserraimoveis.com.br",
+            "ana@sub.altosdaserraimoveis.com.br",
+            "ana@altosdaserraimoveis.com.br.evil.com",
+        ] {
+            assert_eq!(
+                StaffEmail::parse_for_signup(other, DOMAIN),
+                Err(EmailRejection::OtherDomain),
+                "{other}"
+            );
+        }
+        assert_eq!(
+            StaffEmail::parse_for_signup("ana@", DOMAIN),
+            Err(EmailRejection::Invalid)
+        );
+    }
+
+    #[test]
+    fn the_configured_domain_may_be_written_with_an_at_sign_or_capitals() {
+        assert!(StaffEmail::parse_for_signup("ana@agencia.com.br", "@Agencia.com.br").is_ok());
+    }
+
+    #[test]
+    fn passwords_need_six_characters() {
+        assert_eq!(
+            NewPassword::parse("12345"),
+            Err(messages::AUTH_PASSWORD_TOO_SHORT)
+        );
+        assert!(NewPassword::parse("123456").is_ok());
+        assert!(
+            NewPassword::parse("çãõéü🍇").is_ok(),
+            "six characters, more bytes"
+        );
+        assert_eq!(
+            NewPassword::parse("ção🍇"),
+            Err(messages::AUTH_PASSWORD_TOO_SHORT)
+        );
+        assert_eq!(
+            NewPassword::parse(&"x".repeat(257)),
+            Err(messages::AUTH_PASSWORD_TOO_LONG)
+        );
+    }
+
+    #[test]
+    fn a_password_never_shows_in_debug_output() {
+        let p = NewPassword::parse("segredo123").unwrap();
+        assert!(!format!("{p:?}").contains("segredo"));
+    }
+}
