@@ -3,6 +3,7 @@
 use worker::{Context, Env, Method, Request, Response, event};
 
 mod config;
+pub mod crm;
 mod http;
 pub mod leads;
 mod messages;
