@@ -79,6 +79,8 @@ export async function spawnApp(options: { vars?: Record<string, string>; persist
     "--show-interactive-dev-session=false",
     "--log-level",
     "info",
+    // Exposes /__scheduled; see runCron.
+    "--test-scheduled",
     ...Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]),
   ];
   const child = spawn(wranglerBin, args, { cwd: repoRoot, env: env(), detached: true, stdio: "pipe" });
@@ -103,7 +105,10 @@ export async function spawnApp(options: { vars?: Record<string, string>; persist
     sql: <T>(query: string) => d1(persistDir, query) as Promise<T[]>,
     logs: () => output,
     async runCron() {
-      const response = await fetch(`${baseUrl}/cdn-cgi/handler/scheduled?cron=*+*+*+*+*`);
+      // Not /cdn-cgi/handler/scheduled: with static assets, this wrangler's
+      // local runtime fails it before the worker runs (workers-sdk#9882).
+      // /__scheduled runs the handler inside the worker and answers once it is done.
+      const response = await fetch(`${baseUrl}/__scheduled?cron=*+*+*+*+*`);
       if (!response.ok) throw new Error(`scheduled handler answered ${response.status}`);
     },
     async stop() {

@@ -1,10 +1,11 @@
 //! The lead site's worker: the lead endpoint, the staff API and the pages.
 
-use worker::{Context, Env, Method, Request, Response, event};
+use worker::{Context, Env, Method, Request, Response, ScheduleContext, ScheduledEvent, event};
 
 mod agency;
 pub mod auth;
 mod config;
+pub mod crm;
 mod email;
 mod http;
 pub mod leads;
@@ -34,4 +35,13 @@ pub async fn fetch(req: Request, env: Env, ctx: Context) -> worker::Result<Respo
     headers.set("Cache-Control", "no-store")?;
     headers.set("X-Content-Type-Options", "nosniff")?;
     Ok(response)
+}
+
+/// Every minute: retries CRM deliveries that are due. Awaited here, not left to
+/// `wait_until`, so the run (and wrangler's local trigger) ends when the work does.
+#[event(scheduled)]
+pub async fn scheduled(_event: ScheduledEvent, env: Env, _ctx: ScheduleContext) {
+    if let Err(e) = crm::run_due(&env).await {
+        worker::console_error!("cron: delivery run failed: {e}");
+    }
 }

@@ -1,7 +1,7 @@
 //! `POST /functions/v1/send-lead-jetimob`: the landing form's endpoint.
 //!
 //! Validates, commits the lead to D1 and only then answers success; the
-//! delivery to the CRM happens after the answer.
+//! first delivery attempt to the CRM runs after the answer, in `wait_until`.
 
 use serde_json::json;
 use worker::{Context, Env, Request, Response};
@@ -11,9 +11,9 @@ use super::store::{self, Saved};
 use crate::http::{self, ApiError, ApiResult};
 use crate::platform;
 use crate::rate_limit::LEAD_SUBMISSIONS;
-use crate::{config, messages};
+use crate::{config, crm, messages};
 
-pub async fn handle(mut req: Request, env: &Env, _ctx: &Context) -> ApiResult<Response> {
+pub async fn handle(mut req: Request, env: &Env, ctx: &Context) -> ApiResult<Response> {
     http::check_same_origin(&req)?;
     let body = http::read_json_object(&mut req).await?;
     let submission = Submission::from_json(&body).map_err(reject)?;
@@ -37,7 +37,13 @@ pub async fn handle(mut req: Request, env: &Env, _ctx: &Context) -> ApiResult<Re
         Saved::Limited => Err(ApiError::TooManyRequests(
             messages::LEAD_RATE_LIMITED.into(),
         )),
-        Saved::Created { .. } | Saved::Repeated { .. } => http::success(json!({})),
+        Saved::Created { id } => {
+            let answer = http::success(json!({}));
+            ctx.wait_until(crm::deliver_new_lead(env.clone(), id));
+            answer
+        }
+        // Already sent, or already in the CRM's queue: one delivery per lead.
+        Saved::Repeated { .. } => http::success(json!({})),
     }
 }
 

@@ -1,0 +1,359 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type App, spawnApp } from "../support/app";
+import { accepted, FakeJetimob, refused, tooSlow } from "../support/fake-jetimob";
+import { aLead, postLead } from "../support/leads";
+import { eventually, sleep } from "../support/net";
+
+const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
+/** Slack for clocks read on both sides of a wrangler round trip. */
+const CLOCK_SLACK = 3_000;
+
+let fake: FakeJetimob;
+let app: App;
+
+beforeAll(async () => {
+  fake = await new FakeJetimob().start();
+  app = await spawnApp({
+    vars: { JETIMOB_BASE_URL: fake.url, JETIMOB_PUBLIC_KEY: "pub-test", JETIMOB_PRIVATE_KEY: "priv-test" },
+  });
+});
+
+afterAll(async () => {
+  await app?.stop();
+  await fake?.stop();
+});
+
+type LeadRow = {
+  id: string;
+  jetimob_enviado: number;
+  created_at: number;
+  delivery_status: "pending" | "sent" | "failed";
+  delivery_attempts: number;
+  next_attempt_at: number | null;
+  lease_until: number | null;
+  last_error: string | null;
+  sent_at: number | null;
+  sent_by: string | null;
+  jetimob_lead_id: string | null;
+};
+
+const quote = (s: string) => `'${s.replace(/'/g, "''")}'`;
+
+async function leadRow(on: App, email: string): Promise<LeadRow> {
+  const [row] = await on.sql<LeadRow>(`SELECT * FROM leads WHERE email = ${quote(email)}`);
+  if (!row) throw new Error(`no lead for ${email}`);
+  return row;
+}
+
+/** The lead once `attempts` attempts have been made and none is in flight. */
+function afterAttempts(email: string, attempts: number, timeoutMs = 15_000): Promise<LeadRow> {
+  return eventually(async () => {
+    const row = await leadRow(app, email);
+    return row.delivery_attempts >= attempts && row.lease_until === null ? row : undefined;
+  }, timeoutMs);
+}
+
+/** Makes the lead due now, as if its backoff had passed. */
+async function makeDue(email: string): Promise<void> {
+  await app.sql(`UPDATE leads SET next_attempt_at = 0 WHERE email = ${quote(email)}`);
+}
+
+async function submit(lead: Record<string, unknown>): Promise<string> {
+  const answer = await postLead(app, lead);
+  expect(answer).toMatchObject({ status: 200, body: { success: true } });
+  return String(lead.email);
+}
+
+describe("a new lead", () => {
+  it("is sent at once to the public key's path with the private key and the lead's fields", async () => {
+    const lead = aLead({
+      name: "Maria da Silva",
+      whatsapp: "(49) 98123-4567",
+      utm_source: "google",
+      utm_medium: "cpc",
+      utm_campaign: "pre-lancamento",
+      utm_term: "condominio",
+      gclid: "g-123",
+      page_url: "https://recantodasvideiras.com.br/?utm_source=google",
+    });
+    fake.script(String(lead.email), accepted(98765));
+    const email = await submit(lead);
+
+    const [call] = await eventually(async () => fake.callsFor(email).length > 0 && fake.callsFor(email));
+    expect(call?.path).toBe("/leads/pub-test");
+    expect(call?.authorizationKey).toBe("priv-test");
+    expect(call?.contentType).toMatch(/^multipart\/form-data; boundary=/);
+    expect(call?.fields).toEqual({
+      full_name: "Maria da Silva",
+      email,
+      phone: "+5549981234567",
+      message: "Cadastro no pré-lançamento (origem: google)",
+      subject: "Pré-lançamento",
+      source: "Recanto das Videiras",
+      url: "https://recantodasvideiras.com.br/?utm_source=google",
+      gclid: "g-123",
+      utm_source: "google",
+      utm_medium: "cpc",
+      utm_campaign: "pre-lancamento",
+    });
+  });
+
+  it("accepted by the CRM is marked sent by the CRM, with the CRM's id", async () => {
+    const lead = aLead();
+    fake.script(String(lead.email), accepted("L-42"));
+    const before = Date.now();
+    const email = await submit(lead);
+
+    const row = await eventually(async () => {
+      const r = await leadRow(app, email);
+      return r.delivery_status === "sent" ? r : undefined;
+    });
+    expect(row).toMatchObject({
+      jetimob_enviado: 1,
+      delivery_status: "sent",
+      sent_by: "crm",
+      jetimob_lead_id: "L-42",
+      delivery_attempts: 1,
+      next_attempt_at: null,
+      lease_until: null,
+      last_error: null,
+    });
+    expect(Number(row.sent_at)).toBeGreaterThanOrEqual(before - CLOCK_SLACK);
+    expect(Number(row.sent_at)).toBeLessThanOrEqual(Date.now() + CLOCK_SLACK);
+    expect(fake.callsFor(email)).toHaveLength(1);
+  });
+
+  it("submitted again after it was sent is not sent again", async () => {
+    const lead = aLead();
+    const email = await submit(lead);
+    await eventually(async () => (await leadRow(app, email)).delivery_status === "sent");
+
+    await submit({ ...aLead(), email });
+    await app.runCron();
+    // Room for a wrong background attempt on the repeat to reach the fake.
+    await sleep(1_000);
+    expect(fake.callsFor(email)).toHaveLength(1);
+    expect(await leadRow(app, email)).toMatchObject({ submission_count: 2, delivery_attempts: 1 });
+  });
+
+  it("submitted again while its first attempt is in flight is delivered once", async () => {
+    const lead = aLead();
+    fake.script(String(lead.email), accepted("once", 2_000));
+    const email = await submit(lead);
+    await eventually(async () => fake.callsFor(email).length > 0);
+
+    await submit({ ...aLead(), email });
+    await app.runCron();
+    const row = await afterAttempts(email, 1);
+    expect(row).toMatchObject({ delivery_status: "sent", jetimob_lead_id: "once", delivery_attempts: 1 });
+    expect(fake.callsFor(email)).toHaveLength(1);
+  });
+});
+
+describe("a lead the CRM does not take", () => {
+  it("records a 500 with its status and the answer, and is retried after 1 then 5 minutes until it is accepted", async () => {
+    const lead = aLead();
+    fake.script(
+      String(lead.email),
+      refused(500, { error: "Internal Server Error" }),
+      refused(503, "Service Unavailable"),
+      accepted(777),
+    );
+    const sentAt = Date.now();
+    const email = await submit(lead);
+
+    const first = await afterAttempts(email, 1);
+    expect(first).toMatchObject({ delivery_status: "pending", jetimob_enviado: 0, delivery_attempts: 1 });
+    expect(first.last_error).toBe('HTTP 500: {"error":"Internal Server Error"}');
+    expect(Number(first.next_attempt_at)).toBeGreaterThanOrEqual(sentAt + MINUTE - CLOCK_SLACK);
+    expect(Number(first.next_attempt_at)).toBeLessThanOrEqual(Date.now() + MINUTE + CLOCK_SLACK);
+
+    await makeDue(email);
+    const cronAt = Date.now();
+    await app.runCron();
+    const second = await leadRow(app, email);
+    expect(second).toMatchObject({ delivery_status: "pending", delivery_attempts: 2, lease_until: null });
+    expect(second.last_error).toBe("HTTP 503: Service Unavailable");
+    expect(Number(second.next_attempt_at)).toBeGreaterThanOrEqual(cronAt + 5 * MINUTE - CLOCK_SLACK);
+    expect(Number(second.next_attempt_at)).toBeLessThanOrEqual(Date.now() + 5 * MINUTE + CLOCK_SLACK);
+
+    await makeDue(email);
+    await app.runCron();
+    expect(await leadRow(app, email)).toMatchObject({
+      delivery_status: "sent",
+      jetimob_enviado: 1,
+      jetimob_lead_id: "777",
+      delivery_attempts: 3,
+      next_attempt_at: null,
+    });
+    expect(fake.callsFor(email)).toHaveLength(3);
+  });
+
+  it("is not retried before its next attempt is due", async () => {
+    const lead = aLead();
+    fake.script(String(lead.email), refused(500));
+    const email = await submit(lead);
+    await afterAttempts(email, 1);
+
+    await app.runCron();
+    expect(await leadRow(app, email)).toMatchObject({ delivery_status: "pending", delivery_attempts: 1 });
+    expect(fake.callsFor(email)).toHaveLength(1);
+  });
+
+  it("counts a 429 and a 401 as failures, and never records the keys", async () => {
+    const limited = aLead();
+    const unauthorized = aLead();
+    fake.script(String(limited.email), refused(429, { message: "Too Many Requests" }));
+    fake.script(
+      String(unauthorized.email),
+      refused(401, { message: "Authorization-Key priv-test is not valid for pub-test" }),
+    );
+    await submit(limited);
+    await submit(unauthorized);
+
+    const limitedRow = await afterAttempts(String(limited.email), 1);
+    expect(limitedRow.delivery_status).toBe("pending");
+    expect(limitedRow.last_error).toMatch(/^HTTP 429 \(limite de envios\): .*Too Many Requests/);
+
+    const unauthorizedRow = await afterAttempts(String(unauthorized.email), 1);
+    expect(unauthorizedRow.delivery_status).toBe("pending");
+    expect(unauthorizedRow.last_error).toMatch(/^HTTP 401 \(chaves recusadas\): .*\[chave\] is not valid/);
+    expect(unauthorizedRow.last_error).not.toMatch(/priv-test|pub-test/);
+    expect(app.logs()).not.toMatch(/priv-test/);
+  });
+
+  it("within a long answer records at most 200 characters of it", async () => {
+    const lead = aLead();
+    fake.script(String(lead.email), refused(502, `<html>${"Bad Gateway ".repeat(100)}</html>`));
+    const email = await submit(lead);
+    const row = await afterAttempts(email, 1);
+    expect(row.last_error).toMatch(/^HTTP 502: <html>Bad Gateway/);
+    expect([...String(row.last_error)].length).toBeLessThanOrEqual(200);
+  });
+
+  it("answered after the timeout counts as a failed attempt", async () => {
+    const lead = aLead();
+    fake.script(String(lead.email), tooSlow());
+    const sentAt = Date.now();
+    const email = await submit(lead);
+
+    const row = await afterAttempts(email, 1, 20_000);
+    expect(row).toMatchObject({ delivery_status: "pending", jetimob_enviado: 0, delivery_attempts: 1 });
+    expect(row.last_error).toBe("Sem resposta do Jetimob em 5 s");
+    expect(Number(row.next_attempt_at)).toBeGreaterThanOrEqual(sentAt + MINUTE);
+    expect(fake.callsFor(email)).toHaveLength(1);
+  });
+
+  it("past the seven-day retry window is marked failed and left for a person", async () => {
+    const lead = aLead();
+    fake.script(String(lead.email), refused(500), refused(500, "still down"));
+    const email = await submit(lead);
+    await afterAttempts(email, 1);
+
+    await app.sql(
+      `UPDATE leads SET created_at = created_at - ${7 * DAY}, next_attempt_at = 0 WHERE email = ${quote(email)}`,
+    );
+    await app.runCron();
+    expect(await leadRow(app, email)).toMatchObject({
+      delivery_status: "failed",
+      jetimob_enviado: 0,
+      delivery_attempts: 2,
+      next_attempt_at: null,
+      lease_until: null,
+      last_error: "HTTP 500: still down",
+    });
+
+    await app.runCron();
+    expect(fake.callsFor(email)).toHaveLength(2);
+    expect((await leadRow(app, email)).delivery_status).toBe("failed");
+  });
+});
+
+describe("concurrent attempts", () => {
+  it("a cron run racing the immediate attempt sends the lead once", async () => {
+    const lead = aLead();
+    fake.script(String(lead.email), accepted("raced", 1_500));
+    const email = await submit(lead);
+    await Promise.all([app.runCron(), app.runCron()]);
+
+    const row = await afterAttempts(email, 1);
+    expect(row).toMatchObject({ delivery_status: "sent", jetimob_lead_id: "raced", delivery_attempts: 1 });
+    expect(fake.callsFor(email)).toHaveLength(1);
+  });
+
+  it("two overlapping cron runs send each due lead exactly once", async () => {
+    const emails: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      const lead = aLead();
+      fake.script(String(lead.email), refused(500), accepted(`batch-${i}`, 1_500));
+      emails.push(await submit(lead));
+    }
+    const ours = `email IN (${emails.map(quote).join(", ")})`;
+    await eventually(async () => {
+      const [row] = await app.sql<{ settled: number }>(
+        `SELECT count(*) AS settled FROM leads WHERE ${ours} AND delivery_attempts = 1 AND lease_until IS NULL`,
+      );
+      return row?.settled === emails.length;
+    }, 20_000);
+    await app.sql(`UPDATE leads SET next_attempt_at = 0 WHERE ${ours}`);
+
+    await Promise.all([app.runCron(), app.runCron()]);
+
+    const rows = await app.sql<LeadRow & { email: string }>(`SELECT * FROM leads WHERE ${ours}`);
+    expect(rows).toHaveLength(emails.length);
+    for (const [i, email] of emails.entries()) {
+      expect(fake.callsFor(email)).toHaveLength(2);
+      expect(rows.find((r) => r.email === email)).toMatchObject({
+        delivery_status: "sent",
+        jetimob_lead_id: `batch-${i}`,
+        delivery_attempts: 2,
+      });
+    }
+  });
+});
+
+describe("the cron", () => {
+  it("drops rate-limit counters whose window ended over a day ago", async () => {
+    const now = Date.now();
+    await app.sql(
+      `INSERT INTO rate_limits (key, window_start, count) VALUES ('test:old', ${now - 2 * DAY}, 3), ('test:recent', ${now - 60 * MINUTE}, 3)`,
+    );
+    await app.runCron();
+    const keys = await app.sql<{ key: string }>("SELECT key FROM rate_limits WHERE key LIKE 'test:%' ORDER BY key");
+    expect(keys.map((r) => r.key)).toEqual(["test:recent"]);
+  });
+});
+
+describe("without Jetimob keys", () => {
+  let bare: App;
+
+  beforeAll(async () => {
+    bare = await spawnApp({ vars: { JETIMOB_BASE_URL: fake.url } });
+  });
+
+  afterAll(async () => {
+    await bare?.stop();
+  });
+
+  it("leaves every lead pending and untouched, and calls nothing", async () => {
+    const lead = aLead();
+    const email = String(lead.email);
+    expect((await postLead(bare, lead)).status).toBe(200);
+    await bare.sql(`UPDATE leads SET next_attempt_at = 0 WHERE email = ${quote(email)}`);
+    await bare.runCron();
+    await bare.runCron();
+    // Room for a wrong background attempt after the submission to reach the fake.
+    await sleep(1_000);
+
+    expect(await leadRow(bare, email)).toMatchObject({
+      delivery_status: "pending",
+      jetimob_enviado: 0,
+      delivery_attempts: 0,
+      next_attempt_at: 0,
+      lease_until: null,
+      last_error: null,
+    });
+    expect(fake.callsFor(email)).toHaveLength(0);
+  });
+});

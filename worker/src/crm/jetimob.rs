@@ -1,0 +1,450 @@
+//! Jetimob's lead API as public integrations use it:
+//! `POST {base}/leads/{public key}`, header `Authorization-Key: {private key}`,
+//! a multipart form body. A 2xx answer means the lead was accepted.
+
+use std::time::Duration;
+
+use futures_util::future::{Either, select};
+use futures_util::{StreamExt, pin_mut};
+use serde_json::Value;
+use worker::{
+    AbortController, Delay, Env, Fetch, FormData, Headers, Method, Request, RequestInit, Url,
+};
+
+use super::store::ClaimedLead;
+use crate::agency;
+use crate::config::setting;
+
+/// A CRM that has not answered by then is treated as down, so one hanging
+/// request never holds a whole cron run.
+pub const TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The longest `last_error` kept: enough for a status and the gist of the body.
+pub const LAST_ERROR_MAX_CHARS: usize = 200;
+
+/// More of an answer than this is never needed: the id sits in a small JSON
+/// object and an error needs only its first words.
+const MAX_ANSWER_BYTES: usize = 16 * 1024;
+
+/// Longest CRM id kept; anything longer is not an id.
+const MAX_ID_CHARS: usize = 100;
+
+const DEFAULT_BASE_URL: &str = "https://api.jetimob.com";
+const DEFAULT_SUBJECT: &str = "Pré-lançamento";
+
+/// How the CRM files our leads: `source` and `subject` of every lead.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Labels {
+    pub source: String,
+    pub subject: String,
+}
+
+/// Everything needed to call the CRM. Only built when both keys are set.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    pub base_url: String,
+    pub public_key: String,
+    pub private_key: String,
+    pub labels: Labels,
+}
+
+impl Settings {
+    /// `None` when either key is unset or blank: the integration is off.
+    pub fn from_env(env: &Env) -> Option<Self> {
+        let public_key = setting(env, "JETIMOB_PUBLIC_KEY")?;
+        let private_key = setting(env, "JETIMOB_PRIVATE_KEY")?;
+        Some(Self {
+            base_url: setting(env, "JETIMOB_BASE_URL").unwrap_or_else(|| DEFAULT_BASE_URL.into()),
+            public_key,
+            private_key,
+            labels: Labels {
+                source: setting(env, "JETIMOB_SOURCE").unwrap_or_else(development_name),
+                subject: setting(env, "JETIMOB_SUBJECT").unwrap_or_else(|| DEFAULT_SUBJECT.into()),
+            },
+        })
+    }
+
+    /// What must never reach a log line or the database.
+    fn secrets(&self) -> [&str; 2] {
+        [&self.public_key, &self.private_key]
+    }
+}
+
+/// The development's name from `agency.json`, the file the pages read too.
+fn development_name() -> String {
+    agency::config().development.name.clone()
+}
+
+/// The form fields sent for a lead, in the order Jetimob documents them;
+/// optional ones only when the lead has them.
+pub fn form_fields(lead: &ClaimedLead, labels: &Labels) -> Vec<(&'static str, String)> {
+    let mut fields = vec![
+        ("full_name", lead.name.clone()),
+        ("email", lead.email.clone()),
+        ("phone", lead.whatsapp.clone()),
+        (
+            "message",
+            format!("Cadastro no pré-lançamento (origem: {})", lead.origem),
+        ),
+        ("subject", labels.subject.clone()),
+        ("source", labels.source.clone()),
+    ];
+    let optional = [
+        ("url", &lead.page_url),
+        ("gclid", &lead.gclid),
+        ("utm_source", &lead.utm_source),
+        ("utm_medium", &lead.utm_medium),
+        ("utm_campaign", &lead.utm_campaign),
+    ];
+    fields.extend(
+        optional
+            .into_iter()
+            .filter_map(|(name, value)| Some((name, value.clone()?))),
+    );
+    fields
+}
+
+/// `{base}/leads/{public key}`, the key as one path segment.
+pub fn endpoint(base_url: &str, public_key: &str) -> Option<Url> {
+    let mut url = Url::parse(base_url).ok()?;
+    if !matches!(url.scheme(), "http" | "https") {
+        return None;
+    }
+    url.path_segments_mut()
+        .ok()?
+        .pop_if_empty()
+        .push("leads")
+        .push(public_key);
+    Some(url)
+}
+
+/// The id in a 2xx answer (`{"id": 123}` or `{"id": "abc"}`), if any.
+pub fn accepted_id(body: &str) -> Option<String> {
+    let id = match serde_json::from_str::<Value>(body).ok()?.get("id")? {
+        Value::String(s) => s.trim().to_string(),
+        Value::Number(n) => n.to_string(),
+        _ => return None,
+    };
+    (!id.is_empty() && id.chars().count() <= MAX_ID_CHARS).then_some(id)
+}
+
+/// Why an attempt did not reach the CRM, or why the CRM refused it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Failure {
+    /// The CRM answered with a status other than 2xx.
+    Refused { status: u16, body: String },
+    /// No answer within [`TIMEOUT`].
+    Timeout,
+    /// The request did not get through (DNS, connection, TLS…).
+    Network(String),
+    /// `JETIMOB_BASE_URL` is not an http(s) URL.
+    BadBaseUrl,
+}
+
+impl Failure {
+    /// The text kept in `last_error` and shown to staff: the status and the
+    /// start of the answer, in one line, with the keys blanked out.
+    pub fn describe(&self, secrets: &[&str]) -> String {
+        let text = match self {
+            Failure::Refused { status, body } => {
+                let hint = match status {
+                    401 | 403 => " (chaves recusadas)",
+                    429 => " (limite de envios)",
+                    _ => "",
+                };
+                let body = one_line(body);
+                if body.is_empty() {
+                    format!("HTTP {status}{hint}")
+                } else {
+                    format!("HTTP {status}{hint}: {body}")
+                }
+            }
+            Failure::Timeout => format!("Sem resposta do Jetimob em {} s", TIMEOUT.as_secs()),
+            Failure::Network(detail) => format!("Falha de conexão: {}", one_line(detail)),
+            Failure::BadBaseUrl => "JETIMOB_BASE_URL inválida".to_string(),
+        };
+        excerpt(&text, secrets)
+    }
+}
+
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// `text` with every non-empty secret replaced, cut to
+/// [`LAST_ERROR_MAX_CHARS`]. Secrets go first, so a cut can never leave part
+/// of one behind.
+pub fn excerpt(text: &str, secrets: &[&str]) -> String {
+    let mut clean: String = text.chars().filter(|c| !c.is_control()).collect();
+    for secret in secrets.iter().filter(|s| !s.is_empty()) {
+        clean = clean.replace(secret, "[chave]");
+    }
+    if clean.chars().count() <= LAST_ERROR_MAX_CHARS {
+        return clean;
+    }
+    let mut cut: String = clean.chars().take(LAST_ERROR_MAX_CHARS - 1).collect();
+    cut.push('…');
+    cut
+}
+
+/// Sends one lead. `Ok` carries the CRM's id when its answer had one.
+pub async fn send(settings: &Settings, lead: &ClaimedLead) -> Result<Option<String>, String> {
+    let secrets = settings.secrets();
+    exchange(settings, lead)
+        .await
+        .map_err(|failure| failure.describe(&secrets))
+}
+
+async fn exchange(settings: &Settings, lead: &ClaimedLead) -> Result<Option<String>, Failure> {
+    let url = endpoint(&settings.base_url, &settings.public_key).ok_or(Failure::BadBaseUrl)?;
+    let request = build_request(
+        &url,
+        &settings.private_key,
+        &form_fields(lead, &settings.labels),
+    )
+    .map_err(|e| Failure::Network(e.to_string()))?;
+
+    let controller = AbortController::default();
+    let signal = controller.signal();
+    let answer = async {
+        let mut response = Fetch::Request(request)
+            .send_with_signal(&signal)
+            .await
+            .map_err(|e| Failure::Network(e.to_string()))?;
+        let status = response.status_code();
+        // An unreadable body does not change what the status said.
+        let body = read_capped(&mut response).await.unwrap_or_default();
+        Ok::<_, Failure>((status, body))
+    };
+    let timer = Delay::from(TIMEOUT);
+    pin_mut!(answer, timer);
+    let (status, body) = match select(answer, timer).await {
+        Either::Left((answer, _)) => answer?,
+        Either::Right(((), _)) => {
+            controller.abort();
+            return Err(Failure::Timeout);
+        }
+    };
+    if (200..300).contains(&status) {
+        Ok(accepted_id(&body))
+    } else {
+        Err(Failure::Refused { status, body })
+    }
+}
+
+fn build_request(
+    url: &Url,
+    private_key: &str,
+    fields: &[(&str, String)],
+) -> worker::Result<Request> {
+    let form = FormData::new();
+    for (name, value) in fields {
+        form.append(name, value)?;
+    }
+    // Content-Type (with the multipart boundary) comes from the FormData body.
+    let headers = Headers::new();
+    headers.set("Authorization-Key", private_key)?;
+    headers.set("Accept", "application/json")?;
+    let mut init = RequestInit::new();
+    init.with_method(Method::Post)
+        .with_headers(headers)
+        .with_body(Some(form.into()));
+    Request::new_with_init(url.as_str(), &init)
+}
+
+async fn read_capped(response: &mut worker::Response) -> worker::Result<String> {
+    let mut bytes = Vec::new();
+    let Ok(mut stream) = response.stream() else {
+        return Ok(String::new());
+    };
+    while let Some(chunk) = stream.next().await {
+        bytes.extend_from_slice(&chunk?);
+        if bytes.len() >= MAX_ANSWER_BYTES {
+            bytes.truncate(MAX_ANSWER_BYTES);
+            break;
+        }
+    }
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn labels() -> Labels {
+        Labels {
+            source: "Recanto das Videiras".into(),
+            subject: "Pré-lançamento".into(),
+        }
+    }
+
+    fn lead() -> ClaimedLead {
+        ClaimedLead {
+            id: "0b6c7f1e-1111-4222-8333-444455556666".into(),
+            name: "Maria da Silva".into(),
+            email: "maria@example.com".into(),
+            whatsapp: "+5549988887777".into(),
+            origem: "instagram".into(),
+            created_at: 1_760_000_000_000,
+            utm_source: None,
+            utm_medium: None,
+            utm_campaign: None,
+            gclid: None,
+            page_url: None,
+            delivery_attempts: 1,
+            lease_until: 1_760_000_060_000,
+        }
+    }
+
+    #[test]
+    fn a_lead_without_attribution_sends_the_required_fields_and_our_labels() {
+        assert_eq!(
+            form_fields(&lead(), &labels()),
+            vec![
+                ("full_name", "Maria da Silva".to_string()),
+                ("email", "maria@example.com".to_string()),
+                ("phone", "+5549988887777".to_string()),
+                (
+                    "message",
+                    "Cadastro no pré-lançamento (origem: instagram)".to_string()
+                ),
+                ("subject", "Pré-lançamento".to_string()),
+                ("source", "Recanto das Videiras".to_string()),
+            ]
+        );
+    }
+
+    #[test]
+    fn the_page_url_click_id_and_campaign_go_in_jetimobs_own_fields() {
+        let lead = ClaimedLead {
+            page_url: Some("https://site.example/?utm_source=google".into()),
+            gclid: Some("g-123".into()),
+            utm_source: Some("google".into()),
+            utm_medium: Some("cpc".into()),
+            utm_campaign: Some("pre-lancamento".into()),
+            ..lead()
+        };
+        let fields = form_fields(&lead, &labels());
+        assert_eq!(
+            &fields[6..],
+            &[
+                ("url", "https://site.example/?utm_source=google".to_string()),
+                ("gclid", "g-123".to_string()),
+                ("utm_source", "google".to_string()),
+                ("utm_medium", "cpc".to_string()),
+                ("utm_campaign", "pre-lancamento".to_string()),
+            ]
+        );
+    }
+
+    #[test]
+    fn no_field_is_sent_twice_and_none_is_sent_empty() {
+        let fields = form_fields(&lead(), &labels());
+        let mut names: Vec<_> = fields.iter().map(|(n, _)| *n).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), fields.len());
+        assert!(fields.iter().all(|(_, v)| !v.is_empty()));
+    }
+
+    #[test]
+    fn the_source_defaults_to_the_development_named_in_agency_json() {
+        assert_eq!(development_name(), "Recanto das Videiras");
+    }
+
+    #[test]
+    fn the_endpoint_puts_the_public_key_in_the_path() {
+        let url = |base, key| endpoint(base, key).map(|u| u.to_string());
+        assert_eq!(
+            url("https://api.jetimob.com", "abc123"),
+            Some("https://api.jetimob.com/leads/abc123".into())
+        );
+        assert_eq!(
+            url("http://127.0.0.1:4010/", "pub-test"),
+            Some("http://127.0.0.1:4010/leads/pub-test".into())
+        );
+        assert_eq!(
+            url("http://127.0.0.1:4010/v1/", "a/b?c"),
+            Some("http://127.0.0.1:4010/v1/leads/a%2Fb%3Fc".into())
+        );
+        assert_eq!(url("api.jetimob.com", "abc"), None);
+        assert_eq!(url("ftp://api.jetimob.com", "abc"), None);
+    }
+
+    #[test]
+    fn the_crm_id_is_kept_whether_it_is_a_number_or_a_string() {
+        assert_eq!(accepted_id(r#"{"id": 98765}"#), Some("98765".into()));
+        assert_eq!(
+            accepted_id(r#"{"id": " L-42 ", "ok": true}"#),
+            Some("L-42".into())
+        );
+        assert_eq!(accepted_id(r#"{"ok": true}"#), None);
+        assert_eq!(accepted_id(r#"{"id": null}"#), None);
+        assert_eq!(accepted_id(r#"{"id": ""}"#), None);
+        assert_eq!(accepted_id("<html>OK</html>"), None);
+        assert_eq!(accepted_id(""), None);
+    }
+
+    #[test]
+    fn a_refusal_is_described_by_its_status_and_the_start_of_the_answer() {
+        let failure = Failure::Refused {
+            status: 500,
+            body: "{\"error\":\n  \"Internal Server Error\"}".into(),
+        };
+        assert_eq!(
+            failure.describe(&[]),
+            "HTTP 500: {\"error\": \"Internal Server Error\"}"
+        );
+        let empty = Failure::Refused {
+            status: 401,
+            body: String::new(),
+        };
+        assert_eq!(empty.describe(&[]), "HTTP 401 (chaves recusadas)");
+        assert_eq!(
+            Failure::Timeout.describe(&[]),
+            "Sem resposta do Jetimob em 5 s"
+        );
+    }
+
+    #[test]
+    fn an_answer_that_echoes_the_keys_is_recorded_without_them() {
+        let failure = Failure::Refused {
+            status: 401,
+            body: "invalid Authorization-Key priv-s3cret for /leads/pub-k3y".into(),
+        };
+        let described = failure.describe(&["pub-k3y", "priv-s3cret"]);
+        assert_eq!(
+            described,
+            "HTTP 401 (chaves recusadas): invalid Authorization-Key [chave] for /leads/[chave]"
+        );
+        let network = Failure::Network("connect to https://x/leads/pub-k3y failed".into());
+        assert!(!network.describe(&["pub-k3y", ""]).contains("pub-k3y"));
+    }
+
+    #[test]
+    fn a_long_answer_is_cut_to_two_hundred_characters() {
+        let failure = Failure::Refused {
+            status: 502,
+            body: "<html>".repeat(100),
+        };
+        let described = failure.describe(&[]);
+        assert_eq!(described.chars().count(), LAST_ERROR_MAX_CHARS);
+        assert!(described.starts_with("HTTP 502: <html><html>"));
+        assert!(described.ends_with('…'));
+    }
+
+    proptest! {
+        #[test]
+        fn no_key_survives_in_an_error_however_the_answer_is_shaped(
+            before in ".{0,300}",
+            after in ".{0,300}",
+            key in "[A-Za-z0-9_-]{8,40}",
+        ) {
+            let body = format!("{before}{key}{after}{key}");
+            let described = Failure::Refused { status: 400, body }.describe(&["pub", &key]);
+            prop_assert!(!described.contains(&key));
+            prop_assert!(described.chars().count() <= LAST_ERROR_MAX_CHARS);
+        }
+    }
+}

@@ -1,0 +1,170 @@
+//! Delivery of leads to the Jetimob CRM.
+//!
+//! Every lead is committed before anything here runs, so the CRM being slow,
+//! down or refusing never loses one: a new lead is tried at once (after the
+//! visitor has their answer), the cron retries what is due with backoff, and
+//! a lead the CRM keeps refusing for a week is marked failed for a person.
+//! Each attempt first claims the lead with a lease (see [`store`]), so
+//! overlapping runs never send the same lead twice.
+
+pub mod jetimob;
+pub mod schedule;
+pub mod store;
+
+use futures_util::future::join_all;
+use worker::{D1Database, Env};
+
+use crate::{config, platform};
+use jetimob::Settings;
+use schedule::AfterFailure;
+use store::ClaimedLead;
+
+/// How long a claim keeps other runs away: well past [`jetimob::TIMEOUT`] and
+/// the writes around it, so a lease only runs out when its run died.
+pub const LEASE_MS: i64 = 60 * 1000;
+
+/// Leads claimed and sent together. Workers allow six simultaneous outbound
+/// connections; more would queue and eat into each other's timeout.
+pub const BATCH_SIZE: usize = 6;
+
+/// Batches per cron run, so a backlog drains quickly but one run stays short.
+pub const MAX_BATCHES_PER_RUN: usize = 5;
+
+/// Rate-limit counters older than this are of no use to any window.
+const RATE_LIMIT_RETENTION_MS: i64 = 24 * 60 * 60 * 1000;
+
+/// Both Jetimob keys are set. Without them nothing is attempted and leads wait, pending.
+pub fn is_configured(env: &Env) -> bool {
+    Settings::from_env(env).is_some()
+}
+
+/// What one attempt on one lead came to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// The CRM accepted the lead.
+    Delivered,
+    /// The CRM did not take it; the lead waits for its next attempt, or is
+    /// marked failed when the retry window is over.
+    Failed { last_error: String, gave_up: bool },
+    /// Another run holds the lead, it is not due, or it is no longer pending.
+    NotClaimed,
+    /// No Jetimob keys: nothing was attempted.
+    NotConfigured,
+}
+
+/// The attempt right after a new lead is committed (run in `ctx.wait_until`).
+pub async fn deliver_new_lead(env: Env, lead_id: String) {
+    if let Err(e) = attempt(&env, &lead_id).await {
+        worker::console_error!("crm: could not make the first attempt on lead {lead_id}: {e}");
+    }
+}
+
+/// 'Reenviar': makes the lead due now and tries it at once. Its attempt count
+/// and last error stay; a lead past its retry window gets this one attempt.
+pub async fn deliver_now(env: &Env, lead_id: &str) -> worker::Result<Outcome> {
+    if !is_configured(env) {
+        return Ok(Outcome::NotConfigured);
+    }
+    let db = config::database(env)?;
+    if !retry_now(&db, lead_id, platform::now_ms()).await? {
+        return Ok(Outcome::NotClaimed);
+    }
+    attempt(env, lead_id).await
+}
+
+/// Turns a failed (or pending) lead back into a pending one due at `now`, for
+/// the next cron run or immediate attempt. `false` when no such lead is
+/// waiting (unknown id, or already sent).
+pub async fn retry_now(db: &D1Database, lead_id: &str, now: i64) -> worker::Result<bool> {
+    store::retry_now(db, lead_id, now).await
+}
+
+/// 'Marcar Enviado' for a lead staff entered in the CRM by hand: sent, by
+/// staff, at `now`; no attempt follows. `false` when it was already sent or
+/// does not exist.
+pub async fn mark_sent_by_staff(db: &D1Database, lead_id: &str, now: i64) -> worker::Result<bool> {
+    store::mark_sent_by_staff(db, lead_id, now).await
+}
+
+/// Claims the lead if it is due and free, then sends it.
+async fn attempt(env: &Env, lead_id: &str) -> worker::Result<Outcome> {
+    let Some(settings) = Settings::from_env(env) else {
+        return Ok(Outcome::NotConfigured);
+    };
+    let db = config::database(env)?;
+    let now = platform::now_ms();
+    match store::claim_one(&db, lead_id, now, now + LEASE_MS).await? {
+        Some(lead) => deliver(&db, &settings, lead).await,
+        None => Ok(Outcome::NotClaimed),
+    }
+}
+
+/// The cron: prunes stale rate-limit counters, then delivers due leads batch
+/// by batch. Returns how many leads were attempted.
+pub async fn run_due(env: &Env) -> worker::Result<usize> {
+    let db = config::database(env)?;
+    prune_rate_limits(&db).await;
+    let Some(settings) = Settings::from_env(env) else {
+        return Ok(0);
+    };
+    let mut attempted = 0;
+    for _ in 0..MAX_BATCHES_PER_RUN {
+        let now = platform::now_ms();
+        let batch = store::claim_due(&db, now, now + LEASE_MS, BATCH_SIZE).await?;
+        let claimed = batch.len();
+        let outcomes = join_all(batch.into_iter().map(|lead| deliver(&db, &settings, lead))).await;
+        for outcome in outcomes {
+            // The lead keeps its lease and is retried once it runs out.
+            if let Err(e) = outcome {
+                worker::console_error!("crm: recording a delivery failed: {e}");
+            }
+        }
+        attempted += claimed;
+        if claimed < BATCH_SIZE {
+            break;
+        }
+    }
+    Ok(attempted)
+}
+
+async fn prune_rate_limits(db: &D1Database) {
+    let cutoff = platform::now_ms() - RATE_LIMIT_RETENTION_MS;
+    let pruned = match worker::query!(db, crate::rate_limit::PRUNE_SQL, cutoff) {
+        Ok(statement) => statement.run().await.map(|_| ()),
+        Err(e) => Err(e),
+    };
+    if let Err(e) = pruned {
+        worker::console_error!("cron: pruning rate-limit counters failed: {e}");
+    }
+}
+
+/// Sends a claimed lead and records the outcome.
+async fn deliver(
+    db: &D1Database,
+    settings: &Settings,
+    lead: ClaimedLead,
+) -> worker::Result<Outcome> {
+    match jetimob::send(settings, &lead).await {
+        Ok(crm_id) => {
+            store::mark_delivered(db, &lead.id, platform::now_ms(), crm_id.as_deref()).await?;
+            Ok(Outcome::Delivered)
+        }
+        Err(last_error) => {
+            let now = platform::now_ms();
+            let next = match schedule::after_failure(lead.created_at, lead.delivery_attempts, now) {
+                AfterFailure::RetryAt(at) => Some(at),
+                AfterFailure::GiveUp => None,
+            };
+            worker::console_warn!(
+                "crm: attempt {} on lead {} failed: {last_error}",
+                lead.delivery_attempts,
+                lead.id
+            );
+            store::record_failure(db, &lead, &last_error, next).await?;
+            Ok(Outcome::Failed {
+                last_error,
+                gave_up: next.is_none(),
+            })
+        }
+    }
+}
