@@ -45,16 +45,18 @@ CREATE UNIQUE INDEX IF NOT EXISTS leads_whatsapp ON leads (whatsapp);
 -- The panel lists newest first, overall and per delivery status.
 CREATE INDEX IF NOT EXISTS leads_newest ON leads (created_at DESC, id DESC);
 CREATE INDEX IF NOT EXISTS leads_status_newest ON leads (delivery_status, created_at DESC, id DESC);
+CREATE INDEX IF NOT EXISTS leads_sent_newest ON leads (jetimob_enviado, created_at DESC, id DESC);
 -- The delivery cron picks pending leads that are due.
 CREATE INDEX IF NOT EXISTS leads_due ON leads (next_attempt_at)
   WHERE delivery_status = 'pending';
 
 -- Search by name, e-mail or WhatsApp digits without scanning the table: a
--- trigram index answers LIKE '%term%' for terms of three characters or more.
+-- trigram index finds any substring of three characters or more, ignoring
+-- case and accents ("joao" finds "João").
 CREATE VIRTUAL TABLE IF NOT EXISTS leads_search USING fts5 (
   lead_id UNINDEXED,
   body,
-  tokenize = 'trigram'
+  tokenize = 'trigram remove_diacritics 1'
 );
 
 CREATE TRIGGER IF NOT EXISTS leads_search_insert AFTER INSERT ON leads BEGIN
