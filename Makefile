@@ -20,11 +20,16 @@ PAGES_OUT := pages/dist/index.html
 PAGES_SRC := $(shell find pages -path pages/dist -prune -o -type f -print) agency.json package-lock.json scripts/prerender.mjs
 PORT ?= 8787
 
-.PHONY: dev test setup setup-browser build worker pages db dev-vars check unit-tests api-tests e2e-tests deploy-check bench clean
+.PHONY: dev deploy test setup setup-browser build worker pages db dev-vars check unit-tests api-tests e2e-tests deploy-check bench clean
 
 ## Serve the whole site locally with a local D1 (the first command of the README).
+## After changing Rust code, `make worker` in another terminal: the server reloads.
 dev: setup build db dev-vars
 	wrangler dev --ip 127.0.0.1 --port $(PORT) --show-interactive-dev-session=false
+
+## Build, then deploy to Cloudflare (needs `wrangler login` and the D1 id in wrangler.toml).
+deploy: setup build
+	wrangler deploy
 
 ## Run every test (the second command; .ci/run calls it).
 test: setup-browser check unit-tests build api-tests e2e-tests deploy-check

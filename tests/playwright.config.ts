@@ -2,8 +2,8 @@ import { defineConfig, devices } from "@playwright/test";
 
 /**
  * Browser tests: Debian's Chromium (Playwright cannot download its own here)
- * against the real worker under `wrangler dev`, started once by global-setup
- * on a fresh local D1. Every spec runs on a phone and a desktop viewport.
+ * against the real worker under `wrangler dev`, one fresh site per worker
+ * (e2e/fixtures.ts). Every spec runs on a phone and a desktop viewport.
  */
 const chromium = {
   executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
@@ -30,7 +30,6 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   reporter: [["list"]],
   use: {
-    baseURL: process.env.E2E_BASE_URL,
     locale: "pt-BR",
     timezoneId: "America/Sao_Paulo",
     trace: "retain-on-failure",

@@ -1,5 +1,5 @@
-import { expect, type Page, test } from "@playwright/test";
 import { STAFF_DOMAIN, staffEmail } from "../support/staff";
+import { expect, type Page, test } from "./fixtures";
 import { createStaff, signIn } from "./staff";
 import { confirmationLink, screenshot } from "./support";
 

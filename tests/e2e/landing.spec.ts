@@ -1,4 +1,4 @@
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Page, test } from "./fixtures";
 import { screenshot, sql, uniquePerson } from "./support";
 
 const SUBMIT = "Quero meu acesso antecipado ao lançamento exclusivo";
@@ -175,8 +175,8 @@ test.describe("landing page", () => {
     await expect(page.getByLabel("Nome completo")).toBeInViewport();
   });
 
-  test("paints the hero and the form before any script runs", async ({ browser }, testInfo) => {
-    const context = await browser.newContext({ javaScriptEnabled: false, ...testInfo.project.use });
+  test("paints the hero and the form before any script runs", async ({ browser, baseURL }, testInfo) => {
+    const context = await browser.newContext({ ...testInfo.project.use, baseURL, javaScriptEnabled: false });
     const page = await context.newPage();
     await page.goto("/");
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();

@@ -1,5 +1,5 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -47,20 +47,31 @@ export async function applySchema(persistDir: string): Promise<void> {
 }
 
 export async function d1(persistDir: string, query: string): Promise<Record<string, unknown>[]> {
-  const { stdout } = await run(
-    wranglerBin,
-    ["d1", "execute", "DB", "--local", "--persist-to", persistDir, "--json", "--command", query],
-    { cwd: repoRoot, env: env(), maxBuffer: 64 * 1024 * 1024 },
-  );
-  const results = JSON.parse(stdout) as { results: Record<string, unknown>[] }[];
-  return results.at(-1)?.results ?? [];
+  // The running worker and this separate process share the SQLite file; a
+  // write that meets another write is told the database is busy: try again.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const { stdout } = await run(
+        wranglerBin,
+        ["d1", "execute", "DB", "--local", "--persist-to", persistDir, "--json", "--command", query],
+        { cwd: repoRoot, env: env(), maxBuffer: 64 * 1024 * 1024 },
+      );
+      const results = JSON.parse(stdout) as { results: Record<string, unknown>[] }[];
+      return results.at(-1)?.results ?? [];
+    } catch (error) {
+      if (attempt >= 5 || !String(error).includes("SQLITE_BUSY")) throw error;
+      await sleep(200 * attempt);
+    }
+  }
 }
 
 /**
  * Starts the real worker in workerd through `wrangler dev`, on a fresh local
  * D1 made from schema.sql, with `vars` on top of {@link TEST_VARS}.
  */
-export async function spawnApp(options: { vars?: Record<string, string>; persistDir?: string } = {}): Promise<App> {
+export async function spawnApp(
+  options: { vars?: Record<string, string>; persistDir?: string; logFile?: string } = {},
+): Promise<App> {
   const persistDir = options.persistDir ?? (await mkdtemp(join(tmpdir(), "lead-site-d1-")));
   if (!options.persistDir) await applySchema(persistDir);
   const port = await freePort();
@@ -83,7 +94,19 @@ export async function spawnApp(options: { vars?: Record<string, string>; persist
     "--test-scheduled",
     ...Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]),
   ];
-  const child = spawn(wranglerBin, args, { cwd: repoRoot, env: env(), detached: true, stdio: "pipe" });
+  const child = spawn(wranglerBin, args, {
+    cwd: repoRoot,
+    env: {
+      ...env(),
+      // Instances must not see each other: by default every `wrangler dev` on
+      // the machine shares a registry and reloads its worker when another
+      // instance starts or stops, failing requests in flight.
+      WRANGLER_REGISTRY_PATH: join(persistDir, "dev-registry"),
+      WRANGLER_CI_DISABLE_CONFIG_WATCHING: "true",
+    },
+    detached: true,
+    stdio: "pipe",
+  });
   let output = "";
   child.stdout?.on("data", (d: Buffer) => {
     output += d.toString();
@@ -114,6 +137,7 @@ export async function spawnApp(options: { vars?: Record<string, string>; persist
     async stop() {
       kill(child);
       await sleep(200);
+      if (options.logFile) await writeFile(options.logFile, output);
       if (!options.persistDir) await rm(persistDir, { recursive: true, force: true });
     },
   };

@@ -2,6 +2,7 @@
 
 use worker::{Context, Env, Method, Request, Response, ScheduleContext, ScheduledEvent, event};
 
+pub mod admin;
 mod agency;
 pub mod auth;
 mod config;
@@ -27,6 +28,7 @@ pub async fn fetch(req: Request, env: Env, ctx: Context) -> worker::Result<Respo
             _ => Err(ApiError::MethodNotAllowed("POST")),
         },
         p if p.starts_with("/api/auth/") => auth::route(req, &env, p).await,
+        p if p == "/api/leads" || p.starts_with("/api/leads/") => admin::route(req, &env, p).await,
         p if p.starts_with("/api/") => Err(ApiError::NotFound(messages::NOT_FOUND.into())),
         _ => return site::serve(req, &env).await,
     };

@@ -51,3 +51,9 @@ pub fn auth_domain_only(domain: &str) -> String {
 
 // The confirmation e-mail.
 pub const CONFIRM_MAIL_SUBJECT: &str = "Confirme seu acesso ao painel";
+
+// The staff panel.
+pub const LEAD_NOT_FOUND: &str =
+    "Lead não encontrado. Ele pode ter sido removido por outra pessoa.";
+pub const LEAD_ALREADY_SENT: &str = "Este lead já está marcado como enviado ao Jetimob.";
+pub const CRM_NOT_CONFIGURED: &str = "A integração com o Jetimob não está configurada.";

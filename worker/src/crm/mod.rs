@@ -59,35 +59,8 @@ pub async fn deliver_new_lead(env: Env, lead_id: String) {
     }
 }
 
-/// 'Reenviar': makes the lead due now and tries it at once. Its attempt count
-/// and last error stay; a lead past its retry window gets this one attempt.
-pub async fn deliver_now(env: &Env, lead_id: &str) -> worker::Result<Outcome> {
-    if !is_configured(env) {
-        return Ok(Outcome::NotConfigured);
-    }
-    let db = config::database(env)?;
-    if !retry_now(&db, lead_id, platform::now_ms()).await? {
-        return Ok(Outcome::NotClaimed);
-    }
-    attempt(env, lead_id).await
-}
-
-/// Turns a failed (or pending) lead back into a pending one due at `now`, for
-/// the next cron run or immediate attempt. `false` when no such lead is
-/// waiting (unknown id, or already sent).
-pub async fn retry_now(db: &D1Database, lead_id: &str, now: i64) -> worker::Result<bool> {
-    store::retry_now(db, lead_id, now).await
-}
-
-/// 'Marcar Enviado' for a lead staff entered in the CRM by hand: sent, by
-/// staff, at `now`; no attempt follows. `false` when it was already sent or
-/// does not exist.
-pub async fn mark_sent_by_staff(db: &D1Database, lead_id: &str, now: i64) -> worker::Result<bool> {
-    store::mark_sent_by_staff(db, lead_id, now).await
-}
-
 /// Claims the lead if it is due and free, then sends it.
-async fn attempt(env: &Env, lead_id: &str) -> worker::Result<Outcome> {
+pub async fn attempt(env: &Env, lead_id: &str) -> worker::Result<Outcome> {
     let Some(settings) = Settings::from_env(env) else {
         return Ok(Outcome::NotConfigured);
     };

@@ -6,7 +6,7 @@
 //! and the write.
 
 use serde::Deserialize;
-use worker::{D1Database, query};
+use worker::{D1Database, D1PreparedStatement, query};
 
 /// What the CRM needs of a lead, and what recording the outcome needs: the
 /// fields of [`ClaimedLead`]. A macro so both claims splice in one literal.
@@ -142,17 +142,21 @@ pub async fn record_failure(
 }
 
 /// `true` when the lead was waiting and is now marked sent.
-pub async fn mark_sent_by_staff(db: &D1Database, id: &str, now: i64) -> worker::Result<bool> {
-    Ok(query!(db, MARK_SENT_BY_STAFF_SQL, id, now)?
-        .first::<String>(Some("id"))
-        .await?
-        .is_some())
+/// The statement behind 'Marcar Enviado'; `RETURNING id` when it changed the lead.
+pub fn mark_sent_by_staff(
+    db: &D1Database,
+    id: &str,
+    now: i64,
+) -> worker::Result<D1PreparedStatement> {
+    query!(db, MARK_SENT_BY_STAFF_SQL, id, now)
 }
 
-/// `true` when the lead exists and is now due.
-pub async fn retry_now(db: &D1Database, id: &str, now: i64) -> worker::Result<bool> {
-    Ok(query!(db, RETRY_NOW_SQL, id, now)?
-        .first::<String>(Some("id"))
-        .await?
-        .is_some())
+/// The statement behind 'Reenviar'; `RETURNING id` when the lead is now due.
+pub fn retry_now(db: &D1Database, id: &str, now: i64) -> worker::Result<D1PreparedStatement> {
+    query!(db, RETRY_NOW_SQL, id, now)
+}
+
+/// Whether a statement built by [`retry_now`] or [`mark_sent_by_staff`] changed its lead.
+pub async fn changed(statement: D1PreparedStatement) -> worker::Result<bool> {
+    Ok(statement.first::<String>(Some("id")).await?.is_some())
 }

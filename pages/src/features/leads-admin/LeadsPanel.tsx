@@ -1,4 +1,258 @@
-/** The counters and the table of leads (built next). */
+import { useCallback, useEffect, useRef, useState } from "react";
+import { useToast } from "../../components/toast";
+import { ApiError } from "../../lib/api";
+import { TICK_MS } from "../staff-auth/session";
+import {
+  deleteLead,
+  exportCsv,
+  fetchLeads,
+  type Lead,
+  type LeadsPage,
+  type ListParams,
+  markSent,
+  resendLead,
+  type StatusFilter,
+} from "./api";
+import { ConfirmDelete } from "./ConfirmDelete";
+import { formatCount } from "./format";
+import { LeadsTable } from "./LeadsTable";
+import { panelMessages } from "./messages";
+import { useListParams } from "./useListParams";
+
+const SEARCH_DELAY_MS = 300;
+
+const FILTERS: { value: StatusFilter; label: string; count: (c: LeadsPage["counts"]) => number }[] = [
+  { value: "todos", label: "Todos", count: (c) => c.total },
+  { value: "pendentes", label: "Pendentes", count: (c) => c.pending },
+  { value: "enviados", label: "Enviados", count: (c) => c.sent },
+  { value: "falhas", label: "Falharam", count: (c) => c.failed },
+];
+
+/** The counters, the filters and search, the table of leads and its pages. */
 export function LeadsPanel() {
-  return <section aria-label="Leads" />;
+  const { toast } = useToast();
+  const [params, setParams] = useListParams();
+  const [data, setData] = useState<LeadsPage | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [busy, setBusy] = useState<Record<string, boolean>>({});
+  const [term, setTerm] = useState(params.q);
+  const [toDelete, setToDelete] = useState<Lead | null>(null);
+  const [exporting, setExporting] = useState(false);
+  const request = useRef<AbortController | null>(null);
+
+  /** Loads the view; `quiet` reloads (the 30-second tick) keep the table and stay silent on failure. */
+  const load = useCallback(
+    async (view: ListParams, quiet = false) => {
+      request.current?.abort();
+      const controller = new AbortController();
+      request.current = controller;
+      if (!quiet) setLoading(true);
+      try {
+        setData(await fetchLeads(view, controller.signal));
+      } catch (error) {
+        if (controller.signal.aborted) return;
+        if (!quiet && !(error instanceof ApiError && error.status === 401)) toast(panelMessages.loadFailed);
+      } finally {
+        if (request.current === controller) setLoading(false);
+      }
+    },
+    [toast],
+  );
+
+  useEffect(() => {
+    void load(params);
+  }, [params, load]);
+
+  // New leads show up within 30 seconds, while the panel is in view.
+  useEffect(() => {
+    const timer = window.setInterval(() => {
+      if (document.visibilityState === "visible") void load(params, true);
+    }, TICK_MS);
+    return () => window.clearInterval(timer);
+  }, [params, load]);
+
+  useEffect(() => setTerm(params.q), [params.q]);
+  useEffect(() => {
+    if (term === params.q) return;
+    const timer = window.setTimeout(
+      () => setParams({ ...params, q: term, page: 1 }, { replace: true }),
+      SEARCH_DELAY_MS,
+    );
+    return () => window.clearTimeout(timer);
+  }, [term, params, setParams]);
+
+  const act = async (lead: Lead, action: () => Promise<void>) => {
+    setBusy((b) => ({ ...b, [lead.id]: true }));
+    try {
+      await action();
+      await load(params, true);
+    } finally {
+      setBusy((b) => ({ ...b, [lead.id]: false }));
+    }
+  };
+
+  const onMarkSent = (lead: Lead) =>
+    act(lead, async () => {
+      try {
+        await markSent(lead.id);
+        toast(panelMessages.marked);
+      } catch {
+        toast(panelMessages.markFailed);
+      }
+    });
+
+  const onResend = (lead: Lead) =>
+    act(lead, async () => {
+      try {
+        const result = await resendLead(lead.id);
+        if (result.delivered) toast(panelMessages.resent);
+        else if (result.last_error)
+          toast({ title: panelMessages.resendRefusedTitle, description: result.last_error, variant: "destructive" });
+        else toast(panelMessages.resendScheduled);
+      } catch (error) {
+        toast({ ...panelMessages.resendFailed, description: error instanceof ApiError ? error.message : undefined });
+      }
+    });
+
+  const onConfirmDelete = async () => {
+    const lead = toDelete;
+    setToDelete(null);
+    if (!lead) return;
+    await act(lead, async () => {
+      try {
+        await deleteLead(lead.id);
+        toast(panelMessages.deleted);
+      } catch {
+        toast(panelMessages.deleteFailed);
+      }
+    });
+  };
+
+  const onExport = async () => {
+    setExporting(true);
+    try {
+      await exportCsv(params);
+    } catch {
+      toast(panelMessages.exportFailed);
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  const counts = data?.counts;
+  const first = data ? (data.page - 1) * data.page_size + 1 : 0;
+  const last = data ? Math.min(data.total, data.page * data.page_size) : 0;
+
+  return (
+    <>
+      <section className="counters" aria-label="Resumo">
+        <Counter label="Total de Leads" value={counts?.total} />
+        <Counter label="Enviados Jetimob" value={counts?.sent} tone="sent" />
+        <Counter label="Pendentes" value={counts?.pending} tone="pending" />
+        <Counter label="Precisam de atenção" value={counts?.failed} tone="failed" />
+      </section>
+
+      {data && !data.crm_configured && (
+        <p className="notice" role="note">
+          {panelMessages.crmNotConfigured}
+        </p>
+      )}
+
+      <section className="leads" aria-labelledby="leads-title">
+        <div className="leads__head">
+          <h2 id="leads-title">Lista de Leads</h2>
+          <button type="button" className="button button--ghost" onClick={onExport} disabled={exporting}>
+            {exporting ? "Exportando..." : "Exportar CSV"}
+          </button>
+        </div>
+
+        <div className="toolbar">
+          <div className="search">
+            <label htmlFor="lead-search" className="sr-only">
+              Buscar por nome, e-mail ou WhatsApp
+            </label>
+            <input
+              id="lead-search"
+              type="search"
+              placeholder="Buscar por nome, e-mail ou WhatsApp"
+              value={term}
+              onChange={(e) => setTerm(e.target.value)}
+              autoComplete="off"
+            />
+          </div>
+          <fieldset className="filters">
+            <legend className="sr-only">Status Jetimob</legend>
+            {FILTERS.map((f) => (
+              <button
+                key={f.value}
+                type="button"
+                className="filters__option"
+                aria-pressed={params.status === f.value}
+                onClick={() => setParams({ ...params, status: f.value, page: 1 })}
+              >
+                {f.label}
+                {counts && <span className="filters__count">{formatCount(f.count(counts))}</span>}
+              </button>
+            ))}
+          </fieldset>
+        </div>
+
+        {!data && loading ? (
+          <p className="leads__status" role="status">
+            {panelMessages.loading}
+          </p>
+        ) : data && data.leads.length === 0 ? (
+          <p className="leads__status">{panelMessages.empty}</p>
+        ) : data ? (
+          <>
+            <LeadsTable
+              leads={data.leads}
+              busy={busy}
+              crmConfigured={data.crm_configured}
+              onMarkSent={onMarkSent}
+              onResend={onResend}
+              onDelete={setToDelete}
+              loading={loading}
+            />
+            <nav className="pager" aria-label="Páginas">
+              <p>
+                {formatCount(first)}–{formatCount(last)} de {formatCount(data.total)}{" "}
+                {data.total === 1 ? "lead" : "leads"} · página {formatCount(data.page)} de{" "}
+                {formatCount(Math.max(1, data.pages))}
+              </p>
+              <div className="pager__buttons">
+                <button
+                  type="button"
+                  className="button button--ghost"
+                  disabled={data.page <= 1}
+                  onClick={() => setParams({ ...params, page: data.page - 1 })}
+                >
+                  Anterior
+                </button>
+                <button
+                  type="button"
+                  className="button button--ghost"
+                  disabled={data.page >= data.pages}
+                  onClick={() => setParams({ ...params, page: data.page + 1 })}
+                >
+                  Próxima
+                </button>
+              </div>
+            </nav>
+          </>
+        ) : null}
+      </section>
+
+      <ConfirmDelete lead={toDelete} onCancel={() => setToDelete(null)} onConfirm={onConfirmDelete} />
+    </>
+  );
+}
+
+function Counter({ label, value, tone }: { label: string; value?: number; tone?: "sent" | "pending" | "failed" }) {
+  return (
+    <div className={tone ? `counter counter--${tone}` : "counter"}>
+      <p className="counter__label">{label}</p>
+      <p className="counter__value">{value === undefined ? "–" : formatCount(value)}</p>
+    </div>
+  );
 }

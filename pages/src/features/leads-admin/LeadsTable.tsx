@@ -1,0 +1,107 @@
+import type { Lead } from "./api";
+import { formatDate, whatsappChat } from "./format";
+import { StatusBadge } from "./StatusBadge";
+
+type Props = {
+  leads: Lead[];
+  busy: Record<string, boolean>;
+  crmConfigured: boolean;
+  loading: boolean;
+  onMarkSent: (lead: Lead) => void;
+  onResend: (lead: Lead) => void;
+  onDelete: (lead: Lead) => void;
+};
+
+/** The leads, newest first: a table on wide screens, one card per lead on phones. */
+export function LeadsTable({ leads, busy, crmConfigured, loading, onMarkSent, onResend, onDelete }: Props) {
+  return (
+    <div className="table-wrap" aria-busy={loading}>
+      <table className="leads-table">
+        <thead>
+          <tr>
+            <th scope="col">Nome</th>
+            <th scope="col">Email</th>
+            <th scope="col">WhatsApp</th>
+            <th scope="col">Origem</th>
+            <th scope="col">Status Jetimob</th>
+            <th scope="col">Data</th>
+            <th scope="col">Ações</th>
+          </tr>
+        </thead>
+        <tbody>
+          {leads.map((lead) => (
+            <tr key={lead.id}>
+              <td data-label="Nome" className="leads-table__name">
+                {lead.name}
+                {lead.submission_count > 1 && (
+                  <span className="leads-table__note">{lead.submission_count} cadastros</span>
+                )}
+              </td>
+              <td data-label="Email">
+                <a href={`mailto:${lead.email}`}>{lead.email}</a>
+              </td>
+              <td data-label="WhatsApp">
+                <a href={whatsappChat(lead.whatsapp)} target="_blank" rel="noopener noreferrer">
+                  {lead.whatsapp_display}
+                </a>
+              </td>
+              <td data-label="Origem">{lead.origem}</td>
+              <td data-label="Status Jetimob">
+                <StatusBadge lead={lead} />
+              </td>
+              <td data-label="Data">
+                <time dateTime={lead.created_at}>{formatDate(lead.created_at)}</time>
+              </td>
+              <td data-label="Ações">
+                <div className="row-actions">
+                  {!lead.jetimob_enviado && (
+                    <button
+                      type="button"
+                      className="button button--small button--primary"
+                      disabled={busy[lead.id]}
+                      onClick={() => onMarkSent(lead)}
+                    >
+                      Marcar Enviado
+                    </button>
+                  )}
+                  {lead.delivery_status === "failed" && crmConfigured && (
+                    <button
+                      type="button"
+                      className="button button--small button--ghost"
+                      disabled={busy[lead.id]}
+                      onClick={() => onResend(lead)}
+                    >
+                      Reenviar
+                    </button>
+                  )}
+                  <button
+                    type="button"
+                    className="icon-button"
+                    aria-label="Excluir lead"
+                    title="Excluir lead"
+                    disabled={busy[lead.id]}
+                    onClick={() => onDelete(lead)}
+                  >
+                    <svg
+                      viewBox="0 0 24 24"
+                      width="18"
+                      height="18"
+                      aria-hidden="true"
+                      fill="none"
+                      stroke="currentColor"
+                      strokeWidth="1.8"
+                      strokeLinecap="round"
+                      strokeLinejoin="round"
+                    >
+                      <path d="M4 7h16M10 11v6M14 11v6M6 7l1 12a2 2 0 0 0 2 2h6a2 2 0 0 0 2-2l1-12M9 7V4h6v3" />
+                    </svg>
+                  </button>
+                </div>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

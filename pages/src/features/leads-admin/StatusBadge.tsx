@@ -1,0 +1,27 @@
+import type { Lead } from "./api";
+import { formatDate } from "./format";
+
+const LABELS = { sent: "Enviado", pending: "Pendente", failed: "Falhou" } as const;
+
+/** Where the lead stands with the CRM, and the detail staff need to act on it. */
+export function StatusBadge({ lead }: { lead: Lead }) {
+  const status = lead.jetimob_enviado ? "sent" : lead.delivery_status;
+  const attempts = lead.delivery_attempts === 1 ? "1 tentativa" : `${lead.delivery_attempts} tentativas`;
+  let progress = "";
+  if (status === "sent" && lead.sent_by === "staff") progress = "Marcado pela equipe";
+  else if (status === "failed") progress = `${attempts}; reenvio automático encerrado`;
+  else if (status === "pending" && lead.delivery_attempts > 0)
+    progress = `${attempts}${lead.next_attempt_at ? ` · próxima ${formatDate(lead.next_attempt_at)}` : ""}`;
+  const error = status !== "sent" && lead.last_error ? `Último erro: ${lead.last_error}` : "";
+  return (
+    <div className="status">
+      <span className={`badge badge--${status}`}>{LABELS[status]}</span>
+      {progress && <span className="status__detail">{progress}</span>}
+      {error && (
+        <span className="status__detail status__error" title={error}>
+          {error}
+        </span>
+      )}
+    </div>
+  );
+}

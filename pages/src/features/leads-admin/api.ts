@@ -1,0 +1,85 @@
+import { apiRequest, staffFetch } from "../../lib/api";
+
+export type DeliveryStatus = "pending" | "sent" | "failed";
+
+export type Lead = {
+  id: string;
+  name: string;
+  email: string;
+  whatsapp: string;
+  whatsapp_display: string;
+  origem: string;
+  jetimob_enviado: boolean;
+  delivery_status: DeliveryStatus;
+  delivery_attempts: number;
+  next_attempt_at: string | null;
+  last_error: string | null;
+  sent_at: string | null;
+  sent_by: "crm" | "staff" | null;
+  created_at: string;
+  submission_count: number;
+  last_submitted_at: string;
+};
+
+export type Counts = { total: number; sent: number; pending: number; failed: number };
+
+export type LeadsPage = {
+  leads: Lead[];
+  page: number;
+  page_size: number;
+  total: number;
+  pages: number;
+  counts: Counts;
+  crm_configured: boolean;
+};
+
+/** The panel's view, as it appears in the address bar. */
+export type StatusFilter = "todos" | "pendentes" | "enviados" | "falhas";
+export type ListParams = { status: StatusFilter; q: string; page: number };
+
+export function toSearch(params: ListParams): string {
+  const search = new URLSearchParams();
+  if (params.status !== "todos") search.set("status", params.status);
+  if (params.q.trim()) search.set("q", params.q.trim());
+  if (params.page > 1) search.set("page", String(params.page));
+  const text = search.toString();
+  return text ? `?${text}` : "";
+}
+
+export function fetchLeads(params: ListParams, signal?: AbortSignal): Promise<LeadsPage> {
+  return apiRequest<LeadsPage>(`/api/leads${toSearch(params)}`, { staff: true, signal });
+}
+
+export function markSent(id: string): Promise<unknown> {
+  return apiRequest(`/api/leads/${encodeURIComponent(id)}/mark-sent`, { method: "POST", body: {}, staff: true });
+}
+
+export function deleteLead(id: string): Promise<unknown> {
+  return apiRequest(`/api/leads/${encodeURIComponent(id)}`, { method: "DELETE", staff: true });
+}
+
+export type ResendResult = { delivered: boolean; last_error: string | null };
+
+export function resendLead(id: string): Promise<ResendResult> {
+  return apiRequest<ResendResult>(`/api/leads/${encodeURIComponent(id)}/resend`, {
+    method: "POST",
+    body: {},
+    staff: true,
+  });
+}
+
+/** Downloads the CSV of the current filter (the whole list, not just the page shown). */
+export async function exportCsv(params: ListParams): Promise<void> {
+  const response = await staffFetch(`/api/leads/export.csv${toSearch({ ...params, page: 1 })}`);
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  const blob = await response.blob();
+  const name = /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") ?? "")?.[1] ?? "leads.csv";
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

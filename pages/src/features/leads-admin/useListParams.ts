@@ -1,0 +1,38 @@
+import { useCallback, useEffect, useState } from "react";
+import { type ListParams, type StatusFilter, toSearch } from "./api";
+
+const FILTERS: StatusFilter[] = ["todos", "pendentes", "enviados", "falhas"];
+
+export function readParams(search: string): ListParams {
+  const params = new URLSearchParams(search);
+  const status = params.get("status") as StatusFilter | null;
+  const page = Number.parseInt(params.get("page") ?? "1", 10);
+  return {
+    status: status && FILTERS.includes(status) ? status : "todos",
+    q: params.get("q") ?? "",
+    page: Number.isFinite(page) && page > 0 ? page : 1,
+  };
+}
+
+/**
+ * The filter, search and page live in the address bar, so a reload or a
+ * shared link shows the same view and Back returns to the previous one.
+ */
+export function useListParams(): [ListParams, (next: ListParams, options?: { replace?: boolean }) => void] {
+  const [params, setParams] = useState<ListParams>(() => readParams(window.location.search));
+
+  useEffect(() => {
+    const onPop = () => setParams(readParams(window.location.search));
+    window.addEventListener("popstate", onPop);
+    return () => window.removeEventListener("popstate", onPop);
+  }, []);
+
+  const update = useCallback((next: ListParams, options?: { replace?: boolean }) => {
+    const url = `${window.location.pathname}${toSearch(next)}`;
+    if (options?.replace) window.history.replaceState(null, "", url);
+    else window.history.pushState(null, "", url);
+    setParams(next);
+  }, []);
+
+  return [params, update];
+}

@@ -1,0 +1,302 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type App, spawnApp } from "../support/app";
+import { FakeService } from "../support/fake-http";
+import { FakeMail } from "../support/fake-mail";
+import { insertLeads } from "../support/seed";
+import { StaffClient, signedInStaff } from "../support/staff";
+
+let app: App;
+let staff: StaffClient;
+let staffEmailAddress: string;
+const mail = new FakeMail();
+const jetimob = new FakeService(() => ({ status: 201, body: { id: 777 } }));
+
+type Lead = Record<string, unknown> & { id: string; name: string; delivery_status: string };
+type Page = {
+  leads: Lead[];
+  total: number;
+  page: number;
+  pages: number;
+  page_size: number;
+  counts: { total: number; sent: number; pending: number; failed: number };
+  crm_configured: boolean;
+};
+
+async function list(query = ""): Promise<Page> {
+  const answer = await staff.call("GET", `/api/leads${query}`);
+  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+  return answer.body as unknown as Page;
+}
+
+const HOUR = 3_600_000;
+const base = Date.now() - 1000 * HOUR;
+
+beforeAll(async () => {
+  await Promise.all([mail.start(), jetimob.start()]);
+  app = await spawnApp({
+    vars: {
+      MAIL_API_KEY: "mail-test-key",
+      MAIL_API_BASE_URL: mail.url,
+      JETIMOB_BASE_URL: jetimob.url,
+      JETIMOB_PUBLIC_KEY: "pub-test",
+      JETIMOB_PRIVATE_KEY: "priv-test",
+    },
+  });
+  const signed = await signedInStaff(app, mail);
+  staff = signed.client;
+  staffEmailAddress = signed.email;
+  // 120 leads an hour apart: 70 sent, 40 pending, 10 failed, plus three to search for.
+  await insertLeads(
+    app,
+    Array.from({ length: 120 }, (_, i) => ({
+      id: `lead-${String(i).padStart(3, "0")}`,
+      created_at: base + i * HOUR,
+      delivery_status: i % 12 < 7 ? "sent" : i % 12 < 11 ? "pending" : "failed",
+    })),
+  );
+  await insertLeads(app, [
+    { name: "João Conceição Vinhedo", email: "joao.vinhedo@example.com", created_at: base - 10 * HOUR },
+    {
+      name: "Maria Parreira",
+      email: "maria.parreira@example.com",
+      whatsapp: "+5548988776655",
+      created_at: base - 11 * HOUR,
+    },
+    { name: "Zé Lima", email: "ze@example.com", created_at: base - 12 * HOUR, delivery_status: "sent" },
+  ]);
+});
+
+afterAll(async () => {
+  await app?.stop();
+  await Promise.all([mail.stop(), jetimob.stop()]);
+});
+
+describe("without a live session", () => {
+  const endpoints: [string, string][] = [
+    ["GET", "/api/leads"],
+    ["GET", "/api/leads/export.csv"],
+    ["POST", "/api/leads/lead-001/mark-sent"],
+    ["POST", "/api/leads/lead-001/resend"],
+    ["DELETE", "/api/leads/lead-001"],
+  ];
+
+  for (const [method, path] of endpoints) {
+    it(`${method} ${path} answers 401 without a token and with a revoked session's token`, async () => {
+      const anonymous = await new StaffClient(app).call(method, path, method === "POST" ? {} : undefined);
+      expect(anonymous.status).toBe(401);
+
+      const { client } = await signedInStaff(app, mail);
+      const revoked = new StaffClient(app);
+      revoked.accessToken = client.accessToken;
+      await client.logout("global");
+      const answer = await revoked.call(method, path, method === "POST" ? {} : undefined);
+      expect(answer.status).toBe(401);
+    });
+  }
+
+  it("nothing changed: the lead is still there and still pending", async () => {
+    const [row] = await app.sql<{ delivery_status: string }>("SELECT delivery_status FROM leads WHERE id = 'lead-007'");
+    expect(row?.delivery_status).toBe("pending");
+  });
+});
+
+describe("the list", () => {
+  it("is newest first, 50 to a page, with the total and the counters over all leads", async () => {
+    const first = await list();
+    expect(first.page_size).toBe(50);
+    expect(first.leads).toHaveLength(50);
+    expect(first.leads[0]?.id).toBe("lead-119");
+    expect(first.leads[49]?.id).toBe("lead-070");
+    expect(first.total).toBe(123);
+    expect(first.pages).toBe(3);
+    expect(first.counts).toEqual({ total: 123, sent: 71, pending: 52, failed: 10 });
+    expect(first.crm_configured).toBe(true);
+
+    const third = await list("?page=3");
+    expect(third.leads.map((l) => l.id).slice(0, 2)).toEqual(["lead-019", "lead-018"]);
+    expect(third.leads).toHaveLength(23);
+    expect(third.leads.at(-1)?.name).toBe("Zé Lima");
+    expect((await list("?page=9")).leads).toEqual([]);
+  });
+
+  it("shows each lead with its formatted WhatsApp, its status and ISO dates", async () => {
+    const { leads } = await list("?q=parreira");
+    expect(leads).toHaveLength(1);
+    expect(leads[0]).toMatchObject({
+      name: "Maria Parreira",
+      whatsapp: "+5548988776655",
+      whatsapp_display: "(48) 98877-6655",
+      jetimob_enviado: false,
+      delivery_status: "pending",
+      created_at: new Date(base - 11 * HOUR).toISOString(),
+    });
+  });
+
+  it("filters by delivery status", async () => {
+    const pending = await list("?status=pendentes");
+    expect(pending.total).toBe(52);
+    expect(pending.leads.every((l) => l.jetimob_enviado === false)).toBe(true);
+    const sent = await list("?status=enviados&page=2");
+    expect(sent.total).toBe(71);
+    expect(sent.leads).toHaveLength(21);
+    expect(sent.leads.every((l) => l.delivery_status === "sent")).toBe(true);
+    const failed = await list("?status=falhas");
+    expect(failed.leads.map((l) => l.delivery_status)).toEqual(Array(10).fill("failed"));
+  });
+
+  it("searches names without accents, e-mails, and WhatsApp digits however they are typed", async () => {
+    const names = async (q: string) => (await list(`?q=${encodeURIComponent(q)}`)).leads.map((l) => l.name);
+    expect(await names("joao conceicao")).toEqual(["João Conceição Vinhedo"]);
+    expect(await names("VINHEDO@EXAMPLE")).toEqual(["João Conceição Vinhedo"]);
+    expect(await names("(48) 98877-6655")).toEqual(["Maria Parreira"]);
+    expect(await names("88776")).toEqual(["Maria Parreira"]);
+    expect(await names("Zé")).toEqual(["Zé Lima"]);
+    expect(await names("ninguém com esse nome")).toEqual([]);
+    const searched = await list("?q=parreira&status=enviados");
+    expect(searched.total).toBe(0);
+  });
+
+  it("treats search text as text, never as SQL or a search expression", async () => {
+    for (const q of [`' OR 1=1 --`, `"x" OR "y"`, "%", "_", "NEAR(a b)"]) {
+      const answer = await staff.call("GET", `/api/leads?q=${encodeURIComponent(q)}`);
+      expect(answer.status, q).toBe(200);
+      expect((answer.body as unknown as Page).leads, q).toEqual([]);
+    }
+  });
+});
+
+describe("Marcar Enviado", () => {
+  it("marks the lead sent by staff, moves the counters and records who did it", async () => {
+    const before = await list();
+    const answer = await staff.call("POST", "/api/leads/lead-007/mark-sent", {});
+    expect(answer.status).toBe(200);
+    const after = await list();
+    expect(after.counts.sent).toBe(before.counts.sent + 1);
+    expect(after.counts.pending).toBe(before.counts.pending - 1);
+    const [row] = await app.sql("SELECT jetimob_enviado, delivery_status, sent_by FROM leads WHERE id = 'lead-007'");
+    expect(row).toEqual({ jetimob_enviado: 1, delivery_status: "sent", sent_by: "staff" });
+    const audit = await app.sql("SELECT staff_email, action, lead_id FROM audit_log WHERE lead_id = 'lead-007'");
+    expect(audit).toEqual([{ staff_email: staffEmailAddress, action: "mark_sent", lead_id: "lead-007" }]);
+  });
+
+  it("on a lead already sent answers 409 and changes nothing", async () => {
+    const answer = await staff.call("POST", "/api/leads/lead-000/mark-sent", {});
+    expect(answer.status).toBe(409);
+    expect(String(answer.body.error)).toMatch(/já está marcado como enviado/);
+    expect(await app.sql("SELECT id FROM audit_log WHERE lead_id = 'lead-000'")).toEqual([]);
+  });
+
+  it("on a lead that does not exist answers 404", async () => {
+    const answer = await staff.call("POST", "/api/leads/nao-existe/mark-sent", {});
+    expect(answer.status).toBe(404);
+    expect(String(answer.body.error)).toMatch(/Lead não encontrado/);
+  });
+
+  it("from another site is refused", async () => {
+    const answer = await staff.call("POST", "/api/leads/lead-008/mark-sent", {}, { Origin: "https://evil.example" });
+    expect(answer.status).toBe(403);
+    const [row] = await app.sql<{ delivery_status: string }>("SELECT delivery_status FROM leads WHERE id = 'lead-008'");
+    expect(row?.delivery_status).toBe("pending");
+  });
+});
+
+describe("deleting a lead", () => {
+  it("removes it, keeps only its id in the audit trail, and a second delete is a 404", async () => {
+    const before = await list();
+    expect((await staff.call("DELETE", "/api/leads/lead-001")).status).toBe(200);
+    expect(await app.sql("SELECT id FROM leads WHERE id = 'lead-001'")).toEqual([]);
+    expect((await list()).counts.total).toBe(before.counts.total - 1);
+    const audit = await app.sql("SELECT * FROM audit_log WHERE lead_id = 'lead-001'");
+    expect(audit).toHaveLength(1);
+    expect(JSON.stringify(audit)).not.toMatch(/Pessoa Semente|semente|\+55/);
+    expect((await staff.call("DELETE", "/api/leads/lead-001")).status).toBe(404);
+  });
+
+  it("also removes it from search", async () => {
+    const [lead] = await insertLeads(app, [{ name: "Apagável Teste" }]);
+    expect((await list("?q=apagavel")).leads).toHaveLength(1);
+    expect((await staff.call("DELETE", `/api/leads/${lead?.id}`)).status).toBe(200);
+    expect((await list("?q=apagavel")).leads).toHaveLength(0);
+  });
+});
+
+describe("Reenviar", () => {
+  it("sends a failed lead to the CRM at once and says so", async () => {
+    jetimob.clear();
+    const answer = await staff.call("POST", "/api/leads/lead-011/resend", {});
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ delivered: true, lead: { delivery_status: "sent", jetimob_enviado: true } });
+    expect(jetimob.received).toHaveLength(1);
+    expect(jetimob.received[0]?.path).toBe("/leads/pub-test");
+    const audit = await app.sql("SELECT action FROM audit_log WHERE lead_id = 'lead-011'");
+    expect(audit).toEqual([{ action: "resend" }]);
+  });
+
+  it("reports the CRM's refusal; past its retry window the lead stays failed", async () => {
+    jetimob.respondWith(() => ({ status: 500, body: { error: "indisponível" } }));
+    try {
+      const answer = await staff.call("POST", "/api/leads/lead-023/resend", {});
+      expect(answer.status).toBe(200);
+      expect(answer.body).toMatchObject({
+        delivered: false,
+        lead: { delivery_status: "failed", delivery_attempts: 2 },
+      });
+      expect(String(answer.body.last_error)).toMatch(/500/);
+    } finally {
+      jetimob.respondWith(() => ({ status: 201, body: { id: 777 } }));
+    }
+  });
+
+  it("of a lead already sent answers 409", async () => {
+    expect((await staff.call("POST", "/api/leads/lead-000/resend", {})).status).toBe(409);
+  });
+});
+
+describe("the CSV export", () => {
+  async function csv(query = ""): Promise<{ text: string; headers: Headers }> {
+    const response = await fetch(`${app.baseUrl}/api/leads/export.csv${query}`, {
+      headers: { Authorization: `Bearer ${staff.accessToken}` },
+    });
+    expect(response.status).toBe(200);
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    return { text: new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes), headers: response.headers };
+  }
+
+  it("is UTF-8 with a BOM, ; separated, with the table's columns and the attribution", async () => {
+    const { text, headers } = await csv();
+    expect(headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect(headers.get("content-disposition")).toMatch(/^attachment; filename="leads-\d{4}-\d{2}-\d{2}\.csv"$/);
+    expect(text.startsWith("\uFEFFNome;Email;WhatsApp;Origem;Status Jetimob;Data;")).toBe(true);
+    expect(text).toMatch(/;UTM Source;UTM Medium;UTM Campaign;UTM Term;UTM Content;GCLID;FBCLID;/);
+    const lines = text.trimEnd().split("\r\n");
+    const total = (await list()).counts.total;
+    expect(lines).toHaveLength(total + 1);
+    const maria = lines.find((l) => l.startsWith("Maria Parreira;"));
+    const created = new Date(base - 11 * HOUR).toLocaleString("pt-BR", {
+      timeZone: "America/Sao_Paulo",
+      day: "2-digit",
+      month: "2-digit",
+      year: "numeric",
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+    });
+    expect(maria).toContain(`;(48) 98877-6655;site;Pendente;${created.replace(", ", " ")};`);
+  });
+
+  it("follows the current filter and search", async () => {
+    const sent = (await csv("?status=enviados")).text.trimEnd().split("\r\n").slice(1);
+    expect(sent.length).toBe((await list()).counts.sent);
+    expect(sent.every((l) => l.includes(";Enviado;"))).toBe(true);
+    const searched = (await csv("?q=parreira")).text.trimEnd().split("\r\n");
+    expect(searched).toHaveLength(2);
+  });
+
+  it("neutralises cells a spreadsheet would run as a formula", async () => {
+    await insertLeads(app, [{ name: '=HYPERLINK("http://evil.example","abrir")', origem: "@SUM(A1)" }]);
+    const { text } = await csv("?q=hyperlink");
+    const row = text.split("\r\n")[1] ?? "";
+    expect(row.startsWith(`"'=HYPERLINK(""http://evil.example"",""abrir"")";`)).toBe(true);
+    expect(row).toContain(";'@SUM(A1);");
+  });
+});

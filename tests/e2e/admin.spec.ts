@@ -1,0 +1,164 @@
+import { readFile } from "node:fs/promises";
+import { expect, type Page, test } from "./fixtures";
+import { createStaff, signIn } from "./staff";
+import { screenshot, sql } from "./support";
+
+function counter(page: Page, label: string) {
+  return page.locator(".counter").filter({ hasText: label }).locator(".counter__value");
+}
+
+/** A counter's number, once the counters have loaded. */
+async function counterValue(page: Page, label: string): Promise<number> {
+  await expect(counter(page, label)).toHaveText(/^\d[\d.]*$/);
+  return Number((await counter(page, label).textContent())?.replace(/\D/g, ""));
+}
+
+function row(page: Page, name: string) {
+  return page.getByRole("row").filter({ hasText: name });
+}
+
+/** Opens the panel showing only the leads whose names contain `surname` (see seed-data.ts). */
+async function showOnly(page: Page, surname: string) {
+  await page.getByLabel("Buscar por nome, e-mail ou WhatsApp").fill(surname);
+  await expect(page).toHaveURL(new RegExp(`q=${encodeURIComponent(surname)}`));
+}
+
+test.beforeEach(async ({ page, request }) => {
+  await signIn(page, await createStaff(request));
+});
+
+test("shows the counters and the leads, newest first, with dates in Brasília time", async ({ page }, testInfo) => {
+  for (const label of ["Total de Leads", "Enviados Jetimob", "Pendentes", "Precisam de atenção"]) {
+    await expect(counter(page, label)).toHaveText(/^\d[\d.]*$/);
+  }
+  expect(await counterValue(page, "Total de Leads")).toBeGreaterThanOrEqual(9);
+  await showOnly(page, "Vinhedo");
+  const rows = page.getByRole("row");
+  await expect(rows).toHaveCount(3);
+  await expect(rows.nth(1)).toContainText("Bruno Vinhedo");
+  await expect(rows.nth(2)).toContainText("Ana Vinhedo");
+  const ana = row(page, "Ana Vinhedo");
+  await expect(ana).toContainText("31/12/2025 21:00");
+  await expect(ana.getByRole("link", { name: "(48) 91234-5678" })).toHaveAttribute(
+    "href",
+    "https://wa.me/5548912345678",
+  );
+  await expect(ana.locator(".badge")).toHaveText("Pendente");
+  await expect(row(page, "Bruno Vinhedo").locator(".badge")).toHaveText("Enviado");
+  await screenshot(page, testInfo, "admin-list");
+});
+
+test("Marcar Enviado turns the badge and moves the counters", async ({ page }) => {
+  const sentBefore = await counterValue(page, "Enviados Jetimob");
+  const pendingBefore = await counterValue(page, "Pendentes");
+  await showOnly(page, "Marcar");
+  const lead = row(page, "Carla Marcar");
+  await lead.getByRole("button", { name: "Marcar Enviado" }).click();
+  await expect(page.locator(".toast").filter({ hasText: "Status Jetimob atualizado" })).toBeVisible();
+  await expect(lead.locator(".badge")).toHaveText("Enviado");
+  await expect(lead.getByRole("button", { name: "Marcar Enviado" })).toHaveCount(0);
+  await expect(counter(page, "Enviados Jetimob")).toHaveText(String(sentBefore + 1));
+  await expect(counter(page, "Pendentes")).toHaveText(String(pendingBefore - 1));
+});
+
+test("deleting asks first; Cancelar keeps the lead, Excluir removes it", async ({ page }, testInfo) => {
+  await showOnly(page, "Excluir");
+  const lead = row(page, "Davi Excluir");
+  await lead.getByRole("button", { name: "Excluir lead" }).click();
+  const dialog = page.getByRole("dialog", { name: "Excluir lead?" });
+  await expect(dialog).toContainText("Davi Excluir");
+  await screenshot(page, testInfo, "admin-delete-confirm");
+  await dialog.getByRole("button", { name: "Cancelar" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(lead).toBeVisible();
+
+  await lead.getByRole("button", { name: "Excluir lead" }).click();
+  await dialog.getByRole("button", { name: "Excluir" }).click();
+  await expect(page.locator(".toast").filter({ hasText: "Lead removido com sucesso" })).toBeVisible();
+  await expect(lead).toHaveCount(0);
+  await expect(page.getByText("Nenhum lead encontrado")).toBeVisible();
+  expect(await sql("SELECT id FROM leads WHERE name = 'Davi Excluir'")).toEqual([]);
+});
+
+test("search and filter live in the address, so a reload shows the same view", async ({ page }) => {
+  await showOnly(page, "Filtro");
+  await expect(page.getByRole("row")).toHaveCount(3);
+  await page.getByRole("button", { name: /^Falharam/ }).click();
+  await expect(page).toHaveURL(/status=falhas/);
+  await expect(page.getByRole("row")).toHaveCount(2);
+  await expect(row(page, "Fábio Filtro")).toContainText("Último erro: HTTP 500: erro interno");
+  await page.reload();
+  await expect(page.getByRole("button", { name: /^Falharam/ })).toHaveAttribute("aria-pressed", "true");
+  await expect(page.getByLabel("Buscar por nome, e-mail ou WhatsApp")).toHaveValue("Filtro");
+  await expect(page.getByRole("row")).toHaveCount(2);
+  await page.goBack();
+  await expect(page.getByRole("row")).toHaveCount(3);
+});
+
+test("searching for nobody shows the empty state", async ({ page }) => {
+  await showOnly(page, "ninguém-tem-este-nome");
+  await expect(page.getByText("Nenhum lead encontrado")).toBeVisible();
+});
+
+test("says 'Carregando leads...' while the first page loads", async ({ page }) => {
+  let release: () => void = () => {};
+  const held = new Promise<void>((r) => {
+    release = r;
+  });
+  await page.route(/\/api\/leads(\?|$)/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.reload();
+  await expect(page.getByText("Carregando leads...")).toBeVisible();
+  release();
+  await expect(page.getByRole("heading", { name: "Lista de Leads" })).toBeVisible();
+  await expect(page.getByText("Carregando leads...")).toHaveCount(0);
+});
+
+test("a failure to load says 'Erro ao carregar leads'", async ({ page }) => {
+  await page.route(/\/api\/leads(\?|$)/, (route) => route.fulfill({ status: 500, body: '{"success":false}' }));
+  await page.reload();
+  await expect(page.locator(".toast").filter({ hasText: "Erro ao carregar leads" })).toBeVisible();
+});
+
+test("exports the current view as CSV", async ({ page }) => {
+  await showOnly(page, "Exporta");
+  await expect(page.getByRole("row")).toHaveCount(3);
+  const download = page.waitForEvent("download");
+  await page.getByRole("button", { name: "Exportar CSV" }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/^leads-\d{4}-\d{2}-\d{2}\.csv$/);
+  const bytes = await readFile(await file.path());
+  expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+  const lines = bytes.subarray(3).toString("utf8").trimEnd().split("\r\n");
+  expect(lines[0]).toMatch(/^Nome;Email;WhatsApp;Origem;Status Jetimob;Data;/);
+  expect(lines.slice(1).map((l) => l.split(";")[0])).toEqual(["Hugo Exporta", "Gabi Exporta"]);
+});
+
+test("shows a name with HTML in it as text and never runs it", async ({ page }) => {
+  let dialogs = 0;
+  page.on("dialog", async (d) => {
+    dialogs += 1;
+    await d.dismiss();
+  });
+  await showOnly(page, "Xss");
+  await expect(row(page, "Xss").locator(".leads-table__name")).toHaveText("<img src=x onerror=alert(1)> Xss");
+  await expect(page.locator(".leads-table img")).toHaveCount(0);
+  expect(dialogs).toBe(0);
+});
+
+test("a lead left on the landing page appears in the open panel within 30 seconds", async ({ page, baseURL }) => {
+  await page.clock.install();
+  await page.reload();
+  await expect(page.getByRole("heading", { name: "Lista de Leads" })).toBeVisible();
+  const name = `Iara Nova ${Date.now()}`;
+  const answer = await page.request.post(`${baseURL}/functions/v1/send-lead-jetimob`, {
+    data: { name, email: `iara.${Date.now()}@example.com`, whatsapp: `(49) 9${String(Date.now()).slice(-8)}` },
+    headers: { "CF-Connecting-IP": "198.18.7.7" },
+  });
+  expect(answer.status()).toBe(200);
+  await expect(row(page, name)).toHaveCount(0);
+  await page.clock.runFor(31_000);
+  await expect(row(page, name)).toBeVisible();
+});

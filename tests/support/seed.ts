@@ -1,0 +1,76 @@
+/** A lead row as a test wants it stored; unspecified columns get plausible values. */
+export type SeedLead = {
+  id?: string;
+  name?: string;
+  email?: string;
+  whatsapp?: string;
+  origem?: string;
+  created_at?: number;
+  delivery_status?: "pending" | "sent" | "failed";
+  delivery_attempts?: number;
+  last_error?: string | null;
+  next_attempt_at?: number | null;
+};
+
+const sqlText = (v: string | number | null | undefined) =>
+  v === null || v === undefined ? "NULL" : typeof v === "number" ? String(v) : `'${v.replace(/'/g, "''")}'`;
+
+let serial = 0;
+
+/**
+ * Writes leads straight into D1 (as if they had arrived over time), in one
+ * statement; returns them with their ids. The search index fills through the
+ * schema's triggers, as it does for real submissions.
+ */
+export async function insertLeads(
+  db: { sql(query: string): Promise<unknown> },
+  leads: SeedLead[],
+): Promise<Required<SeedLead>[]> {
+  const now = Date.now();
+  const rows = leads.map((l, i) => {
+    serial += 1;
+    const n = serial;
+    const status = l.delivery_status ?? "pending";
+    const created = l.created_at ?? now - (leads.length - i) * 60_000;
+    return {
+      id: l.id ?? `seed-${now}-${n}`,
+      name: l.name ?? `Pessoa Semente ${n}`,
+      email: l.email ?? `semente${n}.${now}@example.com`,
+      whatsapp: l.whatsapp ?? `+55499${String(now + n).slice(-8)}`,
+      origem: l.origem ?? "site",
+      created_at: created,
+      delivery_status: status,
+      delivery_attempts: l.delivery_attempts ?? (status === "pending" ? 0 : 1),
+      last_error: l.last_error ?? (status === "failed" ? "HTTP 500: erro interno" : null),
+      next_attempt_at:
+        l.next_attempt_at === undefined ? (status === "pending" ? created + 3_600_000 : null) : l.next_attempt_at,
+    };
+  });
+  const values = rows
+    .map(
+      (r) =>
+        `(${[
+          r.id,
+          r.name,
+          r.email,
+          r.whatsapp,
+          r.origem,
+          r.created_at,
+          r.created_at,
+          r.delivery_status,
+          r.delivery_status === "sent" ? 1 : 0,
+          r.delivery_attempts,
+          r.last_error,
+          r.next_attempt_at,
+          r.delivery_status === "sent" ? r.created_at + 1000 : null,
+          r.delivery_status === "sent" ? "crm" : null,
+        ]
+          .map(sqlText)
+          .join(", ")})`,
+    )
+    .join(",\n");
+  await db.sql(
+    `INSERT INTO leads (id, name, email, whatsapp, origem, created_at, last_submitted_at, delivery_status, jetimob_enviado, delivery_attempts, last_error, next_attempt_at, sent_at, sent_by) VALUES ${values}`,
+  );
+  return rows;
+}

@@ -1,0 +1,198 @@
+//! The CSV export: UTF-8 with a BOM and `;` between cells, as Excel set to
+//! Portuguese expects, and no cell a spreadsheet could run as a formula.
+
+use chrono::{DateTime, FixedOffset};
+
+use super::store::LeadRow;
+use crate::leads::domain::format_whatsapp;
+
+/// Excel reads the file as UTF-8 only with this mark first.
+pub const BOM: &str = "\u{feff}";
+
+const HEADER: [&str; 20] = [
+    "Nome",
+    "Email",
+    "WhatsApp",
+    "Origem",
+    "Status Jetimob",
+    "Data",
+    "Tentativas de envio",
+    "Último erro",
+    "Enviado em",
+    "Enviado por",
+    "Envios do formulário",
+    "UTM Source",
+    "UTM Medium",
+    "UTM Campaign",
+    "UTM Term",
+    "UTM Content",
+    "GCLID",
+    "FBCLID",
+    "Referência",
+    "Página",
+];
+
+pub fn header() -> String {
+    line(HEADER.iter().map(|h| h.to_string()))
+}
+
+pub fn row(lead: &LeadRow) -> String {
+    let text = |v: &Option<String>| v.clone().unwrap_or_default();
+    line([
+        lead.name.clone(),
+        lead.email.clone(),
+        format_whatsapp(&lead.whatsapp),
+        lead.origem.clone(),
+        status_label(&lead.delivery_status).to_string(),
+        format_date(lead.created_at),
+        lead.delivery_attempts.to_string(),
+        text(&lead.last_error),
+        lead.sent_at.map(format_date).unwrap_or_default(),
+        match lead.sent_by.as_deref() {
+            Some("crm") => "Integração".to_string(),
+            Some("staff") => "Equipe".to_string(),
+            _ => String::new(),
+        },
+        lead.submission_count.to_string(),
+        text(&lead.utm_source),
+        text(&lead.utm_medium),
+        text(&lead.utm_campaign),
+        text(&lead.utm_term),
+        text(&lead.utm_content),
+        text(&lead.gclid),
+        text(&lead.fbclid),
+        text(&lead.referrer),
+        text(&lead.page_url),
+    ])
+}
+
+/// The badge text of the panel.
+pub fn status_label(delivery_status: &str) -> &'static str {
+    match delivery_status {
+        "sent" => "Enviado",
+        "failed" => "Falhou",
+        _ => "Pendente",
+    }
+}
+
+fn line(cells: impl IntoIterator<Item = String>) -> String {
+    let mut out = cells
+        .into_iter()
+        .map(|c| cell(&c))
+        .collect::<Vec<_>>()
+        .join(";");
+    out.push_str("\r\n");
+    out
+}
+
+/// One cell: a leading `=`, `+`, `-`, `@`, tab or carriage return gets an
+/// apostrophe (the spreadsheet shows text, never runs a formula); cells with
+/// `;`, quotes or line breaks are quoted.
+fn cell(value: &str) -> String {
+    let neutral = if value.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        format!("'{value}")
+    } else {
+        value.to_string()
+    };
+    if neutral.contains([';', '"', '\n', '\r']) {
+        format!("\"{}\"", neutral.replace('"', "\"\""))
+    } else {
+        neutral
+    }
+}
+
+/// `dd/MM/yyyy HH:mm` in America/Sao_Paulo, as the panel shows dates. Brazil
+/// has kept UTC−3 all year since daylight saving ended in 2019; should it
+/// return, this needs the time-zone database.
+pub fn format_date(ms: i64) -> String {
+    let brasilia = FixedOffset::west_opt(3 * 3600).expect("UTC-3 is a valid offset");
+    DateTime::from_timestamp_millis(ms)
+        .map(|t| {
+            t.with_timezone(&brasilia)
+                .format("%d/%m/%Y %H:%M")
+                .to_string()
+        })
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lead() -> LeadRow {
+        LeadRow {
+            id: "id-1".into(),
+            name: "Ana Souza".into(),
+            email: "ana@example.com".into(),
+            whatsapp: "+5549999998888".into(),
+            origem: "instagram".into(),
+            jetimob_enviado: 1,
+            delivery_status: "sent".into(),
+            delivery_attempts: 1,
+            next_attempt_at: None,
+            last_error: None,
+            sent_at: Some(1_767_236_400_000),
+            sent_by: Some("crm".into()),
+            created_at: 1_767_225_600_000,
+            submission_count: 2,
+            last_submitted_at: 1_767_225_600_000,
+            utm_source: Some("instagram".into()),
+            utm_medium: None,
+            utm_campaign: Some("pre".into()),
+            utm_term: None,
+            utm_content: None,
+            gclid: None,
+            fbclid: None,
+            referrer: None,
+            page_url: Some("https://x.example/?utm_source=instagram".into()),
+        }
+    }
+
+    #[test]
+    fn dates_read_as_in_the_panel_in_brasilia_time() {
+        // 2026-01-01 00:00 UTC is 31/12/2025 21:00 in Brasília.
+        assert_eq!(format_date(1_767_225_600_000), "31/12/2025 21:00");
+    }
+
+    #[test]
+    fn a_row_has_the_table_columns_then_the_attribution() {
+        assert_eq!(
+            row(&lead()),
+            "Ana Souza;ana@example.com;(49) 99999-8888;instagram;Enviado;31/12/2025 21:00;1;;01/01/2026 00:00;Integração;2;instagram;;pre;;;;;;https://x.example/?utm_source=instagram\r\n"
+        );
+        assert!(header().starts_with("Nome;Email;WhatsApp;Origem;Status Jetimob;Data;"));
+    }
+
+    #[test]
+    fn cells_that_a_spreadsheet_would_run_are_neutralised() {
+        for (raw, safe) in [
+            (
+                "=HYPERLINK(\"http://x\")",
+                "\"'=HYPERLINK(\"\"http://x\"\")\"",
+            ),
+            ("+5511", "'+5511"),
+            ("-2+3", "'-2+3"),
+            ("@SUM(A1)", "'@SUM(A1)"),
+            ("\tcmd", "'\tcmd"),
+            ("\rcmd", "\"'\rcmd\""),
+            ("Ana = Maria", "Ana = Maria"),
+        ] {
+            assert_eq!(cell(raw), safe, "{raw:?}");
+        }
+    }
+
+    #[test]
+    fn separators_quotes_and_line_breaks_stay_inside_their_cell() {
+        assert_eq!(cell("Silva; Souza"), "\"Silva; Souza\"");
+        assert_eq!(cell("O \"Zé\""), "\"O \"\"Zé\"\"\"");
+        assert_eq!(cell("linha\numa"), "\"linha\numa\"");
+        assert_eq!(cell("José 🍇"), "José 🍇");
+    }
+
+    #[test]
+    fn every_status_has_its_badge_text() {
+        assert_eq!(status_label("sent"), "Enviado");
+        assert_eq!(status_label("pending"), "Pendente");
+        assert_eq!(status_label("failed"), "Falhou");
+    }
+}

@@ -1,0 +1,296 @@
+//! The staff panel's API under `/api/leads`: list with counters, CSV export,
+//! 'Marcar Enviado', 'Reenviar' and delete. Every call needs a live staff
+//! session; changes also need our own Origin, and each one is audited.
+
+mod csv;
+pub mod query;
+mod store;
+
+use chrono::{DateTime, SecondsFormat};
+use futures_util::{StreamExt, stream};
+use serde::Serialize;
+use serde_json::json;
+use worker::{Env, Headers, Method, Request, Response};
+
+use crate::auth::guard::{self, Staff};
+use crate::crm::{self, Outcome};
+use crate::http::{self, ApiError, ApiResult};
+use crate::leads::domain::format_whatsapp;
+use crate::{config, messages, platform};
+use query::{LeadQuery, PAGE_SIZE, Search, StatusFilter};
+use store::{Action, Counts, LeadRow};
+
+/// Rows per D1 query of the export; 100,000 leads take 50 queries.
+const EXPORT_BATCH: i64 = 2_000;
+
+pub async fn route(req: Request, env: &Env, path: &str) -> ApiResult<Response> {
+    let staff = guard::require_staff(&req, env).await?;
+    let rest = path.trim_start_matches("/api/leads");
+    let segments: Vec<&str> = rest.split('/').filter(|s| !s.is_empty()).collect();
+    match (segments.as_slice(), req.method()) {
+        ([], Method::Get) => list(&req, env).await,
+        (["export.csv"], Method::Get) => export(&req, env).await,
+        ([id, "mark-sent"], Method::Post) => mark_sent(&req, env, &staff, id).await,
+        ([id, "resend"], Method::Post) => resend(&req, env, &staff, id).await,
+        ([id], Method::Delete) => delete(&req, env, &staff, id).await,
+        ([] | ["export.csv"], _) => Err(ApiError::MethodNotAllowed("GET")),
+        ([_, "mark-sent" | "resend"], _) => Err(ApiError::MethodNotAllowed("POST")),
+        ([_], _) => Err(ApiError::MethodNotAllowed("DELETE")),
+        _ => Err(ApiError::NotFound(messages::NOT_FOUND.into())),
+    }
+}
+
+/// A lead as the panel shows it: timestamps in ISO 8601 (UTC), the WhatsApp
+/// number also formatted.
+#[derive(Serialize)]
+struct LeadJson<'a> {
+    id: &'a str,
+    name: &'a str,
+    email: &'a str,
+    whatsapp: &'a str,
+    whatsapp_display: String,
+    origem: &'a str,
+    jetimob_enviado: bool,
+    delivery_status: &'a str,
+    delivery_attempts: i64,
+    next_attempt_at: Option<String>,
+    last_error: Option<&'a str>,
+    sent_at: Option<String>,
+    sent_by: Option<&'a str>,
+    created_at: Option<String>,
+    submission_count: i64,
+    last_submitted_at: Option<String>,
+    utm_source: Option<&'a str>,
+    utm_medium: Option<&'a str>,
+    utm_campaign: Option<&'a str>,
+    utm_term: Option<&'a str>,
+    utm_content: Option<&'a str>,
+    gclid: Option<&'a str>,
+    fbclid: Option<&'a str>,
+    referrer: Option<&'a str>,
+    page_url: Option<&'a str>,
+}
+
+fn iso(ms: i64) -> Option<String> {
+    DateTime::from_timestamp_millis(ms).map(|t| t.to_rfc3339_opts(SecondsFormat::Millis, true))
+}
+
+impl<'a> From<&'a LeadRow> for LeadJson<'a> {
+    fn from(l: &'a LeadRow) -> Self {
+        LeadJson {
+            id: &l.id,
+            name: &l.name,
+            email: &l.email,
+            whatsapp: &l.whatsapp,
+            whatsapp_display: format_whatsapp(&l.whatsapp),
+            origem: &l.origem,
+            jetimob_enviado: l.jetimob_enviado == 1,
+            delivery_status: &l.delivery_status,
+            delivery_attempts: l.delivery_attempts,
+            next_attempt_at: l.next_attempt_at.and_then(iso),
+            last_error: l.last_error.as_deref(),
+            sent_at: l.sent_at.and_then(iso),
+            sent_by: l.sent_by.as_deref(),
+            created_at: iso(l.created_at),
+            submission_count: l.submission_count,
+            last_submitted_at: iso(l.last_submitted_at),
+            utm_source: l.utm_source.as_deref(),
+            utm_medium: l.utm_medium.as_deref(),
+            utm_campaign: l.utm_campaign.as_deref(),
+            utm_term: l.utm_term.as_deref(),
+            utm_content: l.utm_content.as_deref(),
+            gclid: l.gclid.as_deref(),
+            fbclid: l.fbclid.as_deref(),
+            referrer: l.referrer.as_deref(),
+            page_url: l.page_url.as_deref(),
+        }
+    }
+}
+
+/// How many leads a filter covers, from the counters alone.
+fn filtered_total(status: StatusFilter, counts: &Counts) -> i64 {
+    match status {
+        StatusFilter::All => counts.total(),
+        StatusFilter::Pending => counts.pending + counts.failed,
+        StatusFilter::Sent => counts.sent,
+        StatusFilter::Failed => counts.failed,
+    }
+}
+
+/// `GET /api/leads?status=&q=&page=`: a page of 50, newest first, and the counters.
+async fn list(req: &Request, env: &Env) -> ApiResult<Response> {
+    let q = LeadQuery::from_url(&req.url()?);
+    let db = config::database(env)?;
+    let (rows, counts, matches) = store::page_and_counts(&db, &q).await?;
+    let total = match (&q.search, matches) {
+        (Search::None, _) | (_, None) => filtered_total(q.status, &counts),
+        (_, Some(n)) => n,
+    };
+    let leads: Vec<LeadJson> = rows.iter().map(LeadJson::from).collect();
+    http::success(json!({
+        "leads": leads,
+        "page": q.page,
+        "page_size": PAGE_SIZE,
+        "total": total,
+        "pages": (total + PAGE_SIZE - 1) / PAGE_SIZE,
+        "counts": {
+            "total": counts.total(),
+            "sent": counts.sent,
+            "pending": counts.pending + counts.failed,
+            "failed": counts.failed,
+        },
+        "crm_configured": crm::is_configured(env),
+    }))
+}
+
+/// `GET /api/leads/export.csv?status=&q=`: every lead of the filter, streamed
+/// in keyset pages so 100,000 leads fit the worker's limits. The first page is
+/// read before answering, so a failing database is a 500, not a cut file.
+async fn export(req: &Request, env: &Env) -> ApiResult<Response> {
+    let q = LeadQuery::from_url(&req.url()?);
+    let db = config::database(env)?;
+    let first = store::page_after(&db, &q, None, EXPORT_BATCH).await?;
+    let mut head = format!("{}{}", csv::BOM, csv::header());
+    head.extend(first.iter().map(csv::row));
+    let after = next_cursor(&first);
+    let rest = stream::unfold((after, db, q), |(after, db, q)| async move {
+        let (created_at, id) = after?;
+        match store::page_after(&db, &q, Some((created_at, &id)), EXPORT_BATCH).await {
+            Ok(rows) if rows.is_empty() => None,
+            Ok(rows) => {
+                let chunk: String = rows.iter().map(csv::row).collect();
+                Some((Ok(chunk.into_bytes()), (next_cursor(&rows), db, q)))
+            }
+            Err(error) => {
+                worker::console_error!("export: a page of leads could not be read: {error}");
+                Some((Err(error), (None, db, q)))
+            }
+        }
+    });
+    let body =
+        stream::once(async move { Ok::<Vec<u8>, worker::Error>(head.into_bytes()) }).chain(rest);
+    let date = DateTime::from_timestamp_millis(platform::now_ms())
+        .map(|t| t.format("%Y-%m-%d").to_string())
+        .unwrap_or_default();
+    let headers = Headers::new();
+    headers.set("Content-Type", "text/csv; charset=utf-8")?;
+    headers.set(
+        "Content-Disposition",
+        &format!("attachment; filename=\"leads-{date}.csv\""),
+    )?;
+    Ok(Response::from_stream(body)?.with_headers(headers))
+}
+
+/// Where the next export page starts; `None` after a short (last) page.
+fn next_cursor(rows: &[LeadRow]) -> Option<(i64, String)> {
+    if (rows.len() as i64) < EXPORT_BATCH {
+        return None;
+    }
+    rows.last().map(|l| (l.created_at, l.id.clone()))
+}
+
+/// Why an action changed nothing: the lead is gone, or already sent.
+async fn unchanged(env: &Env, id: &str) -> ApiError {
+    let status = match config::database(env) {
+        Ok(db) => store::status(&db, id).await,
+        Err(e) => Err(e),
+    };
+    match status {
+        Ok(None) => ApiError::NotFound(messages::LEAD_NOT_FOUND.into()),
+        Ok(Some(_)) => ApiError::Conflict(messages::LEAD_ALREADY_SENT.into()),
+        Err(e) => e.into(),
+    }
+}
+
+/// `POST /api/leads/{id}/mark-sent`: 'Marcar Enviado'.
+async fn mark_sent(req: &Request, env: &Env, staff: &Staff, id: &str) -> ApiResult<Response> {
+    http::require_same_origin(req)?;
+    let db = config::database(env)?;
+    let now = platform::now_ms();
+    let results = db
+        .batch(vec![
+            store::audit(&db, staff, Action::MarkSent, id, now)?,
+            crm::store::mark_sent_by_staff(&db, id, now)?,
+        ])
+        .await?;
+    if !store::returned_row(&results, 1) {
+        return Err(unchanged(env, id).await);
+    }
+    http::success(json!({}))
+}
+
+/// `DELETE /api/leads/{id}`.
+async fn delete(req: &Request, env: &Env, staff: &Staff, id: &str) -> ApiResult<Response> {
+    http::require_same_origin(req)?;
+    let db = config::database(env)?;
+    let now = platform::now_ms();
+    let results = db
+        .batch(vec![
+            store::audit(&db, staff, Action::Delete, id, now)?,
+            store::delete(&db, id)?,
+        ])
+        .await?;
+    if !store::returned_row(&results, 1) {
+        return Err(ApiError::NotFound(messages::LEAD_NOT_FOUND.into()));
+    }
+    http::success(json!({}))
+}
+
+/// `POST /api/leads/{id}/resend`: 'Reenviar' makes the lead due now and tries
+/// it at once; the answer says how that attempt went.
+async fn resend(req: &Request, env: &Env, staff: &Staff, id: &str) -> ApiResult<Response> {
+    http::require_same_origin(req)?;
+    if !crm::is_configured(env) {
+        return Err(ApiError::Conflict(messages::CRM_NOT_CONFIGURED.into()));
+    }
+    let db = config::database(env)?;
+    let now = platform::now_ms();
+    let results = db
+        .batch(vec![
+            store::audit(&db, staff, Action::Resend, id, now)?,
+            crm::store::retry_now(&db, id, now)?,
+        ])
+        .await?;
+    if !store::returned_row(&results, 1) {
+        return Err(unchanged(env, id).await);
+    }
+    let outcome = crm::attempt(env, id).await?;
+    let lead = store::find(&db, id).await?;
+    let (delivered, last_error) = match &outcome {
+        Outcome::Delivered => (true, None),
+        Outcome::Failed { last_error, .. } => (false, Some(last_error.as_str())),
+        Outcome::NotClaimed | Outcome::NotConfigured => (false, None),
+    };
+    http::success(json!({
+        "delivered": delivered,
+        "last_error": last_error,
+        "lead": lead.as_ref().map(LeadJson::from),
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pending_counts_every_lead_not_yet_in_the_crm() {
+        let counts = Counts {
+            pending: 7,
+            sent: 10,
+            failed: 3,
+        };
+        assert_eq!(counts.total(), 20);
+        assert_eq!(filtered_total(StatusFilter::All, &counts), 20);
+        assert_eq!(filtered_total(StatusFilter::Pending, &counts), 10);
+        assert_eq!(filtered_total(StatusFilter::Sent, &counts), 10);
+        assert_eq!(filtered_total(StatusFilter::Failed, &counts), 3);
+    }
+
+    #[test]
+    fn timestamps_are_iso_8601_in_utc() {
+        assert_eq!(
+            iso(1_767_225_600_000).as_deref(),
+            Some("2026-01-01T00:00:00.000Z")
+        );
+    }
+}
