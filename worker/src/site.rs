@@ -1,11 +1,25 @@
 //! Pages and assets: served from the static build, with the security headers
-//! every HTML answer carries.
+//! every HTML answer carries; and the public settings the pages read at run time.
 
+use serde_json::json;
 use worker::{Env, Headers, Request, Response};
+
+use crate::http::{self, ApiResult};
+use crate::turnstile::{self, Turnstile};
+
+/// `GET /api/config`: what the pages learn at run time rather than build
+/// time, so one build serves with Turnstile on or off. The lead and sign-up
+/// forms fetch it on first use; the HTML stays a static file, cached and
+/// streamed as built.
+pub fn public_config(env: &Env) -> ApiResult<Response> {
+    let site_key = Turnstile::from_env(env).map(|t| t.site_key().to_string());
+    http::success(json!({ "turnstile_site_key": site_key }))
+}
 
 /// Fetches the page or asset from the static assets and adds the headers.
 pub async fn serve(req: Request, env: &Env) -> worker::Result<Response> {
     let https = req.url()?.scheme() == "https";
+    let turnstile_on = Turnstile::from_env(env).is_some();
     let path = req.path();
     let assets = env.assets("ASSETS")?;
     let fetched = assets.fetch_request(req).await?;
@@ -20,7 +34,10 @@ pub async fn serve(req: Request, env: &Env) -> worker::Result<Response> {
     let headers = response.headers_mut();
     headers.set("X-Content-Type-Options", "nosniff")?;
     if is_html {
-        headers.set("Content-Security-Policy", CONTENT_SECURITY_POLICY)?;
+        headers.set(
+            "Content-Security-Policy",
+            &content_security_policy(turnstile_on),
+        )?;
         headers.set("Referrer-Policy", "strict-origin-when-cross-origin")?;
         headers.set("Permissions-Policy", PERMISSIONS_POLICY)?;
         headers.set("X-Frame-Options", "DENY")?;
@@ -48,9 +65,73 @@ fn with_own_headers(fetched: Response) -> worker::Result<Response> {
         .with_headers(headers))
 }
 
-const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self'; \
-     img-src 'self' data:; font-src 'self'; connect-src 'self'; frame-ancestors 'none'; \
-     base-uri 'self'; form-action 'self'; object-src 'none'";
+/// Only our own origin, no inline script or style; the Turnstile origin is
+/// added for its script, its frame and its calls only when it is on.
+pub fn content_security_policy(turnstile_on: bool) -> String {
+    let extra = if turnstile_on {
+        format!(" {}", turnstile::CHALLENGES_ORIGIN)
+    } else {
+        String::new()
+    };
+    format!(
+        "default-src 'self'; script-src 'self'{extra}; style-src 'self'; img-src 'self' data:; \
+         font-src 'self'; connect-src 'self'{extra}; frame-src {frame}; frame-ancestors 'none'; \
+         base-uri 'self'; form-action 'self'; object-src 'none'",
+        frame = if turnstile_on {
+            turnstile::CHALLENGES_ORIGIN
+        } else {
+            "'none'"
+        },
+    )
+}
 
-const PERMISSIONS_POLICY: &str = "camera=(), microphone=(), geolocation=(), payment=(), usb=(), \
-     interest-cohort=()";
+const PERMISSIONS_POLICY: &str =
+    "camera=(), microphone=(), geolocation=(), payment=(), usb=(), browsing-topics=()";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn directive(policy: &str, name: &str) -> String {
+        policy
+            .split(';')
+            .map(str::trim)
+            .find(|d| d.split_whitespace().next() == Some(name))
+            .unwrap_or_default()
+            .to_string()
+    }
+
+    #[test]
+    fn without_turnstile_the_policy_names_no_other_origin_and_no_inline_code() {
+        let policy = content_security_policy(false);
+        assert!(!policy.contains("http"), "{policy}");
+        assert!(!policy.contains("unsafe-inline"), "{policy}");
+        assert!(!policy.contains("unsafe-eval"), "{policy}");
+        assert_eq!(directive(&policy, "script-src"), "script-src 'self'");
+        assert_eq!(directive(&policy, "frame-src"), "frame-src 'none'");
+        assert_eq!(
+            directive(&policy, "frame-ancestors"),
+            "frame-ancestors 'none'"
+        );
+    }
+
+    #[test]
+    fn with_turnstile_only_its_script_frame_and_calls_are_allowed_from_its_origin() {
+        let policy = content_security_policy(true);
+        let origin = turnstile::CHALLENGES_ORIGIN;
+        assert_eq!(
+            directive(&policy, "script-src"),
+            format!("script-src 'self' {origin}")
+        );
+        assert_eq!(
+            directive(&policy, "frame-src"),
+            format!("frame-src {origin}")
+        );
+        assert_eq!(
+            directive(&policy, "connect-src"),
+            format!("connect-src 'self' {origin}")
+        );
+        assert_eq!(directive(&policy, "style-src"), "style-src 'self'");
+        assert!(!policy.contains("unsafe-inline"), "{policy}");
+    }
+}
