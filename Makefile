@@ -20,14 +20,14 @@ PAGES_OUT := pages/dist/index.html
 PAGES_SRC := $(shell find pages -path pages/dist -prune -o -type f -print) agency.json package-lock.json scripts/prerender.mjs
 PORT ?= 8787
 
-.PHONY: dev test setup setup-browser build worker pages db dev-vars check unit-tests api-tests e2e-tests deploy-check bench clean
+.PHONY: dev test setup setup-browser build worker pages db dev-vars check unit-tests build-tests api-tests e2e-tests deploy-check bench clean
 
 ## Serve the whole site locally with a local D1 (the first command of the README).
 dev: setup build db dev-vars
 	wrangler dev --ip 127.0.0.1 --port $(PORT) --show-interactive-dev-session=false
 
 ## Run every test (the second command; .ci/run calls it).
-test: setup-browser check unit-tests build api-tests e2e-tests deploy-check
+test: setup-browser check unit-tests build build-tests api-tests e2e-tests deploy-check
 	@echo "All tests passed."
 
 setup:
@@ -67,6 +67,10 @@ check:
 unit-tests:
 	cargo test --quiet
 	npm run --silent test:unit
+
+## The built landing page: weight budgets of its first load, content in the HTML.
+build-tests: build
+	npm run --silent test:build
 
 api-tests: build
 	npm run --silent test:api
