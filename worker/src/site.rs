@@ -32,24 +32,47 @@ pub async fn serve(req: Request, env: &Env) -> worker::Result<Response> {
         .get("Content-Type")?
         .is_some_and(|t| t.starts_with("text/html"));
     let headers = response.headers_mut();
-    headers.set("X-Content-Type-Options", "nosniff")?;
-    if is_html {
-        headers.set(
-            "Content-Security-Policy",
-            &content_security_policy(turnstile_on),
-        )?;
-        headers.set("Referrer-Policy", "strict-origin-when-cross-origin")?;
-        headers.set("Permissions-Policy", PERMISSIONS_POLICY)?;
-        headers.set("X-Frame-Options", "DENY")?;
-        headers.set("Cache-Control", "public, max-age=0, must-revalidate")?;
-        if https {
-            headers.set(
-                "Strict-Transport-Security",
-                "max-age=63072000; includeSubDomains",
-            )?;
-        }
+    for (name, value) in security_headers(is_html, https, turnstile_on) {
+        headers.set(name, &value)?;
     }
     Ok(response)
+}
+
+/// The headers the worker adds to a page or file it serves. Pages get the
+/// full set (and HSTS only over HTTPS, where it means something); every file
+/// gets `nosniff`. Pages revalidate on every visit so a deploy shows at once;
+/// hashed assets are cached for a year by `pages/public/_headers`.
+pub fn security_headers(
+    is_html: bool,
+    https: bool,
+    turnstile_on: bool,
+) -> Vec<(&'static str, String)> {
+    let mut headers = vec![("X-Content-Type-Options", "nosniff".to_string())];
+    if is_html {
+        headers.extend([
+            (
+                "Content-Security-Policy",
+                content_security_policy(turnstile_on),
+            ),
+            (
+                "Referrer-Policy",
+                "strict-origin-when-cross-origin".to_string(),
+            ),
+            ("Permissions-Policy", PERMISSIONS_POLICY.to_string()),
+            ("X-Frame-Options", "DENY".to_string()),
+            (
+                "Cache-Control",
+                "public, max-age=0, must-revalidate".to_string(),
+            ),
+        ]);
+        if https {
+            headers.push((
+                "Strict-Transport-Security",
+                "max-age=63072000; includeSubDomains".to_string(),
+            ));
+        }
+    }
+    headers
 }
 
 /// A fetched response's headers are immutable; copy them into a response we own.
@@ -99,6 +122,42 @@ mod tests {
             .find(|d| d.split_whitespace().next() == Some(name))
             .unwrap_or_default()
             .to_string()
+    }
+
+    fn names(headers: &[(&'static str, String)]) -> Vec<&'static str> {
+        headers.iter().map(|(n, _)| *n).collect()
+    }
+
+    #[test]
+    fn pages_get_every_security_header_and_hsts_only_over_https() {
+        let http = security_headers(true, false, false);
+        assert_eq!(
+            names(&http),
+            [
+                "X-Content-Type-Options",
+                "Content-Security-Policy",
+                "Referrer-Policy",
+                "Permissions-Policy",
+                "X-Frame-Options",
+                "Cache-Control"
+            ]
+        );
+        let https = security_headers(true, true, false);
+        assert_eq!(
+            https.last(),
+            Some(&(
+                "Strict-Transport-Security",
+                "max-age=63072000; includeSubDomains".to_string()
+            ))
+        );
+    }
+
+    #[test]
+    fn other_files_only_get_nosniff() {
+        assert_eq!(
+            names(&security_headers(false, true, true)),
+            ["X-Content-Type-Options"]
+        );
     }
 
     #[test]
