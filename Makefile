@@ -20,7 +20,7 @@ PAGES_OUT := pages/dist/index.html
 PAGES_SRC := $(shell find pages -path pages/dist -prune -o -type f -print) agency.json package-lock.json scripts/prerender.mjs
 PORT ?= 8787
 
-.PHONY: dev deploy test setup setup-browser build worker pages db dev-vars check unit-tests api-tests e2e-tests deploy-check bench clean
+.PHONY: dev deploy test setup setup-browser build worker pages db dev-vars check unit-tests build-tests api-tests e2e-tests deploy-check bench clean
 
 ## Serve the whole site locally with a local D1 (the first command of the README).
 ## After changing Rust code, `make worker` in another terminal: the server reloads.
@@ -32,7 +32,7 @@ deploy: setup build
 	wrangler deploy
 
 ## Run every test (the second command; .ci/run calls it).
-test: setup-browser check unit-tests build api-tests e2e-tests deploy-check
+test: setup-browser check unit-tests build build-tests api-tests e2e-tests deploy-check
 	@echo "All tests passed."
 
 setup:
@@ -73,6 +73,10 @@ unit-tests:
 	cargo test --quiet
 	npm run --silent test:unit
 
+## The built landing page: weight budgets of its first load, content in the HTML.
+build-tests: build
+	npm run --silent test:build
+
 api-tests: build
 	npm run --silent test:api
 
@@ -82,6 +86,11 @@ e2e-tests: build
 ## A deploy that would fail (bundle over the size limit, broken wrangler.toml) fails here.
 deploy-check: build
 	wrangler deploy --dry-run --outdir .build/deploy-check
+
+## Figures, not a test: throughput and latency on a D1 seeded with 100,000
+## leads, CPU per sign-in and per lead, page weight, WASM size, Lighthouse.
+bench: setup setup-browser
+	node scripts/bench.mjs
 
 clean:
 	rm -rf worker/build pages/dist .build target

@@ -1,5 +1,5 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -14,6 +14,8 @@ export const TEST_VARS: Record<string, string> = {
   JETIMOB_PUBLIC_KEY: "",
   JETIMOB_PRIVATE_KEY: "",
   MAIL_API_KEY: "",
+  TURNSTILE_SITE_KEY: "",
+  TURNSTILE_SECRET_KEY: "",
 };
 
 export type App = {
@@ -66,19 +68,46 @@ export async function d1(persistDir: string, query: string): Promise<Record<stri
 }
 
 /**
+ * wrangler.toml plus `extra` (bindings the committed file only documents),
+ * written to a temporary folder with its paths made absolute. Without the
+ * `[build]` step: the tests run on what `make build` made.
+ */
+async function configWith(extra: string): Promise<{ path: string; dir: string }> {
+  const base = await readFile(join(repoRoot, "wrangler.toml"), "utf8");
+  const config = base
+    .replace(/^main = "(.*)"$/m, (_, p: string) => `main = ${JSON.stringify(join(repoRoot, p))}`)
+    .replace(/^directory = "(.*)"$/m, (_, p: string) => `directory = ${JSON.stringify(join(repoRoot, p))}`)
+    .replace(/^\[build\]\n(?:(?!^\[).*\n)*/m, "");
+  await mkdir(join(repoRoot, ".build"), { recursive: true });
+  const dir = await mkdtemp(join(repoRoot, ".build", "wrangler-config-"));
+  const path = join(dir, "wrangler.toml");
+  await writeFile(path, `${config}\n${extra}\n`);
+  return { path, dir };
+}
+
+export type SpawnOptions = {
+  vars?: Record<string, string>;
+  persistDir?: string;
+  /** TOML added to wrangler.toml for this instance, e.g. a `[[ratelimits]]` binding. */
+  extraConfig?: string;
+  /** Where to keep what the worker printed, once it stops. */
+  logFile?: string;
+};
+
+/**
  * Starts the real worker in workerd through `wrangler dev`, on a fresh local
  * D1 made from schema.sql, with `vars` on top of {@link TEST_VARS}.
  */
-export async function spawnApp(
-  options: { vars?: Record<string, string>; persistDir?: string; logFile?: string } = {},
-): Promise<App> {
+export async function spawnApp(options: SpawnOptions = {}): Promise<App> {
   const persistDir = options.persistDir ?? (await mkdtemp(join(tmpdir(), "lead-site-d1-")));
   if (!options.persistDir) await applySchema(persistDir);
+  const config = options.extraConfig === undefined ? null : await configWith(options.extraConfig);
   const port = await freePort();
   const inspectorPort = await freePort();
   const vars = { ...TEST_VARS, ...options.vars };
   const args = [
     "dev",
+    ...(config ? ["--config", config.path] : []),
     "--ip",
     "127.0.0.1",
     "--port",
@@ -119,6 +148,7 @@ export async function spawnApp(
     await waitUntilReady(child, baseUrl, () => output);
   } catch (error) {
     kill(child);
+    if (config) await rm(config.dir, { recursive: true, force: true });
     throw error;
   }
 
@@ -139,6 +169,7 @@ export async function spawnApp(
       await sleep(200);
       if (options.logFile) await writeFile(options.logFile, output);
       if (!options.persistDir) await rm(persistDir, { recursive: true, force: true });
+      if (config) await rm(config.dir, { recursive: true, force: true });
     },
   };
 }

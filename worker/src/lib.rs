@@ -15,6 +15,7 @@ mod messages;
 pub mod platform;
 pub mod rate_limit;
 mod site;
+pub mod turnstile;
 
 use http::{ApiError, ApiResult};
 
@@ -26,6 +27,10 @@ pub async fn fetch(req: Request, env: Env, ctx: Context) -> worker::Result<Respo
         "/functions/v1/send-lead-jetimob" => match method {
             Method::Post => leads::submit::handle(req, &env, &ctx).await,
             _ => Err(ApiError::MethodNotAllowed("POST")),
+        },
+        "/api/config" => match method {
+            Method::Get => site::public_config(&env),
+            _ => Err(ApiError::MethodNotAllowed("GET")),
         },
         p if p.starts_with("/api/auth/") => auth::route(req, &env, p).await,
         p if p == "/api/leads" || p.starts_with("/api/leads/") => admin::route(req, &env, p).await,

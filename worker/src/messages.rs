@@ -25,6 +25,14 @@ pub const WHATSAPP_MOBILE_NINE: &str =
 pub const LEAD_RATE_LIMITED: &str =
     "Muitos envios em pouco tempo. Aguarde alguns minutos e tente novamente.";
 
+// The optional bot check (Turnstile), on the lead form and staff sign-up.
+pub const TURNSTILE_MISSING: &str =
+    "Aguarde a verificação de segurança terminar e envie novamente.";
+pub const TURNSTILE_REFUSED: &str =
+    "A verificação de segurança falhou ou expirou. Tente enviar novamente.";
+pub const TURNSTILE_UNAVAILABLE: &str =
+    "Não foi possível concluir a verificação de segurança. Tente novamente em instantes.";
+
 // Staff accounts (the specification's texts where it has them).
 pub const AUTH_EMAIL_INVALID: &str = "Email inválido";
 pub const AUTH_PASSWORD_TOO_SHORT: &str = "A senha deve ter pelo menos 6 caracteres";
@@ -36,6 +44,8 @@ pub const AUTH_NOT_CONFIRMED: &str =
     "Confirme seu e-mail antes de entrar: abra o link que enviamos para a sua caixa de entrada.";
 pub const AUTH_TOO_MANY_FAILURES: &str =
     "Muitas tentativas de login sem sucesso. Aguarde 15 minutos e tente novamente.";
+pub const AUTH_TOO_MANY_ATTEMPTS: &str =
+    "Muitas tentativas de login em pouco tempo. Aguarde um minuto e tente novamente.";
 pub const AUTH_TOO_MANY_SIGNUPS: &str =
     "Muitos cadastros em pouco tempo. Aguarde e tente novamente.";
 pub const AUTH_SESSION_REQUIRED: &str = "Sessão expirada ou encerrada. Entre novamente.";

@@ -1,11 +1,25 @@
 //! Pages and assets: served from the static build, with the security headers
-//! every HTML answer carries.
+//! every HTML answer carries; and the public settings the pages read at run time.
 
+use serde_json::json;
 use worker::{Env, Headers, Request, Response};
+
+use crate::http::{self, ApiResult};
+use crate::turnstile::{self, Turnstile};
+
+/// `GET /api/config`: what the pages learn at run time rather than build
+/// time, so one build serves with Turnstile on or off. The lead and sign-up
+/// forms fetch it on first use; the HTML stays a static file, cached and
+/// streamed as built.
+pub fn public_config(env: &Env) -> ApiResult<Response> {
+    let site_key = Turnstile::from_env(env).map(|t| t.site_key().to_string());
+    http::success(json!({ "turnstile_site_key": site_key }))
+}
 
 /// Fetches the page or asset from the static assets and adds the headers.
 pub async fn serve(req: Request, env: &Env) -> worker::Result<Response> {
     let https = req.url()?.scheme() == "https";
+    let turnstile_on = Turnstile::from_env(env).is_some();
     let path = req.path();
     let assets = env.assets("ASSETS")?;
     let fetched = assets.fetch_request(req).await?;
@@ -18,21 +32,47 @@ pub async fn serve(req: Request, env: &Env) -> worker::Result<Response> {
         .get("Content-Type")?
         .is_some_and(|t| t.starts_with("text/html"));
     let headers = response.headers_mut();
-    headers.set("X-Content-Type-Options", "nosniff")?;
-    if is_html {
-        headers.set("Content-Security-Policy", CONTENT_SECURITY_POLICY)?;
-        headers.set("Referrer-Policy", "strict-origin-when-cross-origin")?;
-        headers.set("Permissions-Policy", PERMISSIONS_POLICY)?;
-        headers.set("X-Frame-Options", "DENY")?;
-        headers.set("Cache-Control", "public, max-age=0, must-revalidate")?;
-        if https {
-            headers.set(
-                "Strict-Transport-Security",
-                "max-age=63072000; includeSubDomains",
-            )?;
-        }
+    for (name, value) in security_headers(is_html, https, turnstile_on) {
+        headers.set(name, &value)?;
     }
     Ok(response)
+}
+
+/// The headers the worker adds to a page or file it serves. Pages get the
+/// full set (and HSTS only over HTTPS, where it means something); every file
+/// gets `nosniff`. Pages revalidate on every visit so a deploy shows at once;
+/// hashed assets are cached for a year by `pages/public/_headers`.
+pub fn security_headers(
+    is_html: bool,
+    https: bool,
+    turnstile_on: bool,
+) -> Vec<(&'static str, String)> {
+    let mut headers = vec![("X-Content-Type-Options", "nosniff".to_string())];
+    if is_html {
+        headers.extend([
+            (
+                "Content-Security-Policy",
+                content_security_policy(turnstile_on),
+            ),
+            (
+                "Referrer-Policy",
+                "strict-origin-when-cross-origin".to_string(),
+            ),
+            ("Permissions-Policy", PERMISSIONS_POLICY.to_string()),
+            ("X-Frame-Options", "DENY".to_string()),
+            (
+                "Cache-Control",
+                "public, max-age=0, must-revalidate".to_string(),
+            ),
+        ]);
+        if https {
+            headers.push((
+                "Strict-Transport-Security",
+                "max-age=63072000; includeSubDomains".to_string(),
+            ));
+        }
+    }
+    headers
 }
 
 /// A fetched response's headers are immutable; copy them into a response we own.
@@ -48,9 +88,109 @@ fn with_own_headers(fetched: Response) -> worker::Result<Response> {
         .with_headers(headers))
 }
 
-const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self'; \
-     img-src 'self' data:; font-src 'self'; connect-src 'self'; frame-ancestors 'none'; \
-     base-uri 'self'; form-action 'self'; object-src 'none'";
+/// Only our own origin, no inline script or style; the Turnstile origin is
+/// added for its script, its frame and its calls only when it is on.
+pub fn content_security_policy(turnstile_on: bool) -> String {
+    let extra = if turnstile_on {
+        format!(" {}", turnstile::CHALLENGES_ORIGIN)
+    } else {
+        String::new()
+    };
+    format!(
+        "default-src 'self'; script-src 'self'{extra}; style-src 'self'; img-src 'self' data:; \
+         font-src 'self'; connect-src 'self'{extra}; frame-src {frame}; frame-ancestors 'none'; \
+         base-uri 'self'; form-action 'self'; object-src 'none'",
+        frame = if turnstile_on {
+            turnstile::CHALLENGES_ORIGIN
+        } else {
+            "'none'"
+        },
+    )
+}
 
-const PERMISSIONS_POLICY: &str = "camera=(), microphone=(), geolocation=(), payment=(), usb=(), \
-     interest-cohort=()";
+const PERMISSIONS_POLICY: &str =
+    "camera=(), microphone=(), geolocation=(), payment=(), usb=(), browsing-topics=()";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn directive(policy: &str, name: &str) -> String {
+        policy
+            .split(';')
+            .map(str::trim)
+            .find(|d| d.split_whitespace().next() == Some(name))
+            .unwrap_or_default()
+            .to_string()
+    }
+
+    fn names(headers: &[(&'static str, String)]) -> Vec<&'static str> {
+        headers.iter().map(|(n, _)| *n).collect()
+    }
+
+    #[test]
+    fn pages_get_every_security_header_and_hsts_only_over_https() {
+        let http = security_headers(true, false, false);
+        assert_eq!(
+            names(&http),
+            [
+                "X-Content-Type-Options",
+                "Content-Security-Policy",
+                "Referrer-Policy",
+                "Permissions-Policy",
+                "X-Frame-Options",
+                "Cache-Control"
+            ]
+        );
+        let https = security_headers(true, true, false);
+        assert_eq!(
+            https.last(),
+            Some(&(
+                "Strict-Transport-Security",
+                "max-age=63072000; includeSubDomains".to_string()
+            ))
+        );
+    }
+
+    #[test]
+    fn other_files_only_get_nosniff() {
+        assert_eq!(
+            names(&security_headers(false, true, true)),
+            ["X-Content-Type-Options"]
+        );
+    }
+
+    #[test]
+    fn without_turnstile_the_policy_names_no_other_origin_and_no_inline_code() {
+        let policy = content_security_policy(false);
+        assert!(!policy.contains("http"), "{policy}");
+        assert!(!policy.contains("unsafe-inline"), "{policy}");
+        assert!(!policy.contains("unsafe-eval"), "{policy}");
+        assert_eq!(directive(&policy, "script-src"), "script-src 'self'");
+        assert_eq!(directive(&policy, "frame-src"), "frame-src 'none'");
+        assert_eq!(
+            directive(&policy, "frame-ancestors"),
+            "frame-ancestors 'none'"
+        );
+    }
+
+    #[test]
+    fn with_turnstile_only_its_script_frame_and_calls_are_allowed_from_its_origin() {
+        let policy = content_security_policy(true);
+        let origin = turnstile::CHALLENGES_ORIGIN;
+        assert_eq!(
+            directive(&policy, "script-src"),
+            format!("script-src 'self' {origin}")
+        );
+        assert_eq!(
+            directive(&policy, "frame-src"),
+            format!("frame-src {origin}")
+        );
+        assert_eq!(
+            directive(&policy, "connect-src"),
+            format!("connect-src 'self' {origin}")
+        );
+        assert_eq!(directive(&policy, "style-src"), "style-src 'self'");
+        assert!(!policy.contains("unsafe-inline"), "{policy}");
+    }
+}

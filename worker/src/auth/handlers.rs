@@ -13,8 +13,9 @@ use super::{cookie, secret_token, store};
 use crate::http::{self, ApiError, ApiResult, text_field};
 use crate::mail::{self, Email};
 use crate::rate_limit::{
-    self, CountRow, KeyCountRow, LOGIN_FAILURES_PER_EMAIL, LOGIN_FAILURES_PER_IP, SIGNUPS,
+    self, CountRow, Counter, KeyCountRow, LOGIN_FAILURES_PER_EMAIL, LOGIN_FAILURES_PER_IP, SIGNUPS,
 };
+use crate::turnstile::Turnstile;
 use crate::{agency, config, messages, platform};
 
 /// A confirmation link is valid for 24 hours.
@@ -88,6 +89,10 @@ pub async fn signup(mut req: Request, env: &Env) -> ApiResult<Response> {
         NewPassword::parse(&text(&body, "password")).map_err(|m| invalid(m, "password"))?;
 
     let ip = http::client_ip(&req);
+    // Before any D1 work or e-mail: a bot without a valid token costs one check.
+    if let Some(turnstile) = Turnstile::from_env(env) {
+        turnstile.check(&body, &ip).await?;
+    }
     let results = ctx
         .db
         .batch(vec![
@@ -196,6 +201,17 @@ pub async fn login(mut req: Request, env: &Env) -> ApiResult<Response> {
         .map(|e| e.as_str().to_string())
         .unwrap_or_else(|_| raw_email.trim().to_lowercase());
     let ip = http::client_ip(&req);
+    let ip_counted_at_edge = match Counter::for_limit(env, &LOGIN_FAILURES_PER_IP) {
+        Counter::Binding(limiter) => {
+            if !rate_limit::within_binding(&limiter, &LOGIN_FAILURES_PER_IP, &ip).await? {
+                return Err(ApiError::TooManyRequests(
+                    messages::AUTH_TOO_MANY_ATTEMPTS.into(),
+                ));
+            }
+            true
+        }
+        Counter::D1 => false,
+    };
     let (ip_key, email_key) = (
         LOGIN_FAILURES_PER_IP.key(&ip),
         LOGIN_FAILURES_PER_EMAIL.key(&email),
@@ -231,12 +247,21 @@ pub async fn login(mut req: Request, env: &Env) -> ApiResult<Response> {
         }
     };
     let Some(user) = user.filter(|_| verified) else {
-        ctx.db
-            .batch(vec![
-                rate_limit::hit(&ctx.db, &LOGIN_FAILURES_PER_IP, &ip, ctx.now)?,
-                rate_limit::hit(&ctx.db, &LOGIN_FAILURES_PER_EMAIL, &email, ctx.now)?,
-            ])
-            .await?;
+        let mut hits = vec![rate_limit::hit(
+            &ctx.db,
+            &LOGIN_FAILURES_PER_EMAIL,
+            &email,
+            ctx.now,
+        )?];
+        if !ip_counted_at_edge {
+            hits.push(rate_limit::hit(
+                &ctx.db,
+                &LOGIN_FAILURES_PER_IP,
+                &ip,
+                ctx.now,
+            )?);
+        }
+        ctx.db.batch(hits).await?;
         return Err(ApiError::Unauthorized(
             messages::AUTH_INVALID_CREDENTIALS.into(),
         ));

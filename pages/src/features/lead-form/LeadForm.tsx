@@ -1,6 +1,7 @@
 import { type ChangeEvent, type FormEvent, useEffect, useRef, useState } from "react";
 import { useToast } from "../../components/toast";
 import { ApiError } from "../../lib/api";
+import { useTurnstile } from "../turnstile/useTurnstile";
 import { LEAD_ENDPOINT, sendLead } from "./api";
 import { type Attribution, captureAttribution } from "./attribution";
 import { leadMessages } from "./messages";
@@ -23,6 +24,7 @@ export function LeadForm() {
   const [busy, setBusy] = useState(false);
   const attribution = useRef<Attribution>({});
   const formRef = useRef<HTMLFormElement>(null);
+  const turnstile = useTurnstile();
 
   useEffect(() => {
     let storage: Storage | null = null;
@@ -59,7 +61,8 @@ export function LeadForm() {
     setBusy(true);
     setNotice(null);
     try {
-      await sendLead({ ...attribution.current, ...values });
+      const turnstile_token = await turnstile.token();
+      await sendLead({ ...attribution.current, ...values, turnstile_token });
       setValues(EMPTY);
       setErrors({});
       toast(leadMessages.success);
@@ -71,10 +74,13 @@ export function LeadForm() {
         setErrors(fieldErrors);
         const first = FIELDS.find((f) => fieldErrors[f]);
         if (first) focusField(first);
-        else if (error.status === 429) setNotice(error.message);
+        else if (error.status === 429 || error.status === 502 || error.fields.turnstile_token) {
+          setNotice(error.message);
+        }
       }
       toast(leadMessages.failure);
     } finally {
+      turnstile.reset();
       setBusy(false);
     }
   };
@@ -102,6 +108,7 @@ export function LeadForm() {
       className="lead-form"
       id={LEAD_FORM_ID}
       onSubmit={submit}
+      onFocus={turnstile.activate}
       method="post"
       action={LEAD_ENDPOINT}
       aria-busy={busy}
@@ -148,6 +155,7 @@ export function LeadForm() {
           onChange={change("website")}
         />
       </div>
+      <div ref={turnstile.containerRef} className="turnstile" />
       <button type="submit" className="button button--primary lead-form__submit" disabled={busy}>
         {busy ? leadMessages.submitting : leadMessages.submit}
       </button>

@@ -9,6 +9,8 @@ export type LeadPayload = Attribution & {
   whatsapp: string;
   /** The honeypot: people never see it, bots fill it. */
   website: string;
+  /** The bot check's one-time token, when Turnstile is on. */
+  turnstile_token?: string;
 };
 
 export async function sendLead(payload: LeadPayload): Promise<void> {

@@ -6,6 +6,7 @@ import { useToast } from "../../components/toast";
 import { agency, development } from "../../config/agency";
 import { ApiError } from "../../lib/api";
 import { VineyardArt } from "../landing/VineyardArt";
+import { useTurnstile } from "../turnstile/useTurnstile";
 import { authMessages, PASSWORD_MIN_LENGTH } from "./messages";
 import { PasswordField } from "./PasswordField";
 import { checkSession, confirmEmail, signIn, signUp, useSession } from "./session";
@@ -185,6 +186,7 @@ function SignupForm({ onSignedUp }: { onSignedUp: (email: string) => void }) {
   const [password, setPassword] = useState("");
   const [confirmation, setConfirmation] = useState("");
   const [busy, setBusy] = useState(false);
+  const turnstile = useTurnstile();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -204,7 +206,7 @@ function SignupForm({ onSignedUp }: { onSignedUp: (email: string) => void }) {
     }
     setBusy(true);
     try {
-      await signUp(address, password);
+      await signUp(address, password, await turnstile.token());
       toast(authMessages.signupSuccess);
       setEmail("");
       setPassword("");
@@ -213,12 +215,13 @@ function SignupForm({ onSignedUp }: { onSignedUp: (email: string) => void }) {
     } catch (error) {
       toast(signupFailure(error));
     } finally {
+      turnstile.reset();
       setBusy(false);
     }
   };
 
   return (
-    <form className="auth__form" onSubmit={submit}>
+    <form className="auth__form" onSubmit={submit} onFocus={turnstile.activate}>
       <div className="field">
         <label htmlFor={`${id}-email`}>E-mail</label>
         <input
@@ -250,6 +253,7 @@ function SignupForm({ onSignedUp }: { onSignedUp: (email: string) => void }) {
         value={confirmation}
         onChange={setConfirmation}
       />
+      <div ref={turnstile.containerRef} className="turnstile" />
       <button type="submit" className="button button--primary auth__submit" disabled={busy}>
         {busy ? "Criando conta..." : "Criar conta"}
       </button>

@@ -122,8 +122,12 @@ export async function signIn(email: string, password: string): Promise<void> {
   announce({ type: "token", answer });
 }
 
-export async function signUp(email: string, password: string): Promise<void> {
-  await apiRequest("/api/auth/signup", { method: "POST", body: { email, password } });
+/** `turnstileToken`: the bot check's one-time token, when Turnstile is on. */
+export async function signUp(email: string, password: string, turnstileToken?: string): Promise<void> {
+  await apiRequest("/api/auth/signup", {
+    method: "POST",
+    body: { email, password, turnstile_token: turnstileToken },
+  });
 }
 
 /** Uses the one-time link from the confirmation e-mail; signs the user in. */

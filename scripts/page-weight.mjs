@@ -1,0 +1,190 @@
+// What the first load of the landing page (`/`) costs over the wire, read from
+// the build in pages/dist: the HTML and everything it makes the browser fetch
+// before the visitor does anything (scripts and their static imports,
+// stylesheets and what they reference, preloads, the favicon, images).
+//
+//   node scripts/page-weight.mjs [pages/dist]   prints the table and the budgets
+//
+// Each file is measured raw, gzip and brotli (Node's zlib, default levels).
+// The budgets are on brotli, which is what Cloudflare serves to browsers that
+// ask for it (every current one). Lazy chunks (/auth, /admin, the privacy
+// page) are not part of the first load and are listed apart.
+import { readFile } from "node:fs/promises";
+import { dirname, join, normalize } from "node:path";
+import { fileURLToPath } from "node:url";
+import { brotliCompressSync, gzipSync } from "node:zlib";
+
+export const DEFAULT_DIST = join(dirname(fileURLToPath(import.meta.url)), "../pages/dist");
+
+/** Compressed (brotli) bytes the first load of `/` may cost. */
+export const BUDGETS = { js: 70 * 1024, css: 15 * 1024, total: 250 * 1024 };
+
+/** Chunks of the staff pages that the landing must never load. */
+export const STAFF_CHUNK = /(?:^|\/)(?:AuthPage|AdminPage|session)-[\w-]+\.(?:js|css)$/;
+
+/** Image formats that count as modern (vector or the new raster codecs). */
+export const MODERN_IMAGE = /\.(?:svg|webp|avif)$/i;
+
+/**
+ * @typedef {{ path: string, kind: "html" | "js" | "css" | "font" | "image" | "other", via: string,
+ *   raw: number, gzip: number, brotli: number }} Resource
+ * @typedef {{ tag: string, src: string }} ImageTag
+ * @typedef {{ resources: Resource[], thirdParty: string[], notLoaded: string[], images: ImageTag[],
+ *   totals: Record<Resource["kind"] | "all", { raw: number, gzip: number, brotli: number }> }} FirstLoad
+ */
+
+/** @param {string} tag @param {string} name */
+function attribute(tag, name) {
+  const match = tag.match(new RegExp(`\\s${name}\\s*=\\s*("([^"]*)"|'([^']*)'|([^\\s>]+))`, "i"));
+  return match ? (match[2] ?? match[3] ?? match[4] ?? "") : null;
+}
+
+/** @param {string} url */
+function isThirdParty(url) {
+  return /^(?:[a-z][a-z0-9+.-]*:)?\/\//i.test(url) && !url.startsWith("data:");
+}
+
+/** @param {string} path */
+function kindOf(path) {
+  if (/\.m?js$/.test(path)) return "js";
+  if (/\.css$/.test(path)) return "css";
+  if (/\.(?:woff2?|ttf|otf)$/.test(path)) return "font";
+  if (/\.(?:svg|png|jpe?g|gif|webp|avif|ico)$/.test(path)) return "image";
+  return "other";
+}
+
+/** Static `import` specifiers of a built ES module (dynamic `import()` is lazy, so left out). */
+export function staticImports(js) {
+  const found = [];
+  const pattern = /(?:^|[;\n}])\s*(?:import|export)\s*(?:[\w$*{}\s,]+?\s*from\s*)?["']([^"']+)["']/g;
+  for (const match of js.matchAll(pattern)) found.push(match[1]);
+  return found;
+}
+
+/** `url(...)` references of a stylesheet, `data:` ones left out. */
+export function cssUrls(css) {
+  const found = [];
+  for (const match of css.matchAll(/url\(\s*(?:"([^"]*)"|'([^']*)'|([^)\s]*))\s*\)/g)) {
+    const url = match[1] ?? match[2] ?? match[3] ?? "";
+    if (url && !url.startsWith("data:") && !url.startsWith("#")) found.push(url);
+  }
+  return found;
+}
+
+/** @param {Buffer} bytes */
+function sizes(bytes) {
+  return { raw: bytes.length, gzip: gzipSync(bytes).length, brotli: brotliCompressSync(bytes).length };
+}
+
+/**
+ * Follows what `index.html` in `dist` loads and measures each file once.
+ * @param {string} [dist]
+ * @returns {Promise<FirstLoad>}
+ */
+export async function measureFirstLoad(dist = DEFAULT_DIST) {
+  const html = await readFile(join(dist, "index.html"), "utf8");
+  /** @type {Map<string, Resource>} */
+  const resources = new Map();
+  /** @type {string[]} */
+  const thirdParty = [];
+  /** @type {string[]} */
+  const notLoaded = [];
+  /** @type {ImageTag[]} */
+  const images = [];
+
+  resources.set("/index.html", { path: "/index.html", kind: "html", via: "the page", ...sizes(Buffer.from(html)) });
+
+  /** @param {string} url @param {string} from @param {string} via */
+  const visit = async (url, from, via) => {
+    if (isThirdParty(url)) {
+      thirdParty.push(url);
+      return;
+    }
+    const path = normalize(url.startsWith("/") ? url : join(dirname(from), url)).split(/[?#]/)[0] ?? url;
+    if (resources.has(path)) return;
+    const bytes = await readFile(join(dist, path));
+    const kind = kindOf(path);
+    resources.set(path, { path, kind, via, ...sizes(bytes) });
+    if (kind === "js") {
+      for (const spec of staticImports(bytes.toString("utf8"))) await visit(spec, path, `imported by ${path}`);
+    } else if (kind === "css") {
+      for (const ref of cssUrls(bytes.toString("utf8"))) await visit(ref, path, `url() in ${path}`);
+    }
+  };
+
+  for (const [tag] of html.matchAll(/<script\b[^>]*>/gi)) {
+    const src = attribute(tag, "src");
+    if (src) await visit(src, "/index.html", "<script>");
+  }
+  for (const [tag] of html.matchAll(/<link\b[^>]*>/gi)) {
+    const rel = (attribute(tag, "rel") ?? "").toLowerCase().split(/\s+/);
+    const href = attribute(tag, "href");
+    if (!href) continue;
+    if (rel.some((r) => ["stylesheet", "modulepreload", "preload", "icon"].includes(r))) {
+      await visit(href, "/index.html", `<link rel="${rel.join(" ")}">`);
+    } else if (rel.includes("apple-touch-icon")) {
+      // Fetched by iOS when the page is added to the home screen, not on load.
+      notLoaded.push(href);
+    }
+  }
+  for (const [tag] of html.matchAll(/<(?:img|source)\b[^>]*>/gi)) {
+    const src = attribute(tag, "src") ?? attribute(tag, "srcset")?.trim().split(/\s+/)[0];
+    if (!src) continue;
+    images.push({ tag, src });
+    await visit(src, "/index.html", "<img>");
+  }
+  for (const [tag] of html.matchAll(/<meta\b[^>]*>/gi)) {
+    const property = attribute(tag, "property") ?? attribute(tag, "name") ?? "";
+    // Link previews: fetched by WhatsApp, Facebook and the like, never by the browser.
+    if (/^(?:og|twitter):image$/.test(property)) notLoaded.push(attribute(tag, "content") ?? "");
+  }
+
+  const list = [...resources.values()];
+  const sum = (/** @type {Resource[]} */ items) =>
+    items.reduce((t, r) => ({ raw: t.raw + r.raw, gzip: t.gzip + r.gzip, brotli: t.brotli + r.brotli }), {
+      raw: 0,
+      gzip: 0,
+      brotli: 0,
+    });
+  /** @type {FirstLoad["totals"]} */
+  const totals = {
+    all: sum(list),
+    html: sum(list.filter((r) => r.kind === "html")),
+    js: sum(list.filter((r) => r.kind === "js")),
+    css: sum(list.filter((r) => r.kind === "css")),
+    font: sum(list.filter((r) => r.kind === "font")),
+    image: sum(list.filter((r) => r.kind === "image")),
+    other: sum(list.filter((r) => r.kind === "other")),
+  };
+  return { resources: list, thirdParty, notLoaded: [...new Set(notLoaded)], images, totals };
+}
+
+const kb = (/** @type {number} */ n) => `${(n / 1024).toFixed(1)} KB`;
+
+/** The figures as a table, with each budget and whether it holds. @param {FirstLoad} load */
+export function report(load) {
+  const rows = [["file", "kind", "raw", "gzip", "brotli"]];
+  for (const r of load.resources) rows.push([r.path, r.kind, kb(r.raw), kb(r.gzip), kb(r.brotli)]);
+  for (const kind of /** @type {const} */ (["js", "css", "font", "image", "html", "all"])) {
+    const t = load.totals[kind];
+    rows.push([kind === "all" ? "TOTAL" : `total ${kind}`, "", kb(t.raw), kb(t.gzip), kb(t.brotli)]);
+  }
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  const lines = rows.map((r) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  "));
+  const budget = (/** @type {string} */ name, /** @type {number} */ value, /** @type {number} */ max) =>
+    `${name.padEnd(11)} ${kb(value).padStart(9)} of ${kb(max).padStart(8)} brotli  ${value <= max ? "ok" : "OVER BUDGET"}`;
+  lines.push(
+    "",
+    budget("JavaScript", load.totals.js.brotli, BUDGETS.js),
+    budget("CSS", load.totals.css.brotli, BUDGETS.css),
+    budget("Everything", load.totals.all.brotli, BUDGETS.total),
+    `Third-party requests: ${load.thirdParty.length === 0 ? "none" : load.thirdParty.join(", ")}`,
+    `Referenced but not loaded by browsers: ${load.notLoaded.join(", ") || "none"}`,
+  );
+  return lines.join("\n");
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const load = await measureFirstLoad(process.argv[2] ?? DEFAULT_DIST);
+  console.log(report(load));
+}

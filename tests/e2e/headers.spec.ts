@@ -1,0 +1,112 @@
+import { expect, type Response, test } from "@playwright/test";
+
+const LEAD_PATH = "/functions/v1/send-lead-jetimob";
+
+/** The directives of a Content-Security-Policy, by name. */
+function directives(policy: string): Map<string, string[]> {
+  return new Map(
+    policy
+      .split(";")
+      .map((d) => d.trim().split(/\s+/))
+      .filter((parts) => parts[0])
+      .map(([name, ...values]) => [name as string, values]),
+  );
+}
+
+function expectStrictPagePolicy(headers: Record<string, string>) {
+  const policy = headers["content-security-policy"] ?? "";
+  const csp = directives(policy);
+  expect(csp.get("default-src")).toEqual(["'self'"]);
+  expect(csp.get("script-src")).toEqual(["'self'"]);
+  expect(csp.get("style-src")).toEqual(["'self'"]);
+  expect(csp.get("connect-src")).toEqual(["'self'"]);
+  expect(csp.get("frame-ancestors")).toEqual(["'none'"]);
+  expect(csp.get("object-src")).toEqual(["'none'"]);
+  expect(csp.get("base-uri")).toEqual(["'self'"]);
+  // Turnstile is off in these tests: no other origin, no inline code.
+  expect(policy).not.toMatch(/https?:|unsafe-inline|unsafe-eval|\*/);
+  expect(headers["x-content-type-options"]).toBe("nosniff");
+  expect(headers["referrer-policy"]).toBe("strict-origin-when-cross-origin");
+  expect(headers["x-frame-options"]).toBe("DENY");
+  expect(headers["permissions-policy"]).toContain("camera=()");
+  expect(headers["permissions-policy"]).toContain("geolocation=()");
+  // Served over plain HTTP locally: HSTS only goes out over HTTPS.
+  expect(headers["strict-transport-security"]).toBeUndefined();
+  expect(headers["cache-control"]).toBe("public, max-age=0, must-revalidate");
+}
+
+test.describe("response headers as the browser receives them", () => {
+  test("the landing page: strict CSP and the security headers, revalidated on every visit", async ({
+    page,
+    baseURL,
+  }) => {
+    const violations: string[] = [];
+    page.on("console", (m) => {
+      if (/Content Security Policy|Permissions-Policy/i.test(m.text())) violations.push(m.text());
+    });
+    const origins = new Set<string>();
+    page.on("request", (r) => {
+      if (!r.url().startsWith("data:")) origins.add(new URL(r.url()).origin);
+    });
+
+    const response = (await page.goto("/")) as Response;
+    expect(response.status()).toBe(200);
+    const headers = await response.allHeaders();
+    expect(headers["content-type"]).toMatch(/^text\/html/);
+    expectStrictPagePolicy(headers);
+
+    await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+    // Using the form fetches the run-time settings; still nothing from elsewhere.
+    await page.getByLabel("Nome completo").focus();
+    await page.waitForLoadState("networkidle");
+    expect(violations).toEqual([]);
+    expect([...origins]).toEqual([new URL(baseURL ?? "").origin]);
+  });
+
+  test("the other pages carry the same headers, the 404 page too", async ({ request }) => {
+    for (const [path, status] of [
+      ["/privacidade", 200],
+      ["/auth", 200],
+      ["/admin", 200],
+      ["/nao-existe", 404],
+    ] as const) {
+      const response = await request.get(path);
+      expect(response.status(), path).toBe(status);
+      expectStrictPagePolicy(response.headers());
+    }
+  });
+
+  test("a hashed build asset is cached for a year as immutable, and nosniff", async ({ page }) => {
+    const [script] = await Promise.all([
+      page.waitForResponse((r) => /\/assets\/[\w-]+\.js$/.test(new URL(r.url()).pathname)),
+      page.goto("/"),
+    ]);
+    const headers = await script.allHeaders();
+    expect(script.status()).toBe(200);
+    expect(headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+    expect(headers["x-content-type-options"]).toBe("nosniff");
+    expect(headers["content-type"]).toMatch(/^text\/javascript/);
+    // Compressed on the way (the browser offers brotli).
+    expect(["br", "gzip", "zstd"]).toContain(headers["content-encoding"]);
+  });
+
+  test("an API answer is never stored by a cache", async ({ page }) => {
+    await page.goto("/");
+    const [answer, body] = await Promise.all([
+      page.waitForResponse((r) => new URL(r.url()).pathname === LEAD_PATH),
+      page.evaluate(
+        (path) =>
+          fetch(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" }).then((r) =>
+            r.json(),
+          ),
+        LEAD_PATH,
+      ),
+    ]);
+    expect(answer.status()).toBe(422);
+    const headers = await answer.allHeaders();
+    expect(headers["cache-control"]).toBe("no-store");
+    expect(headers["x-content-type-options"]).toBe("nosniff");
+    expect(headers["content-type"]).toBe("application/json; charset=utf-8");
+    expect(body).toMatchObject({ success: false, error: "Por favor, preencha todos os campos." });
+  });
+});

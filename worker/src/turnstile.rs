@@ -1,0 +1,318 @@
+//! Cloudflare Turnstile, the optional bot check on the lead form and on staff
+//! sign-up. Off unless both `TURNSTILE_SITE_KEY` (a var) and
+//! `TURNSTILE_SECRET_KEY` (a secret) are set; then every submission must carry
+//! a fresh token (`turnstile_token`), which the worker checks with the
+//! verification service before it stores or sends anything.
+
+use futures_util::future::{Either, select};
+use futures_util::pin_mut;
+use serde::Deserialize;
+use serde_json::{Map, Value};
+use worker::{AbortController, Delay, Env, Fetch, Headers, Method, Request, RequestInit, Url};
+
+use crate::http::{ApiError, ApiResult, FieldErrors};
+use crate::{config, messages};
+
+pub const DEFAULT_VERIFY_URL: &str = "https://challenges.cloudflare.com/turnstile/v0/siteverify";
+/// Where the widget's script and frame come from; the CSP names it only when
+/// Turnstile is on.
+pub const CHALLENGES_ORIGIN: &str = "https://challenges.cloudflare.com";
+/// The JSON field of the lead and sign-up bodies that carries the token.
+pub const TOKEN_FIELD: &str = "turnstile_token";
+/// Cloudflare's documented maximum token length; anything longer is forged.
+const MAX_TOKEN_CHARS: usize = 2048;
+/// The verification normally answers in tens of milliseconds; a visitor
+/// should not wait longer than this for it.
+const TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// Turnstile's settings, present only when it is on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Turnstile {
+    site_key: String,
+    secret: String,
+    verify_url: String,
+}
+
+/// What the verification of one submission decided.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    /// The token is valid and was unused: go on.
+    Passed,
+    /// Missing, forged, expired or already used: refuse with this message.
+    Refused(&'static str),
+    /// The check could not be made (service down, our secret wrong): refuse,
+    /// since letting it through would switch the defence off for any bot that
+    /// can make the service slow.
+    Unavailable(String),
+}
+
+impl Turnstile {
+    /// Reads the settings; `None` means Turnstile is off.
+    pub fn from_env(env: &Env) -> Option<Self> {
+        let site_key = config::setting(env, "TURNSTILE_SITE_KEY");
+        let secret = config::setting(env, "TURNSTILE_SECRET_KEY");
+        if site_key.is_some() != secret.is_some() {
+            worker::console_warn!(
+                "turnstile: only one of TURNSTILE_SITE_KEY and TURNSTILE_SECRET_KEY is set; \
+                 Turnstile stays off"
+            );
+        }
+        Self::from_settings(
+            site_key,
+            secret,
+            config::setting(env, "TURNSTILE_VERIFY_URL"),
+        )
+    }
+
+    /// On only with both keys: a site key alone would show a widget whose
+    /// tokens nobody checks, a secret alone would refuse every visitor.
+    pub fn from_settings(
+        site_key: Option<String>,
+        secret: Option<String>,
+        verify_url: Option<String>,
+    ) -> Option<Self> {
+        match (site_key, secret) {
+            (Some(site_key), Some(secret)) => Some(Self {
+                site_key,
+                secret,
+                verify_url: verify_url.unwrap_or_else(|| DEFAULT_VERIFY_URL.into()),
+            }),
+            _ => None,
+        }
+    }
+
+    pub fn site_key(&self) -> &str {
+        &self.site_key
+    }
+
+    /// Checks the token of `body` for a visitor at `remote_ip`; `Ok` means the
+    /// submission may go on.
+    pub async fn check(&self, body: &Map<String, Value>, remote_ip: &str) -> ApiResult<()> {
+        let verdict = match token_of(body) {
+            Err(message) => Verdict::Refused(message),
+            Ok(token) => self.verify(token, remote_ip).await,
+        };
+        if let Verdict::Unavailable(detail) = &verdict {
+            worker::console_error!("turnstile: verification unavailable: {detail}");
+        }
+        into_result(verdict)
+    }
+
+    async fn verify(&self, token: &str, remote_ip: &str) -> Verdict {
+        let form = verification_form(&self.secret, token, remote_ip);
+        let request = match build_request(&self.verify_url, form) {
+            Ok(request) => request,
+            Err(e) => return Verdict::Unavailable(format!("bad TURNSTILE_VERIFY_URL: {e}")),
+        };
+        let controller = AbortController::default();
+        let signal = controller.signal();
+        let answer = async {
+            let mut response = Fetch::Request(request).send_with_signal(&signal).await?;
+            let status = response.status_code();
+            let body = response.text().await.unwrap_or_default();
+            Ok::<_, worker::Error>((status, body))
+        };
+        let timer = Delay::from(TIMEOUT);
+        pin_mut!(answer, timer);
+        match select(answer, timer).await {
+            Either::Left((Ok((status, body)), _)) => decide(status, &body),
+            Either::Left((Err(e), _)) => Verdict::Unavailable(format!("network: {e}")),
+            Either::Right(((), _)) => {
+                controller.abort();
+                Verdict::Unavailable("no answer within 5 s".into())
+            }
+        }
+    }
+}
+
+/// The token of a submission: present, not blank, not absurdly long.
+pub fn token_of(body: &Map<String, Value>) -> Result<&str, &'static str> {
+    match body.get(TOKEN_FIELD) {
+        Some(Value::String(t)) if t.trim().is_empty() => Err(messages::TURNSTILE_MISSING),
+        Some(Value::String(t)) if t.chars().count() > MAX_TOKEN_CHARS => {
+            Err(messages::TURNSTILE_REFUSED)
+        }
+        Some(Value::String(t)) => Ok(t.trim()),
+        Some(_) => Err(messages::TURNSTILE_REFUSED),
+        None => Err(messages::TURNSTILE_MISSING),
+    }
+}
+
+/// The verification request's form body (`application/x-www-form-urlencoded`).
+/// The address helps the service judge the visitor; an unknown one is left out.
+pub fn verification_form(secret: &str, token: &str, remote_ip: &str) -> String {
+    let mut url = Url::parse("http://form.invalid/").expect("a constant, valid URL");
+    {
+        let mut pairs = url.query_pairs_mut();
+        pairs.append_pair("secret", secret);
+        pairs.append_pair("response", token);
+        if remote_ip != "unknown" && !remote_ip.is_empty() {
+            pairs.append_pair("remoteip", remote_ip);
+        }
+    }
+    url.query().unwrap_or_default().to_string()
+}
+
+fn build_request(verify_url: &str, form: String) -> worker::Result<Request> {
+    let headers = Headers::new();
+    headers.set("Content-Type", "application/x-www-form-urlencoded")?;
+    let mut init = RequestInit::new();
+    init.with_method(Method::Post)
+        .with_headers(headers)
+        .with_body(Some(form.into()));
+    Request::new_with_init(verify_url, &init)
+}
+
+/// The verification service's answer (the fields we use).
+#[derive(Debug, Deserialize)]
+struct Siteverify {
+    success: bool,
+    #[serde(rename = "error-codes", default)]
+    error_codes: Vec<String>,
+}
+
+/// Reads the verification service's answer.
+pub fn decide(status: u16, body: &str) -> Verdict {
+    if !(200..300).contains(&status) {
+        return Verdict::Unavailable(format!("the verification answered {status}"));
+    }
+    let Ok(answer) = serde_json::from_str::<Siteverify>(body) else {
+        return Verdict::Unavailable("the verification's answer is not its JSON".into());
+    };
+    if answer.success {
+        return Verdict::Passed;
+    }
+    let has = |code: &str| answer.error_codes.iter().any(|c| c == code);
+    if has("missing-input-secret") || has("invalid-input-secret") {
+        // Our configuration is wrong, not the visitor: say so in the log.
+        Verdict::Unavailable(format!(
+            "TURNSTILE_SECRET_KEY refused: {:?}",
+            answer.error_codes
+        ))
+    } else if has("internal-error") {
+        Verdict::Unavailable("the verification had an internal error".into())
+    } else {
+        Verdict::Refused(messages::TURNSTILE_REFUSED)
+    }
+}
+
+/// A refusal is the visitor's to fix (a new token) and names the widget as
+/// the field to look at; an unavailable check is ours.
+pub fn into_result(verdict: Verdict) -> ApiResult<()> {
+    match verdict {
+        Verdict::Passed => Ok(()),
+        Verdict::Refused(message) => {
+            let mut fields = FieldErrors::new();
+            fields.insert(TOKEN_FIELD, message.to_string());
+            Err(ApiError::Unprocessable {
+                message: message.to_string(),
+                fields,
+            })
+        }
+        Verdict::Unavailable(_) => {
+            Err(ApiError::BadGateway(messages::TURNSTILE_UNAVAILABLE.into()))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn body(json: &str) -> Map<String, Value> {
+        serde_json::from_str(json).unwrap()
+    }
+
+    #[test]
+    fn is_on_only_with_both_keys_and_defaults_to_cloudflares_service() {
+        let on = Turnstile::from_settings(Some("site".into()), Some("secret".into()), None);
+        assert_eq!(on.map(|t| t.verify_url), Some(DEFAULT_VERIFY_URL.into()));
+        assert!(Turnstile::from_settings(Some("site".into()), None, None).is_none());
+        assert!(Turnstile::from_settings(None, Some("secret".into()), None).is_none());
+        assert!(Turnstile::from_settings(None, None, Some("http://x".into())).is_none());
+    }
+
+    #[test]
+    fn a_missing_or_blank_token_is_refused_without_asking_the_service() {
+        assert_eq!(token_of(&body("{}")), Err(messages::TURNSTILE_MISSING));
+        assert_eq!(
+            token_of(&body(r#"{"turnstile_token":"  "}"#)),
+            Err(messages::TURNSTILE_MISSING)
+        );
+        assert_eq!(
+            token_of(&body(r#"{"turnstile_token":7}"#)),
+            Err(messages::TURNSTILE_REFUSED)
+        );
+        let long = format!(r#"{{"turnstile_token":"{}"}}"#, "a".repeat(2049));
+        assert_eq!(token_of(&body(&long)), Err(messages::TURNSTILE_REFUSED));
+        assert_eq!(
+            token_of(&body(r#"{"turnstile_token":"XXXX.DUMMY.TOKEN.XXXX"}"#)),
+            Ok("XXXX.DUMMY.TOKEN.XXXX")
+        );
+    }
+
+    #[test]
+    fn the_form_carries_secret_token_and_a_known_address_url_encoded() {
+        assert_eq!(
+            verification_form(
+                "1x0000000000000000000000000000000AA",
+                "a+b/c=",
+                "203.0.113.7"
+            ),
+            "secret=1x0000000000000000000000000000000AA&response=a%2Bb%2Fc%3D&remoteip=203.0.113.7"
+        );
+        assert_eq!(
+            verification_form("s", "t", "unknown"),
+            "secret=s&response=t"
+        );
+    }
+
+    #[test]
+    fn a_successful_answer_passes() {
+        let answer = r#"{"success":true,"error-codes":[],"challenge_ts":"2026-11-22T10:00:00Z","hostname":"example.com"}"#;
+        assert_eq!(decide(200, answer), Verdict::Passed);
+    }
+
+    #[test]
+    fn an_invalid_or_spent_token_is_the_visitors_to_fix() {
+        for codes in [
+            r#"["invalid-input-response"]"#,
+            r#"["timeout-or-duplicate"]"#,
+            r#"[]"#,
+        ] {
+            let answer = format!(r#"{{"success":false,"error-codes":{codes}}}"#);
+            assert_eq!(
+                decide(200, &answer),
+                Verdict::Refused(messages::TURNSTILE_REFUSED),
+                "{codes}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_wrong_secret_or_a_broken_service_is_unavailable_not_the_visitors_fault() {
+        let wrong_secret = r#"{"success":false,"error-codes":["invalid-input-secret"]}"#;
+        assert!(matches!(decide(200, wrong_secret), Verdict::Unavailable(_)));
+        let internal = r#"{"success":false,"error-codes":["internal-error"]}"#;
+        assert!(matches!(decide(200, internal), Verdict::Unavailable(_)));
+        assert!(matches!(decide(503, "{}"), Verdict::Unavailable(_)));
+        assert!(matches!(
+            decide(200, "<html>oops</html>"),
+            Verdict::Unavailable(_)
+        ));
+    }
+
+    #[test]
+    fn a_refusal_is_a_422_naming_the_widget_and_an_outage_a_502() {
+        let refused = into_result(Verdict::Refused(messages::TURNSTILE_REFUSED)).unwrap_err();
+        assert_eq!(refused.status(), 422);
+        assert_eq!(refused.message(), messages::TURNSTILE_REFUSED);
+        let ApiError::Unprocessable { fields, .. } = refused else {
+            panic!("not a 422")
+        };
+        assert!(fields.contains_key(TOKEN_FIELD));
+        let down = into_result(Verdict::Unavailable("x".into())).unwrap_err();
+        assert_eq!(down.status(), 502);
+        assert_eq!(down.message(), messages::TURNSTILE_UNAVAILABLE);
+    }
+}
