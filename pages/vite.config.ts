@@ -7,6 +7,8 @@ export default defineConfig({
   build: {
     outDir: "dist",
     emptyOutDir: true,
+    // Read by scripts/prerender.mjs: the stylesheet and script of each lazy page.
+    manifest: true,
     // Budgets are checked on the compressed output by the tests.
     reportCompressedSize: false,
     target: "es2022",
@@ -15,7 +17,12 @@ export default defineConfig({
         // The landing page loads in one piece; only staff pages and the
         // privacy notice are split off, loaded when visited.
         advancedChunks: {
-          groups: [{ name: "site", test: (id: string) => !/features\/(staff-auth|leads-admin|privacy)\//.test(id) }],
+          groups: [
+            {
+              name: "site",
+              test: (id: string) => !/features\/(staff-auth|leads-admin|privacy|form-result)\//.test(id),
+            },
+          ],
         },
       },
     },

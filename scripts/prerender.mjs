@@ -10,6 +10,25 @@ const agencyConfig = JSON.parse(await readFile(join(root, "agency.json"), "utf8"
 const { render, prerendered } = await import(pathToFileURL(join(root, ".build/prerender/entry-server.js")).href);
 
 const template = await readFile(join(dist, "index.html"), "utf8");
+const manifest = JSON.parse(await readFile(join(dist, ".vite/manifest.json"), "utf8"));
+
+/** The stylesheets and scripts a lazy page's chunk needs, so its prerendered HTML is styled before any script runs. */
+function chunkTags(module) {
+  const css = new Set();
+  const js = new Set();
+  const visit = (key) => {
+    const chunk = manifest[key];
+    if (!chunk || chunk.isEntry) return;
+    js.add(chunk.file);
+    for (const file of chunk.css ?? []) css.add(file);
+    for (const imported of chunk.imports ?? []) visit(imported);
+  };
+  visit(module);
+  return [
+    ...[...css].map((f) => `<link rel="stylesheet" crossorigin href="/${f}" />`),
+    ...[...js].map((f) => `<link rel="modulepreload" crossorigin href="/${f}" />`),
+  ].join("\n    ");
+}
 const assets = await readdir(join(dist, "assets"));
 const font = assets.find((f) => /^fraunces-latin-600-normal-.*\.woff2$/.test(f));
 
@@ -26,6 +45,12 @@ const pages = {
     title: `Política de Privacidade – ${development.name}`,
     description: `Como a ${agency.name} trata os dados do pré-cadastro do ${development.name}, conforme a LGPD.`,
     index: true,
+  },
+  "/obrigado": { title: `Cadastro recebido – ${development.name}`, description: site.description, index: false },
+  "/cadastro-nao-enviado": {
+    title: `Cadastro não enviado – ${development.name}`,
+    description: site.description,
+    index: false,
   },
   "/auth": { title: `Acesso Administrativo – ${development.name}`, description: site.description, index: false },
   "/admin": { title: `Painel Administrativo – ${development.name}`, description: site.description, index: false },
@@ -67,9 +92,10 @@ function head(path) {
   return tags.join("\n    ");
 }
 
-for (const { path, file } of prerendered) {
+for (const { path, file, module } of prerendered) {
   const html = await render(path);
-  const page = template.replace("<!--head-->", head(path)).replace("<!--app-->", html);
+  const tags = module ? `${head(path)}\n    ${chunkTags(module)}` : head(path);
+  const page = template.replace("<!--head-->", tags).replace("<!--app-->", html);
   await writeFile(join(dist, file), page);
   console.log(`prerendered ${path} → pages/dist/${file}`);
 }

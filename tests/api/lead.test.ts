@@ -142,6 +142,37 @@ describe("a submission that is refused", () => {
   });
 });
 
+describe("a plain form post, sent before the page's script ran", () => {
+  async function postForm(fields: Record<string, string>) {
+    return fetch(app.baseUrl + "/functions/v1/send-lead-jetimob", {
+      method: "POST",
+      redirect: "manual",
+      headers: {
+        "Content-Type": "application/x-www-form-urlencoded",
+        "CF-Connecting-IP": uniqueIp(),
+        Origin: app.baseUrl,
+      },
+      body: new URLSearchParams(fields).toString(),
+    });
+  }
+
+  it("stores the lead and sends the browser to the thank-you page", async () => {
+    const lead = aLead({ name: "Sem Script da Silva" }) as Record<string, string>;
+    const response = await postForm(lead);
+    expect(response.status).toBe(303);
+    expect(response.headers.get("location")).toBe(`${app.baseUrl}/obrigado`);
+    expect((await leadByEmail(lead.email ?? ""))?.name).toBe("Sem Script da Silva");
+  });
+
+  it("that is refused stores nothing and sends the browser to a page that says so", async () => {
+    const before = await countLeads(app);
+    const response = await postForm({ name: "Ana", email: "ana@example.com", whatsapp: "(23) 99999-8888" });
+    expect(response.status).toBe(303);
+    expect(response.headers.get("location")).toBe(`${app.baseUrl}/cadastro-nao-enviado`);
+    expect(await countLeads(app)).toBe(before);
+  });
+});
+
 describe("the same person submitting again", () => {
   it("by e-mail or by WhatsApp records a new submission on the existing lead", async () => {
     const first = aLead();

@@ -1,4 +1,5 @@
-import { expect, type Response, test } from "@playwright/test";
+import type { Response } from "@playwright/test";
+import { expect, test } from "./fixtures";
 
 const LEAD_PATH = "/functions/v1/send-lead-jetimob";
 

@@ -188,6 +188,29 @@ test.describe("landing page", () => {
   });
 });
 
+test.describe("without JavaScript", () => {
+  test("the form still sends the lead and lands on a thank-you page", async ({ browser, baseURL }, testInfo) => {
+    const context = await browser.newContext({ ...testInfo.project.use, baseURL, javaScriptEnabled: false });
+    const page = await context.newPage();
+    const person = uniquePerson(testInfo);
+    await page.setExtraHTTPHeaders({ "CF-Connecting-IP": `192.0.2.${200 + testInfo.workerIndex}` });
+    await page.goto("/");
+    await page.getByLabel("Nome completo").fill(person.name);
+    await page.getByLabel("E-mail").fill(person.email);
+    await page
+      .getByLabel("WhatsApp com DDD")
+      .fill(`(${person.whatsappDigits.slice(0, 2)}) ${person.whatsappDigits.slice(2)}`);
+    await page.getByRole("button", { name: SUBMIT }).click();
+    await expect(page).toHaveURL(/\/obrigado$/);
+    await expect(page.getByRole("heading", { name: "Recebemos seus dados!" })).toBeVisible();
+    await screenshot(page, testInfo, "form-sent-without-javascript");
+    expect(await sql(`SELECT whatsapp FROM leads WHERE email = '${person.email}'`)).toEqual([
+      { whatsapp: `+55${person.whatsappDigits}` },
+    ]);
+    await context.close();
+  });
+});
+
 test.describe("privacy page", () => {
   test("explains the use of the data with the agency's details", async ({ page }, testInfo) => {
     await page.goto("/privacidade");

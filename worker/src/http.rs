@@ -144,6 +144,31 @@ pub fn success<T: Serialize>(extra: T) -> ApiResult<Response> {
 }
 
 /// Reads the body as a JSON object, refusing more than [`MAX_BODY_BYTES`].
+/// How a body arrived: JSON from our script, or a plain HTML form post from a
+/// browser that had not run the script yet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BodyKind {
+    Json,
+    Form,
+}
+
+/// Reads a JSON object, or an `application/x-www-form-urlencoded` form as an
+/// object of strings; at most [`MAX_BODY_BYTES`] either way.
+pub async fn read_json_or_form(req: &mut Request) -> ApiResult<(Map<String, Value>, BodyKind)> {
+    let is_form = req.headers().get("Content-Type")?.is_some_and(|t| {
+        t.to_ascii_lowercase()
+            .starts_with("application/x-www-form-urlencoded")
+    });
+    if !is_form {
+        return Ok((read_json_object(req).await?, BodyKind::Json));
+    }
+    let bytes = read_body(req, MAX_BODY_BYTES).await?;
+    let map = url::form_urlencoded::parse(&bytes)
+        .map(|(k, v)| (k.into_owned(), Value::String(v.into_owned())))
+        .collect();
+    Ok((map, BodyKind::Form))
+}
+
 pub async fn read_json_object(req: &mut Request) -> ApiResult<Map<String, Value>> {
     let bytes = read_body(req, MAX_BODY_BYTES).await?;
     match serde_json::from_slice::<Value>(&bytes) {

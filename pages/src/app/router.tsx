@@ -24,6 +24,8 @@ export type RouteDef = {
   prerender: "page" | "shell";
   /** What the prerendered shell says while the page's code loads. */
   shellText?: string;
+  /** The page's source file, for a lazy page prerendered as "page": its chunk's CSS goes into that HTML. */
+  module?: string;
 };
 
 type RouterState = {
@@ -89,6 +91,7 @@ export function Router({ routes, notFound: NotFound, initialPath, initialPage }:
       else window.history.pushState(null, "", target);
       show(url.pathname);
       if (!url.hash) window.scrollTo(0, 0);
+      else scrollToHash(url.hash);
     },
     [show],
   );
@@ -106,6 +109,13 @@ export function Router({ routes, notFound: NotFound, initialPath, initialPage }:
       <Page />
     </RouterContext.Provider>
   );
+}
+
+/** Scrolls to the element a `#fragment` names, once the next page has rendered it. */
+function scrollToHash(hash: string, tries = 20) {
+  const target = document.getElementById(decodeURIComponent(hash.slice(1)));
+  if (target) target.scrollIntoView({ block: "center" });
+  else if (tries > 0) window.setTimeout(() => scrollToHash(hash, tries - 1), 50);
 }
 
 type LinkProps = AnchorHTMLAttributes<HTMLAnchorElement> & { to: string };

@@ -7,7 +7,24 @@ import type { RouteDef } from "./router";
  */
 export const routes: RouteDef[] = [
   { path: "/", load: async () => ({ default: Landing }), prerender: "page" },
-  { path: "/privacidade", load: () => import("../features/privacy/Privacy"), prerender: "page" },
+  {
+    path: "/privacidade",
+    load: () => import("../features/privacy/Privacy"),
+    prerender: "page",
+    module: "src/features/privacy/Privacy.tsx",
+  },
+  {
+    path: "/obrigado",
+    load: () => import("../features/form-result/FormSent"),
+    prerender: "page",
+    module: "src/features/form-result/FormSent.tsx",
+  },
+  {
+    path: "/cadastro-nao-enviado",
+    load: () => import("../features/form-result/FormFailed"),
+    prerender: "page",
+    module: "src/features/form-result/FormFailed.tsx",
+  },
   { path: "/auth", load: () => import("../features/staff-auth/AuthPage"), prerender: "shell" },
   {
     path: "/admin",

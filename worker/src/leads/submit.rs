@@ -4,29 +4,70 @@
 //! commits the lead to D1 and only then answers success; the first delivery
 //! attempt to the CRM runs after the answer, in `wait_until`.
 
-use serde_json::json;
-use worker::{Context, Env, Request, Response};
+use serde_json::{Map, Value, json};
+use worker::{Context, Env, Headers, Request, Response};
 
 use super::domain::{NewLead, Rejection, Submission};
 use super::store::{self, Saved};
-use crate::http::{self, ApiError, ApiResult};
+use crate::http::{self, ApiError, ApiResult, BodyKind};
 use crate::platform;
 use crate::rate_limit::{self, Counter, LEAD_SUBMISSIONS};
 use crate::turnstile::Turnstile;
 use crate::{config, crm, messages};
 
+/// Where a plain form post (the page's script had not run) lands: pages a
+/// visitor can read without JavaScript.
+pub const FORM_SENT_PAGE: &str = "/obrigado";
+pub const FORM_FAILED_PAGE: &str = "/cadastro-nao-enviado";
+
 pub async fn handle(mut req: Request, env: &Env, ctx: &Context) -> ApiResult<Response> {
     http::check_same_origin(&req)?;
-    let body = http::read_json_object(&mut req).await?;
-    let submission = Submission::from_json(&body).map_err(reject)?;
+    let (body, kind) = http::read_json_or_form(&mut req).await?;
+    let outcome = accept(&req, &body, env, ctx).await;
+    match kind {
+        BodyKind::Json => outcome.and_then(|()| http::success(json!({}))),
+        BodyKind::Form => {
+            let page = match &outcome {
+                Ok(()) => FORM_SENT_PAGE,
+                Err(error) => {
+                    worker::console_log!(
+                        "lead: form post refused ({}): {}",
+                        error.status(),
+                        error.message()
+                    );
+                    FORM_FAILED_PAGE
+                }
+            };
+            let location = req
+                .url()?
+                .join(page)
+                .map_err(|e| ApiError::Internal(e.to_string()))?;
+            // Built by hand: `Response::redirect` has immutable headers, and
+            // every API answer gets `Cache-Control` added on the way out.
+            let headers = Headers::new();
+            headers.set("Location", location.as_str())?;
+            Ok(Response::empty()?.with_status(303).with_headers(headers))
+        }
+    }
+}
+
+/// Validates, checks the bot defences and commits the lead; `Ok` means the
+/// visitor may be told it was received.
+async fn accept(
+    req: &Request,
+    body: &Map<String, Value>,
+    env: &Env,
+    ctx: &Context,
+) -> ApiResult<()> {
+    let submission = Submission::from_json(body).map_err(reject)?;
     if submission.is_from_a_bot() {
         worker::console_log!("lead: honeypot filled, answered success and stored nothing");
-        return http::success(json!({}));
+        return Ok(());
     }
     let url = req.url()?;
     let lead = NewLead::parse(submission, url.host_str().unwrap_or_default()).map_err(reject)?;
 
-    let ip = http::client_ip(&req);
+    let ip = http::client_ip(req);
     // With the binding the limit is checked at the edge, before anything
     // else costs us, and the lead is one plain upsert; without it the D1
     // counter rides in the upsert's batch. Either way: one D1 round trip.
@@ -42,7 +83,7 @@ pub async fn handle(mut req: Request, env: &Env, ctx: &Context) -> ApiResult<Res
     // After the field checks, so a visitor who fixes a field can send the
     // same, still unspent, token again.
     if let Some(turnstile) = Turnstile::from_env(env) {
-        turnstile.check(&body, &ip).await?;
+        turnstile.check(body, &ip).await?;
     }
 
     let db = config::database(env)?;
@@ -50,12 +91,11 @@ pub async fn handle(mut req: Request, env: &Env, ctx: &Context) -> ApiResult<Res
     match saved {
         Saved::Limited => Err(limited()),
         Saved::Created { id } => {
-            let answer = http::success(json!({}));
             ctx.wait_until(crm::deliver_new_lead(env.clone(), id));
-            answer
+            Ok(())
         }
         // Already sent, or already in the CRM's queue: one delivery per lead.
-        Saved::Repeated { .. } => http::success(json!({})),
+        Saved::Repeated { .. } => Ok(()),
     }
 }
 

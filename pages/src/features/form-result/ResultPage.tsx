@@ -1,0 +1,39 @@
+import type { ReactNode } from "react";
+import { Link } from "../../app/router";
+import { SiteFooter, SiteHeader } from "../landing/SiteChrome";
+import "./result.css";
+
+/**
+ * Where the lead form lands when it was sent as a plain form post (the page's
+ * script had not run yet): a page that reads without JavaScript.
+ */
+export function ResultPage({
+  tone,
+  title,
+  children,
+  action,
+}: {
+  tone: "sent" | "failed";
+  title: string;
+  children: ReactNode;
+  action: { to: string; label: string };
+}) {
+  return (
+    <>
+      <SiteHeader overlay={false} />
+      <main className="result container">
+        <div className={`result__card result__card--${tone}`}>
+          <span className="result__icon" aria-hidden="true">
+            {tone === "sent" ? "✓" : "!"}
+          </span>
+          <h1>{title}</h1>
+          {children}
+          <Link to={action.to} className="button button--primary">
+            {action.label}
+          </Link>
+        </div>
+      </main>
+      <SiteFooter />
+    </>
+  );
+}

@@ -1,0 +1,97 @@
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { generateLeads, seedLeads } from "../../scripts/seed-leads.mjs";
+import { type App, spawnApp } from "../support/app";
+import { FakeMail } from "../support/fake-mail";
+import { type StaffClient, signedInStaff } from "../support/staff";
+
+// The panel with a full pre-launch's worth of leads: 100,000, seeded (before
+// the worker starts) by the same helper the benchmarks use.
+const COUNT = 100_000;
+const SEED = 11;
+const NOW = Date.now() - 60_000;
+
+type Lead = { id: string; name: string; email: string; created_at: number; delivery_status: string };
+
+let app: App;
+let staff: StaffClient;
+const mail = new FakeMail();
+const generated = generateLeads(COUNT, { seed: SEED, now: NOW }) as unknown as Lead[];
+const newestFirst = [...generated].sort((a, b) => b.created_at - a.created_at || (b.id < a.id ? -1 : 1));
+const byStatus = (s: string) => generated.filter((l) => l.delivery_status === s).length;
+
+beforeAll(async () => {
+  const persistDir = await mkdtemp(join(tmpdir(), "lead-site-scale-"));
+  await seedLeads({ count: COUNT, persistTo: persistDir, seed: SEED, now: NOW });
+  await mail.start();
+  app = await spawnApp({ persistDir, vars: { MAIL_API_KEY: "mail-test-key", MAIL_API_BASE_URL: mail.url } });
+  staff = (await signedInStaff(app, mail)).client;
+}, 600_000);
+
+afterAll(async () => {
+  await app?.stop();
+  await mail.stop();
+});
+
+async function list(query: string) {
+  const answer = await staff.call("GET", `/api/leads${query}`);
+  expect(answer.status).toBe(200);
+  return answer.body as unknown as {
+    leads: Lead[];
+    total: number;
+    pages: number;
+    counts: { total: number; sent: number; pending: number; failed: number };
+  };
+}
+
+describe("with 100,000 leads", () => {
+  it("counts every lead by status", async () => {
+    const { counts, total, pages } = await list("");
+    expect(counts).toEqual({
+      total: COUNT,
+      sent: byStatus("sent"),
+      pending: byStatus("pending") + byStatus("failed"),
+      failed: byStatus("failed"),
+    });
+    expect(total).toBe(COUNT);
+    expect(pages).toBe(2000);
+  });
+
+  it("pages newest first, down to the last page", async () => {
+    const first = await list("?page=1");
+    expect(first.leads.map((l) => l.id)).toEqual(newestFirst.slice(0, 50).map((l) => l.id));
+    const middle = await list("?page=1234");
+    expect(middle.leads.map((l) => l.id)).toEqual(newestFirst.slice(61_650, 61_700).map((l) => l.id));
+    const last = await list("?page=2000");
+    expect(last.leads.map((l) => l.id)).toEqual(newestFirst.slice(99_950).map((l) => l.id));
+    expect((await list("?page=2001")).leads).toEqual([]);
+  });
+
+  it("filters and pages deep into a filter", async () => {
+    const failed = await list("?status=falhas&page=2");
+    const expected = newestFirst.filter((l) => l.delivery_status === "failed").slice(50, 100);
+    expect(failed.total).toBe(byStatus("failed"));
+    expect(failed.leads.map((l) => l.id)).toEqual(expected.map((l) => l.id));
+  });
+
+  it("finds one lead by e-mail among all of them", async () => {
+    const target = generated[54_321] as Lead;
+    const found = await list(`?q=${encodeURIComponent(target.email)}`);
+    expect(found.leads.map((l) => l.id)).toEqual([target.id]);
+    expect(found.total).toBe(1);
+  });
+
+  it("exports every lead in one CSV", async () => {
+    const response = await fetch(`${app.baseUrl}/api/leads/export.csv`, {
+      headers: { Authorization: `Bearer ${staff.accessToken}` },
+    });
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    const lines = text.trimEnd().split("\r\n");
+    expect(lines).toHaveLength(COUNT + 1);
+    expect(lines[1]?.startsWith(`${newestFirst[0]?.name};${newestFirst[0]?.email};`)).toBe(true);
+    expect(lines.at(-1)?.startsWith(`${newestFirst.at(-1)?.name};`)).toBe(true);
+  }, 180_000);
+});
