@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, spawnApp } from "../support/app";
-import { aLead, countLeads, postLead, uniqueIp } from "../support/leads";
+import { aLead, countLeads, LEAD_PATH, postLead, uniqueIp } from "../support/leads";
 
 let app: App;
 
@@ -144,7 +144,7 @@ describe("a submission that is refused", () => {
 
 describe("a plain form post, sent before the page's script ran", () => {
   async function postForm(fields: Record<string, string>) {
-    return fetch(app.baseUrl + "/functions/v1/send-lead-jetimob", {
+    return fetch(`${app.baseUrl}${LEAD_PATH}`, {
       method: "POST",
       redirect: "manual",
       headers: {

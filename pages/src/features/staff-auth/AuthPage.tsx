@@ -151,20 +151,7 @@ function LoginForm({ prefill }: { prefill: string }) {
 
   return (
     <form className="auth__form" onSubmit={submit}>
-      <div className="field">
-        <label htmlFor={`${id}-email`}>E-mail</label>
-        <input
-          id={`${id}-email`}
-          type="email"
-          autoComplete="username"
-          inputMode="email"
-          autoCapitalize="none"
-          spellCheck={false}
-          required
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-        />
-      </div>
+      <EmailField id={`${id}-email`} autoComplete="username" value={email} onChange={setEmail} />
       <PasswordField
         id={`${id}-password`}
         label="Senha"
@@ -222,21 +209,13 @@ function SignupForm({ onSignedUp }: { onSignedUp: (email: string) => void }) {
 
   return (
     <form className="auth__form" onSubmit={submit} onFocus={turnstile.activate}>
-      <div className="field">
-        <label htmlFor={`${id}-email`}>E-mail</label>
-        <input
-          id={`${id}-email`}
-          type="email"
-          autoComplete="email"
-          inputMode="email"
-          autoCapitalize="none"
-          spellCheck={false}
-          placeholder={`nome@${agency.staffEmailDomain}`}
-          required
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-        />
-      </div>
+      <EmailField
+        id={`${id}-email`}
+        autoComplete="email"
+        placeholder={`nome@${agency.staffEmailDomain}`}
+        value={email}
+        onChange={setEmail}
+      />
       <PasswordField
         id={`${id}-password`}
         label="Senha"
@@ -258,6 +237,32 @@ function SignupForm({ onSignedUp }: { onSignedUp: (email: string) => void }) {
         {busy ? "Criando conta..." : "Criar conta"}
       </button>
     </form>
+  );
+}
+
+function EmailField(props: {
+  id: string;
+  autoComplete: "username" | "email";
+  placeholder?: string;
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <div className="field">
+      <label htmlFor={props.id}>E-mail</label>
+      <input
+        id={props.id}
+        type="email"
+        autoComplete={props.autoComplete}
+        inputMode="email"
+        autoCapitalize="none"
+        spellCheck={false}
+        placeholder={props.placeholder}
+        required
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value)}
+      />
+    </div>
   );
 }
 
