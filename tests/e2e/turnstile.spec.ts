@@ -1,0 +1,242 @@
+import { join } from "node:path";
+import { test as base, expect, type Page, type TestInfo } from "@playwright/test";
+import { type App, spawnApp } from "../support/app";
+import { FakeMail } from "../support/fake-mail";
+import { FakeTurnstile, TURNSTILE_TEST } from "../support/fake-turnstile";
+import { staffEmail } from "../support/staff";
+import { LOG_DIR } from "./fixtures";
+import { uniquePerson } from "./support";
+
+/**
+ * The bot check as a visitor meets it: the real pages and the real worker
+ * with Turnstile on. Only Cloudflare is replaced: its widget script by a
+ * stand-in served to the browser at the real script address (so the real
+ * Content-Security-Policy applies), its verification by the fake service.
+ */
+
+const SUBMIT = "Quero meu acesso antecipado ao lançamento exclusivo";
+const SCRIPT = "https://challenges.cloudflare.com/turnstile/v0/api.js**";
+const REFUSED = "A verificação de segurança falhou ou expirou. Tente enviar novamente.";
+const PASSWORD = "vinho-tinto-2026";
+
+/**
+ * Turnstile's browser API as our pages use it: `render` shows the widget and
+ * hands out the test token a moment later, `reset` (a token works once) hands
+ * out a fresh one. What the page asked for is kept in `window.fakeTurnstile`.
+ */
+const FAKE_WIDGET = `(() => {
+  const TOKEN = ${JSON.stringify(TURNSTILE_TEST.dummyToken)};
+  const widgets = [];
+  const log = { rendered: [], resets: 0 };
+  const handOut = (options) => setTimeout(() => options.callback(TOKEN), 150);
+  window.fakeTurnstile = log;
+  window.turnstile = {
+    render(container, options) {
+      const box = document.createElement("div");
+      box.className = "fake-turnstile";
+      box.textContent = "Verificação de segurança";
+      container.append(box);
+      log.rendered.push({ sitekey: options.sitekey, language: options.language });
+      widgets.push(options);
+      handOut(options);
+      return String(widgets.length - 1);
+    },
+    reset(id) {
+      log.resets += 1;
+      handOut(widgets[Number(id)]);
+    },
+  };
+})();`;
+
+type Sites = { passing: App; failing: App; verifier: FakeTurnstile; mail: FakeMail };
+
+const test = base.extend<{ scriptRequests: string[] }, { sites: Sites }>({
+  sites: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads the fixtures a function needs from this pattern.
+    async ({}, use, workerInfo) => {
+      const verifier = await new FakeTurnstile().start();
+      const mail = await new FakeMail().start();
+      // Each site has its own D1, made from schema.sql and removed when it stops.
+      const site = (secret: string, name: string) =>
+        spawnApp({
+          vars: {
+            TURNSTILE_SITE_KEY: TURNSTILE_TEST.siteKey,
+            TURNSTILE_SECRET_KEY: secret,
+            TURNSTILE_VERIFY_URL: verifier.verifyUrl,
+            MAIL_API_KEY: "mail-test-key",
+            MAIL_API_BASE_URL: mail.url,
+          },
+          logFile: join(LOG_DIR, `turnstile-${name}-${workerInfo.workerIndex}-${Date.now()}.log`),
+        });
+      const [passing, failing] = await Promise.all([
+        site(TURNSTILE_TEST.passingSecret, "passing"),
+        site(TURNSTILE_TEST.failingSecret, "failing"),
+      ]);
+      await use({ passing, failing, verifier, mail });
+      await Promise.all([passing.stop(), failing.stop(), verifier.stop(), mail.stop()]);
+    },
+    { scope: "worker", timeout: 180_000 },
+  ],
+  baseURL: async ({ sites }, use) => {
+    await use(sites.passing.baseUrl);
+  },
+  // Every page of these tests gets the stand-in widget instead of Cloudflare's script.
+  scriptRequests: async ({ page }, use) => {
+    const requests: string[] = [];
+    await page.route(SCRIPT, async (route) => {
+      requests.push(route.request().url());
+      await route.fulfill({ status: 200, contentType: "text/javascript", body: FAKE_WIDGET });
+    });
+    await use(requests);
+  },
+});
+
+let ipCounter = 0;
+async function asNewVisitor(page: Page, testInfo: TestInfo) {
+  ipCounter += 1;
+  await page.setExtraHTTPHeaders({ "CF-Connecting-IP": `198.51.100.${testInfo.workerIndex * 50 + ipCounter}` });
+}
+
+async function fillLead(page: Page, person: ReturnType<typeof uniquePerson>) {
+  await page.getByLabel("Nome completo").fill(person.name);
+  await page.getByLabel("E-mail").fill(person.email);
+  await page.getByLabel("WhatsApp com DDD").pressSequentially(person.whatsappDigits);
+}
+
+async function openLanding(page: Page, url = "/") {
+  await page.goto(url);
+  await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+}
+
+test.describe("with Turnstile on", () => {
+  test.beforeEach(async ({ page }, testInfo) => {
+    await asNewVisitor(page, testInfo);
+  });
+
+  test("the lead form loads the widget on first use and sends its token, which the worker verifies", async ({
+    page,
+    sites,
+    scriptRequests,
+  }, testInfo) => {
+    const errors: string[] = [];
+    page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+    await openLanding(page);
+    // Nothing from Cloudflare until the visitor starts filling the form.
+    expect(scriptRequests).toEqual([]);
+
+    const first = uniquePerson(testInfo);
+    await fillLead(page, first);
+    await expect(page.locator(".fake-turnstile")).toBeVisible();
+    expect(scriptRequests).toHaveLength(1);
+    expect(scriptRequests[0]).toContain("render=explicit");
+    expect(await page.evaluate(() => (window as unknown as { fakeTurnstile: unknown }).fakeTurnstile)).toEqual({
+      rendered: [{ sitekey: TURNSTILE_TEST.siteKey, language: "pt-BR" }],
+      resets: 0,
+    });
+
+    const before = sites.verifier.verifications().length;
+    await page.getByRole("button", { name: SUBMIT }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Sucesso!" })).toBeVisible();
+    const checks = sites.verifier.verifications().slice(before);
+    expect(checks).toEqual([
+      expect.objectContaining({ secret: TURNSTILE_TEST.passingSecret, response: TURNSTILE_TEST.dummyToken }),
+    ]);
+    expect(await sites.passing.sql(`SELECT count(*) AS n FROM leads WHERE email = '${first.email}'`)).toEqual([
+      { n: 1 },
+    ]);
+
+    // A token works once: the widget is reset and the next lead carries a new one.
+    const second = uniquePerson(testInfo);
+    await fillLead(page, second);
+    await page.getByRole("button", { name: SUBMIT }).click();
+    await expect
+      .poll(() => sites.verifier.verifications().slice(before))
+      .toEqual([
+        expect.objectContaining({ response: TURNSTILE_TEST.dummyToken }),
+        expect.objectContaining({ response: TURNSTILE_TEST.dummyToken }),
+      ]);
+    await expect(page.getByRole("status").filter({ hasText: "Sucesso!" })).toBeVisible();
+    await expect(page.getByLabel("E-mail")).toHaveValue("");
+    expect(
+      await page.evaluate(() => (window as unknown as { fakeTurnstile: { resets: number } }).fakeTurnstile.resets),
+    ).toBe(2);
+    expect(await sites.passing.sql(`SELECT count(*) AS n FROM leads WHERE email = '${second.email}'`)).toEqual([
+      { n: 1 },
+    ]);
+    expect(errors).toEqual([]);
+  });
+
+  test("a token the verification refuses tells the visitor, keeps what they typed and stores nothing", async ({
+    page,
+    sites,
+    scriptRequests,
+  }, testInfo) => {
+    const person = uniquePerson(testInfo);
+    await openLanding(page, sites.failing.baseUrl);
+    await fillLead(page, person);
+    await expect(page.locator(".fake-turnstile")).toBeVisible();
+    await page.getByRole("button", { name: SUBMIT }).click();
+
+    await expect(page.getByRole("alert").filter({ hasText: "Houve um erro" })).toContainText(
+      "Houve um erro ao enviar seus dados. Tente novamente.",
+    );
+    await expect(page.locator(".lead-form__notice")).toHaveText(REFUSED);
+    await expect(page.getByLabel("E-mail")).toHaveValue(person.email);
+    expect(scriptRequests).toHaveLength(1);
+    expect(await sites.failing.sql(`SELECT count(*) AS n FROM leads WHERE email = '${person.email}'`)).toEqual([
+      { n: 0 },
+    ]);
+  });
+
+  test("staff sign-up passes the check too and the confirmation e-mail goes out", async ({
+    page,
+    sites,
+    scriptRequests,
+  }) => {
+    const address = staffEmail("turnstile");
+    await page.goto("/auth");
+    await page.getByRole("tab", { name: "Cadastrar" }).click();
+    const signup = page.getByRole("tabpanel", { name: "Cadastrar" });
+    await signup.getByLabel("E-mail").fill(address);
+    await expect(signup.locator(".fake-turnstile")).toBeVisible();
+    await signup.getByLabel("Senha", { exact: true }).fill(PASSWORD);
+    await signup.getByLabel("Confirmar senha", { exact: true }).fill(PASSWORD);
+    const before = sites.verifier.verifications().length;
+    await signup.getByRole("button", { name: "Criar conta" }).click();
+
+    await expect(page.locator(".toast").filter({ hasText: "Conta criada!" })).toBeVisible();
+    expect(sites.verifier.verifications().slice(before)).toEqual([
+      expect.objectContaining({ response: TURNSTILE_TEST.dummyToken }),
+    ]);
+    expect(sites.mail.confirmationLink(address)).toContain("/auth?confirmar=");
+    expect(scriptRequests).toHaveLength(1);
+  });
+
+  test("the form without JavaScript cannot pass the check: nothing is stored and the visitor is told", async ({
+    browser,
+    sites,
+  }, testInfo) => {
+    const context = await browser.newContext({
+      ...testInfo.project.use,
+      baseURL: sites.passing.baseUrl,
+      javaScriptEnabled: false,
+    });
+    const page = await context.newPage();
+    await asNewVisitor(page, testInfo);
+    const person = uniquePerson(testInfo);
+    await page.goto("/");
+    await page.getByLabel("Nome completo").fill(person.name);
+    await page.getByLabel("E-mail").fill(person.email);
+    await page
+      .getByLabel("WhatsApp com DDD")
+      .fill(`(${person.whatsappDigits.slice(0, 2)}) ${person.whatsappDigits.slice(2)}`);
+    await page.getByRole("button", { name: SUBMIT }).click();
+    await expect(page).toHaveURL(/\/cadastro-nao-enviado$/);
+    await expect(page.getByRole("heading", { level: 1, name: "Seu cadastro não foi enviado" })).toBeVisible();
+    await expect(page.getByText(/verificação de segurança/)).toBeVisible();
+    expect(await sites.passing.sql(`SELECT count(*) AS n FROM leads WHERE email = '${person.email}'`)).toEqual([
+      { n: 0 },
+    ]);
+    await context.close();
+  });
+});
