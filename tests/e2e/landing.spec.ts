@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "./fixtures";
-import { screenshot, sql, uniquePerson } from "./support";
+import { fillLeadForm, screenshot, sql, uniquePerson } from "./support";
 
 const SUBMIT = "Quero meu acesso antecipado ao lançamento exclusivo";
 const LEAD_PATH = "/functions/v1/send-lead-jetimob";
@@ -56,9 +56,7 @@ test.describe("landing page", () => {
   test("sends a lead: success toast, cleared form, the lead in D1 with its campaign", async ({ page }, testInfo) => {
     const person = uniquePerson(testInfo);
     await openLanding(page, "/?utm_source=instagram&utm_campaign=pre-lancamento&gclid=abc123");
-    await page.getByLabel("Nome completo").fill(person.name);
-    await page.getByLabel("E-mail").fill(person.email);
-    await page.getByLabel("WhatsApp com DDD").pressSequentially(person.whatsappDigits);
+    await fillLeadForm(page, person);
     await page.getByRole("button", { name: SUBMIT }).click();
 
     const toast = page.getByRole("status").filter({ hasText: "Sucesso!" });
@@ -104,9 +102,7 @@ test.describe("landing page", () => {
   test("shows the server's reason beside the field it rejected", async ({ page }, testInfo) => {
     const person = uniquePerson(testInfo);
     await openLanding(page);
-    await page.getByLabel("Nome completo").fill(person.name);
-    await page.getByLabel("E-mail").fill(person.email);
-    await page.getByLabel("WhatsApp com DDD").pressSequentially("23999998888");
+    await fillLeadForm(page, { ...person, whatsappDigits: "23999998888" });
     await page.getByRole("button", { name: SUBMIT }).click();
     await expect(page.getByRole("alert").filter({ hasText: "Erro" })).toContainText(
       "Houve um erro ao enviar seus dados. Tente novamente.",
@@ -133,9 +129,7 @@ test.describe("landing page", () => {
           : route.fulfill({ status: 500, contentType: "application/json", body: '{"success":false}' }),
       );
       await openLanding(page);
-      await page.getByLabel("Nome completo").fill(person.name);
-      await page.getByLabel("E-mail").fill(person.email);
-      await page.getByLabel("WhatsApp com DDD").pressSequentially(person.whatsappDigits);
+      await fillLeadForm(page, person);
       await page.getByRole("button", { name: SUBMIT }).click();
       const toast = page.getByRole("alert").filter({ hasText: "Erro" });
       await expect(toast).toContainText("Houve um erro ao enviar seus dados. Tente novamente.");
@@ -156,9 +150,7 @@ test.describe("landing page", () => {
       await route.continue();
     });
     await openLanding(page);
-    await page.getByLabel("Nome completo").fill(person.name);
-    await page.getByLabel("E-mail").fill(person.email);
-    await page.getByLabel("WhatsApp com DDD").pressSequentially(person.whatsappDigits);
+    await fillLeadForm(page, person);
     await page.getByRole("button", { name: SUBMIT }).click();
     await expect(page.getByRole("button", { name: "Enviando..." })).toBeDisabled();
     release();
@@ -195,11 +187,7 @@ test.describe("without JavaScript", () => {
     const person = uniquePerson(testInfo);
     await page.setExtraHTTPHeaders({ "CF-Connecting-IP": `192.0.2.${200 + testInfo.workerIndex}` });
     await page.goto("/");
-    await page.getByLabel("Nome completo").fill(person.name);
-    await page.getByLabel("E-mail").fill(person.email);
-    await page
-      .getByLabel("WhatsApp com DDD")
-      .fill(`(${person.whatsappDigits.slice(0, 2)}) ${person.whatsappDigits.slice(2)}`);
+    await fillLeadForm(page, person, { script: false });
     await page.getByRole("button", { name: SUBMIT }).click();
     await expect(page).toHaveURL(/\/obrigado$/);
     await expect(page.getByRole("heading", { name: "Recebemos seus dados!" })).toBeVisible();

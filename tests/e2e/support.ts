@@ -36,3 +36,23 @@ export function confirmationLink(email: string): Promise<string> {
   if (!mailUrl) throw new Error("E2E_MAIL_URL is not set; run through playwright.config.ts");
   return confirmationLinkAt(mailUrl, email);
 }
+
+export type Person = ReturnType<typeof uniquePerson>;
+
+/**
+ * Fills the landing's lead form as a visitor would. With the page's script
+ * running the WhatsApp digits are typed one by one (the field formats them);
+ * without it (`{ script: false }`) the number is typed already formatted.
+ */
+export async function fillLeadForm(
+  page: Page,
+  person: Pick<Person, "name" | "email" | "whatsappDigits">,
+  { script = true } = {},
+): Promise<void> {
+  await page.getByLabel("Nome completo").fill(person.name);
+  await page.getByLabel("E-mail").fill(person.email);
+  const whatsapp = page.getByLabel("WhatsApp com DDD");
+  const digits = person.whatsappDigits;
+  if (script) await whatsapp.pressSequentially(digits);
+  else await whatsapp.fill(`(${digits.slice(0, 2)}) ${digits.slice(2)}`);
+}
