@@ -148,17 +148,41 @@ test("shows a name with HTML in it as text and never runs it", async ({ page }) 
   expect(dialogs).toBe(0);
 });
 
-test("a lead left on the landing page appears in the open panel within 30 seconds", async ({ page, baseURL }) => {
+test("a lead left on the landing page appears in the open panel within 30 seconds, with its campaign", async ({
+  page,
+  baseURL,
+}, testInfo) => {
   await page.clock.install();
   await page.reload();
   await expect(page.getByRole("heading", { name: "Lista de Leads" })).toBeVisible();
-  const name = `Iara Nova ${Date.now()}`;
-  const answer = await page.request.post(`${baseURL}/functions/v1/send-lead-jetimob`, {
-    data: { name, email: `iara.${Date.now()}@example.com`, whatsapp: `(49) 9${String(Date.now()).slice(-8)}` },
-    headers: { "CF-Connecting-IP": "198.18.7.7" },
-  });
-  expect(answer.status()).toBe(200);
+  const stamp = Date.now();
+  const name = `Iara Nova ${stamp}`;
+  const lead = {
+    name,
+    email: `iara.${stamp}@example.com`,
+    whatsapp: `(49) 9${String(stamp).slice(-8)}`,
+    utm_source: "instagram",
+    utm_medium: "social",
+    utm_campaign: "pre-lancamento-verao",
+  };
+  const submit = () =>
+    page.request.post(`${baseURL}/functions/v1/send-lead-jetimob`, {
+      data: lead,
+      headers: { "CF-Connecting-IP": "198.18.7.7" },
+    });
+  expect((await submit()).status()).toBe(200);
   await expect(row(page, name)).toHaveCount(0);
   await page.clock.runFor(31_000);
   await expect(row(page, name)).toBeVisible();
+  const origin = row(page, name).locator(".leads-table__origin");
+  await expect(origin).toContainText("instagram");
+  await expect(origin.locator(".leads-table__note")).toHaveText(["campanha pre-lancamento-verao", "mídia social"]);
+  await expect(row(page, name).locator(".leads-table__name .leads-table__note")).toHaveCount(0);
+
+  // The same person again: still one lead, which now says it came twice.
+  expect((await submit()).status()).toBe(200);
+  await page.clock.runFor(31_000);
+  await expect(row(page, name).locator(".leads-table__name .leads-table__note")).toHaveText("2 cadastros");
+  await expect(row(page, name)).toHaveCount(1);
+  await screenshot(page, testInfo, "admin-new-lead");
 });

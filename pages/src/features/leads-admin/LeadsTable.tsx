@@ -1,5 +1,5 @@
 import type { Lead } from "./api";
-import { formatDate, whatsappChat } from "./format";
+import { attributionNotes, formatDate, whatsappChat } from "./format";
 import { StatusBadge } from "./StatusBadge";
 
 type Props = {
@@ -32,10 +32,12 @@ export function LeadsTable({ leads, busy, crmConfigured, loading, onMarkSent, on
           {leads.map((lead) => (
             <tr key={lead.id}>
               <td data-label="Nome" className="leads-table__name">
-                {lead.name}
-                {lead.submission_count > 1 && (
-                  <span className="leads-table__note">{lead.submission_count} cadastros</span>
-                )}
+                <div>
+                  {lead.name}
+                  {lead.submission_count > 1 && (
+                    <span className="leads-table__note">{lead.submission_count} cadastros</span>
+                  )}
+                </div>
               </td>
               <td data-label="Email">
                 <a href={`mailto:${lead.email}`}>{lead.email}</a>
@@ -45,7 +47,9 @@ export function LeadsTable({ leads, busy, crmConfigured, loading, onMarkSent, on
                   {lead.whatsapp_display}
                 </a>
               </td>
-              <td data-label="Origem">{lead.origem}</td>
+              <td data-label="Origem" className="leads-table__origin">
+                <Origin lead={lead} />
+              </td>
               <td data-label="Status Jetimob">
                 <StatusBadge lead={lead} />
               </td>
@@ -102,6 +106,20 @@ export function LeadsTable({ leads, busy, crmConfigured, loading, onMarkSent, on
           ))}
         </tbody>
       </table>
+    </div>
+  );
+}
+
+/** The lead's origin and, in small print, the campaign that brought it (one block: a card's cell is a two-column grid). */
+function Origin({ lead }: { lead: Lead }) {
+  return (
+    <div>
+      {lead.origem}
+      {attributionNotes(lead).map((note) => (
+        <span key={note} className="leads-table__note">
+          {note}
+        </span>
+      ))}
     </div>
   );
 }

@@ -19,6 +19,15 @@ export type Lead = {
   created_at: string;
   submission_count: number;
   last_submitted_at: string;
+  utm_source: string | null;
+  utm_medium: string | null;
+  utm_campaign: string | null;
+  utm_term: string | null;
+  utm_content: string | null;
+  gclid: string | null;
+  fbclid: string | null;
+  referrer: string | null;
+  page_url: string | null;
 };
 
 export type Counts = { total: number; sent: number; pending: number; failed: number };

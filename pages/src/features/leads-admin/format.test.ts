@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatCount, formatDate, whatsappChat } from "./format";
+import { attributionNotes, formatCount, formatDate, whatsappChat } from "./format";
 
 describe("formatDate", () => {
   it("shows dd/MM/yyyy HH:mm in Brasília time", () => {
@@ -22,5 +22,24 @@ describe("formatCount", () => {
 describe("whatsappChat", () => {
   it("links to a chat with the number's digits", () => {
     expect(whatsappChat("+5549999998888")).toBe("https://wa.me/5549999998888");
+  });
+});
+
+describe("attributionNotes", () => {
+  it("names the campaign and medium of the link the lead came from", () => {
+    expect(attributionNotes({ utm_campaign: "pre-lancamento", utm_medium: "social" })).toEqual([
+      "campanha pre-lancamento",
+      "mídia social",
+    ]);
+  });
+
+  it("tells a paid click by its click id", () => {
+    expect(attributionNotes({ gclid: "abc" })).toEqual(["anúncio Google"]);
+    expect(attributionNotes({ utm_campaign: "verao", fbclid: "xyz" })).toEqual(["campanha verao", "anúncio Meta"]);
+  });
+
+  it("says nothing when the link carried no attribution", () => {
+    expect(attributionNotes({})).toEqual([]);
+    expect(attributionNotes({ utm_campaign: "  ", utm_medium: null })).toEqual([]);
   });
 });

@@ -28,3 +28,26 @@ export function formatCount(n: number): string {
 export function whatsappChat(e164: string): string {
   return `https://wa.me/${e164.replace(/\D/g, "")}`;
 }
+
+type Attribution = {
+  utm_medium?: string | null;
+  utm_campaign?: string | null;
+  gclid?: string | null;
+  fbclid?: string | null;
+};
+
+/**
+ * What the staff need to know, beyond the origin, about how a lead arrived:
+ * the campaign and medium of its link, and whether it came from a paid click,
+ * a short line each. Empty when the link carried none of them.
+ */
+export function attributionNotes(lead: Attribution): string[] {
+  const parts: string[] = [];
+  const campaign = lead.utm_campaign?.trim();
+  const medium = lead.utm_medium?.trim();
+  if (campaign) parts.push(`campanha ${campaign}`);
+  if (medium) parts.push(`mídia ${medium}`);
+  if (lead.gclid) parts.push("anúncio Google");
+  if (lead.fbclid) parts.push("anúncio Meta");
+  return parts;
+}
