@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import { LEAD_PATH, uniqueIp } from "../support/leads";
 import { expect, type Page, test } from "./fixtures";
 import { createStaff, signIn } from "./staff";
 import { screenshot, sql } from "./support";
@@ -165,11 +166,8 @@ test("a lead left on the landing page appears in the open panel within 30 second
     utm_medium: "social",
     utm_campaign: "pre-lancamento-verao",
   };
-  const submit = () =>
-    page.request.post(`${baseURL}/functions/v1/send-lead-jetimob`, {
-      data: lead,
-      headers: { "CF-Connecting-IP": "198.18.7.7" },
-    });
+  const headers = { "CF-Connecting-IP": uniqueIp() };
+  const submit = () => page.request.post(`${baseURL}${LEAD_PATH}`, { data: lead, headers });
   expect((await submit()).status()).toBe(200);
   await expect(row(page, name)).toHaveCount(0);
   await page.clock.runFor(31_000);

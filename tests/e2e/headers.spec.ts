@@ -1,7 +1,6 @@
 import type { Response } from "@playwright/test";
+import { LEAD_PATH } from "../support/leads";
 import { expect, test } from "./fixtures";
-
-const LEAD_PATH = "/functions/v1/send-lead-jetimob";
 
 /** The directives of a Content-Security-Policy, by name. */
 function directives(policy: string): Map<string, string[]> {

@@ -1,25 +1,18 @@
-import { expect, type Page, test } from "./fixtures";
-import { fillLeadForm, screenshot, sql, uniquePerson } from "./support";
-
-const SUBMIT = "Quero meu acesso antecipado ao lançamento exclusivo";
-const LEAD_PATH = "/functions/v1/send-lead-jetimob";
-
-let ipCounter = 0;
-/** Each test is its own visitor as far as the per-IP limit goes. */
-async function asNewVisitor(page: Page, workerIndex: number) {
-  ipCounter += 1;
-  await page.setExtraHTTPHeaders({ "CF-Connecting-IP": `192.0.2.${workerIndex * 100 + ipCounter}` });
-}
-
-async function openLanding(page: Page, path = "/") {
-  await page.goto(path);
-  // Hydrated once React has attached its handlers to the form.
-  await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
-}
+import { LEAD_PATH } from "../support/leads";
+import { expect, test } from "./fixtures";
+import {
+  asNewVisitor,
+  fillLeadForm,
+  openLanding,
+  LEAD_SUBMIT as SUBMIT,
+  screenshot,
+  sql,
+  uniquePerson,
+} from "./support";
 
 test.describe("landing page", () => {
-  test.beforeEach(async ({ page }, testInfo) => {
-    await asNewVisitor(page, testInfo.workerIndex);
+  test.beforeEach(async ({ page }) => {
+    await asNewVisitor(page);
   });
 
   test("shows the hero, the form, the benefits, the closing call and the footer", async ({ page }, testInfo) => {
@@ -185,7 +178,7 @@ test.describe("without JavaScript", () => {
     const context = await browser.newContext({ ...testInfo.project.use, baseURL, javaScriptEnabled: false });
     const page = await context.newPage();
     const person = uniquePerson(testInfo);
-    await page.setExtraHTTPHeaders({ "CF-Connecting-IP": `192.0.2.${200 + testInfo.workerIndex}` });
+    await asNewVisitor(page);
     await page.goto("/");
     await fillLeadForm(page, person, { script: false });
     await page.getByRole("button", { name: SUBMIT }).click();

@@ -1,10 +1,29 @@
 import { join } from "node:path";
-import type { Page, TestInfo } from "@playwright/test";
+import { expect, type Page, type TestInfo } from "@playwright/test";
 import { d1 } from "../support/app";
 import { confirmationLinkAt } from "../support/fake-mail";
+import { uniqueIp } from "../support/leads";
 import { repoRoot } from "../support/paths";
 
 export const SCREENSHOT_DIR = join(repoRoot, "tests/artifacts/screenshots");
+
+/** The lead form's button. */
+export const LEAD_SUBMIT = "Quero meu acesso antecipado ao lançamento exclusivo";
+
+/**
+ * Every request of `page` from now on comes from a new visitor's address, so
+ * each test is its own visitor for the per-IP limits (each Playwright worker
+ * has its own site, so a per-process sequence is enough).
+ */
+export async function asNewVisitor(page: Page): Promise<void> {
+  await page.setExtraHTTPHeaders({ "CF-Connecting-IP": uniqueIp() });
+}
+
+/** Opens a landing URL and waits until React has attached its handlers to the form. */
+export async function openLanding(page: Page, url = "/"): Promise<void> {
+  await page.goto(url);
+  await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+}
 
 /** Saves a full-page screenshot named after the viewport project and `name`. */
 export async function screenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {

@@ -1,11 +1,11 @@
 import { join } from "node:path";
-import { test as base, expect, type Page, type TestInfo } from "@playwright/test";
+import { test as base, expect } from "@playwright/test";
 import { type App, spawnApp } from "../support/app";
 import { FakeMail } from "../support/fake-mail";
 import { FakeTurnstile, TURNSTILE_TEST } from "../support/fake-turnstile";
 import { staffEmail } from "../support/staff";
 import { LOG_DIR } from "./fixtures";
-import { fillLeadForm, uniquePerson } from "./support";
+import { asNewVisitor, fillLeadForm, openLanding, LEAD_SUBMIT as SUBMIT, uniquePerson } from "./support";
 
 /**
  * The bot check as a visitor meets it: the real pages and the real worker
@@ -14,7 +14,6 @@ import { fillLeadForm, uniquePerson } from "./support";
  * Content-Security-Policy applies), its verification by the fake service.
  */
 
-const SUBMIT = "Quero meu acesso antecipado ao lançamento exclusivo";
 const SCRIPT = "https://challenges.cloudflare.com/turnstile/v0/api.js**";
 const REFUSED = "A verificação de segurança falhou ou expirou. Tente enviar novamente.";
 const PASSWORD = "vinho-tinto-2026";
@@ -91,20 +90,16 @@ const test = base.extend<{ scriptRequests: string[] }, { sites: Sites }>({
   },
 });
 
-let ipCounter = 0;
-async function asNewVisitor(page: Page, testInfo: TestInfo) {
-  ipCounter += 1;
-  await page.setExtraHTTPHeaders({ "CF-Connecting-IP": `198.51.100.${testInfo.workerIndex * 50 + ipCounter}` });
-}
-
-async function openLanding(page: Page, url = "/") {
-  await page.goto(url);
-  await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+/** How many leads a site stored with this e-mail. */
+async function storedLeads(site: App, email: string): Promise<number> {
+  const [row] = await site.sql<{ n: number }>(`SELECT count(*) AS n FROM leads WHERE email = '${email}'`);
+  if (!row) throw new Error("count(*) answered no row");
+  return row.n;
 }
 
 test.describe("with Turnstile on", () => {
-  test.beforeEach(async ({ page }, testInfo) => {
-    await asNewVisitor(page, testInfo);
+  test.beforeEach(async ({ page }) => {
+    await asNewVisitor(page);
   });
 
   test("the lead form loads the widget on first use and sends its token, which the worker verifies", async ({
@@ -135,9 +130,7 @@ test.describe("with Turnstile on", () => {
     expect(checks).toEqual([
       expect.objectContaining({ secret: TURNSTILE_TEST.passingSecret, response: TURNSTILE_TEST.dummyToken }),
     ]);
-    expect(await sites.passing.sql(`SELECT count(*) AS n FROM leads WHERE email = '${first.email}'`)).toEqual([
-      { n: 1 },
-    ]);
+    expect(await storedLeads(sites.passing, first.email)).toBe(1);
 
     // A token works once: the widget is reset and the next lead carries a new one.
     const second = uniquePerson(testInfo);
@@ -155,9 +148,7 @@ test.describe("with Turnstile on", () => {
     expect(
       await page.evaluate(() => (window as unknown as { fakeTurnstile: { resets: number } }).fakeTurnstile.resets),
     ).toBe(2);
-    expect(await sites.passing.sql(`SELECT count(*) AS n FROM leads WHERE email = '${second.email}'`)).toEqual([
-      { n: 1 },
-    ]);
+    expect(await storedLeads(sites.passing, second.email)).toBe(1);
     expect(errors).toEqual([]);
   });
 
@@ -178,9 +169,7 @@ test.describe("with Turnstile on", () => {
     await expect(page.locator(".lead-form__notice")).toHaveText(REFUSED);
     await expect(page.getByLabel("E-mail")).toHaveValue(person.email);
     expect(scriptRequests).toHaveLength(1);
-    expect(await sites.failing.sql(`SELECT count(*) AS n FROM leads WHERE email = '${person.email}'`)).toEqual([
-      { n: 0 },
-    ]);
+    expect(await storedLeads(sites.failing, person.email)).toBe(0);
   });
 
   test("staff sign-up passes the check too and the confirmation e-mail goes out", async ({
@@ -217,7 +206,7 @@ test.describe("with Turnstile on", () => {
       javaScriptEnabled: false,
     });
     const page = await context.newPage();
-    await asNewVisitor(page, testInfo);
+    await asNewVisitor(page);
     const person = uniquePerson(testInfo);
     await page.goto("/");
     await fillLeadForm(page, person, { script: false });
@@ -225,9 +214,7 @@ test.describe("with Turnstile on", () => {
     await expect(page).toHaveURL(/\/cadastro-nao-enviado$/);
     await expect(page.getByRole("heading", { level: 1, name: "Seu cadastro não foi enviado" })).toBeVisible();
     await expect(page.getByText(/verificação de segurança/)).toBeVisible();
-    expect(await sites.passing.sql(`SELECT count(*) AS n FROM leads WHERE email = '${person.email}'`)).toEqual([
-      { n: 0 },
-    ]);
+    expect(await storedLeads(sites.passing, person.email)).toBe(0);
     await context.close();
   });
 });

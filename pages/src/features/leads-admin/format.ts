@@ -1,3 +1,5 @@
+import type { Lead } from "./api";
+
 const parts = new Intl.DateTimeFormat("pt-BR", {
   timeZone: "America/Sao_Paulo",
   day: "2-digit",
@@ -29,12 +31,7 @@ export function whatsappChat(e164: string): string {
   return `https://wa.me/${e164.replace(/\D/g, "")}`;
 }
 
-type Attribution = {
-  utm_medium?: string | null;
-  utm_campaign?: string | null;
-  gclid?: string | null;
-  fbclid?: string | null;
-};
+type Attribution = Partial<Pick<Lead, "utm_medium" | "utm_campaign" | "gclid" | "fbclid">>;
 
 /**
  * What the staff need to know, beyond the origin, about how a lead arrived:
