@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { workerAddress } from "../../scripts/worker-address.mjs";
 import { freePort, sleep } from "./net";
 import { repoRoot, toolsPath, wranglerBin } from "./paths";
 
@@ -19,7 +20,7 @@ export const TEST_VARS: Record<string, string> = {
 };
 
 export type App = {
-  /** http://127.0.0.1:<port> */
+  /** http://127.0.0.1:<port>: the worker's own workerd socket (see scripts/worker-address.mjs). */
   baseUrl: string;
   persistDir: string;
   /** Runs SQL on the instance's local D1 through wrangler; returns the last statement's rows. */
@@ -96,7 +97,8 @@ export type SpawnOptions = {
 
 /**
  * Starts the real worker in workerd through `wrangler dev`, on a fresh local
- * D1 made from schema.sql, with `vars` on top of {@link TEST_VARS}.
+ * D1 made from schema.sql, with `vars` on top of {@link TEST_VARS}. Requests go
+ * straight to the worker's workerd socket, not through wrangler's reload proxy.
  */
 export async function spawnApp(options: SpawnOptions = {}): Promise<App> {
   const persistDir = options.persistDir ?? (await mkdtemp(join(tmpdir(), "lead-site-d1-")));
@@ -104,6 +106,8 @@ export async function spawnApp(options: SpawnOptions = {}): Promise<App> {
   const config = options.extraConfig === undefined ? null : await configWith(options.extraConfig);
   const port = await freePort();
   const inspectorPort = await freePort();
+  // Where wrangler writes its own log, which names the worker's address.
+  const wranglerLog = join(persistDir, `wrangler-${port}.log`);
   const vars = { ...TEST_VARS, ...options.vars };
   const args = [
     "dev",
@@ -132,6 +136,7 @@ export async function spawnApp(options: SpawnOptions = {}): Promise<App> {
       // instance starts or stops, failing requests in flight.
       WRANGLER_REGISTRY_PATH: join(persistDir, "dev-registry"),
       WRANGLER_CI_DISABLE_CONFIG_WATCHING: "true",
+      WRANGLER_LOG_PATH: wranglerLog,
     },
     detached: true,
     stdio: "pipe",
@@ -143,9 +148,9 @@ export async function spawnApp(options: SpawnOptions = {}): Promise<App> {
   child.stderr?.on("data", (d: Buffer) => {
     output += d.toString();
   });
-  const baseUrl = `http://127.0.0.1:${port}`;
+  let baseUrl: string;
   try {
-    await waitUntilReady(child, baseUrl, () => output);
+    baseUrl = await waitUntilReady(child, wranglerLog, () => output);
   } catch (error) {
     kill(child);
     if (config) await rm(config.dir, { recursive: true, force: true });
@@ -184,19 +189,23 @@ function kill(child: ChildProcess) {
   }
 }
 
-async function waitUntilReady(child: ChildProcess, baseUrl: string, output: () => string) {
+/** Resolves with the worker's own address once it serves a page. */
+async function waitUntilReady(child: ChildProcess, wranglerLog: string, output: () => string): Promise<string> {
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`wrangler dev exited (${child.exitCode}):\n${output()}`);
-    if (output().includes("Ready on")) {
+    const baseUrl = output().includes("Ready on") ? await workerAddress(wranglerLog) : null;
+    if (baseUrl) {
       try {
         const response = await fetch(`${baseUrl}/robots.txt`);
-        if (response.ok) return;
+        if (response.ok) return baseUrl;
       } catch {
         // not listening yet
       }
     }
     await sleep(250);
   }
-  throw new Error(`wrangler dev did not become ready:\n${output()}`);
+  throw new Error(
+    `wrangler dev did not become ready (or its log ${wranglerLog} never named the worker's address):\n${output()}`,
+  );
 }
