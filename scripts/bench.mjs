@@ -6,7 +6,10 @@
 // 2. Makes a fresh local D1 in a temporary folder and seeds it with realistic
 //    leads (scripts/seed-leads.mjs).
 // 3. Starts the real worker under `wrangler dev` on 127.0.0.1, with the
-//    Jetimob and e-mail keys empty (no outside calls) and Turnstile off.
+//    Jetimob and e-mail keys empty (no outside calls) and Turnstile off, and
+//    sends every request to the worker's own workerd socket, not through
+//    wrangler's reload proxy, which production does not have
+//    (scripts/wrangler-dev.mjs).
 // 4. Signs a staff member up and in (the confirmation link is read from the
 //    worker's log, as MAIL_API_KEY is unset).
 // 5. Loads each endpoint with autocannon (requests/s, p50/p99 latency): the
@@ -23,10 +26,9 @@
 //    desktop presets, Debian's Chromium).
 // Everything runs on this machine against 127.0.0.1; results are also written
 // to .build/bench/results.json.
-import { execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import { createWriteStream } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -37,6 +39,7 @@ import WebSocket from "ws";
 import { CHROMIUM_FLAGS as CHROMIUM_BASE_FLAGS, CHROMIUM_PATH } from "./chromium.mjs";
 import { measureFirstLoad, report } from "./page-weight.mjs";
 import { generateLeads, seedLeads } from "./seed-leads.mjs";
+import { startDevWorker } from "./wrangler-dev.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const bin = join(root, "node_modules/.bin");
@@ -64,80 +67,33 @@ const env = { ...process.env, PATH: `${join(root, ".tools/bin")}:${bin}:${proces
 const say = (s) => console.log(`\x1b[1;34m[bench]\x1b[0m ${s}`);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** Starts `wrangler dev` on the seeded D1; resolves once it serves. */
+/** Starts `wrangler dev` on the seeded D1; resolves once the worker serves. */
 async function startWorker(persistDir) {
-  const [port, inspectorPort] = [await freePort(), await freePort()];
-  const vars = {
-    JWT_SECRET: "bench-signing-key-0123456789abcdef0123456789abcdef",
-    JETIMOB_PUBLIC_KEY: "",
-    JETIMOB_PRIVATE_KEY: "",
-    MAIL_API_KEY: "",
-    TURNSTILE_SITE_KEY: "",
-    TURNSTILE_SECRET_KEY: "",
-  };
-  const child = spawn(
-    join(bin, "wrangler"),
-    [
-      "dev",
-      "--ip",
-      "127.0.0.1",
-      "--port",
-      String(port),
-      "--inspector-port",
-      String(inspectorPort),
-      "--persist-to",
-      persistDir,
-      "--show-interactive-dev-session=false",
-      // "log", not "info": the worker's console.log (the confirmation link) is at that level.
-      "--log-level",
-      "log",
-      ...Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]),
-    ],
-    { cwd: root, env: { ...env, WRANGLER_SEND_METRICS: "false", CI: "true" }, detached: true, stdio: "pipe" },
-  );
   // The worker's output goes to a file (it can outgrow a string under load);
   // only its last part is kept in memory, for the confirmation link.
   await mkdir(join(root, ".build/bench"), { recursive: true });
   const logFile = createWriteStream(join(root, ".build/bench/wrangler.log"));
   let log = "";
-  const keep = (d) => {
-    logFile.write(d);
-    log = (log + d).slice(-64 * 1024);
-  };
-  child.stdout.on("data", keep);
-  child.stderr.on("data", keep);
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const stop = () => {
-    try {
-      process.kill(-child.pid, "SIGTERM");
-    } catch {
-      // already gone
-    }
-  };
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`wrangler dev exited:\n${log}`);
-    try {
-      if ((await fetch(`${baseUrl}/robots.txt`)).ok)
-        return { baseUrl, inspectorPort, group: child.pid, log: () => log, stop };
-    } catch {
-      // not listening yet
-    }
-    await sleep(250);
-  }
-  stop();
-  throw new Error(`wrangler dev did not start:\n${log}`);
+  const worker = await startDevWorker({
+    root,
+    persistDir,
+    vars: {
+      JWT_SECRET: "bench-signing-key-0123456789abcdef0123456789abcdef",
+      JETIMOB_PUBLIC_KEY: "",
+      JETIMOB_PRIVATE_KEY: "",
+      MAIL_API_KEY: "",
+      TURNSTILE_SITE_KEY: "",
+      TURNSTILE_SECRET_KEY: "",
+    },
+    // "log", not "info": the worker's console.log (the confirmation link) is at that level.
+    logLevel: "log",
+    env,
+    onOutput: (chunk) => {
+      logFile.write(chunk);
+      log = (log + chunk).slice(-64 * 1024);
+    },
+  });
+  return { ...worker, group: worker.pid, log: () => log };
 }
 
 /** Signs a staff member up, confirms through the logged link, returns the access token and password. */
@@ -475,12 +431,6 @@ try {
   results.pageWeight = await measureFirstLoad();
 
   if (!SKIP_LIGHTHOUSE) {
-    // On a fresh server: after thousands of requests this wrangler's local
-    // proxy sometimes leaves a request hanging, and a page that never paints
-    // measures the dev server, not the page.
-    worker.stop();
-    await sleep(1000);
-    worker = await startWorker(persistDir);
     results.lighthouse = [];
     for (const preset of ["mobile", "desktop"]) {
       say(`Lighthouse, ${preset} preset`);

@@ -1,10 +1,10 @@
-import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { workerAddress } from "../../scripts/worker-address.mjs";
-import { freePort, sleep } from "./net";
+import { type DevWorker, startDevWorker } from "../../scripts/wrangler-dev.mjs";
+import { sleep } from "./net";
 import { repoRoot, toolsPath, wranglerBin } from "./paths";
 
 const run = promisify(execFile);
@@ -20,7 +20,7 @@ export const TEST_VARS: Record<string, string> = {
 };
 
 export type App = {
-  /** http://127.0.0.1:<port>: the worker's own workerd socket (see scripts/worker-address.mjs). */
+  /** http://127.0.0.1:<port>: the worker's own workerd socket (see scripts/wrangler-dev.mjs). */
   baseUrl: string;
   persistDir: string;
   /** Runs SQL on the instance's local D1 through wrangler; returns the last statement's rows. */
@@ -98,64 +98,32 @@ export type SpawnOptions = {
 /**
  * Starts the real worker in workerd through `wrangler dev`, on a fresh local
  * D1 made from schema.sql, with `vars` on top of {@link TEST_VARS}. Requests go
- * straight to the worker's workerd socket, not through wrangler's reload proxy.
+ * straight to the worker's workerd socket, not through wrangler's reload proxy
+ * (scripts/wrangler-dev.mjs).
  */
 export async function spawnApp(options: SpawnOptions = {}): Promise<App> {
   const persistDir = options.persistDir ?? (await mkdtemp(join(tmpdir(), "lead-site-d1-")));
   if (!options.persistDir) await applySchema(persistDir);
   const config = options.extraConfig === undefined ? null : await configWith(options.extraConfig);
-  const port = await freePort();
-  const inspectorPort = await freePort();
-  // Where wrangler writes its own log, which names the worker's address.
-  const wranglerLog = join(persistDir, `wrangler-${port}.log`);
-  const vars = { ...TEST_VARS, ...options.vars };
-  const args = [
-    "dev",
-    ...(config ? ["--config", config.path] : []),
-    "--ip",
-    "127.0.0.1",
-    "--port",
-    String(port),
-    "--inspector-port",
-    String(inspectorPort),
-    "--persist-to",
-    persistDir,
-    "--show-interactive-dev-session=false",
-    "--log-level",
-    "info",
-    // Exposes /__scheduled; see runCron.
-    "--test-scheduled",
-    ...Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]),
-  ];
-  const child = spawn(wranglerBin, args, {
-    cwd: repoRoot,
-    env: {
-      ...env(),
-      // Instances must not see each other: by default every `wrangler dev` on
-      // the machine shares a registry and reloads its worker when another
-      // instance starts or stops, failing requests in flight.
-      WRANGLER_REGISTRY_PATH: join(persistDir, "dev-registry"),
-      WRANGLER_CI_DISABLE_CONFIG_WATCHING: "true",
-      WRANGLER_LOG_PATH: wranglerLog,
-    },
-    detached: true,
-    stdio: "pipe",
-  });
   let output = "";
-  child.stdout?.on("data", (d: Buffer) => {
-    output += d.toString();
-  });
-  child.stderr?.on("data", (d: Buffer) => {
-    output += d.toString();
-  });
-  let baseUrl: string;
+  let worker: DevWorker;
   try {
-    baseUrl = await waitUntilReady(child, wranglerLog, () => output);
+    worker = await startDevWorker({
+      root: repoRoot,
+      persistDir,
+      vars: { ...TEST_VARS, ...options.vars },
+      // Exposes /__scheduled; see runCron.
+      args: [...(config ? ["--config", config.path] : []), "--test-scheduled"],
+      env: env(),
+      onOutput: (chunk) => {
+        output += chunk;
+      },
+    });
   } catch (error) {
-    kill(child);
     if (config) await rm(config.dir, { recursive: true, force: true });
     throw error;
   }
+  const { baseUrl } = worker;
 
   return {
     baseUrl,
@@ -170,42 +138,11 @@ export async function spawnApp(options: SpawnOptions = {}): Promise<App> {
       if (!response.ok) throw new Error(`scheduled handler answered ${response.status}`);
     },
     async stop() {
-      kill(child);
+      worker.stop();
       await sleep(200);
       if (options.logFile) await writeFile(options.logFile, output);
       if (!options.persistDir) await rm(persistDir, { recursive: true, force: true });
       if (config) await rm(config.dir, { recursive: true, force: true });
     },
   };
-}
-
-function kill(child: ChildProcess) {
-  if (child.pid && child.exitCode === null) {
-    try {
-      process.kill(-child.pid, "SIGTERM");
-    } catch {
-      // already gone
-    }
-  }
-}
-
-/** Resolves with the worker's own address once it serves a page. */
-async function waitUntilReady(child: ChildProcess, wranglerLog: string, output: () => string): Promise<string> {
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`wrangler dev exited (${child.exitCode}):\n${output()}`);
-    const baseUrl = output().includes("Ready on") ? await workerAddress(wranglerLog) : null;
-    if (baseUrl) {
-      try {
-        const response = await fetch(`${baseUrl}/robots.txt`);
-        if (response.ok) return baseUrl;
-      } catch {
-        // not listening yet
-      }
-    }
-    await sleep(250);
-  }
-  throw new Error(
-    `wrangler dev did not become ready (or its log ${wranglerLog} never named the worker's address):\n${output()}`,
-  );
 }
