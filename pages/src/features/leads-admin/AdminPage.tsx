@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { useRouter } from "../../app/router";
+import { EmailAddress } from "../../components/EmailAddress";
 import { GrapesIcon } from "../../components/icons";
 import { PageStatus } from "../../components/PageStatus";
 import { development } from "../../config/agency";
@@ -49,7 +50,10 @@ export default function AdminPage() {
           </div>
           <div className="admin__user">
             <p>
-              Logado como <strong>{session.user.email}</strong>
+              Logado como{" "}
+              <strong>
+                <EmailAddress email={session.user.email} />
+              </strong>
             </p>
             <button type="button" className="button button--ghost admin__logout" onClick={leave} disabled={leaving}>
               Sair

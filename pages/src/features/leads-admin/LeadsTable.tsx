@@ -1,3 +1,4 @@
+import { EmailAddress } from "../../components/EmailAddress";
 import type { Lead } from "./api";
 import { attributionNotes, formatDate, whatsappChat } from "./format";
 import { StatusBadge } from "./StatusBadge";
@@ -40,7 +41,9 @@ export function LeadsTable({ leads, busy, crmConfigured, loading, onMarkSent, on
                 </div>
               </td>
               <td data-label="Email">
-                <a href={`mailto:${lead.email}`}>{lead.email}</a>
+                <a href={`mailto:${lead.email}`}>
+                  <EmailAddress email={lead.email} />
+                </a>
               </td>
               <td data-label="WhatsApp">
                 <a href={whatsappChat(lead.whatsapp)} target="_blank" rel="noopener noreferrer">
