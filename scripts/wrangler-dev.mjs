@@ -4,9 +4,15 @@
 // worker. With this wrangler, that extra hop now and then holds every request
 // in flight for good, or resets a kept-alive connection: a page load in a test
 // never finishes. Production has no such hop. So the worker is still started
-// by `wrangler dev`, in workerd on a local D1, but callers talk to the worker's
-// own workerd socket, the address wrangler forwards to. Wrangler writes that
-// address to its log file (WRANGLER_LOG_PATH), not to the console.
+// by `wrangler dev`, in workerd on a local D1, but the tests talk to the
+// worker's own workerd socket, the address wrangler forwards to. Wrangler
+// writes that address to its log file (WRANGLER_LOG_PATH), not to the console.
+//
+// The proxy also paces requests. Without it, a sustained load (the benchmark)
+// outruns wrangler's inspector relay, which sends its Node process one HTTP
+// request per inspector message (several per page): thousands of sockets pile
+// up in wrangler's own workerd. At the tests' pace the relay keeps up (a whole
+// test run peaks at about 50 sockets).
 import { spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { createServer } from "node:net";
@@ -58,6 +64,7 @@ export async function workerAddress(logPath) {
 /**
  * @typedef {object} DevWorker
  * @property {string} baseUrl the worker's own address, http://127.0.0.1:<port>
+ * @property {string} wranglerUrl the address wrangler prints, through its reload proxy
  * @property {number} inspectorPort wrangler's inspector (V8 DevTools protocol)
  * @property {number} pid wrangler's process, leader of the group of its workerd processes
  * @property {() => void} stop ends wrangler and its workerd processes
@@ -143,7 +150,7 @@ export async function startDevWorker({ root, persistDir, vars = {}, logLevel = "
     const baseUrl = ready ? await workerAddress(wranglerLog) : null;
     try {
       if (baseUrl && (await fetch(`${baseUrl}/robots.txt`)).ok) {
-        return { baseUrl, inspectorPort, pid: child.pid, stop };
+        return { baseUrl, wranglerUrl: `http://127.0.0.1:${port}`, inspectorPort, pid: child.pid, stop };
       }
     } catch {
       // not listening yet
