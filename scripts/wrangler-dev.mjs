@@ -24,7 +24,7 @@ const START_TIMEOUT_MS = 120_000;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** A TCP port on 127.0.0.1 that nothing listens on right now. */
-export function freePort() {
+function freePort() {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.unref();
@@ -48,7 +48,7 @@ export function freePort() {
  * @param {string} logPath
  * @returns {Promise<string | null>} e.g. "http://127.0.0.1:41863"
  */
-export async function workerAddress(logPath) {
+async function workerAddress(logPath) {
   let log;
   try {
     log = await readFile(logPath, "utf8");
@@ -124,13 +124,16 @@ export async function startDevWorker({ root, persistDir, vars = {}, logLevel = "
       stdio: "pipe",
     },
   );
-  // The last part of the output, for the error when the start fails.
+  // While starting: the last part of the output, for the error if the start fails.
+  let starting = true;
   let tail = "";
   let ready = false;
   const take = (data) => {
     const chunk = data.toString();
-    tail = (tail + chunk).slice(-16 * 1024);
-    ready ||= tail.includes("Ready on");
+    if (starting) {
+      tail = (tail + chunk).slice(-16 * 1024);
+      ready ||= tail.includes("Ready on");
+    }
     onOutput?.(chunk);
   };
   child.stdout.on("data", take);
@@ -150,6 +153,7 @@ export async function startDevWorker({ root, persistDir, vars = {}, logLevel = "
     const baseUrl = ready ? await workerAddress(wranglerLog) : null;
     try {
       if (baseUrl && (await fetch(`${baseUrl}/robots.txt`)).ok) {
+        starting = false;
         return { baseUrl, wranglerUrl: `http://127.0.0.1:${port}`, inspectorPort, pid: child.pid, stop };
       }
     } catch {
