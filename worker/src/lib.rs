@@ -12,6 +12,7 @@ mod http;
 pub mod leads;
 mod mail;
 mod messages;
+mod outbound;
 pub mod platform;
 pub mod rate_limit;
 mod site;

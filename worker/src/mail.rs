@@ -2,12 +2,18 @@
 //! with a bearer key and a JSON body). Without a key, local development
 //! writes the message to the worker's log instead, so everything works offline.
 
-use serde::Serialize;
-use worker::{Env, Fetch, Headers, Method, Request, RequestInit};
+use std::time::Duration;
 
-use crate::{agency, config};
+use serde::Serialize;
+use worker::{Env, Headers, Method, Request, RequestInit};
+
+use crate::{agency, config, outbound};
 
 const DEFAULT_MAIL_API_BASE_URL: &str = "https://api.resend.com";
+
+/// The person waiting on a sign-up should not wait longer than this for the
+/// e-mail API; an answer that late is treated as a failure.
+pub const TIMEOUT: Duration = Duration::from_secs(5);
 
 /// A message in plain text and HTML.
 #[derive(Debug, Serialize)]
@@ -56,21 +62,19 @@ pub async fn send(env: &Env, email: &Email) -> worker::Result<()> {
         .with_headers(headers)
         .with_body(Some(body.into()));
     let request = Request::new_with_init(&format!("{}/emails", base.trim_end_matches('/')), &init)?;
-    let mut response = Fetch::Request(request).send().await?;
-    if (200..300).contains(&response.status_code()) {
-        return Ok(());
+    let secrets = [key.as_str()];
+    match outbound::send(request, TIMEOUT).await {
+        Ok(answer) if answer.is_success() => Ok(()),
+        Ok(answer) => Err(worker::Error::RustError(format!(
+            "the e-mail API answered {}: {}",
+            answer.status,
+            outbound::redact(&answer.body, &secrets, 200)
+        ))),
+        Err(failure) => Err(worker::Error::RustError(format!(
+            "the e-mail API: {}",
+            failure.describe(&secrets)
+        ))),
     }
-    let detail: String = response
-        .text()
-        .await
-        .unwrap_or_default()
-        .chars()
-        .take(200)
-        .collect();
-    Err(worker::Error::RustError(format!(
-        "the e-mail API answered {}: {detail}",
-        response.status_code()
-    )))
 }
 
 fn default_from() -> String {

@@ -4,14 +4,12 @@
 //! a fresh token (`turnstile_token`), which the worker checks with the
 //! verification service before it stores or sends anything.
 
-use futures_util::future::{Either, select};
-use futures_util::pin_mut;
 use serde::Deserialize;
 use serde_json::{Map, Value};
-use worker::{AbortController, Delay, Env, Fetch, Headers, Method, Request, RequestInit, Url};
+use worker::{Env, Headers, Method, Request, RequestInit, Url};
 
 use crate::http::{ApiError, ApiResult, FieldErrors};
-use crate::{config, messages};
+use crate::{config, messages, outbound};
 
 pub const DEFAULT_VERIFY_URL: &str = "https://challenges.cloudflare.com/turnstile/v0/siteverify";
 /// Where the widget's script and frame come from; the CSP names it only when
@@ -104,23 +102,9 @@ impl Turnstile {
             Ok(request) => request,
             Err(e) => return Verdict::Unavailable(format!("bad TURNSTILE_VERIFY_URL: {e}")),
         };
-        let controller = AbortController::default();
-        let signal = controller.signal();
-        let answer = async {
-            let mut response = Fetch::Request(request).send_with_signal(&signal).await?;
-            let status = response.status_code();
-            let body = response.text().await.unwrap_or_default();
-            Ok::<_, worker::Error>((status, body))
-        };
-        let timer = Delay::from(TIMEOUT);
-        pin_mut!(answer, timer);
-        match select(answer, timer).await {
-            Either::Left((Ok((status, body)), _)) => decide(status, &body),
-            Either::Left((Err(e), _)) => Verdict::Unavailable(format!("network: {e}")),
-            Either::Right(((), _)) => {
-                controller.abort();
-                Verdict::Unavailable("no answer within 5 s".into())
-            }
+        match outbound::send(request, TIMEOUT).await {
+            Ok(answer) => decide(answer.status, &answer.body),
+            Err(failure) => Verdict::Unavailable(failure.describe(&[&self.secret])),
         }
     }
 }

@@ -4,16 +4,12 @@
 
 use std::time::Duration;
 
-use futures_util::future::{Either, select};
-use futures_util::{StreamExt, pin_mut};
 use serde_json::Value;
-use worker::{
-    AbortController, Delay, Env, Fetch, FormData, Headers, Method, Request, RequestInit, Url,
-};
+use worker::{Env, FormData, Headers, Method, Request, RequestInit, Url};
 
 use super::store::ClaimedLead;
-use crate::agency;
 use crate::config::setting;
+use crate::{agency, outbound};
 
 /// A CRM that has not answered by then is treated as down, so one hanging
 /// request never holds a whole cron run.
@@ -21,10 +17,6 @@ pub const TIMEOUT: Duration = Duration::from_secs(5);
 
 /// The longest `last_error` kept: enough for a status and the gist of the body.
 pub const LAST_ERROR_MAX_CHARS: usize = 200;
-
-/// More of an answer than this is never needed: the id sits in a small JSON
-/// object and an error needs only its first words.
-const MAX_ANSWER_BYTES: usize = 16 * 1024;
 
 /// Longest CRM id kept; anything longer is not an id.
 const MAX_ID_CHARS: usize = 100;
@@ -152,39 +144,18 @@ impl Failure {
                     429 => " (limite de envios)",
                     _ => "",
                 };
-                let body = one_line(body);
-                if body.is_empty() {
+                if body.trim().is_empty() {
                     format!("HTTP {status}{hint}")
                 } else {
                     format!("HTTP {status}{hint}: {body}")
                 }
             }
             Failure::Timeout => format!("Sem resposta do Jetimob em {} s", TIMEOUT.as_secs()),
-            Failure::Network(detail) => format!("Falha de conexão: {}", one_line(detail)),
+            Failure::Network(detail) => format!("Falha de conexão: {detail}"),
             Failure::BadBaseUrl => "JETIMOB_BASE_URL inválida".to_string(),
         };
-        excerpt(&text, secrets)
+        outbound::redact(&text, secrets, LAST_ERROR_MAX_CHARS)
     }
-}
-
-fn one_line(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-/// `text` with every non-empty secret replaced, cut to
-/// [`LAST_ERROR_MAX_CHARS`]. Secrets go first, so a cut can never leave part
-/// of one behind.
-pub fn excerpt(text: &str, secrets: &[&str]) -> String {
-    let mut clean: String = text.chars().filter(|c| !c.is_control()).collect();
-    for secret in secrets.iter().filter(|s| !s.is_empty()) {
-        clean = clean.replace(secret, "[chave]");
-    }
-    if clean.chars().count() <= LAST_ERROR_MAX_CHARS {
-        return clean;
-    }
-    let mut cut: String = clean.chars().take(LAST_ERROR_MAX_CHARS - 1).collect();
-    cut.push('…');
-    cut
 }
 
 /// Sends one lead. `Ok` carries the CRM's id when its answer had one.
@@ -204,31 +175,14 @@ async fn exchange(settings: &Settings, lead: &ClaimedLead) -> Result<Option<Stri
     )
     .map_err(|e| Failure::Network(e.to_string()))?;
 
-    let controller = AbortController::default();
-    let signal = controller.signal();
-    let answer = async {
-        let mut response = Fetch::Request(request)
-            .send_with_signal(&signal)
-            .await
-            .map_err(|e| Failure::Network(e.to_string()))?;
-        let status = response.status_code();
-        // An unreadable body does not change what the status said.
-        let body = read_capped(&mut response).await.unwrap_or_default();
-        Ok::<_, Failure>((status, body))
-    };
-    let timer = Delay::from(TIMEOUT);
-    pin_mut!(answer, timer);
-    let (status, body) = match select(answer, timer).await {
-        Either::Left((answer, _)) => answer?,
-        Either::Right(((), _)) => {
-            controller.abort();
-            return Err(Failure::Timeout);
-        }
-    };
-    if (200..300).contains(&status) {
-        Ok(accepted_id(&body))
-    } else {
-        Err(Failure::Refused { status, body })
+    match outbound::send(request, TIMEOUT).await {
+        Ok(answer) if answer.is_success() => Ok(accepted_id(&answer.body)),
+        Ok(answer) => Err(Failure::Refused {
+            status: answer.status,
+            body: answer.body,
+        }),
+        Err(outbound::Failure::Timeout(_)) => Err(Failure::Timeout),
+        Err(outbound::Failure::Network(detail)) => Err(Failure::Network(detail)),
     }
 }
 
@@ -250,21 +204,6 @@ fn build_request(
         .with_headers(headers)
         .with_body(Some(form.into()));
     Request::new_with_init(url.as_str(), &init)
-}
-
-async fn read_capped(response: &mut worker::Response) -> worker::Result<String> {
-    let mut bytes = Vec::new();
-    let Ok(mut stream) = response.stream() else {
-        return Ok(String::new());
-    };
-    while let Some(chunk) = stream.next().await {
-        bytes.extend_from_slice(&chunk?);
-        if bytes.len() >= MAX_ANSWER_BYTES {
-            bytes.truncate(MAX_ANSWER_BYTES);
-            break;
-        }
-    }
-    Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
 #[cfg(test)]

@@ -1,0 +1,173 @@
+//! Calls to services outside our control (Jetimob, Turnstile, the e-mail API):
+//! one way to send them, with a deadline, a cap on how much of the answer is
+//! read, and error texts that never carry a secret.
+
+use std::time::Duration;
+
+use futures_util::future::{Either, select};
+use futures_util::{StreamExt, pin_mut};
+use worker::{AbortController, Delay, Fetch, Request};
+
+/// The start of an answer is all any caller needs: an id in a small JSON
+/// object, or the first words of an error.
+pub const MAX_ANSWER_BYTES: usize = 16 * 1024;
+
+/// What the other side answered, whatever the status.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Answer {
+    pub status: u16,
+    /// At most [`MAX_ANSWER_BYTES`] of the body, as text.
+    pub body: String,
+}
+
+impl Answer {
+    pub fn is_success(&self) -> bool {
+        (200..300).contains(&self.status)
+    }
+}
+
+/// Why no answer came.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Failure {
+    /// Nothing within the deadline; the request was aborted.
+    Timeout(Duration),
+    /// The request did not get through (DNS, connection, TLS, a bad URL…).
+    Network(String),
+}
+
+impl Failure {
+    /// One line for a log or a stored error, with every secret blanked out.
+    pub fn describe(&self, secrets: &[&str]) -> String {
+        match self {
+            Failure::Timeout(limit) => format!("no answer within {} s", limit.as_secs()),
+            Failure::Network(detail) => format!("network: {}", redact(detail, secrets, 300)),
+        }
+    }
+}
+
+/// Sends `request` and reads its answer, giving up after `timeout` (the
+/// request is aborted then, so nothing keeps running after the caller moved on).
+pub async fn send(request: Request, timeout: Duration) -> Result<Answer, Failure> {
+    let controller = AbortController::default();
+    let signal = controller.signal();
+    let exchange = async {
+        let mut response = Fetch::Request(request)
+            .send_with_signal(&signal)
+            .await
+            .map_err(|e| Failure::Network(e.to_string()))?;
+        let status = response.status_code();
+        // An unreadable body does not change what the status said.
+        let body = read_capped(&mut response).await.unwrap_or_default();
+        Ok(Answer { status, body })
+    };
+    let timer = Delay::from(timeout);
+    pin_mut!(exchange, timer);
+    match select(exchange, timer).await {
+        Either::Left((answer, _)) => answer,
+        Either::Right(((), _)) => {
+            controller.abort();
+            Err(Failure::Timeout(timeout))
+        }
+    }
+}
+
+async fn read_capped(response: &mut worker::Response) -> worker::Result<String> {
+    let mut bytes = Vec::new();
+    let Ok(mut stream) = response.stream() else {
+        return Ok(String::new());
+    };
+    while let Some(chunk) = stream.next().await {
+        bytes.extend_from_slice(&chunk?);
+        if bytes.len() >= MAX_ANSWER_BYTES {
+            bytes.truncate(MAX_ANSWER_BYTES);
+            break;
+        }
+    }
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// `text` on one line, every non-empty secret replaced by `[chave]`, cut to
+/// `max_chars`. Secrets go first, so a cut can never leave part of one behind.
+pub fn redact(text: &str, secrets: &[&str], max_chars: usize) -> String {
+    let mut clean = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    clean.retain(|c| !c.is_control());
+    // Longest first: a short secret inside a longer one must not leave the
+    // rest of the longer one readable.
+    let mut secrets: Vec<&str> = secrets.iter().copied().filter(|s| !s.is_empty()).collect();
+    secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
+    for secret in secrets {
+        clean = clean.replace(secret, "[chave]");
+    }
+    if clean.chars().count() <= max_chars {
+        return clean;
+    }
+    let mut cut: String = clean.chars().take(max_chars.saturating_sub(1)).collect();
+    cut.push('…');
+    cut
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn an_answer_is_a_success_only_with_a_2xx_status() {
+        let answer = |status| Answer {
+            status,
+            body: String::new(),
+        };
+        assert!(answer(200).is_success());
+        assert!(answer(204).is_success());
+        assert!(!answer(301).is_success());
+        assert!(!answer(401).is_success());
+        assert!(!answer(500).is_success());
+    }
+
+    #[test]
+    fn secrets_are_blanked_and_the_text_kept_on_one_line() {
+        assert_eq!(
+            redact(
+                "bad key\n  s3cret for /x/pub-k3y",
+                &["s3cret", "pub-k3y", ""],
+                200
+            ),
+            "bad key [chave] for /x/[chave]"
+        );
+    }
+
+    #[test]
+    fn a_long_text_is_cut_with_an_ellipsis() {
+        let cut = redact(&"a".repeat(500), &[], 200);
+        assert_eq!(cut.chars().count(), 200);
+        assert!(cut.ends_with('…'));
+    }
+
+    #[test]
+    fn a_failure_names_its_deadline_or_the_network_error_without_secrets() {
+        assert_eq!(
+            Failure::Timeout(Duration::from_secs(5)).describe(&[]),
+            "no answer within 5 s"
+        );
+        let network = Failure::Network("connect to https://x/leads/pub-k3y failed".into());
+        assert_eq!(
+            network.describe(&["pub-k3y"]),
+            "network: connect to https://x/leads/[chave] failed"
+        );
+    }
+
+    proptest! {
+        #[test]
+        fn no_secret_survives_however_the_text_is_shaped(
+            before in ".{0,300}",
+            after in ".{0,300}",
+            secret in "[A-Za-z0-9_-]{8,40}",
+            max in 20usize..400,
+        ) {
+            let text = format!("{before}{secret}{after}{secret}");
+            let clean = redact(&text, &["pub", &secret], max);
+            prop_assert!(!clean.contains(&secret));
+            prop_assert!(clean.chars().count() <= max);
+        }
+    }
+}
