@@ -1,36 +1,28 @@
 // `make bench`: how fast the site is, printed as figures (not a pass/fail test).
 //
-//   node scripts/bench.mjs [--leads 100000] [--duration 10] [--connections 10] [--skip-lighthouse] [--profile]
+//   node scripts/bench.mjs [--leads 100000] [--duration 10] [--connections 10] [--skip-lighthouse]
 //
 // 1. Builds (make build; a no-op when up to date).
-// 2. Makes a fresh local D1 in a temporary folder and seeds it with realistic
-//    leads (scripts/seed-leads.mjs).
-// 3. Starts the real worker under `wrangler dev` on 127.0.0.1, with the
-//    Jetimob and e-mail keys empty (no outside calls) and Turnstile off, and
-//    loads it through the port wrangler serves, as `make dev` does. Not the
-//    worker's own socket, which the tests use (scripts/wrangler-dev.mjs):
-//    wrangler relays each message of the worker's inspector to its Node
-//    process as one HTTP request, and under this load, unpaced by wrangler's
-//    proxy, that relay falls behind by thousands of open sockets and keeps
-//    workerd busy for minutes afterwards, which is the very CPU measured here.
-// 4. Signs a staff member up and in (the confirmation link is read from the
+// 2. Starts the real worker in workerd through wrangler's test harness
+//    (scripts/local-worker.mjs: the project's wrangler.toml, a fresh D1 made
+//    by the migrations), with the Jetimob and e-mail keys empty (no outside
+//    calls) and Turnstile off, and seeds it with realistic leads through its
+//    D1 binding (scripts/seed-leads.mjs).
+// 3. Signs a staff member up and in (the confirmation link is read from the
 //    worker's log, as MAIL_API_KEY is unset).
-// 5. Loads each endpoint with autocannon (requests/s, p50/p99 latency): the
+// 4. Loads each endpoint with autocannon (requests/s, p50/p99 latency): the
 //    lead endpoint with a new visitor per request, the staff panel's list and
 //    counters with the access token, and the landing page.
-// 6. Measures the CPU time of one sign-in (PBKDF2, 100,000 iterations) and of
-//    one lead submission inside workerd, from a V8 CPU profile taken through
-//    wrangler's inspector: workerd stops the clocks a worker can read while it
-//    computes (Date.now() and performance.now() only move on I/O, a Spectre
-//    defence), so the worker cannot time itself; the profiler samples the
-//    isolate's thread from outside.
-// 7. Prints the first-load weight of `/` (scripts/page-weight.mjs), the
+// 5. Counts the CPU time of one sign-in (PBKDF2, 100,000 iterations) and of
+//    one lead submission: the kernel's count for the workerd process, as a
+//    worker cannot time itself (workerd stops the clocks a worker can read
+//    while it computes, a Spectre defence).
+// 6. Prints the first-load weight of `/` (scripts/page-weight.mjs), the
 //    worker's compressed WASM size, and Lighthouse's scores for `/` (mobile and
 //    desktop presets, Debian's Chromium).
 // Everything runs on this machine against 127.0.0.1; results are also written
 // to .build/bench/results.json.
 import { execFile } from "node:child_process";
-import { createWriteStream } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { dirname, join } from "node:path";
@@ -38,11 +30,10 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { brotliCompressSync, gzipSync } from "node:zlib";
 import autocannon from "autocannon";
-import WebSocket from "ws";
 import { CHROMIUM_FLAGS as CHROMIUM_BASE_FLAGS, CHROMIUM_PATH } from "./chromium.mjs";
+import { startLocalWorker } from "./local-worker.mjs";
 import { measureFirstLoad, report } from "./page-weight.mjs";
-import { generateLeads, seedLeads } from "./seed-leads.mjs";
-import { startDevWorker } from "./wrangler-dev.mjs";
+import { generateLeads, seedLeadsThrough } from "./seed-leads.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const bin = join(root, "node_modules/.bin");
@@ -57,9 +48,6 @@ const LEADS = Number(option("leads", "100000"));
 const DURATION = Number(option("duration", "10"));
 const CONNECTIONS = Number(option("connections", "10"));
 const SKIP_LIGHTHOUSE = process.argv.includes("--skip-lighthouse");
-// Off by default: attaching to wrangler's inspector has stalled this machine's
-// wrangler (its proxy looped opening sockets until workerd ran out of files).
-const PROFILE = process.argv.includes("--profile");
 
 /** The staff panel's list and counters, as the pages call them. */
 const PANEL_PATHS = ["/api/leads?page=1", "/api/leads?status=pendentes&page=1000", "/api/leads?q=silva"];
@@ -70,34 +58,12 @@ const env = { ...process.env, PATH: `${join(root, ".tools/bin")}:${bin}:${proces
 const say = (s) => console.log(`\x1b[1;34m[bench]\x1b[0m ${s}`);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/** Starts `wrangler dev` on the seeded D1; resolves once the worker serves. */
-async function startWorker(persistDir) {
-  // The worker's output goes to a file (it can outgrow a string under load);
-  // only its last part is kept in memory, for the confirmation link.
-  await mkdir(join(root, ".build/bench"), { recursive: true });
-  const logFile = createWriteStream(join(root, ".build/bench/wrangler.log"));
-  let log = "";
-  const worker = await startDevWorker({
-    root,
-    persistDir,
-    vars: {
-      JWT_SECRET: "bench-signing-key-0123456789abcdef0123456789abcdef",
-      JETIMOB_PUBLIC_KEY: "",
-      JETIMOB_PRIVATE_KEY: "",
-      MAIL_API_KEY: "",
-      TURNSTILE_SITE_KEY: "",
-      TURNSTILE_SECRET_KEY: "",
-    },
-    // "log", not "info": the worker's console.log (the confirmation link) is at that level.
-    logLevel: "log",
-    env,
-    onOutput: (chunk) => {
-      logFile.write(chunk);
-      log = (log + chunk).slice(-64 * 1024);
-    },
+/** Starts the worker on a fresh, migrated D1; resolves once it serves. */
+async function startWorker() {
+  const worker = await startLocalWorker({
+    settings: { JWT_SECRET: "bench-signing-key-0123456789abcdef0123456789abcdef" },
   });
-  // Through wrangler's port: see the top of this file.
-  return { ...worker, baseUrl: worker.wranglerUrl, group: worker.pid, log: () => log };
+  return { ...worker, baseUrl: worker.url, log: worker.logs };
 }
 
 /** Signs a staff member up, confirms through the logged link, returns the access token and password. */
@@ -161,48 +127,12 @@ async function exists(url, headers) {
   return response.status;
 }
 
-/** A CDP session to the worker's isolate through wrangler's inspector proxy. */
-async function inspector(port) {
-  const ws = new WebSocket(`ws://127.0.0.1:${port}/ws`, { origin: "http://127.0.0.1" });
-  await new Promise((resolve, reject) => {
-    ws.once("open", resolve);
-    ws.once("error", reject);
-  });
-  let id = 0;
-  const pending = new Map();
-  ws.on("message", (data) => {
-    const message = JSON.parse(String(data));
-    const waiter = pending.get(message.id);
-    if (!waiter) return;
-    pending.delete(message.id);
-    if (message.error) waiter.reject(new Error(JSON.stringify(message.error)));
-    else waiter.resolve(message.result);
-  });
-  const send = (method, params = {}) =>
-    new Promise((resolve, reject) => {
-      id += 1;
-      const timer = setTimeout(() => reject(new Error(`inspector: no answer to ${method} in 60 s`)), 60_000);
-      pending.set(id, {
-        resolve: (v) => {
-          clearTimeout(timer);
-          resolve(v);
-        },
-        reject: (e) => {
-          clearTimeout(timer);
-          reject(e);
-        },
-      });
-      ws.send(JSON.stringify({ id, method, params }));
-    });
-  return { send, close: () => ws.close() };
-}
-
 /**
- * CPU time (user + system, all threads) the workerd processes of wrangler's
- * process group have used so far, from /proc: what the machine really spent,
+ * CPU time (user + system, all threads) the workerd processes this process
+ * started have used so far, from /proc: what the machine really spent,
  * whoever else was running. Linux counts it in ticks of 10 ms.
  */
-async function workerdCpuMs(group) {
+async function workerdCpuMs(parent = process.pid) {
   const { readdir } = await import("node:fs/promises");
   let ticks = 0;
   for (const pid of await readdir("/proc")) {
@@ -212,7 +142,7 @@ async function workerdCpuMs(group) {
       const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
       const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
       // After the name: state, ppid, pgrp, …; utime and stime are fields 14 and 15 of the whole line.
-      if (comm === "workerd" && Number(fields[2]) === group) ticks += Number(fields[11]) + Number(fields[12]);
+      if (comm === "workerd" && Number(fields[1]) === parent) ticks += Number(fields[11]) + Number(fields[12]);
     } catch {
       // the process ended meanwhile
     }
@@ -226,12 +156,12 @@ async function workerdCpuMs(group) {
  * its own backlog (wrangler's inspector relay, SQLite), and that is no
  * call's cost. Says how long it waited and whether workerd went idle.
  */
-async function settle(group, limitMs = 60_000) {
+async function settle(limitMs = 60_000) {
   const started = performance.now();
-  let last = await workerdCpuMs(group);
+  let last = await workerdCpuMs();
   while (performance.now() - started < limitMs) {
     await sleep(1000);
-    const now = await workerdCpuMs(group);
+    const now = await workerdCpuMs();
     // At most two 10 ms ticks in the second: idle.
     if (now - last <= 20) return { settledMs: Math.round(performance.now() - started), idle: true };
     last = now;
@@ -240,69 +170,19 @@ async function settle(group, limitMs = 60_000) {
 }
 
 /** The workerd processes' CPU time per call of `work`, as the kernel counts it, on an idle worker. */
-async function kernelCpuPerCall(group, times, work) {
+async function kernelCpuPerCall(times, work) {
   await work(-1);
-  const { settledMs, idle } = await settle(group);
-  const before = await workerdCpuMs(group);
+  const { settledMs, idle } = await settle();
+  const before = await workerdCpuMs();
   const started = performance.now();
   for (let i = 0; i < times; i++) await work(i);
   const wall = performance.now() - started;
   return {
-    processMs: Math.round((((await workerdCpuMs(group)) - before) / times) * 10) / 10,
+    processMs: Math.round((((await workerdCpuMs()) - before) / times) * 10) / 10,
     wallMs: Math.round((wall / times) * 10) / 10,
     times,
     settledMs,
     idle,
-  };
-}
-
-/**
- * Runs `work` `times` times under the CPU profiler and splits the sampled
- * time: the worker's own code (the Rust WASM and its JS glue), the rest of
- * the isolate's JavaScript (wrangler's local wrappers), V8's own work
- * (compiling, garbage collection), and idle.
- */
-async function profiledCpuPerCall(cdp, times, work) {
-  await cdp.send("Profiler.enable");
-  await cdp.send("Profiler.setSamplingInterval", { interval: 100 });
-  // A first, discarded round: starting the profiler makes V8 recompile what
-  // it runs next, which is not the cost of a request.
-  await cdp.send("Profiler.start");
-  for (let i = 0; i < 2; i++) await work(-1 - i);
-  say("  warmed up; measuring");
-  await cdp.send("Profiler.stop");
-  await cdp.send("Profiler.start");
-  const started = performance.now();
-  for (let i = 0; i < times; i++) await work(i);
-  const wall = performance.now() - started;
-  const { profile } = await cdp.send("Profiler.stop");
-  const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
-  const split = { worker: 0, otherJs: 0, v8: 0, idle: 0 };
-  const byScript = new Map();
-  profile.samples.forEach((sample, i) => {
-    const us = profile.timeDeltas[i] ?? 0;
-    const frame = nodes.get(sample)?.callFrame ?? {};
-    const fn = frame.functionName ?? "";
-    const script = frame.url?.startsWith("wasm://") ? "wasm" : frame.url || fn;
-    byScript.set(script, (byScript.get(script) ?? 0) + us);
-    if (fn === "(idle)") split.idle += us;
-    else if (fn === "(program)" || fn === "(garbage collector)") split.v8 += us;
-    // The Rust WASM and the wasm-bindgen glue wrangler bundles as index.js.
-    else if (frame.url?.startsWith("wasm://") || /(?:^|\/)index\.js$/.test(frame.url ?? "")) split.worker += us;
-    else split.otherJs += us;
-  });
-  const ms = (us) => Math.round((us / 1000 / times) * 100) / 100;
-  return {
-    times,
-    workerMs: ms(split.worker),
-    isolateBusyMs: ms(split.worker + split.otherJs + split.v8),
-    wallMs: Math.round((wall / times) * 10) / 10,
-    byScriptMs: Object.fromEntries(
-      [...byScript.entries()]
-        .sort((a, b) => b[1] - a[1])
-        .slice(0, 8)
-        .map(([k, v]) => [k, ms(v)]),
-    ),
   };
 }
 
@@ -364,15 +244,13 @@ await run("make", ["--no-print-directory", "build"], { cwd: root, env, maxBuffer
 const wasm = await readFile(join(root, "worker/build/index_bg.wasm"));
 results.wasm = { raw: wasm.length, gzip: gzipSync(wasm, { level: 9 }).length, brotli: brotliCompressSync(wasm).length };
 
-const persistDir = await mkdtemp(join(tmpdir(), "bench-d1-"));
 let worker = null;
 try {
-  say(`seeding ${LEADS.toLocaleString("en")} leads into a fresh local D1`);
-  const seeded = await seedLeads({ count: LEADS, persistTo: persistDir });
+  say("starting the worker");
+  worker = await startWorker();
+  say(`seeding ${LEADS.toLocaleString("en")} leads into its fresh D1`);
+  const seeded = await seedLeadsThrough(worker.db, { count: LEADS });
   results.seed = { leads: LEADS, seconds: Math.round(seeded.seconds * 10) / 10 };
-
-  say("starting wrangler dev");
-  worker = await startWorker(persistDir);
   const staff = await staffSession(worker);
 
   const next = visitors();
@@ -432,37 +310,16 @@ try {
 
   say("counting the CPU time of one sign-in and one lead submission (kernel)");
   results.cpu = {
-    signIn: await kernelCpuPerCall(worker.group, 10, signInOnce),
-    lead: await kernelCpuPerCall(worker.group, 50, leadOnce),
+    signIn: await kernelCpuPerCall(10, signInOnce),
+    lead: await kernelCpuPerCall(50, leadOnce),
   };
-
-  // The profiler's split is useful but fragile: a failure is reported, and
-  // the figures above stand.
-  if (PROFILE) {
-    say("profiling them in the worker (V8 inspector)");
-    try {
-      const cdp = await inspector(worker.inspectorPort);
-      try {
-        Object.assign(results.cpu.signIn, await profiledCpuPerCall(cdp, 10, signInOnce));
-        Object.assign(results.cpu.lead, await profiledCpuPerCall(cdp, 50, leadOnce));
-      } finally {
-        cdp.close();
-      }
-    } catch (error) {
-      results.cpu.profilerError = String(error.message ?? error);
-      say(`  profiler unavailable: ${results.cpu.profilerError}`);
-    }
-  }
 
   results.pageWeight = await measureFirstLoad();
 
   if (!SKIP_LIGHTHOUSE) {
-    // On a fresh server: after thousands of requests wrangler's reload proxy
-    // sometimes leaves a request hanging, and a page that never paints
-    // measures the dev server, not the page.
-    worker.stop();
-    await sleep(1000);
-    worker = await startWorker(persistDir);
+    // On a fresh, idle worker: the page's own speed, not the backlog of the load above.
+    await worker.stop();
+    worker = await startWorker();
     results.lighthouse = [];
     for (const preset of ["mobile", "desktop"]) {
       say(`Lighthouse, ${preset} preset`);
@@ -470,9 +327,7 @@ try {
     }
   }
 } finally {
-  worker?.stop();
-  await sleep(300);
-  await rm(persistDir, { recursive: true, force: true });
+  await worker?.stop();
 }
 
 await mkdir(join(root, ".build/bench"), { recursive: true });
@@ -498,9 +353,7 @@ const cpu = (c) =>
   (c.idle
     ? `measured once workerd was idle (after ${c.settledMs} ms)`
     : `WORKERD WAS STILL BUSY after ${c.settledMs} ms: the figure includes that work`) +
-  (c.workerMs === undefined
-    ? ""
-    : `; ${c.workerMs} ms in the worker's code (WASM + glue), ${c.isolateBusyMs} ms isolate busy (V8 profiler)`);
+  "";
 console.log(`\nCPU per sign-in: ${cpu(results.cpu.signIn)}.\nCPU per lead: ${cpu(results.cpu.lead)}.`);
 console.log(
   `Worker WASM: ${kb(results.wasm.raw)} raw, ${kb(results.wasm.gzip)} gzip, ${kb(results.wasm.brotli)} brotli ` +

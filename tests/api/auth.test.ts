@@ -58,7 +58,8 @@ describe("sign-up", () => {
     expect(answer).toMatchObject({ status: 200, body: { success: true } });
 
     const [user] = await app.sql<{ password_hash: string; confirmed_at: number | null }>(
-      `SELECT password_hash, confirmed_at FROM staff_users WHERE email = '${email}'`,
+      "SELECT password_hash, confirmed_at FROM staff_users WHERE email = ?1",
+      email,
     );
     expect(user?.password_hash).toMatch(/^pbkdf2-sha256\$100000\$[A-Za-z0-9+/]{22}\$[A-Za-z0-9+/]{43}$/);
     expect(user?.password_hash).not.toContain("vinho");
@@ -74,7 +75,7 @@ describe("sign-up", () => {
 
     const token = mail.confirmationToken(email);
     expect(mail.confirmationLink(email)).toBe(`${app.baseUrl}/auth?confirmar=${token}`);
-    const stored = await app.sql(`SELECT token_hash FROM email_confirmations WHERE token_hash = '${token}'`);
+    const stored = await app.sql("SELECT token_hash FROM email_confirmations WHERE token_hash = ?1", token);
     expect(stored).toEqual([]);
   });
 
@@ -121,7 +122,9 @@ describe("the confirmation link", () => {
     const client = new StaffClient(app);
     await client.signup(email, "vinho-tinto-2026");
     await app.sql(
-      `UPDATE email_confirmations SET expires_at = ${Date.now() - 1000} WHERE user_id = (SELECT id FROM staff_users WHERE email = '${email}')`,
+      "UPDATE email_confirmations SET expires_at = ?1 WHERE user_id = (SELECT id FROM staff_users WHERE email = ?2)",
+      Date.now() - 1000,
+      email,
     );
     expect((await client.confirm(mail.confirmationToken(email))).status).toBe(400);
     expect((await client.login(email, "vinho-tinto-2026")).status).toBe(403);

@@ -38,10 +38,8 @@ type LeadRow = {
   jetimob_lead_id: string | null;
 };
 
-const quote = (s: string) => `'${s.replace(/'/g, "''")}'`;
-
 async function leadRow(on: App, email: string): Promise<LeadRow> {
-  const [row] = await on.sql<LeadRow>(`SELECT * FROM leads WHERE email = ${quote(email)}`);
+  const [row] = await on.sql<LeadRow>("SELECT * FROM leads WHERE email = ?1", email);
   if (!row) throw new Error(`no lead for ${email}`);
   return row;
 }
@@ -56,7 +54,7 @@ function afterAttempts(email: string, attempts: number, timeoutMs = 15_000): Pro
 
 /** Makes the lead due now, as if its backoff had passed. */
 async function makeDue(email: string): Promise<void> {
-  await app.sql(`UPDATE leads SET next_attempt_at = 0 WHERE email = ${quote(email)}`);
+  await app.sql("UPDATE leads SET next_attempt_at = 0 WHERE email = ?1", email);
 }
 
 async function submit(lead: Record<string, unknown>): Promise<string> {
@@ -252,7 +250,9 @@ describe("a lead the CRM does not take", () => {
     await afterAttempts(email, 1);
 
     await app.sql(
-      `UPDATE leads SET created_at = created_at - ${7 * DAY}, next_attempt_at = 0 WHERE email = ${quote(email)}`,
+      "UPDATE leads SET created_at = created_at - ?1, next_attempt_at = 0 WHERE email = ?2",
+      7 * DAY,
+      email,
     );
     await app.runCron();
     expect(await leadRow(app, email)).toMatchObject({
@@ -289,18 +289,20 @@ describe("concurrent attempts", () => {
       fake.script(String(lead.email), refused(500), accepted(`batch-${i}`, 1_500));
       emails.push(await submit(lead));
     }
-    const ours = `email IN (${emails.map(quote).join(", ")})`;
+    const ours = "email IN (SELECT value FROM json_each(?1))";
+    const list = JSON.stringify(emails);
     await eventually(async () => {
       const [row] = await app.sql<{ settled: number }>(
         `SELECT count(*) AS settled FROM leads WHERE ${ours} AND delivery_attempts = 1 AND lease_until IS NULL`,
+        list,
       );
       return row?.settled === emails.length;
     }, 20_000);
-    await app.sql(`UPDATE leads SET next_attempt_at = 0 WHERE ${ours}`);
+    await app.sql(`UPDATE leads SET next_attempt_at = 0 WHERE ${ours}`, list);
 
     await Promise.all([app.runCron(), app.runCron()]);
 
-    const rows = await app.sql<LeadRow & { email: string }>(`SELECT * FROM leads WHERE ${ours}`);
+    const rows = await app.sql<LeadRow & { email: string }>(`SELECT * FROM leads WHERE ${ours}`, list);
     expect(rows).toHaveLength(emails.length);
     for (const [i, email] of emails.entries()) {
       expect(fake.callsFor(email)).toHaveLength(2);
@@ -317,7 +319,9 @@ describe("the cron", () => {
   it("drops rate-limit counters whose window ended over a day ago", async () => {
     const now = Date.now();
     await app.sql(
-      `INSERT INTO rate_limits (key, window_start, count) VALUES ('test:old', ${now - 2 * DAY}, 3), ('test:recent', ${now - 60 * MINUTE}, 3)`,
+      "INSERT INTO rate_limits (key, window_start, count) VALUES ('test:old', ?1, 3), ('test:recent', ?2, 3)",
+      now - 2 * DAY,
+      now - 60 * MINUTE,
     );
     await app.runCron();
     const keys = await app.sql<{ key: string }>("SELECT key FROM rate_limits WHERE key LIKE 'test:%' ORDER BY key");
@@ -340,7 +344,7 @@ describe("without Jetimob keys", () => {
     const lead = aLead();
     const email = String(lead.email);
     expect((await postLead(bare, lead)).status).toBe(200);
-    await bare.sql(`UPDATE leads SET next_attempt_at = 0 WHERE email = ${quote(email)}`);
+    await bare.sql("UPDATE leads SET next_attempt_at = 0 WHERE email = ?1", email);
     await bare.runCron();
     await bare.runCron();
     // Room for a wrong background attempt after the submission to reach the fake.

@@ -5,19 +5,13 @@ import { sleep } from "../support/net";
 import { StaffClient, staffEmail } from "../support/staff";
 
 // The D1 counters (no binding, the default) are covered by lead.test.ts and
-// auth.test.ts. Here wrangler's local simulation of Cloudflare's Rate Limiting
-// binding stands in for the real one, with small limits.
-const BINDINGS = `
-[[ratelimits]]
-name = "LEAD_RATE_LIMITER"
-namespace_id = "1001"
-simple = { limit = 3, period = 60 }
-
-[[ratelimits]]
-name = "SIGN_IN_RATE_LIMITER"
-namespace_id = "1002"
-simple = { limit = 3, period = 60 }
-`;
+// auth.test.ts. Here the local simulation of Cloudflare's Rate Limiting
+// binding stands in for the real one, with small limits; the bindings are the
+// ones wrangler.toml documents, commented out.
+const BINDINGS = [
+  { name: "LEAD_RATE_LIMITER", namespace_id: "1001", simple: { limit: 3, period: 60 } },
+  { name: "SIGN_IN_RATE_LIMITER", namespace_id: "1002", simple: { limit: 3, period: 60 } },
+];
 
 const LEAD_LIMITED = "Muitos envios em pouco tempo. Aguarde alguns minutos e tente novamente.";
 const SIGN_IN_LIMITED = "Muitas tentativas de login em pouco tempo. Aguarde um minuto e tente novamente.";
@@ -25,7 +19,7 @@ const SIGN_IN_LIMITED = "Muitas tentativas de login em pouco tempo. Aguarde um m
 let app: App;
 
 beforeAll(async () => {
-  app = await spawnApp({ extraConfig: BINDINGS });
+  app = await spawnApp({ ratelimits: BINDINGS });
 });
 
 afterAll(async () => {
@@ -39,7 +33,7 @@ async function awayFromMinuteBoundary(): Promise<void> {
 }
 
 async function counterKeys(prefix: string): Promise<string[]> {
-  const rows = await app.sql<{ key: string }>(`SELECT key FROM rate_limits WHERE key LIKE '${prefix}%'`);
+  const rows = await app.sql<{ key: string }>("SELECT key FROM rate_limits WHERE key LIKE ?1 || '%'", prefix);
   return rows.map((r) => r.key);
 }
 

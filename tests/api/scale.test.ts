@@ -1,14 +1,11 @@
-import { mkdtemp } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generateLeads, seedLeads } from "../../scripts/seed-leads.mjs";
+import { generateLeads, seedLeadsThrough } from "../../scripts/seed-leads.mjs";
 import { type App, spawnApp } from "../support/app";
 import { FakeMail } from "../support/fake-mail";
 import { type StaffClient, signedInStaff } from "../support/staff";
 
-// The panel with a full pre-launch's worth of leads: 100,000, seeded (before
-// the worker starts) by the same helper the benchmarks use.
+// The panel with a full pre-launch's worth of leads: 100,000, seeded through
+// the worker's D1 binding by the same helper the benchmarks use.
 const COUNT = 100_000;
 const SEED = 11;
 const NOW = Date.now() - 60_000;
@@ -23,10 +20,9 @@ const newestFirst = [...generated].sort((a, b) => b.created_at - a.created_at ||
 const byStatus = (s: string) => generated.filter((l) => l.delivery_status === s).length;
 
 beforeAll(async () => {
-  const persistDir = await mkdtemp(join(tmpdir(), "lead-site-scale-"));
-  await seedLeads({ count: COUNT, persistTo: persistDir, seed: SEED, now: NOW });
   await mail.start();
-  app = await spawnApp({ persistDir, vars: { MAIL_API_KEY: "mail-test-key", MAIL_API_BASE_URL: mail.url } });
+  app = await spawnApp({ vars: { MAIL_API_KEY: "mail-test-key", MAIL_API_BASE_URL: mail.url } });
+  await seedLeadsThrough(app.db, { count: COUNT, seed: SEED, now: NOW });
   staff = (await signedInStaff(app, mail)).client;
 }, 600_000);
 

@@ -61,7 +61,7 @@ function directive(policy: string, name: string): string {
 }
 
 async function userCount(app: App, email: string): Promise<number> {
-  const [row] = await app.sql<{ n: number }>(`SELECT count(*) AS n FROM staff_users WHERE email = '${email}'`);
+  const [row] = await app.sql<{ n: number }>("SELECT count(*) AS n FROM staff_users WHERE email = ?1", email);
   return row?.n ?? -1;
 }
 
@@ -117,7 +117,7 @@ describe("Turnstile on, with the test secret that always passes", () => {
         contentType: "application/x-www-form-urlencoded",
       },
     ]);
-    const rows = await app().sql(`SELECT id FROM leads WHERE email = '${lead.email}'`);
+    const rows = await app().sql("SELECT id FROM leads WHERE email = ?1", lead.email);
     expect(rows).toHaveLength(1);
   });
 

@@ -60,7 +60,8 @@ test.describe("landing page", () => {
     await screenshot(page, testInfo, "landing-success");
 
     const rows = await sql(
-      `SELECT name, whatsapp, origem, utm_campaign, gclid, jetimob_enviado FROM leads WHERE email = '${person.email}'`,
+      "SELECT name, whatsapp, origem, utm_campaign, gclid, jetimob_enviado FROM leads WHERE email = ?1",
+      person.email,
     );
     expect(rows).toEqual([
       {
@@ -105,7 +106,7 @@ test.describe("landing page", () => {
     await expect(whatsapp).toHaveAccessibleDescription(/DDD inválido/);
     await expect(whatsapp).toBeFocused();
     await screenshot(page, testInfo, "landing-field-error");
-    expect(await sql(`SELECT id FROM leads WHERE email = '${person.email}'`)).toEqual([]);
+    expect(await sql("SELECT id FROM leads WHERE email = ?1", person.email)).toEqual([]);
   });
 
   for (const [what, failure] of [
@@ -185,7 +186,7 @@ test.describe("without JavaScript", () => {
     await expect(page).toHaveURL(/\/obrigado$/);
     await expect(page.getByRole("heading", { name: "Recebemos seus dados!" })).toBeVisible();
     await screenshot(page, testInfo, "form-sent-without-javascript");
-    expect(await sql(`SELECT whatsapp FROM leads WHERE email = '${person.email}'`)).toEqual([
+    expect(await sql("SELECT whatsapp FROM leads WHERE email = ?1", person.email)).toEqual([
       { whatsapp: `+55${person.whatsappDigits}` },
     ]);
     await context.close();

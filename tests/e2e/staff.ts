@@ -1,16 +1,15 @@
 import { type APIRequestContext, expect, type Page } from "@playwright/test";
 import { uniqueIp } from "../support/leads";
 import { staffEmail } from "../support/staff";
-import { confirmationLink } from "./support";
+import { confirmationLink, siteUrl } from "./support";
 
 export type Staff = { email: string; password: string };
 
 /** A confirmed staff account, made through the API and the e-mailed link. */
 export async function createStaff(request: APIRequestContext, password = "vinho-tinto-2026"): Promise<Staff> {
   const email = staffEmail("painel");
-  const baseURL = process.env.E2E_BASE_URL ?? "";
   // Each account is created from its own address, as different people would.
-  const headers = { Origin: baseURL, "CF-Connecting-IP": uniqueIp() };
+  const headers = { Origin: siteUrl(), "CF-Connecting-IP": uniqueIp() };
   const signup = await request.post("/api/auth/signup", { data: { email, password }, headers });
   expect(signup.status(), await signup.text()).toBe(200);
   const token = new URL(await confirmationLink(email)).searchParams.get("confirmar");

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { expect, type Page, type TestInfo } from "@playwright/test";
-import { d1 } from "../support/app";
+import type { App } from "../support/app";
 import { confirmationLinkAt } from "../support/fake-mail";
 import { uniqueIp } from "../support/leads";
 import { repoRoot } from "../support/paths";
@@ -30,11 +30,26 @@ export async function screenshot(page: Page, testInfo: TestInfo, name: string): 
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${testInfo.project.name}-${name}.png`), fullPage: true });
 }
 
-/** Rows from the local D1 of the site under test. */
-export function sql<T = Record<string, unknown>>(query: string): Promise<T[]> {
-  const dir = process.env.E2E_PERSIST_DIR;
-  if (!dir) throw new Error("E2E_PERSIST_DIR is not set; run through playwright.config.ts");
-  return d1(dir, query) as Promise<T[]>;
+/** The site this Playwright worker started (fixtures.ts), for the helpers below. */
+let site: { app: App; mailUrl: string } | null = null;
+
+export function useSite(started: { app: App; mailUrl: string }): void {
+  site = started;
+}
+
+function currentSite() {
+  if (!site) throw new Error("no site started: use the `site` fixture of fixtures.ts");
+  return site;
+}
+
+/** Where the site under test answers. */
+export function siteUrl(): string {
+  return currentSite().app.baseUrl;
+}
+
+/** Rows from the D1 of the site under test, through the worker's binding. */
+export function sql<T = Record<string, unknown>>(query: string, ...params: unknown[]): Promise<T[]> {
+  return currentSite().app.sql<T>(query, ...params);
 }
 
 let counter = 0;
@@ -51,9 +66,7 @@ export function uniquePerson(testInfo: TestInfo) {
 
 /** The confirmation link the fake e-mail API received for `email`. */
 export function confirmationLink(email: string): Promise<string> {
-  const mailUrl = process.env.E2E_MAIL_URL;
-  if (!mailUrl) throw new Error("E2E_MAIL_URL is not set; run through playwright.config.ts");
-  return confirmationLinkAt(mailUrl, email);
+  return confirmationLinkAt(currentSite().mailUrl, email);
 }
 
 export type Person = ReturnType<typeof uniquePerson>;

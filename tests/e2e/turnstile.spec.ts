@@ -55,7 +55,7 @@ const test = base.extend<{ scriptRequests: string[] }, { sites: Sites }>({
     async ({}, use, workerInfo) => {
       const verifier = await new FakeTurnstile().start();
       const mail = await new FakeMail().start();
-      // Each site has its own D1, made from schema.sql and removed when it stops.
+      // Each site has its own D1, made by the migrations and gone when it stops.
       const site = (secret: string, name: string) =>
         spawnApp({
           vars: {
@@ -92,7 +92,7 @@ const test = base.extend<{ scriptRequests: string[] }, { sites: Sites }>({
 
 /** How many leads a site stored with this e-mail. */
 async function storedLeads(site: App, email: string): Promise<number> {
-  const [row] = await site.sql<{ n: number }>(`SELECT count(*) AS n FROM leads WHERE email = '${email}'`);
+  const [row] = await site.sql<{ n: number }>("SELECT count(*) AS n FROM leads WHERE email = ?1", email);
   if (!row) throw new Error("count(*) answered no row");
   return row.n;
 }

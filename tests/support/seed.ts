@@ -12,18 +12,19 @@ export type SeedLead = {
   next_attempt_at?: number | null;
 };
 
-const sqlText = (v: string | number | null | undefined) =>
-  v === null || v === undefined ? "NULL" : typeof v === "number" ? String(v) : `'${v.replace(/'/g, "''")}'`;
-
 let serial = 0;
+
+const INSERT_LEAD = `INSERT INTO leads (id, name, email, whatsapp, origem, created_at, last_submitted_at,
+    delivery_status, jetimob_enviado, delivery_attempts, last_error, next_attempt_at, sent_at, sent_by)
+  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)`;
 
 /**
  * Writes leads straight into D1 (as if they had arrived over time), in one
- * statement; returns them with their ids. The search index fills through the
+ * batch; returns them with their ids. The search index fills through the
  * schema's triggers, as it does for real submissions.
  */
 export async function insertLeads(
-  db: { sql(query: string): Promise<unknown> },
+  db: { batch(statements: [string, ...unknown[]][]): Promise<void> },
   leads: SeedLead[],
 ): Promise<Required<SeedLead>[]> {
   const now = Date.now();
@@ -46,31 +47,23 @@ export async function insertLeads(
         l.next_attempt_at === undefined ? (status === "pending" ? created + 3_600_000 : null) : l.next_attempt_at,
     };
   });
-  const values = rows
-    .map(
-      (r) =>
-        `(${[
-          r.id,
-          r.name,
-          r.email,
-          r.whatsapp,
-          r.origem,
-          r.created_at,
-          r.created_at,
-          r.delivery_status,
-          r.delivery_status === "sent" ? 1 : 0,
-          r.delivery_attempts,
-          r.last_error,
-          r.next_attempt_at,
-          r.delivery_status === "sent" ? r.created_at + 1000 : null,
-          r.delivery_status === "sent" ? "crm" : null,
-        ]
-          .map(sqlText)
-          .join(", ")})`,
-    )
-    .join(",\n");
-  await db.sql(
-    `INSERT INTO leads (id, name, email, whatsapp, origem, created_at, last_submitted_at, delivery_status, jetimob_enviado, delivery_attempts, last_error, next_attempt_at, sent_at, sent_by) VALUES ${values}`,
+  await db.batch(
+    rows.map((r): [string, ...unknown[]] => [
+      INSERT_LEAD,
+      r.id,
+      r.name,
+      r.email,
+      r.whatsapp,
+      r.origem,
+      r.created_at,
+      r.delivery_status,
+      r.delivery_status === "sent" ? 1 : 0,
+      r.delivery_attempts,
+      r.last_error,
+      r.next_attempt_at,
+      r.delivery_status === "sent" ? r.created_at + 1000 : null,
+      r.delivery_status === "sent" ? "crm" : null,
+    ]),
   );
   return rows;
 }

@@ -1,0 +1,136 @@
+-- Migration 0001: the schema as it stood before migrations (release 66b2b0b).
+--
+-- Every statement keeps its IF NOT EXISTS: a database made by that release
+-- (schema.sql applied by hand) already has all of this, so applying this
+-- migration to it changes nothing and only records it as applied; later
+-- migrations then upgrade it like any other.
+-- Timestamps are INTEGER milliseconds since the Unix epoch, UTC.
+
+-- Leads left on the landing page. The first seven columns are the
+-- specification's; the rest serve attribution, repeat submissions and the
+-- delivery to the CRM.
+CREATE TABLE IF NOT EXISTS leads (
+  id                TEXT PRIMARY KEY,
+  name              TEXT NOT NULL,
+  email             TEXT NOT NULL,
+  whatsapp          TEXT NOT NULL,
+  origem            TEXT NOT NULL DEFAULT 'site',
+  jetimob_enviado   INTEGER NOT NULL DEFAULT 0 CHECK (jetimob_enviado IN (0, 1)),
+  created_at        INTEGER NOT NULL,
+  utm_source        TEXT,
+  utm_medium        TEXT,
+  utm_campaign      TEXT,
+  utm_term          TEXT,
+  utm_content       TEXT,
+  gclid             TEXT,
+  fbclid            TEXT,
+  referrer          TEXT,
+  page_url          TEXT,
+  submission_count  INTEGER NOT NULL DEFAULT 1,
+  last_submitted_at INTEGER NOT NULL,
+  -- Delivery to the CRM: 'pending' (waiting or retrying), 'sent', 'failed'
+  -- (retry window over; needs a person).
+  delivery_status   TEXT NOT NULL DEFAULT 'pending'
+                    CHECK (delivery_status IN ('pending', 'sent', 'failed')),
+  delivery_attempts INTEGER NOT NULL DEFAULT 0,
+  next_attempt_at   INTEGER,
+  lease_until       INTEGER,
+  last_error        TEXT,
+  sent_at           INTEGER,
+  sent_by           TEXT CHECK (sent_by IS NULL OR sent_by IN ('crm', 'staff')),
+  jetimob_lead_id   TEXT
+);
+
+-- One lead per person: a repeat submission updates the existing row.
+CREATE UNIQUE INDEX IF NOT EXISTS leads_email ON leads (email);
+CREATE UNIQUE INDEX IF NOT EXISTS leads_whatsapp ON leads (whatsapp);
+-- The panel lists newest first, overall and per delivery status.
+CREATE INDEX IF NOT EXISTS leads_newest ON leads (created_at DESC, id DESC);
+CREATE INDEX IF NOT EXISTS leads_status_newest ON leads (delivery_status, created_at DESC, id DESC);
+CREATE INDEX IF NOT EXISTS leads_sent_newest ON leads (jetimob_enviado, created_at DESC, id DESC);
+-- The delivery cron picks pending leads that are due.
+CREATE INDEX IF NOT EXISTS leads_due ON leads (next_attempt_at)
+  WHERE delivery_status = 'pending';
+
+-- Search by name, e-mail or WhatsApp digits without scanning the table: a
+-- trigram index finds any substring of three characters or more, ignoring
+-- case and accents ("joao" finds "João").
+CREATE VIRTUAL TABLE IF NOT EXISTS leads_search USING fts5 (
+  lead_id UNINDEXED,
+  body,
+  tokenize = 'trigram remove_diacritics 1'
+);
+
+CREATE TRIGGER IF NOT EXISTS leads_search_insert AFTER INSERT ON leads BEGIN
+  INSERT INTO leads_search (lead_id, body)
+  VALUES (new.id, new.name || ' ' || new.email || ' ' || substr(new.whatsapp, 2));
+END;
+
+CREATE TRIGGER IF NOT EXISTS leads_search_delete AFTER DELETE ON leads BEGIN
+  DELETE FROM leads_search WHERE lead_id = old.id;
+END;
+
+-- Staff accounts. The password hash string carries its own algorithm,
+-- iteration count and salt.
+CREATE TABLE IF NOT EXISTS staff_users (
+  id            TEXT PRIMARY KEY,
+  email         TEXT NOT NULL UNIQUE,
+  password_hash TEXT NOT NULL,
+  created_at    INTEGER NOT NULL,
+  confirmed_at  INTEGER
+);
+
+-- One-time e-mail confirmation links; only the token's hash is kept.
+CREATE TABLE IF NOT EXISTS email_confirmations (
+  token_hash TEXT PRIMARY KEY,
+  user_id    TEXT NOT NULL REFERENCES staff_users (id) ON DELETE CASCADE,
+  created_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL,
+  used_at    INTEGER
+);
+CREATE INDEX IF NOT EXISTS email_confirmations_user ON email_confirmations (user_id);
+
+-- A signed-in device. Access tokens name their session; every admin call
+-- checks that it is still live.
+CREATE TABLE IF NOT EXISTS staff_sessions (
+  id           TEXT PRIMARY KEY,
+  user_id      TEXT NOT NULL REFERENCES staff_users (id) ON DELETE CASCADE,
+  created_at   INTEGER NOT NULL,
+  last_used_at INTEGER NOT NULL,
+  expires_at   INTEGER NOT NULL,
+  revoked_at   INTEGER
+);
+CREATE INDEX IF NOT EXISTS staff_sessions_user ON staff_sessions (user_id);
+
+-- Every refresh token ever issued (hashed). A token is used once; presenting
+-- one that was already rotated revokes its whole session.
+CREATE TABLE IF NOT EXISTS refresh_tokens (
+  token_hash     TEXT PRIMARY KEY,
+  session_id     TEXT NOT NULL REFERENCES staff_sessions (id) ON DELETE CASCADE,
+  created_at     INTEGER NOT NULL,
+  rotated_at     INTEGER,
+  -- The token that replaced this one; only the request that rotated it may
+  -- issue that successor.
+  successor_hash TEXT
+);
+CREATE INDEX IF NOT EXISTS refresh_tokens_session ON refresh_tokens (session_id);
+
+-- Fixed-window counters for per-IP and per-e-mail limits.
+CREATE TABLE IF NOT EXISTS rate_limits (
+  key          TEXT PRIMARY KEY,
+  window_start INTEGER NOT NULL,
+  count        INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS rate_limits_window ON rate_limits (window_start);
+
+-- What staff did to leads: who, what, when. The lead's id only, never its
+-- personal data, so the trail survives the lead's deletion without keeping it.
+CREATE TABLE IF NOT EXISTS audit_log (
+  id          INTEGER PRIMARY KEY AUTOINCREMENT,
+  at          INTEGER NOT NULL,
+  staff_id    TEXT NOT NULL,
+  staff_email TEXT NOT NULL,
+  action      TEXT NOT NULL CHECK (action IN ('mark_sent', 'delete', 'resend')),
+  lead_id     TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS audit_log_at ON audit_log (at DESC);
