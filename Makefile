@@ -15,20 +15,34 @@ export ESBUILD_BIN := $(BIN)/esbuild
 export WASM_OPT_BIN := $(BIN)/wasm-opt
 
 WORKER_OUT := worker/build/index.js
-WORKER_SRC := $(shell find worker/src -name '*.rs') worker/Cargo.toml Cargo.toml Cargo.lock
+# What the worker is built from: its sources and manifests, plus every file
+# the compiler read for the last build (cargo's dependency list: agency.json
+# and anything else `include_str!` embeds), so changing one rebuilds it.
+WORKER_DEPS := .build/worker.d
+WORKER_SRC := $(shell find worker/src -type f) worker/Cargo.toml Cargo.toml Cargo.lock agency.json
+-include $(WORKER_DEPS)
 PAGES_OUT := pages/dist/index.html
 PAGES_SRC := $(shell find pages -path pages/dist -prune -o -type f -print) agency.json package-lock.json scripts/prerender.mjs
 PORT ?= 8787
+# The local D1 (and the rest of wrangler's local state) of `make dev`.
+DEV_STATE ?= .wrangler/state
 
-.PHONY: dev deploy test setup setup-browser build worker pages db dev-vars check unit-tests build-tests api-tests e2e-tests deploy-check bench clean
+.PHONY: dev serve deploy test setup setup-browser build worker pages db dev-vars check unit-tests build-tests api-tests e2e-tests deploy-check bench clean
 
 ## Serve the whole site locally with a local D1 (the first command of the README).
 ## After changing Rust code, `make worker` in another terminal: the server reloads.
-dev: setup build db dev-vars
-	wrangler dev --ip 127.0.0.1 --port $(PORT) --show-interactive-dev-session=false
+dev: setup build dev-vars db
+	@$(MAKE) --no-print-directory serve
 
-## Build, then deploy to Cloudflare (needs `wrangler login` and the D1 id in wrangler.toml).
+## `wrangler dev` on what is built and the local D1 as it is (make dev's last step).
+serve:
+	wrangler dev --ip 127.0.0.1 --port $(PORT) --persist-to $(DEV_STATE) --test-scheduled \
+	  --show-interactive-dev-session=false $(DEV_ARGS)
+
+## Build, upgrade the production D1 (new migrations only), then deploy to
+## Cloudflare (needs `wrangler login` and the D1 id in wrangler.toml).
 deploy: setup build
+	wrangler d1 migrations apply DB --remote
 	wrangler deploy
 
 ## Run every test (the second command; .ci/run calls it).
@@ -46,16 +60,18 @@ build: worker pages
 worker: $(WORKER_OUT)
 $(WORKER_OUT): $(WORKER_SRC)
 	cd worker && worker-build --release
+	@mkdir -p $(dir $(WORKER_DEPS))
+	@deps=$$(sed -e 's/^[^:]*://' target/wasm32-unknown-unknown/release/lead_worker.d); \
+	  { echo "$(WORKER_OUT): $$deps"; for d in $$deps; do echo "$$d:"; done; } > $(WORKER_DEPS)
 	@touch $@
 
 pages: $(PAGES_OUT)
 $(PAGES_OUT): $(PAGES_SRC)
 	npm run --silent build:pages
 
-## Create or upgrade the local D1 database (under .wrangler/state) from schema.sql.
+## Create or upgrade the local D1 (under $(DEV_STATE)): the migrations not applied yet.
 db:
-	wrangler d1 execute DB --local --file schema.sql > /dev/null
-	@echo "Local D1 ready (schema.sql applied)."
+	wrangler d1 migrations apply DB --local --persist-to $(DEV_STATE)
 
 ## Local secrets: .dev.vars from .dev.vars.example, with a fresh signing key.
 dev-vars: .dev.vars

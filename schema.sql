@@ -1,13 +1,15 @@
--- D1 (SQLite) schema of the lead site.
+-- D1 (SQLite) schema of the lead site: the whole current schema, to read.
 --
--- Every statement is idempotent: applying this file to a database made by an
--- earlier version of it adds what is missing and keeps every row.
+-- Databases are never made from this file: `migrations/` is the only way the
+-- schema changes (`wrangler d1 migrations apply DB`), and a test keeps this
+-- file equal to the result of applying every migration to an empty database
+-- (tests/api/schema.test.ts). Change both together.
 -- Timestamps are INTEGER milliseconds since the Unix epoch, UTC.
 
 -- Leads left on the landing page. The first seven columns are the
 -- specification's; the rest serve attribution, repeat submissions and the
 -- delivery to the CRM.
-CREATE TABLE IF NOT EXISTS leads (
+CREATE TABLE leads (
   id                TEXT PRIMARY KEY,
   name              TEXT NOT NULL,
   email             TEXT NOT NULL,
@@ -40,37 +42,37 @@ CREATE TABLE IF NOT EXISTS leads (
 );
 
 -- One lead per person: a repeat submission updates the existing row.
-CREATE UNIQUE INDEX IF NOT EXISTS leads_email ON leads (email);
-CREATE UNIQUE INDEX IF NOT EXISTS leads_whatsapp ON leads (whatsapp);
+CREATE UNIQUE INDEX leads_email ON leads (email);
+CREATE UNIQUE INDEX leads_whatsapp ON leads (whatsapp);
 -- The panel lists newest first, overall and per delivery status.
-CREATE INDEX IF NOT EXISTS leads_newest ON leads (created_at DESC, id DESC);
-CREATE INDEX IF NOT EXISTS leads_status_newest ON leads (delivery_status, created_at DESC, id DESC);
-CREATE INDEX IF NOT EXISTS leads_sent_newest ON leads (jetimob_enviado, created_at DESC, id DESC);
+CREATE INDEX leads_newest ON leads (created_at DESC, id DESC);
+CREATE INDEX leads_status_newest ON leads (delivery_status, created_at DESC, id DESC);
+CREATE INDEX leads_sent_newest ON leads (jetimob_enviado, created_at DESC, id DESC);
 -- The delivery cron picks pending leads that are due.
-CREATE INDEX IF NOT EXISTS leads_due ON leads (next_attempt_at)
+CREATE INDEX leads_due ON leads (next_attempt_at)
   WHERE delivery_status = 'pending';
 
 -- Search by name, e-mail or WhatsApp digits without scanning the table: a
 -- trigram index finds any substring of three characters or more, ignoring
 -- case and accents ("joao" finds "João").
-CREATE VIRTUAL TABLE IF NOT EXISTS leads_search USING fts5 (
+CREATE VIRTUAL TABLE leads_search USING fts5 (
   lead_id UNINDEXED,
   body,
   tokenize = 'trigram remove_diacritics 1'
 );
 
-CREATE TRIGGER IF NOT EXISTS leads_search_insert AFTER INSERT ON leads BEGIN
+CREATE TRIGGER leads_search_insert AFTER INSERT ON leads BEGIN
   INSERT INTO leads_search (lead_id, body)
   VALUES (new.id, new.name || ' ' || new.email || ' ' || substr(new.whatsapp, 2));
 END;
 
-CREATE TRIGGER IF NOT EXISTS leads_search_delete AFTER DELETE ON leads BEGIN
+CREATE TRIGGER leads_search_delete AFTER DELETE ON leads BEGIN
   DELETE FROM leads_search WHERE lead_id = old.id;
 END;
 
 -- Staff accounts. The password hash string carries its own algorithm,
 -- iteration count and salt.
-CREATE TABLE IF NOT EXISTS staff_users (
+CREATE TABLE staff_users (
   id            TEXT PRIMARY KEY,
   email         TEXT NOT NULL UNIQUE,
   password_hash TEXT NOT NULL,
@@ -79,18 +81,18 @@ CREATE TABLE IF NOT EXISTS staff_users (
 );
 
 -- One-time e-mail confirmation links; only the token's hash is kept.
-CREATE TABLE IF NOT EXISTS email_confirmations (
+CREATE TABLE email_confirmations (
   token_hash TEXT PRIMARY KEY,
   user_id    TEXT NOT NULL REFERENCES staff_users (id) ON DELETE CASCADE,
   created_at INTEGER NOT NULL,
   expires_at INTEGER NOT NULL,
   used_at    INTEGER
 );
-CREATE INDEX IF NOT EXISTS email_confirmations_user ON email_confirmations (user_id);
+CREATE INDEX email_confirmations_user ON email_confirmations (user_id);
 
 -- A signed-in device. Access tokens name their session; every admin call
 -- checks that it is still live.
-CREATE TABLE IF NOT EXISTS staff_sessions (
+CREATE TABLE staff_sessions (
   id           TEXT PRIMARY KEY,
   user_id      TEXT NOT NULL REFERENCES staff_users (id) ON DELETE CASCADE,
   created_at   INTEGER NOT NULL,
@@ -98,11 +100,11 @@ CREATE TABLE IF NOT EXISTS staff_sessions (
   expires_at   INTEGER NOT NULL,
   revoked_at   INTEGER
 );
-CREATE INDEX IF NOT EXISTS staff_sessions_user ON staff_sessions (user_id);
+CREATE INDEX staff_sessions_user ON staff_sessions (user_id);
 
 -- Every refresh token ever issued (hashed). A token is used once; presenting
 -- one that was already rotated revokes its whole session.
-CREATE TABLE IF NOT EXISTS refresh_tokens (
+CREATE TABLE refresh_tokens (
   token_hash     TEXT PRIMARY KEY,
   session_id     TEXT NOT NULL REFERENCES staff_sessions (id) ON DELETE CASCADE,
   created_at     INTEGER NOT NULL,
@@ -111,19 +113,19 @@ CREATE TABLE IF NOT EXISTS refresh_tokens (
   -- issue that successor.
   successor_hash TEXT
 );
-CREATE INDEX IF NOT EXISTS refresh_tokens_session ON refresh_tokens (session_id);
+CREATE INDEX refresh_tokens_session ON refresh_tokens (session_id);
 
 -- Fixed-window counters for per-IP and per-e-mail limits.
-CREATE TABLE IF NOT EXISTS rate_limits (
+CREATE TABLE rate_limits (
   key          TEXT PRIMARY KEY,
   window_start INTEGER NOT NULL,
   count        INTEGER NOT NULL
 );
-CREATE INDEX IF NOT EXISTS rate_limits_window ON rate_limits (window_start);
+CREATE INDEX rate_limits_window ON rate_limits (window_start);
 
 -- What staff did to leads: who, what, when. The lead's id only, never its
 -- personal data, so the trail survives the lead's deletion without keeping it.
-CREATE TABLE IF NOT EXISTS audit_log (
+CREATE TABLE audit_log (
   id          INTEGER PRIMARY KEY AUTOINCREMENT,
   at          INTEGER NOT NULL,
   staff_id    TEXT NOT NULL,
@@ -131,4 +133,4 @@ CREATE TABLE IF NOT EXISTS audit_log (
   action      TEXT NOT NULL CHECK (action IN ('mark_sent', 'delete', 'resend')),
   lead_id     TEXT NOT NULL
 );
-CREATE INDEX IF NOT EXISTS audit_log_at ON audit_log (at DESC);
+CREATE INDEX audit_log_at ON audit_log (at DESC);

@@ -1,0 +1,137 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type App, spawnApp } from "../support/app";
+import { FakeJetimob } from "../support/fake-jetimob";
+import { FakeMail } from "../support/fake-mail";
+import {
+  buildReleaseDatabase,
+  type ReleaseData,
+  releaseData,
+  rowsNow,
+  SCHEMA_FILE,
+  sortedBy,
+} from "../support/release-66b2b0b";
+import { StaffClient } from "../support/staff";
+
+// A database made and filled by the last release before migrations (66b2b0b)
+// is upgraded by `migrations/` exactly as `wrangler d1 migrations apply` would
+// upgrade production, then read back: every row, and through the API.
+// Every new migration extends this test with what it must keep.
+let app: App;
+let data: ReleaseData;
+const jetimob = new FakeJetimob();
+const mail = new FakeMail();
+
+beforeAll(async () => {
+  await Promise.all([jetimob.start(), mail.start()]);
+  app = await spawnApp({
+    migrate: false,
+    vars: {
+      JETIMOB_BASE_URL: jetimob.url,
+      JETIMOB_PUBLIC_KEY: "pub-test",
+      JETIMOB_PRIVATE_KEY: "priv-test",
+      MAIL_API_KEY: "mail-test-key",
+      MAIL_API_BASE_URL: mail.url,
+    },
+  });
+  data = releaseData();
+  await buildReleaseDatabase(app, data);
+  await app.migrate();
+});
+
+afterAll(async () => {
+  await app?.stop();
+  await Promise.all([jetimob.stop(), mail.stop()]);
+});
+
+describe(`a database made by release 66b2b0b (${SCHEMA_FILE.split("/").at(-1)})`, () => {
+  it("records every migration as applied", async () => {
+    const applied = await app.sql<{ name: string }>("SELECT name FROM d1_migrations ORDER BY id");
+    expect(applied[0]?.name).toBe("0001_initial.sql");
+  });
+
+  for (const table of [
+    "leads",
+    "staff_users",
+    "email_confirmations",
+    "staff_sessions",
+    "refresh_tokens",
+    "rate_limits",
+    "audit_log",
+  ]) {
+    it(`keeps every row of ${table}, every column as it was`, async () => {
+      const spec = data.tables[table];
+      expect(spec?.rows.length).toBeGreaterThan(0);
+      expect(await rowsNow(app, data, table)).toEqual(sortedBy(spec?.rows ?? [], spec?.key ?? ""));
+    });
+  }
+
+  it("keeps the search index: an old lead is found by name, without accents", async () => {
+    const staff = new StaffClient(app);
+    expect((await staff.login(data.owner.email, data.owner.password)).status).toBe(200);
+    const found = await staff.call("GET", "/api/leads?q=fatima%20conceicao");
+    expect((found.body.leads as { id: string }[]).map((l) => l.id)).toEqual(["antigo-3"]);
+  });
+});
+
+describe("after the upgrade, through the API", () => {
+  it("staff sign in with the passwords they had, and the panel lists every lead with its state", async () => {
+    const staff = new StaffClient(app);
+    expect((await staff.login(data.owner.email, data.owner.password)).status).toBe(200);
+    const list = await staff.call("GET", "/api/leads");
+    expect(list.status).toBe(200);
+    const leads = list.body.leads as Record<string, unknown>[];
+    const leadRows = data.tables.leads?.rows ?? [];
+    expect(leads.map((l) => l.id).sort()).toEqual(leadRows.map((l) => l.id).sort());
+    expect(list.body.counts).toEqual({ total: 6, sent: 2, pending: 4, failed: 1 });
+    const joana = leads.find((l) => l.id === "antigo-1");
+    expect(joana).toMatchObject({
+      name: "Joana Sent Pela Integração",
+      whatsapp_display: "(49) 99900-0001",
+      delivery_status: "sent",
+      sent_by: "crm",
+      gclid: "g-antigo-1",
+      utm_campaign: "pre-lancamento",
+    });
+    expect(leads.find((l) => l.id === "antigo-4")).toMatchObject({ submission_count: 3, delivery_attempts: 2 });
+  });
+
+  it("a colleague signed in before the upgrade stays signed in", async () => {
+    const colleague = new StaffClient(app);
+    colleague.cookie = data.colleagueRefreshToken;
+    const refreshed = await colleague.refresh();
+    expect(refreshed.status).toBe(200);
+    expect(refreshed.body).toMatchObject({ user: { email: data.colleague.email } });
+    expect((await colleague.session()).status).toBe(200);
+  });
+
+  it("a refresh token rotated before the upgrade still counts as stolen", async () => {
+    const thief = new StaffClient(app);
+    thief.cookie = data.rotatedRefreshToken;
+    expect((await thief.refresh()).status).toBe(401);
+  });
+
+  it("the rate-limit counters of the window in progress still count", async () => {
+    const blocked = await new StaffClient(app).login("bloqueado@example.com", "qualquer-senha");
+    expect(blocked.status).toBe(429);
+  });
+
+  it("a pending lead due before the upgrade is delivered by the next cron run", async () => {
+    await app.runCron();
+    const calls = jetimob.callsFor("lead.antigo4@example.com");
+    expect(calls).toHaveLength(1);
+    expect(calls[0]?.fields.full_name).toBe("Paulo Pendente Repetido");
+    const [row] = await app.sql("SELECT delivery_status, delivery_attempts FROM leads WHERE id = 'antigo-4'");
+    expect(row).toEqual({ delivery_status: "sent", delivery_attempts: 3 });
+  });
+
+  it("the CSV export has every lead", async () => {
+    const staff = new StaffClient(app);
+    await staff.login(data.owner.email, data.owner.password);
+    const response = await fetch(`${app.baseUrl}/api/leads/export.csv`, {
+      headers: { Authorization: `Bearer ${staff.accessToken}` },
+    });
+    const lines = (await response.text()).trimEnd().split("\r\n");
+    expect(lines).toHaveLength(1 + (data.tables.leads?.rows.length ?? 0));
+    expect(lines.some((l) => l.startsWith(`"<b>O'Brien</b> ""aspas"" 🍇";`))).toBe(true);
+  });
+});
