@@ -72,12 +72,13 @@ afterAll(async () => {
 });
 
 describe("without a live session", () => {
+  // lead-009 is pending: each refused change would have changed it.
   const endpoints: [string, string][] = [
     ["GET", "/api/leads"],
     ["GET", "/api/leads/export.csv"],
-    ["POST", "/api/leads/lead-001/mark-sent"],
-    ["POST", "/api/leads/lead-001/resend"],
-    ["DELETE", "/api/leads/lead-001"],
+    ["POST", "/api/leads/lead-009/mark-sent"],
+    ["POST", "/api/leads/lead-009/resend"],
+    ["DELETE", "/api/leads/lead-009"],
   ];
 
   for (const [method, path] of endpoints) {
@@ -94,9 +95,10 @@ describe("without a live session", () => {
     });
   }
 
-  it("nothing changed: the lead is still there and still pending", async () => {
-    const [row] = await app.sql<{ delivery_status: string }>("SELECT delivery_status FROM leads WHERE id = 'lead-007'");
-    expect(row?.delivery_status).toBe("pending");
+  it("nothing changed: the lead those calls named is still there, still pending, and nothing was recorded", async () => {
+    const rows = await app.sql("SELECT delivery_status, delivery_attempts FROM leads WHERE id = 'lead-009'");
+    expect(rows).toEqual([{ delivery_status: "pending", delivery_attempts: 0 }]);
+    expect(await app.sql("SELECT action FROM audit_log WHERE lead_id = 'lead-009'")).toEqual([]);
   });
 });
 

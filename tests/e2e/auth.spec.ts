@@ -166,12 +166,18 @@ test.describe("redirects", () => {
     const staff = await createStaff(request);
     await signIn(page, staff);
     await expect(page).toHaveURL(/\/admin$/);
+    // The panel's code is held back until the spinner has been seen.
+    let release: () => void = () => {};
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
     await page.route("**/assets/AdminPage-*.js", async (route) => {
-      await new Promise((r) => setTimeout(r, 700));
+      await held;
       await route.continue();
     });
     await page.goto("/auth");
     await expect(page.getByText("Redirecionando para o painel...")).toBeVisible();
+    release();
     await expect(page).toHaveURL(/\/admin$/);
     await expect(page.getByText(`Logado como ${staff.email}`)).toBeVisible();
   });
@@ -206,10 +212,14 @@ test.describe("signing out", () => {
     const staff = await createStaff(request);
     await signIn(page, staff);
     const other = await context.newPage();
+    await other.clock.install();
     await other.goto("/admin");
     await expect(other.getByText(`Logado como ${staff.email}`)).toBeVisible();
+    // The other tab's clock stands still: its 30-second session check cannot
+    // fire, so only the first tab's message can sign it out.
+    await other.clock.pauseAt(Date.now() + 1_000);
 
     await page.getByRole("button", { name: "Sair" }).click();
-    await expect(other).toHaveURL(/\/auth$/, { timeout: 35_000 });
+    await expect(other).toHaveURL(/\/auth$/);
   });
 });
