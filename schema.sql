@@ -71,27 +71,47 @@ CREATE TRIGGER leads_search_delete AFTER DELETE ON leads BEGIN
 END;
 
 -- Staff accounts. The password hash string carries its own algorithm,
--- iteration count and salt.
+-- iteration count and salt. Until the e-mail is confirmed the account has no
+-- password of its own: each sign-up's password waits on its link.
 CREATE TABLE staff_users (
-  id            TEXT PRIMARY KEY,
-  email         TEXT NOT NULL UNIQUE,
-  password_hash TEXT NOT NULL,
-  created_at    INTEGER NOT NULL,
-  confirmed_at  INTEGER
+  id              TEXT PRIMARY KEY,
+  email           TEXT NOT NULL UNIQUE,
+  password_hash   TEXT NOT NULL,
+  created_at      INTEGER NOT NULL,
+  confirmed_at    INTEGER,
+  -- 'owner' ('Responsável': manages the team and sees the activity) or 'staff'.
+  role            TEXT NOT NULL DEFAULT 'staff' CHECK (role IN ('owner', 'staff')),
+  -- Set by an owner's 'Desativar': no sign-in, no session, no reset, no sign-up.
+  disabled_at     INTEGER,
+  last_sign_in_at INTEGER
 );
 
--- One-time e-mail confirmation links; only the token's hash is kept.
+-- One-time e-mail confirmation links; only the token's hash is kept, with
+-- the password of the sign-up that sent it (whoever opens the link must type
+-- that password to confirm).
 CREATE TABLE email_confirmations (
+  token_hash    TEXT PRIMARY KEY,
+  user_id       TEXT NOT NULL REFERENCES staff_users (id) ON DELETE CASCADE,
+  created_at    INTEGER NOT NULL,
+  expires_at    INTEGER NOT NULL,
+  used_at       INTEGER,
+  password_hash TEXT
+);
+CREATE INDEX email_confirmations_user ON email_confirmations (user_id);
+
+-- One-time links to choose a new password (valid 1 hour); only the token's hash is kept.
+CREATE TABLE password_resets (
   token_hash TEXT PRIMARY KEY,
   user_id    TEXT NOT NULL REFERENCES staff_users (id) ON DELETE CASCADE,
   created_at INTEGER NOT NULL,
   expires_at INTEGER NOT NULL,
   used_at    INTEGER
 );
-CREATE INDEX email_confirmations_user ON email_confirmations (user_id);
+CREATE INDEX password_resets_user ON password_resets (user_id);
 
 -- A signed-in device. Access tokens name their session; every admin call
--- checks that it is still live.
+-- checks that it is still live. A session ends 30 days after its sign-in
+-- (expires_at), however often it is used.
 CREATE TABLE staff_sessions (
   id           TEXT PRIMARY KEY,
   user_id      TEXT NOT NULL REFERENCES staff_users (id) ON DELETE CASCADE,
@@ -101,6 +121,7 @@ CREATE TABLE staff_sessions (
   revoked_at   INTEGER
 );
 CREATE INDEX staff_sessions_user ON staff_sessions (user_id);
+CREATE INDEX staff_sessions_live ON staff_sessions (user_id, expires_at) WHERE revoked_at IS NULL;
 
 -- Every refresh token ever issued (hashed). A token is used once; presenting
 -- one that was already rotated revokes its whole session.
@@ -123,14 +144,20 @@ CREATE TABLE rate_limits (
 );
 CREATE INDEX rate_limits_window ON rate_limits (window_start);
 
--- What staff did to leads: who, what, when. The lead's id only, never its
--- personal data, so the trail survives the lead's deletion without keeping it.
+-- What staff did: who, what, when, to which lead or account. The lead's id
+-- only, never its personal data, so the trail survives the lead's deletion
+-- without keeping it. `staff_id` is NULL for a failed sign-in to an address
+-- with no account (`staff_email` is the address tried).
 CREATE TABLE audit_log (
   id          INTEGER PRIMARY KEY AUTOINCREMENT,
   at          INTEGER NOT NULL,
-  staff_id    TEXT NOT NULL,
+  staff_id    TEXT,
   staff_email TEXT NOT NULL,
-  action      TEXT NOT NULL CHECK (action IN ('mark_sent', 'delete', 'resend')),
-  lead_id     TEXT NOT NULL
+  action      TEXT NOT NULL CHECK (action IN (
+                'mark_sent', 'delete', 'resend', 'export',
+                'sign_in', 'sign_in_failed', 'confirm', 'password_reset', 'password_change',
+                'disable', 'enable', 'end_sessions', 'make_owner', 'remove_owner')),
+  lead_id     TEXT,
+  account_id  TEXT
 );
 CREATE INDEX audit_log_at ON audit_log (at DESC);

@@ -61,7 +61,8 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 /** Starts the worker on a fresh, migrated D1; resolves once it serves. */
 async function startWorker() {
   const worker = await startLocalWorker({
-    settings: { JWT_SECRET: "bench-signing-key-0123456789abcdef0123456789abcdef" },
+    // E-mails (the confirmation link) go to the worker's log, as in make dev.
+    settings: { JWT_SECRET: "bench-signing-key-0123456789abcdef0123456789abcdef", MAIL_LOG_ONLY: "true" },
   });
   return { ...worker, baseUrl: worker.url, log: worker.logs };
 }
@@ -86,7 +87,7 @@ async function staffSession(worker) {
   const confirm = await fetch(`${worker.baseUrl}/api/auth/confirm`, {
     method: "POST",
     headers,
-    body: JSON.stringify({ token }),
+    body: JSON.stringify({ token, password }),
   });
   const body = await confirm.json();
   if (!body.access_token) throw new Error(`confirmation answered ${confirm.status}: ${JSON.stringify(body)}`);

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, spawnApp } from "../support/app";
 import { FakeMail } from "../support/fake-mail";
@@ -52,17 +53,20 @@ describe("sign-up", () => {
     });
   }
 
-  it("stores a salted PBKDF2 hash and e-mails a one-time link in Portuguese", async () => {
+  it("keeps the password as a salted PBKDF2 hash on its link and e-mails the link in Portuguese", async () => {
     const email = staffEmail("nova");
     const answer = await new StaffClient(app).signup(email, "vinho-tinto-2026");
     expect(answer).toMatchObject({ status: 200, body: { success: true } });
 
-    const [user] = await app.sql<{ password_hash: string; confirmed_at: number | null }>(
-      "SELECT password_hash, confirmed_at FROM staff_users WHERE email = ?1",
+    const [user] = await app.sql<{ password_hash: string; confirmed_at: number | null; link_hash: string }>(
+      `SELECT u.password_hash, u.confirmed_at, c.password_hash AS link_hash
+       FROM staff_users u JOIN email_confirmations c ON c.user_id = u.id WHERE u.email = ?1`,
       email,
     );
-    expect(user?.password_hash).toMatch(/^pbkdf2-sha256\$100000\$[A-Za-z0-9+/]{22}\$[A-Za-z0-9+/]{43}$/);
-    expect(user?.password_hash).not.toContain("vinho");
+    // The account has no password of its own until the link is used with this one.
+    expect(user?.password_hash).toBe("!");
+    expect(user?.link_hash).toMatch(/^pbkdf2-sha256\$100000\$[A-Za-z0-9+/]{22}\$[A-Za-z0-9+/]{43}$/);
+    expect(user?.link_hash).not.toContain("vinho");
     expect(user?.confirmed_at).toBeNull();
 
     const sent = mail.messages().at(-1);
@@ -85,7 +89,7 @@ describe("sign-up", () => {
     expect(answer).toMatchObject({ status: 409, body: { error: "Este email já está cadastrado. Tente fazer login." } });
   });
 
-  it("again for an unconfirmed address re-sends the link, and only the newest link works", async () => {
+  it("again for an unconfirmed address sends another link bound to its own password; the first link used wins", async () => {
     const email = staffEmail("repete");
     const client = new StaffClient(app);
     expect((await client.signup(email, "primeira-senha")).status).toBe(200);
@@ -93,28 +97,54 @@ describe("sign-up", () => {
     expect((await client.signup(email, "segunda-senha")).status).toBe(200);
     const second = mail.confirmationToken(email);
     expect(second).not.toBe(first);
-    expect(mail.messages().filter((m) => m.to.includes(email))).toHaveLength(2);
+    expect(mail.messagesTo(email)).toHaveLength(2);
 
-    expect((await client.confirm(first)).status).toBe(400);
-    expect((await client.confirm(second)).status).toBe(200);
-    expect((await new StaffClient(app).login(email, "segunda-senha")).status).toBe(200);
+    // Each link confirms only with the password of the sign-up that sent it.
+    const crossed = await client.confirm(first, "segunda-senha");
+    expect(crossed.status).toBe(422);
+    expect(crossed.body.fields).toEqual({ password: expect.stringMatching(/não confere/) });
+    expect((await client.confirm(first, "primeira-senha")).status).toBe(200);
+    expect((await client.confirm(second, "segunda-senha")).status).toBe(400);
+    expect((await new StaffClient(app).login(email, "primeira-senha")).status).toBe(200);
+    expect((await new StaffClient(app).login(email, "segunda-senha")).status).toBe(401);
   });
 });
 
 describe("the confirmation link", () => {
-  it("confirms the account, signs the user in and works only once", async () => {
+  it("with the sign-up's password confirms the account, signs the user in and works only once", async () => {
     const email = staffEmail("link");
     const client = new StaffClient(app);
     await client.signup(email, "vinho-tinto-2026");
-    const answer = await client.confirm(mail.confirmationToken(email));
+    const answer = await client.confirm(mail.confirmationToken(email), "vinho-tinto-2026");
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ success: true, user: { email } });
     expect(answer.body.access_token).toEqual(expect.any(String));
     expect((await client.session()).status).toBe(200);
 
-    const again = await new StaffClient(app).confirm(mail.confirmationToken(email));
+    const again = await new StaffClient(app).confirm(mail.confirmationToken(email), "vinho-tinto-2026");
     expect(again.status).toBe(400);
     expect(String(again.body.error)).toMatch(/inválido ou expirado/);
+  });
+
+  it("without the password, or with another, confirms nothing", async () => {
+    const email = staffEmail("semsenha");
+    const client = new StaffClient(app);
+    await client.signup(email, "vinho-tinto-2026");
+    const token = mail.confirmationToken(email);
+    expect((await client.confirm(token, "")).status).toBe(422);
+    expect((await client.confirm(token, "outra-senha-qualquer")).status).toBe(422);
+    const [user] = await app.sql("SELECT confirmed_at FROM staff_users WHERE email = ?1", email);
+    expect(user).toEqual({ confirmed_at: null });
+    expect((await client.confirm(token, "vinho-tinto-2026")).status).toBe(200);
+  });
+
+  it("stops after 5 wrong passwords: the link is spent", async () => {
+    const email = staffEmail("tentativas");
+    const client = new StaffClient(app);
+    await client.signup(email, "vinho-tinto-2026");
+    const token = mail.confirmationToken(email);
+    for (let i = 0; i < 5; i++) expect((await client.confirm(token, `errada-${i}`)).status).toBe(422);
+    expect((await client.confirm(token, "vinho-tinto-2026")).status).toBe(400);
   });
 
   it("is refused after 24 hours", async () => {
@@ -126,13 +156,13 @@ describe("the confirmation link", () => {
       Date.now() - 1000,
       email,
     );
-    expect((await client.confirm(mail.confirmationToken(email))).status).toBe(400);
+    expect((await client.confirm(mail.confirmationToken(email), "vinho-tinto-2026")).status).toBe(400);
     expect((await client.login(email, "vinho-tinto-2026")).status).toBe(403);
   });
 
   it("that is made up is refused", async () => {
-    expect((await new StaffClient(app).confirm("x".repeat(43))).status).toBe(400);
-    expect((await new StaffClient(app).confirm("")).status).toBe(400);
+    expect((await new StaffClient(app).confirm("x".repeat(43), "vinho-tinto-2026")).status).toBe(400);
+    expect((await new StaffClient(app).confirm("", "vinho-tinto-2026")).status).toBe(400);
   });
 });
 
@@ -158,6 +188,13 @@ describe("sign-in", () => {
     expect(expiresIn).toBeLessThanOrEqual(60 * 60 * 1000);
     expect(answer.cookie).toMatch(
       /^staff_refresh=[\w-]{43}; Path=\/api\/auth; Max-Age=\d+; HttpOnly; SameSite=Strict$/,
+    );
+    // The session, and so its cookie, ends 30 days after the sign-in.
+    const maxAge = Number(answer.cookie?.match(/Max-Age=(\d+)/)?.[1]);
+    expect(maxAge).toBeGreaterThan(30 * 86_400 - 60);
+    expect(maxAge).toBeLessThanOrEqual(30 * 86_400);
+    expect(answer.deviceCookie).toMatch(
+      /^staff_device=[\w-]{22}\.[\w-]{43}; Path=\/api\/auth; Max-Age=31536000; HttpOnly; SameSite=Strict$/,
     );
   });
 
@@ -220,10 +257,15 @@ describe("refresh tokens", () => {
     expect((await client.session()).status).toBe(200);
   });
 
-  it("used twice revoke the whole session", async () => {
+  it("presented again more than 10 seconds after its rotation revoke the whole session", async () => {
     const { client } = await signedInStaff(app, mail);
-    const stolen = client.cookie;
+    const stolen = client.cookie ?? "";
     expect((await client.refresh()).status).toBe(200);
+    // As if the thief came back 11 seconds later.
+    await app.sql(
+      "UPDATE refresh_tokens SET rotated_at = rotated_at - 11000 WHERE token_hash = ?1",
+      createHash("sha256").update(stolen).digest("hex"),
+    );
 
     const thief = new StaffClient(app);
     thief.cookie = stolen;
@@ -233,6 +275,34 @@ describe("refresh tokens", () => {
 
     expect((await client.session()).status).toBe(401);
     expect((await client.refresh()).status).toBe(401);
+  });
+
+  it("retried within 10 seconds (the answer was lost) keep the session alive", async () => {
+    const { client } = await signedInStaff(app, mail);
+    const sent = client.cookie;
+    expect((await client.refresh()).status).toBe(200);
+    // The phone never got that answer and tries again with the same token.
+    const retry = new StaffClient(app);
+    retry.cookie = sent;
+    const again = await retry.refresh();
+    expect(again.status).toBe(200);
+    expect(retry.cookie).not.toBe(sent);
+    expect((await retry.session()).status).toBe(200);
+    expect((await client.session()).status).toBe(200);
+    expect((await retry.refresh()).status).toBe(200);
+  });
+
+  it("sent three times at once all renew, and the session lives on", async () => {
+    const { client } = await signedInStaff(app, mail);
+    const tabs = [0, 1, 2].map(() => {
+      const tab = new StaffClient(app);
+      tab.cookie = client.cookie;
+      return tab;
+    });
+    const answers = await Promise.all(tabs.map((t) => t.refresh()));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
+    for (const tab of tabs) expect((await tab.session()).status).toBe(200);
+    expect((await client.session()).status).toBe(200);
   });
 
   it("without a cookie are a 401", async () => {

@@ -9,16 +9,6 @@ export type Received = {
   at: number;
 };
 
-/** `GET` here lists what the fake received (for tests in other processes). */
-export const INSPECT_PATH = "/__received";
-
-/** What a fake running in another process received. */
-export async function receivedBy(url: string): Promise<Received[]> {
-  const response = await fetch(url + INSPECT_PATH);
-  const list = (await response.json()) as (Omit<Received, "body"> & { body: string })[];
-  return list.map((r) => ({ ...r, body: Buffer.from(r.body, "base64") }));
-}
-
 export type Reply = { status: number; body?: unknown; headers?: Record<string, string>; delayMs?: number };
 export type Responder = (request: Received) => Reply | Promise<Reply>;
 
@@ -60,13 +50,6 @@ export class FakeService {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (req.method === "GET" && req.url === INSPECT_PATH) {
-      // Lets browser-test workers (other processes) read what was received.
-      const list = this.received.map((r) => ({ ...r, body: r.body.toString("base64") }));
-      res.writeHead(200, { "Content-Type": "application/json" });
-      res.end(JSON.stringify(list));
-      return;
-    }
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const request: Received = {

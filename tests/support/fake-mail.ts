@@ -1,22 +1,21 @@
-import { FakeService, type Received, receivedBy } from "./fake-http";
+import { FakeService, type Received } from "./fake-http";
 
 /** A sent e-mail as the Resend-style API received it. */
 export type SentMail = { from: string; to: string[]; subject: string; text: string; html: string };
+
+/** The two links staff e-mails carry: the sign-up's confirmation and the password reset. */
+export type LinkKind = "confirmar" | "redefinir";
 
 function mailsIn(received: Received[]): SentMail[] {
   return received.filter((r) => r.path === "/emails").map((r) => JSON.parse(r.body.toString()) as SentMail);
 }
 
-function linkIn(mails: SentMail[], to: string): string {
-  const mail = mails.filter((m) => m.to.includes(to)).at(-1);
-  const link = mail?.text.match(/https?:\/\/\S+\/auth\?confirmar=[\w-]+/)?.[0];
-  if (!link) throw new Error(`no confirmation e-mail to ${to}`);
+function linkIn(mails: SentMail[], to: string, kind: LinkKind): string {
+  const pattern = new RegExp(`https?://\\S+/auth\\?${kind}=[\\w-]+`);
+  const mail = mails.filter((m) => m.to.includes(to) && pattern.test(m.text)).at(-1);
+  const link = mail?.text.match(pattern)?.[0];
+  if (!link) throw new Error(`no e-mail with a ${kind} link to ${to}`);
   return link;
-}
-
-/** The confirmation link a fake mail server running elsewhere received for `to`. */
-export async function confirmationLinkAt(mailUrl: string, to: string): Promise<string> {
-  return linkIn(mailsIn(await receivedBy(mailUrl)), to);
 }
 
 /** Stands in for the e-mail API: accepts every message and keeps it. */
@@ -29,13 +28,23 @@ export class FakeMail extends FakeService {
     return mailsIn(this.received);
   }
 
-  /** The confirmation link of the last message sent to `to`. */
+  /** The messages sent to `to`. */
+  messagesTo(to: string): SentMail[] {
+    return this.messages().filter((m) => m.to.includes(to));
+  }
+
+  /** The confirmation link of the last sign-up e-mail sent to `to`. */
   confirmationLink(to: string): string {
-    return linkIn(this.messages(), to);
+    return linkIn(this.messages(), to, "confirmar");
   }
 
   /** Just the one-time token of that link. */
   confirmationToken(to: string): string {
     return new URL(this.confirmationLink(to)).searchParams.get("confirmar") ?? "";
+  }
+
+  /** The one-time token of the last password-reset e-mail sent to `to`. */
+  resetToken(to: string): string {
+    return new URL(linkIn(this.messages(), to, "redefinir")).searchParams.get("redefinir") ?? "";
   }
 }

@@ -282,6 +282,24 @@ export async function buildReleaseDatabase(app: App, data: ReleaseData): Promise
   await app.batch(inserts);
 }
 
+const SESSION_LIFETIME = 30 * DAY;
+
+/**
+ * The rows each table must hold after every migration, in that release's
+ * columns: what the migrations change on purpose, and nothing else.
+ * 0002: a session ends 30 days after its sign-in, however it was extended.
+ */
+export function expectedAfterUpgrade(data: ReleaseData, table: string): Row[] {
+  const spec = data.tables[table];
+  if (!spec) throw new Error(`no table ${table} in that release`);
+  const rows = spec.rows.map((row) =>
+    table === "staff_sessions"
+      ? { ...row, expires_at: Math.min(Number(row.expires_at), Number(row.created_at) + SESSION_LIFETIME) }
+      : row,
+  );
+  return sortedBy(rows, spec.key);
+}
+
 /** The rows of `table` now, in the columns that release had, ordered by its key. */
 export async function rowsNow(app: App, data: ReleaseData, table: string): Promise<Row[]> {
   const spec = data.tables[table];

@@ -10,11 +10,22 @@ export function staffEmail(name = "equipe"): string {
   return `${name}.${Date.now()}.${next++}@${STAFF_DOMAIN}`;
 }
 
-export type Call = { status: number; body: Record<string, unknown>; headers: Headers; cookie: string | null };
+export type Call = {
+  status: number;
+  body: Record<string, unknown>;
+  headers: Headers;
+  /** The `Set-Cookie` of the refresh cookie, if the answer set or cleared it. */
+  cookie: string | null;
+  /** The `Set-Cookie` of the device cookie, if the answer set it. */
+  deviceCookie: string | null;
+};
 
-/** A browser-like caller: keeps the refresh cookie between calls and sends our Origin. */
+/** A browser-like caller: keeps the refresh and device cookies between calls and sends our Origin. */
 export class StaffClient {
+  /** The refresh token. */
   cookie: string | null = null;
+  /** The device cookie of a browser that signed in before. */
+  device: string | null = null;
   accessToken: string | null = null;
   readonly ip: string;
 
@@ -28,21 +39,25 @@ export class StaffClient {
   async call(method: string, path: string, body?: unknown, extra: Record<string, string> = {}): Promise<Call> {
     const headers: Record<string, string> = { Origin: this.app.baseUrl, "CF-Connecting-IP": this.ip, ...extra };
     if (body !== undefined) headers["Content-Type"] = "application/json";
-    if (this.cookie) headers.Cookie = `staff_refresh=${this.cookie}`;
+    const cookies = [
+      this.cookie && `staff_refresh=${this.cookie}`,
+      this.device && `staff_device=${this.device}`,
+    ].filter(Boolean);
+    if (cookies.length) headers.Cookie = cookies.join("; ");
     if (this.accessToken && !("Authorization" in headers)) headers.Authorization = `Bearer ${this.accessToken}`;
     const response = await fetch(this.app.baseUrl + path, {
       method,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    const setCookie = response.headers.get("set-cookie");
-    if (setCookie?.startsWith("staff_refresh=")) {
-      const value = setCookie.split(";")[0]?.slice("staff_refresh=".length) ?? "";
-      this.cookie = value || null;
-    }
+    const set = response.headers.getSetCookie();
+    const refresh = set.find((c) => c.startsWith("staff_refresh=")) ?? null;
+    const device = set.find((c) => c.startsWith("staff_device=")) ?? null;
+    if (refresh) this.cookie = refresh.split(";")[0]?.slice("staff_refresh=".length) || null;
+    if (device) this.device = device.split(";")[0]?.slice("staff_device=".length) || null;
     const parsed = (await response.json().catch(() => ({}))) as Record<string, unknown>;
     if (typeof parsed.access_token === "string") this.accessToken = parsed.access_token;
-    return { status: response.status, body: parsed, headers: response.headers, cookie: setCookie };
+    return { status: response.status, body: parsed, headers: response.headers, cookie: refresh, deviceCookie: device };
   }
 
   signup(email: string, password: string) {
@@ -53,8 +68,23 @@ export class StaffClient {
     return this.call("POST", "/api/auth/login", { email, password });
   }
 
-  confirm(token: string) {
-    return this.call("POST", "/api/auth/confirm", { token });
+  confirm(token: string, password: string) {
+    return this.call("POST", "/api/auth/confirm", { token, password });
+  }
+
+  requestReset(email: string) {
+    return this.call("POST", "/api/auth/reset-request", { email });
+  }
+
+  reset(token: string, password: string) {
+    return this.call("POST", "/api/auth/reset", { token, password });
+  }
+
+  changePassword(currentPassword: string, newPassword: string) {
+    return this.call("POST", "/api/auth/password", {
+      current_password: currentPassword,
+      new_password: newPassword,
+    });
   }
 
   refresh() {
@@ -76,7 +106,7 @@ export async function signedInStaff(app: App, mail: FakeMail, password = "vinho-
   const client = new StaffClient(app);
   const signup = await client.signup(email, password);
   if (signup.status !== 200) throw new Error(`sign-up failed: ${JSON.stringify(signup.body)}`);
-  const confirmed = await client.confirm(mail.confirmationToken(email));
+  const confirmed = await client.confirm(mail.confirmationToken(email), password);
   if (confirmed.status !== 200) throw new Error(`confirmation failed: ${JSON.stringify(confirmed.body)}`);
   return { client, email, password };
 }

@@ -34,6 +34,8 @@ pub enum ApiError {
     TooManyRequests(String),
     /// A service we depend on (the e-mail API) refused.
     BadGateway(String),
+    /// Something this deployment needs is not set up (the e-mail API's key).
+    ServiceUnavailable(String),
     /// Logged in full, answered with a generic message.
     Internal(String),
 }
@@ -51,6 +53,7 @@ impl ApiError {
             ApiError::Unprocessable { .. } => 422,
             ApiError::TooManyRequests(_) => 429,
             ApiError::BadGateway(_) => 502,
+            ApiError::ServiceUnavailable(_) => 503,
             ApiError::Internal(_) => 500,
         }
     }
@@ -64,6 +67,7 @@ impl ApiError {
             | ApiError::Conflict(m)
             | ApiError::TooManyRequests(m)
             | ApiError::BadGateway(m)
+            | ApiError::ServiceUnavailable(m)
             | ApiError::Unprocessable { message: m, .. } => m,
             ApiError::MethodNotAllowed(_) => messages::METHOD_NOT_ALLOWED,
             ApiError::PayloadTooLarge => messages::BODY_TOO_LARGE,
@@ -215,6 +219,32 @@ pub fn client_ip(req: &Request) -> String {
         .ok()
         .flatten()
         .unwrap_or_else(|| "unknown".into())
+}
+
+/// What per-address limits count for this request: the address, or its /64
+/// for IPv6 ([`crate::rate_limit::network_of`]).
+pub fn client_network(req: &Request) -> String {
+    crate::rate_limit::network_of(&client_ip(req))
+}
+
+/// A 422 naming the one field to fix.
+pub fn invalid_field(message: &str, field: &'static str) -> ApiError {
+    ApiError::Unprocessable {
+        message: message.to_string(),
+        fields: [(field, message.to_string())].into_iter().collect(),
+    }
+}
+
+/// The first row of the `index`-th result of a batch.
+pub fn first_row<T: serde::de::DeserializeOwned>(
+    results: &[worker::D1Result],
+    index: usize,
+) -> ApiResult<Option<T>> {
+    Ok(results
+        .get(index)
+        .map(|r| r.results::<T>())
+        .transpose()?
+        .and_then(|rows| rows.into_iter().next()))
 }
 
 /// Browsers send `Origin` with every state-changing request; one that names

@@ -4,6 +4,7 @@ use worker::{Context, Env, Method, Request, Response, ScheduleContext, Scheduled
 
 pub mod admin;
 mod agency;
+mod audit;
 pub mod auth;
 mod config;
 pub mod crm;
@@ -16,6 +17,7 @@ mod outbound;
 pub mod platform;
 pub mod rate_limit;
 mod site;
+mod team;
 pub mod turnstile;
 
 use http::{ApiError, ApiResult};
@@ -33,8 +35,10 @@ pub async fn fetch(req: Request, env: Env, ctx: Context) -> worker::Result<Respo
             Method::Get => site::public_config(&env),
             _ => Err(ApiError::MethodNotAllowed("GET")),
         },
-        p if p.starts_with("/api/auth/") => auth::route(req, &env, p).await,
+        p if p.starts_with("/api/auth/") => auth::route(req, &env, &ctx, p).await,
         p if p == "/api/leads" || p.starts_with("/api/leads/") => admin::route(req, &env, p).await,
+        p if p == "/api/staff" || p.starts_with("/api/staff/") => team::route(req, &env, p).await,
+        "/api/audit" => audit::route(req, &env, "/api/audit").await,
         p if p.starts_with("/api/") => Err(ApiError::NotFound(messages::NOT_FOUND.into())),
         _ => return site::serve(req, &env).await,
     };

@@ -1,6 +1,10 @@
 //! Outgoing e-mail through an HTTP API (Resend-style: `POST {base}/emails`
-//! with a bearer key and a JSON body). Without a key, local development
-//! writes the message to the worker's log instead, so everything works offline.
+//! with a bearer key and a JSON body). Without a key, a deployed worker
+//! sends nothing and the features that need e-mail say so; only where
+//! `MAIL_LOG_ONLY` is set (local development: `make dev` sets it in
+//! .dev.vars) is the message written to the worker's log instead, so
+//! everything works offline. A link in a log is a link anyone with access to
+//! the logs could use: production never does that.
 
 use std::time::Duration;
 
@@ -33,16 +37,60 @@ struct ApiBody<'a> {
     html: &'a str,
 }
 
-/// Sends `email`; an error means it was not accepted by the e-mail API.
+/// How this deployment sends e-mail.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Delivery {
+    /// Through the e-mail API, with this key.
+    Api(String),
+    /// Written to the log: local development only (`MAIL_LOG_ONLY`).
+    Log,
+    /// Not at all: no key and no local setting.
+    Off,
+}
+
+impl Delivery {
+    pub fn from_settings(key: Option<String>, log_only: Option<String>) -> Self {
+        match (key, log_only) {
+            (Some(key), _) => Delivery::Api(key),
+            (None, Some(flag)) if matches!(flag.as_str(), "true" | "1" | "yes") => Delivery::Log,
+            _ => Delivery::Off,
+        }
+    }
+}
+
+pub fn delivery(env: &Env) -> Delivery {
+    Delivery::from_settings(
+        config::setting(env, "MAIL_API_KEY"),
+        config::setting(env, "MAIL_LOG_ONLY"),
+    )
+}
+
+/// Whether e-mail can go out at all; features that depend on it refuse
+/// up front, before anything is stored, when it cannot.
+pub fn is_available(env: &Env) -> bool {
+    delivery(env) != Delivery::Off
+}
+
+/// Sends `email`; an error means it was not accepted by the e-mail API (or
+/// that e-mail is off here).
 pub async fn send(env: &Env, email: &Email) -> worker::Result<()> {
-    let Some(key) = config::setting(env, "MAIL_API_KEY") else {
-        worker::console_log!(
-            "[mail] MAIL_API_KEY is not set; not sending. To: {}\nSubject: {}\n\n{}",
-            email.to,
-            email.subject,
-            email.text
-        );
-        return Ok(());
+    let key = match delivery(env) {
+        Delivery::Api(key) => key,
+        Delivery::Log => {
+            worker::console_log!(
+                "[mail] MAIL_LOG_ONLY: not sending. To: {}\nSubject: {}\n\n{}",
+                email.to,
+                email.subject,
+                email.text
+            );
+            return Ok(());
+        }
+        Delivery::Off => {
+            return Err(worker::Error::RustError(
+                "e-mail is off: MAIL_API_KEY is not set (MAIL_LOG_ONLY only in local development)"
+                    .into(),
+            ));
+        }
     };
     let base = config::setting(env, "MAIL_API_BASE_URL")
         .unwrap_or_else(|| DEFAULT_MAIL_API_BASE_URL.into());
@@ -103,6 +151,25 @@ pub fn escape_html(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::Delivery;
+
+    #[test]
+    fn a_key_sends_through_the_api_and_only_the_local_setting_writes_to_the_log() {
+        assert_eq!(
+            Delivery::from_settings(Some("k".into()), Some("true".into())),
+            Delivery::Api("k".into())
+        );
+        assert_eq!(
+            Delivery::from_settings(None, Some("true".into())),
+            Delivery::Log
+        );
+        assert_eq!(Delivery::from_settings(None, None), Delivery::Off);
+        assert_eq!(
+            Delivery::from_settings(None, Some("false".into())),
+            Delivery::Off
+        );
+    }
+
     #[test]
     fn html_special_characters_are_escaped() {
         assert_eq!(

@@ -53,14 +53,42 @@ pub const AUTH_CONFIRMATION_INVALID: &str =
     "Link de confirmação inválido ou expirado. Cadastre-se novamente para receber outro.";
 pub const AUTH_MAIL_FAILED: &str =
     "Não foi possível enviar o e-mail de confirmação. Tente novamente em instantes.";
+pub const AUTH_MAIL_NOT_CONFIGURED: &str =
+    "O envio de e-mails deste site não está configurado. Fale com o responsável pelo painel.";
+pub const AUTH_COMMON_PASSWORD: &str = "Essa senha é muito comum. Escolha outra.";
+pub const AUTH_ACCOUNT_DISABLED: &str = "Conta desativada. Fale com o responsável pelo painel.";
+pub const AUTH_CONFIRMATION_PASSWORD: &str = "A senha não confere com a do cadastro que enviou este link. Digite a senha que você escolheu ao se cadastrar.";
+pub const AUTH_CONFIRMATION_PASSWORD_REQUIRED: &str =
+    "Digite a senha que você escolheu ao se cadastrar.";
+pub const AUTH_TOO_MANY_SIGNUP_EMAILS: &str = "Já enviamos vários links para este e-mail na última hora. Confira a caixa de entrada (e o spam) ou tente mais tarde.";
+pub const AUTH_TOO_MANY_RESET_REQUESTS: &str =
+    "Muitos pedidos de redefinição em pouco tempo. Aguarde e tente novamente.";
+pub const AUTH_RESET_REQUESTED: &str =
+    "Se o e-mail estiver cadastrado, enviaremos um link para redefinir a senha.";
+pub const AUTH_RESET_INVALID: &str =
+    "Link de redefinição inválido, expirado ou já usado. Peça outro em 'Esqueci minha senha'.";
+pub const AUTH_CURRENT_PASSWORD_WRONG: &str = "A senha atual não confere.";
+pub const AUTH_SECRET_TOO_SHORT: &str =
+    "JWT_SECRET must be at least 32 bytes: staff access is off until it is";
 
 /// Sign-up with an address outside the company's domain.
 pub fn auth_domain_only(domain: &str) -> String {
     format!("Apenas emails @{domain} são permitidos")
 }
 
-// The confirmation e-mail.
+// The confirmation and password-reset e-mails.
 pub const CONFIRM_MAIL_SUBJECT: &str = "Confirme seu acesso ao painel";
+pub const RESET_MAIL_SUBJECT: &str = "Redefinição de senha do painel";
+
+// The team ('Equipe') and the activity ('Atividade'): owners only.
+pub const OWNERS_ONLY: &str = "Apenas os responsáveis pelo painel podem fazer isso.";
+pub const STAFF_NOT_FOUND: &str = "Conta não encontrada.";
+pub const LAST_OWNER: &str =
+    "O painel precisa de pelo menos um responsável ativo: torne outra pessoa responsável antes.";
+pub const NOT_YOURSELF: &str = "Você não pode desativar a sua própria conta.";
+pub const STAFF_UNCHANGED: &str = "A conta já está assim.";
+pub const OWNER_NEEDS_ACTIVE_ACCOUNT: &str =
+    "Só uma conta confirmada e ativa pode ser responsável pelo painel.";
 
 // The staff panel.
 pub const LEAD_NOT_FOUND: &str =

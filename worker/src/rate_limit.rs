@@ -1,8 +1,15 @@
-//! How many times a subject (an IP, an e-mail) did something recently.
+//! How many times a subject (an address, an e-mail) did something recently.
 //!
-//! Per-IP limits are counted by Cloudflare's Rate Limiting binding when
+//! Per-address limits are counted by Cloudflare's Rate Limiting binding when
 //! `wrangler.toml` declares one for them (counted at the edge, no D1 write);
 //! otherwise, and for every other limit, by fixed-window counters in D1.
+//! Either way the event is counted before the work it costs is done, in the
+//! same D1 batch that reads the count, so parallel requests cannot all slip
+//! under a limit. An address is an IPv4 address or an IPv6 /64: one
+//! household or office network gets one counter, however many addresses it
+//! can pick from.
+
+use std::net::{IpAddr, Ipv6Addr};
 
 use worker::{D1Database, D1PreparedStatement, Env, RateLimiter, query};
 
@@ -45,31 +52,92 @@ impl Limit {
     }
 }
 
-/// Sign-ups per IP (each sends an e-mail).
+const MINUTE_MS: i64 = 60 * 1000;
+
+/// Sign-ups per address (each sends an e-mail): what stops anyone scanning
+/// for accounts in bulk.
 pub const SIGNUPS: Limit = Limit {
     name: "signup",
     max: 10,
-    window_ms: 60 * 60 * 1000,
+    window_ms: 60 * MINUTE_MS,
     binding: None,
 };
 
-/// Failed sign-ins per e-mail address.
+/// Sign-up e-mails per staff address, so nobody can flood a colleague's inbox.
+pub const SIGNUPS_PER_EMAIL: Limit = Limit {
+    name: "signup-email",
+    max: 3,
+    window_ms: 60 * MINUTE_MS,
+    binding: None,
+};
+
+/// Password checks per e-mail address from devices that never signed in to
+/// that account. Counted before the check, given back when it succeeds.
 pub const LOGIN_FAILURES_PER_EMAIL: Limit = Limit {
     name: "login-email",
     max: 5,
-    window_ms: 15 * 60 * 1000,
+    window_ms: 15 * MINUTE_MS,
     binding: None,
 };
 
-/// Failed sign-ins per IP (an office shares one address: a little more room).
+/// Password checks from a device that signed in to the account before (its
+/// own counter, so a stranger's failures never lock the owner's device out).
+pub const LOGIN_FAILURES_PER_DEVICE: Limit = Limit {
+    name: "login-device",
+    max: 5,
+    window_ms: 15 * MINUTE_MS,
+    binding: None,
+};
+
+/// Password checks per address (an office shares one: a little more room).
 /// The binding can only count and check in one call, so with it every
 /// sign-in attempt from the address counts, not just the failures.
 pub const LOGIN_FAILURES_PER_IP: Limit = Limit {
     name: "login-ip",
     max: 10,
-    window_ms: 15 * 60 * 1000,
+    window_ms: 15 * MINUTE_MS,
     binding: Some("SIGN_IN_RATE_LIMITER"),
 };
+
+/// 'Esqueci minha senha' requests per address.
+pub const RESET_REQUESTS_PER_IP: Limit = Limit {
+    name: "reset-ip",
+    max: 5,
+    window_ms: 60 * MINUTE_MS,
+    binding: None,
+};
+
+/// 'Esqueci minha senha' requests per e-mail address typed (known or not).
+pub const RESET_REQUESTS_PER_EMAIL: Limit = Limit {
+    name: "reset-email",
+    max: 3,
+    window_ms: 60 * MINUTE_MS,
+    binding: None,
+};
+
+/// Wrong passwords typed on one confirmation link before it stops working.
+pub const CONFIRMATION_TRIES: Limit = Limit {
+    name: "confirm",
+    max: 5,
+    window_ms: 24 * 60 * MINUTE_MS,
+    binding: None,
+};
+
+/// The subject per-address limits count: an IPv4 address as it is, an IPv6
+/// address by its /64 network (one customer's allocation); anything else as given.
+pub fn network_of(ip: &str) -> String {
+    match ip.trim().parse::<IpAddr>() {
+        Ok(IpAddr::V4(v4)) => v4.to_string(),
+        Ok(IpAddr::V6(v6)) => match v6.to_ipv4_mapped() {
+            Some(v4) => v4.to_string(),
+            None => {
+                let s = v6.segments();
+                format!("{}/64", Ipv6Addr::new(s[0], s[1], s[2], s[3], 0, 0, 0, 0))
+            }
+        },
+        Err(_) => ip.trim().to_string(),
+    }
+}
 
 /// Who counts a per-IP limit for this request.
 pub enum Counter {
@@ -123,21 +191,30 @@ pub fn hit(
     query!(db, HIT_SQL, limit.key(subject), limit.window_start(now_ms))
 }
 
-/// The counts of `?1` and `?2` in the window starting at `?3`.
-pub const READ_TWO_SQL: &str =
-    "SELECT key, count FROM rate_limits WHERE key IN (?1, ?2) AND window_start = ?3";
+/// Takes back one event of the current window: a sign-in that succeeded
+/// does not use up the allowance it was counted against.
+const REFUND_SQL: &str = "UPDATE rate_limits SET count = max(count - 1, 0) \
+     WHERE key = ?1 AND window_start = ?2";
+
+pub fn refund(
+    db: &D1Database,
+    limit: &Limit,
+    subject: &str,
+    now_ms: i64,
+) -> worker::Result<D1PreparedStatement> {
+    query!(
+        db,
+        REFUND_SQL,
+        limit.key(subject),
+        limit.window_start(now_ms)
+    )
+}
 
 /// Drops counters whose window ended long ago.
 pub const PRUNE_SQL: &str = "DELETE FROM rate_limits WHERE window_start < ?1";
 
 #[derive(serde::Deserialize)]
 pub struct CountRow {
-    pub count: i64,
-}
-
-#[derive(serde::Deserialize)]
-pub struct KeyCountRow {
-    pub key: String,
     pub count: i64,
 }
 
@@ -164,6 +241,21 @@ mod tests {
     fn five_failed_sign_ins_exhaust_an_address() {
         assert!(!LOGIN_FAILURES_PER_EMAIL.exhausted(4));
         assert!(LOGIN_FAILURES_PER_EMAIL.exhausted(5));
+    }
+
+    #[test]
+    fn an_ipv6_address_is_counted_by_its_slash_64() {
+        assert_eq!(network_of("2001:db8:1:2:3:4:5:6"), "2001:db8:1:2::/64");
+        assert_eq!(network_of("2001:db8:1:2:ffff::1"), "2001:db8:1:2::/64");
+        assert_ne!(network_of("2001:db8:1:3::1"), network_of("2001:db8:1:2::1"));
+        assert_eq!(network_of(" 2001:DB8:0:0:1::1 "), "2001:db8::/64");
+    }
+
+    #[test]
+    fn an_ipv4_address_is_counted_as_itself_even_when_mapped_into_ipv6() {
+        assert_eq!(network_of("203.0.113.9"), "203.0.113.9");
+        assert_eq!(network_of("::ffff:203.0.113.9"), "203.0.113.9");
+        assert_eq!(network_of("unknown"), "unknown");
     }
 
     #[test]

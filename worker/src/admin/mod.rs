@@ -12,6 +12,7 @@ use serde::Serialize;
 use serde_json::json;
 use worker::{Env, Headers, Method, Request, Response};
 
+use crate::audit::{self, Actor, Subject};
 use crate::auth::guard::{self, Staff};
 use crate::crm::{self, Outcome};
 use crate::http::{self, ApiError, ApiResult};
@@ -29,7 +30,7 @@ pub async fn route(req: Request, env: &Env, path: &str) -> ApiResult<Response> {
     let segments: Vec<&str> = rest.split('/').filter(|s| !s.is_empty()).collect();
     match (segments.as_slice(), req.method()) {
         ([], Method::Get) => list(&req, env).await,
-        (["export.csv"], Method::Get) => export(&req, env).await,
+        (["export.csv"], Method::Get) => export(&req, env, &staff).await,
         ([id, "mark-sent"], Method::Post) => mark_sent(&req, env, &staff, id).await,
         ([id, "resend"], Method::Post) => resend(&req, env, &staff, id).await,
         ([id], Method::Delete) => delete(&req, env, &staff, id).await,
@@ -146,10 +147,23 @@ async fn list(req: &Request, env: &Env) -> ApiResult<Response> {
 /// `GET /api/leads/export.csv?status=&q=`: every lead of the filter, streamed
 /// in keyset pages so 100,000 leads fit the worker's limits. The first page is
 /// read before answering, so a failing database is a 500, not a cut file.
-async fn export(req: &Request, env: &Env) -> ApiResult<Response> {
+async fn export(req: &Request, env: &Env, staff: &Staff) -> ApiResult<Response> {
     let q = LeadQuery::from_url(&req.url()?);
     let db = config::database(env)?;
-    let first = store::page_after(&db, &q, None, EXPORT_BATCH).await?;
+    let exported = audit::record(
+        &db,
+        Actor {
+            id: Some(&staff.user_id),
+            email: &staff.email,
+        },
+        audit::Action::Export,
+        Subject::Nothing,
+        platform::now_ms(),
+    )?;
+    let (_, first) = futures_util::try_join!(
+        async { exported.run().await.map(|_| ()) },
+        store::page_after(&db, &q, None, EXPORT_BATCH)
+    )?;
     let mut head = format!("{}{}", csv::BOM, csv::header());
     head.extend(first.iter().map(csv::row));
     let after = next_cursor(&first);

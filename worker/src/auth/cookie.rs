@@ -1,16 +1,21 @@
 //! The refresh token travels in an HttpOnly, SameSite=Strict cookie limited
-//! to the auth endpoints; scripts never see it.
+//! to the auth endpoints; scripts never see it. So does the device cookie
+//! (see [`super::device`]).
 
 pub const NAME: &str = "staff_refresh";
 pub const PATH: &str = "/api/auth";
-/// A session ends after 30 days without use.
-pub const MAX_AGE_SECONDS: i64 = 30 * 24 * 60 * 60;
 
-/// `Set-Cookie` value carrying `token`; `Secure` unless served over plain
-/// http on this machine (local development and tests).
-pub fn set(token: &str, secure: bool) -> String {
+/// `Set-Cookie` value carrying `token` for `max_age_seconds` (what is left of
+/// the session); `Secure` unless served over plain http on this machine
+/// (local development and tests).
+pub fn set(token: &str, max_age_seconds: i64, secure: bool) -> String {
+    set_named(NAME, token, max_age_seconds, secure)
+}
+
+pub fn set_named(name: &str, value: &str, max_age_seconds: i64, secure: bool) -> String {
     format!(
-        "{NAME}={token}; Path={PATH}; Max-Age={MAX_AGE_SECONDS}; HttpOnly; SameSite=Strict{}",
+        "{name}={value}; Path={PATH}; Max-Age={}; HttpOnly; SameSite=Strict{}",
+        max_age_seconds.max(0),
         if secure { "; Secure" } else { "" }
     )
 }
@@ -25,10 +30,15 @@ pub fn clear(secure: bool) -> String {
 
 /// The refresh token from a `Cookie` header.
 pub fn read(header: &str) -> Option<&str> {
+    read_named(header, NAME)
+}
+
+/// The cookie `name` from a `Cookie` header.
+pub fn read_named<'a>(header: &'a str, name: &str) -> Option<&'a str> {
     header
         .split(';')
         .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(name, _)| *name == NAME)
+        .find(|(n, _)| *n == name)
         .map(|(_, value)| value.trim())
         .filter(|v| !v.is_empty())
 }
@@ -44,12 +54,13 @@ mod tests {
 
     #[test]
     fn the_cookie_is_http_only_strict_and_limited_to_the_auth_paths() {
-        let c = set("abc", true);
+        let c = set("abc", 2_592_000, true);
         assert_eq!(
             c,
             "staff_refresh=abc; Path=/api/auth; Max-Age=2592000; HttpOnly; SameSite=Strict; Secure"
         );
-        assert!(!set("abc", false).contains("Secure"));
+        assert!(!set("abc", 60, false).contains("Secure"));
+        assert!(set("abc", -5, false).contains("Max-Age=0;"));
         assert!(clear(true).contains("Max-Age=0"));
     }
 

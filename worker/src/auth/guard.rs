@@ -1,10 +1,11 @@
 //! The check in front of every staff endpoint: a valid access token whose
-//! session is still live in D1 (one query), so a sign-out anywhere cuts off
-//! its tokens at once.
+//! session is still live in D1 (one query: not signed out, not past its end,
+//! its account not switched off), so a sign-out or a 'Desativar' anywhere cuts
+//! off its tokens at once.
 
 use worker::{Env, Request};
 
-use super::handlers::signer;
+use super::context::signer;
 use super::store;
 use crate::http::{ApiError, ApiResult};
 use crate::{config, messages, platform};
@@ -15,6 +16,31 @@ pub struct Staff {
     pub user_id: String,
     pub email: String,
     pub session_id: String,
+    pub role: Role,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// 'Responsável': manages the team and sees the activity.
+    Owner,
+    Staff,
+}
+
+impl Role {
+    pub fn parse(raw: &str) -> Self {
+        if raw == "owner" {
+            Role::Owner
+        } else {
+            Role::Staff
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Role::Owner => "owner",
+            Role::Staff => "staff",
+        }
+    }
 }
 
 /// The bearer token of the `Authorization` header, if any.
@@ -40,7 +66,17 @@ pub async fn require_staff(req: &Request, env: &Env) -> ApiResult<Staff> {
             user_id: row.user_id,
             email: row.email,
             session_id: claims.sid,
+            role: Role::parse(&row.role),
         }),
         _ => Err(unauthorized()),
     }
+}
+
+/// Like [`require_staff`], for what only owners may do: 403 for other staff.
+pub async fn require_owner(req: &Request, env: &Env) -> ApiResult<Staff> {
+    let staff = require_staff(req, env).await?;
+    if staff.role != Role::Owner {
+        return Err(ApiError::Forbidden(messages::OWNERS_ONLY.into()));
+    }
+    Ok(staff)
 }

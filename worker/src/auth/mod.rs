@@ -1,35 +1,53 @@
 //! Staff accounts: sign-up restricted to the company's e-mail domain and
-//! confirmed by e-mail, sign-in with short-lived access tokens and rotating
-//! refresh tokens, global sign-out.
+//! confirmed by the mailbox's owner, sign-in with short-lived access tokens
+//! and rotating refresh tokens, password reset and change, global sign-out.
 
 pub mod access_token;
+mod common_passwords;
+mod context;
 mod cookie;
+mod device;
+mod emails;
 pub mod guard;
-mod handlers;
+mod login;
 pub mod password;
+mod reset;
 mod secret_token;
+mod sessions;
+mod signup;
 pub mod staff;
 mod store;
 
-use worker::{Env, Method, Request, Response};
+use worker::{Context, Env, Method, Request, Response};
 
 use crate::http::{ApiError, ApiResult};
 use crate::messages;
 
+pub use context::MIN_SECRET_BYTES;
+
 /// Answers `/api/auth/...`.
-pub async fn route(req: Request, env: &Env, path: &str) -> ApiResult<Response> {
+pub async fn route(req: Request, env: &Env, ctx: &Context, path: &str) -> ApiResult<Response> {
     let method = req.method();
     match (path, method) {
-        ("/api/auth/signup", Method::Post) => handlers::signup(req, env).await,
-        ("/api/auth/confirm", Method::Post) => handlers::confirm(req, env).await,
-        ("/api/auth/login", Method::Post) => handlers::login(req, env).await,
-        ("/api/auth/refresh", Method::Post) => handlers::refresh(req, env).await,
-        ("/api/auth/logout", Method::Post) => handlers::logout(req, env).await,
-        ("/api/auth/session", Method::Get) => handlers::session(req, env).await,
+        ("/api/auth/signup", Method::Post) => signup::signup(req, env).await,
+        ("/api/auth/confirm", Method::Post) => signup::confirm(req, env).await,
+        ("/api/auth/login", Method::Post) => login::login(req, env).await,
+        ("/api/auth/refresh", Method::Post) => sessions::refresh(req, env).await,
+        ("/api/auth/logout", Method::Post) => sessions::logout(req, env).await,
+        ("/api/auth/reset-request", Method::Post) => reset::request(req, env, ctx).await,
+        ("/api/auth/reset", Method::Post) => reset::reset(req, env).await,
+        ("/api/auth/password", Method::Post) => reset::change(req, env).await,
+        ("/api/auth/session", Method::Get) => sessions::session(req, env).await,
         ("/api/auth/session", _) => Err(ApiError::MethodNotAllowed("GET")),
         (
-            "/api/auth/signup" | "/api/auth/confirm" | "/api/auth/login" | "/api/auth/refresh"
-            | "/api/auth/logout",
+            "/api/auth/signup"
+            | "/api/auth/confirm"
+            | "/api/auth/login"
+            | "/api/auth/refresh"
+            | "/api/auth/logout"
+            | "/api/auth/reset-request"
+            | "/api/auth/reset"
+            | "/api/auth/password",
             _,
         ) => Err(ApiError::MethodNotAllowed("POST")),
         _ => Err(ApiError::NotFound(messages::NOT_FOUND.into())),

@@ -115,6 +115,19 @@ pub fn verify_against_nothing(password: &str) {
     }
 }
 
+/// Whether `password` matches `stored`; with no usable hash to check against
+/// (an unknown address, an account with no password yet) the same work is
+/// spent and the answer is no, so the time taken tells nothing.
+pub fn matches(password: &str, stored: Option<&str>) -> bool {
+    match stored.and_then(PasswordHash::parse) {
+        Some(hash) => hash.verify(password),
+        None => {
+            verify_against_nothing(password);
+            false
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -173,6 +186,15 @@ mod tests {
             "{}",
             PasswordHash::new(&super::super::secret_token::generate().0)
         );
+    }
+
+    #[test]
+    fn nothing_to_check_against_never_matches() {
+        assert!(!matches("segredo", None));
+        assert!(!matches("segredo", Some("!")));
+        let stored = PasswordHash::with("segredo", FAST, vec![9; 16]).to_string();
+        assert!(matches("segredo", Some(&stored)));
+        assert!(!matches("Segredo", Some(&stored)));
     }
 
     #[test]

@@ -1,36 +1,78 @@
-//! Staff users, confirmations, sessions and refresh tokens in D1: each query once.
+//! Staff accounts, confirmations, password resets, sessions and refresh
+//! tokens in D1: each query once.
 
 use serde::Deserialize;
 use worker::{D1Database, D1PreparedStatement, D1Result, query};
 
-// Users
-pub const FIND_USER: &str =
-    "SELECT id, email, password_hash, confirmed_at FROM staff_users WHERE email = ?1";
-/// A new account, or a new password for one that was never confirmed.
-const UPSERT_UNCONFIRMED_USER: &str = "INSERT INTO staff_users (id, email, password_hash, created_at) \
-     VALUES (?1, ?2, ?3, ?4) \
-     ON CONFLICT (email) DO UPDATE SET password_hash = excluded.password_hash \
-     WHERE staff_users.confirmed_at IS NULL";
-const CONFIRM_USER: &str =
-    "UPDATE staff_users SET confirmed_at = COALESCE(confirmed_at, ?2) WHERE id = ?1";
+/// A session ends this long after its sign-in, however often it is used.
+pub const SESSION_LIFETIME_MS: i64 = 30 * 24 * 60 * 60 * 1000;
+
+// Accounts
+const FIND_USER: &str = "SELECT id, email, password_hash, confirmed_at, role, disabled_at \
+     FROM staff_users WHERE email = ?1";
+/// The account a sign-up names, created unconfirmed if new. An account has no
+/// password of its own until it is confirmed ('!' matches no hash): each
+/// sign-up's password waits on its own link.
+const INSERT_UNCONFIRMED_USER: &str = "INSERT INTO staff_users (id, email, password_hash, created_at) VALUES (?1, ?2, '!', ?3) \
+     ON CONFLICT (email) DO NOTHING";
+/// The sign-up's link and its password, only while the account is
+/// unconfirmed and not switched off.
+const INSERT_CONFIRMATION: &str = "INSERT INTO email_confirmations \
+       (token_hash, user_id, created_at, expires_at, password_hash) \
+     SELECT ?1, id, ?3, ?4, ?5 FROM staff_users \
+     WHERE email = ?2 AND confirmed_at IS NULL AND disabled_at IS NULL";
+/// The password an unconfirmed sign-in is checked against (to say "confirm
+/// your e-mail" only to the person who signed up): the newest link's, or the
+/// account's own for a link of the previous release.
+const PENDING_PASSWORD: &str = "SELECT coalesce(c.password_hash, u.password_hash) AS password_hash \
+     FROM email_confirmations c JOIN staff_users u ON u.id = c.user_id \
+     WHERE u.email = ?1 AND u.confirmed_at IS NULL \
+     ORDER BY c.created_at DESC LIMIT 1";
 
 // E-mail confirmations
-/// A new link makes the older ones useless.
-const RETIRE_OPEN_CONFIRMATIONS: &str = "UPDATE email_confirmations SET used_at = ?2 \
-     WHERE used_at IS NULL AND user_id = (SELECT id FROM staff_users WHERE email = ?1)";
-const INSERT_CONFIRMATION: &str = "INSERT INTO email_confirmations (token_hash, user_id, created_at, expires_at) \
-     SELECT ?1, id, ?3, ?4 FROM staff_users WHERE email = ?2 AND confirmed_at IS NULL";
-const FIND_CONFIRMATION: &str = "SELECT c.user_id, c.expires_at, c.used_at, u.email \
+const FIND_CONFIRMATION: &str = "SELECT c.user_id, c.expires_at, c.used_at, u.email, u.disabled_at, \
+       coalesce(c.password_hash, u.password_hash) AS password_hash \
      FROM email_confirmations c JOIN staff_users u ON u.id = c.user_id WHERE c.token_hash = ?1";
 const USE_CONFIRMATION: &str = "UPDATE email_confirmations SET used_at = ?2 \
      WHERE token_hash = ?1 AND used_at IS NULL AND expires_at > ?2";
+/// The account takes the password of the link that confirmed it; the first
+/// account ever confirmed becomes an owner.
+const CONFIRM_USER: &str = "UPDATE staff_users SET confirmed_at = coalesce(confirmed_at, ?2), \
+       password_hash = ?3, last_sign_in_at = ?2, \
+       role = CASE WHEN EXISTS (SELECT 1 FROM staff_users WHERE role = 'owner' AND confirmed_at IS NOT NULL) \
+                   THEN role ELSE 'owner' END \
+     WHERE id = ?1";
+const RETIRE_CONFIRMATIONS: &str = "UPDATE email_confirmations SET used_at = ?2 \
+     WHERE user_id = ?1 AND used_at IS NULL";
+
+// Password resets
+/// A reset link, only for a confirmed account that is not switched off, and
+/// only within the per-address and per-e-mail limits (`?5`…`?8`).
+const INSERT_RESET: &str = "INSERT INTO password_resets (token_hash, user_id, created_at, expires_at) \
+     SELECT ?1, id, ?3, ?4 FROM staff_users \
+     WHERE email = ?2 AND confirmed_at IS NOT NULL AND disabled_at IS NULL \
+       AND (SELECT count FROM rate_limits WHERE key = ?5) <= ?6 \
+       AND (SELECT count FROM rate_limits WHERE key = ?7) <= ?8";
+/// Uses a reset link of an account still allowed in; its user when it worked.
+const USE_RESET: &str = "UPDATE password_resets SET used_at = ?2 \
+     WHERE token_hash = ?1 AND used_at IS NULL AND expires_at > ?2 \
+       AND user_id IN (SELECT id FROM staff_users WHERE disabled_at IS NULL AND confirmed_at IS NOT NULL) \
+     RETURNING user_id";
+const RETIRE_RESETS: &str = "UPDATE password_resets SET used_at = ?2 \
+     WHERE user_id = ?1 AND used_at IS NULL";
+const SET_PASSWORD: &str = "UPDATE staff_users SET password_hash = ?2 WHERE id = ?1";
+const FIND_USER_BY_ID: &str = "SELECT id, email, password_hash, confirmed_at, role, disabled_at \
+     FROM staff_users WHERE id = ?1";
+const MARK_SIGNED_IN: &str = "UPDATE staff_users SET last_sign_in_at = ?2 WHERE id = ?1";
+const ROLE_OF: &str = "SELECT role FROM staff_users WHERE id = ?1";
 
 // Sessions and refresh tokens
 const INSERT_SESSION: &str = "INSERT INTO staff_sessions (id, user_id, created_at, last_used_at, expires_at) \
      VALUES (?1, ?2, ?3, ?3, ?4)";
 const INSERT_REFRESH: &str =
     "INSERT INTO refresh_tokens (token_hash, session_id, created_at) VALUES (?1, ?2, ?3)";
-const FIND_REFRESH: &str = "SELECT t.session_id, t.rotated_at, s.user_id, s.revoked_at, s.expires_at, u.email \
+const FIND_REFRESH: &str = "SELECT t.session_id, t.rotated_at, s.user_id, s.revoked_at, s.expires_at, \
+       u.email, u.role, u.disabled_at \
      FROM refresh_tokens t \
      JOIN staff_sessions s ON s.id = t.session_id \
      JOIN staff_users u ON u.id = s.user_id \
@@ -40,15 +82,26 @@ const ROTATE_REFRESH: &str = "UPDATE refresh_tokens SET rotated_at = ?2, success
      WHERE token_hash = ?1 AND rotated_at IS NULL";
 const INSERT_SUCCESSOR: &str = "INSERT INTO refresh_tokens (token_hash, session_id, created_at) \
      SELECT ?1, session_id, ?3 FROM refresh_tokens WHERE token_hash = ?2 AND successor_hash = ?1";
-const TOUCH_SESSION: &str = "UPDATE staff_sessions SET last_used_at = ?2, expires_at = ?3 \
+/// A token rotated less than `?4` ago may be presented again (its answer was
+/// lost, or another tab raced it): it gets a token of its own, once per try,
+/// while the session is live.
+const INSERT_RETRY_SUCCESSOR: &str = "INSERT INTO refresh_tokens (token_hash, session_id, created_at) \
+     SELECT ?1, t.session_id, ?3 FROM refresh_tokens t JOIN staff_sessions s ON s.id = t.session_id \
+     WHERE t.token_hash = ?2 AND t.rotated_at IS NOT NULL AND t.rotated_at >= ?3 - ?4 \
+       AND s.revoked_at IS NULL AND s.expires_at > ?3";
+const TOUCH_SESSION: &str = "UPDATE staff_sessions SET last_used_at = ?2 \
      WHERE id = ?1 AND revoked_at IS NULL";
 const REVOKE_SESSION: &str =
     "UPDATE staff_sessions SET revoked_at = ?2 WHERE id = ?1 AND revoked_at IS NULL";
 const REVOKE_USER_SESSIONS: &str =
     "UPDATE staff_sessions SET revoked_at = ?2 WHERE user_id = ?1 AND revoked_at IS NULL";
-const LIVE_SESSION: &str = "SELECT s.user_id, u.email FROM staff_sessions s \
+const REVOKE_OTHER_SESSIONS: &str = "UPDATE staff_sessions SET revoked_at = ?3 \
+     WHERE user_id = ?1 AND id != ?2 AND revoked_at IS NULL";
+/// The session behind an access token, if it may still act: not signed out,
+/// not past its end, its account not switched off.
+const LIVE_SESSION: &str = "SELECT s.user_id, u.email, u.role FROM staff_sessions s \
      JOIN staff_users u ON u.id = s.user_id \
-     WHERE s.id = ?1 AND s.revoked_at IS NULL AND s.expires_at > ?2";
+     WHERE s.id = ?1 AND s.revoked_at IS NULL AND s.expires_at > ?2 AND u.disabled_at IS NULL";
 
 #[derive(Debug, Deserialize)]
 pub struct UserRow {
@@ -56,6 +109,18 @@ pub struct UserRow {
     pub email: String,
     pub password_hash: String,
     pub confirmed_at: Option<i64>,
+    pub role: String,
+    pub disabled_at: Option<i64>,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct RoleRow {
+    pub role: String,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct PendingPasswordRow {
+    pub password_hash: String,
 }
 
 #[derive(Debug, Deserialize)]
@@ -64,6 +129,8 @@ pub struct ConfirmationRow {
     pub expires_at: i64,
     pub used_at: Option<i64>,
     pub email: String,
+    pub disabled_at: Option<i64>,
+    pub password_hash: String,
 }
 
 #[derive(Debug, Deserialize)]
@@ -74,21 +141,38 @@ pub struct RefreshRow {
     pub revoked_at: Option<i64>,
     pub expires_at: i64,
     pub email: String,
+    pub role: String,
+    pub disabled_at: Option<i64>,
 }
 
 #[derive(Debug, Deserialize)]
 pub struct LiveSessionRow {
     pub user_id: String,
     pub email: String,
+    pub role: String,
 }
 
 pub fn find_user(db: &D1Database, email: &str) -> worker::Result<D1PreparedStatement> {
     query!(db, FIND_USER, email)
 }
 
-/// The statements of a sign-up: the account (new, or a new password while
-/// unconfirmed), older links retired, a new link. The last one's result says
-/// whether a link was made (not when the account is confirmed already).
+pub async fn find_user_by_id(db: &D1Database, id: &str) -> worker::Result<Option<UserRow>> {
+    query!(db, FIND_USER_BY_ID, id)?.first(None).await
+}
+
+pub fn pending_password(db: &D1Database, email: &str) -> worker::Result<D1PreparedStatement> {
+    query!(db, PENDING_PASSWORD, email)
+}
+
+/// A counter a statement checks: its key and the most it may read.
+pub struct Within<'a> {
+    pub key: &'a str,
+    pub max: i64,
+}
+
+/// A sign-up: the account if new, and its link with the sign-up's password,
+/// if the account is open to sign-up. The last statement's result says
+/// whether a link was made.
 pub fn signup(
     db: &D1Database,
     user_id: &str,
@@ -99,22 +183,15 @@ pub fn signup(
     link_expires_at: i64,
 ) -> worker::Result<Vec<D1PreparedStatement>> {
     Ok(vec![
-        query!(
-            db,
-            UPSERT_UNCONFIRMED_USER,
-            user_id,
-            email,
-            password_hash,
-            now
-        )?,
-        query!(db, RETIRE_OPEN_CONFIRMATIONS, email, now)?,
+        query!(db, INSERT_UNCONFIRMED_USER, user_id, email, now)?,
         query!(
             db,
             INSERT_CONFIRMATION,
             link_hash,
             email,
             now,
-            link_expires_at
+            link_expires_at,
+            password_hash
         )?,
     ])
 }
@@ -132,25 +209,98 @@ pub async fn use_confirmation(db: &D1Database, link_hash: &str, now: i64) -> wor
     Ok(changes(&result) == 1)
 }
 
+/// Confirms the account with the link's password and retires its other links.
 pub fn confirm_user(
+    db: &D1Database,
+    user_id: &str,
+    password_hash: &str,
+    now: i64,
+) -> worker::Result<Vec<D1PreparedStatement>> {
+    Ok(vec![
+        query!(db, CONFIRM_USER, user_id, now, password_hash)?,
+        query!(db, RETIRE_CONFIRMATIONS, user_id, now)?,
+    ])
+}
+
+/// A reset link for `email` if it names an account allowed in and the two
+/// counters are within their limits; the result says whether one was made.
+pub fn insert_reset(
+    db: &D1Database,
+    link_hash: &str,
+    email: &str,
+    now: i64,
+    expires_at: i64,
+    limits: [Within; 2],
+) -> worker::Result<D1PreparedStatement> {
+    let [per_address, per_email] = limits;
+    query!(
+        db,
+        INSERT_RESET,
+        link_hash,
+        email,
+        now,
+        expires_at,
+        per_address.key,
+        per_address.max,
+        per_email.key,
+        per_email.max
+    )
+}
+
+/// Uses a reset link; the account it was for, if it worked.
+pub async fn use_reset(
+    db: &D1Database,
+    link_hash: &str,
+    now: i64,
+) -> worker::Result<Option<String>> {
+    query!(db, USE_RESET, link_hash, now)?
+        .first::<String>(Some("user_id"))
+        .await
+}
+
+/// A new password: every other reset link of the account is retired.
+pub fn set_password(
+    db: &D1Database,
+    user_id: &str,
+    password_hash: &str,
+    now: i64,
+) -> worker::Result<Vec<D1PreparedStatement>> {
+    Ok(vec![
+        query!(db, SET_PASSWORD, user_id, password_hash)?,
+        query!(db, RETIRE_RESETS, user_id, now)?,
+    ])
+}
+
+/// The account's role, read in a batch after whatever may have changed it.
+pub fn role_of(db: &D1Database, user_id: &str) -> worker::Result<D1PreparedStatement> {
+    query!(db, ROLE_OF, user_id)
+}
+
+pub fn mark_signed_in(
     db: &D1Database,
     user_id: &str,
     now: i64,
 ) -> worker::Result<D1PreparedStatement> {
-    query!(db, CONFIRM_USER, user_id, now)
+    query!(db, MARK_SIGNED_IN, user_id, now)
 }
 
-/// A new session and its first refresh token.
+/// A new session and its first refresh token; it ends `SESSION_LIFETIME_MS` from now.
 pub fn new_session(
     db: &D1Database,
     session_id: &str,
     user_id: &str,
     refresh_hash: &str,
     now: i64,
-    expires_at: i64,
 ) -> worker::Result<Vec<D1PreparedStatement>> {
     Ok(vec![
-        query!(db, INSERT_SESSION, session_id, user_id, now, expires_at)?,
+        query!(
+            db,
+            INSERT_SESSION,
+            session_id,
+            user_id,
+            now,
+            now + SESSION_LIFETIME_MS
+        )?,
         query!(db, INSERT_REFRESH, refresh_hash, session_id, now)?,
     ])
 }
@@ -159,36 +309,70 @@ pub async fn find_refresh(db: &D1Database, token_hash: &str) -> worker::Result<O
     query!(db, FIND_REFRESH, token_hash)?.first(None).await
 }
 
-/// Replaces `old_hash` by `new_hash` and extends the session; `false` when
-/// another request rotated the old token first.
+/// Replaces `old_hash` by `new_hash`; `false` when another request rotated
+/// the old token first.
 pub async fn rotate(
     db: &D1Database,
     old_hash: &str,
     new_hash: &str,
     session_id: &str,
     now: i64,
-    expires_at: i64,
 ) -> worker::Result<bool> {
     let results = db
         .batch(vec![
             query!(db, ROTATE_REFRESH, old_hash, now, new_hash)?,
             query!(db, INSERT_SUCCESSOR, new_hash, old_hash, now)?,
-            query!(db, TOUCH_SESSION, session_id, now, expires_at)?,
+            query!(db, TOUCH_SESSION, session_id, now)?,
         ])
         .await?;
     Ok(results.get(1).map(changes) == Some(1))
 }
 
-pub async fn revoke_session(db: &D1Database, session_id: &str, now: i64) -> worker::Result<()> {
-    query!(db, REVOKE_SESSION, session_id, now)?.run().await?;
-    Ok(())
+/// A fresh token for a retry of a token rotated within `grace_ms`; `false`
+/// when the rotation is older than that or the session is gone.
+pub async fn retry_successor(
+    db: &D1Database,
+    old_hash: &str,
+    new_hash: &str,
+    now: i64,
+    grace_ms: i64,
+) -> worker::Result<bool> {
+    let result = query!(
+        db,
+        INSERT_RETRY_SUCCESSOR,
+        new_hash,
+        old_hash,
+        now,
+        grace_ms
+    )?
+    .run()
+    .await?;
+    Ok(changes(&result) == 1)
 }
 
-pub async fn revoke_all_sessions(db: &D1Database, user_id: &str, now: i64) -> worker::Result<()> {
-    query!(db, REVOKE_USER_SESSIONS, user_id, now)?
-        .run()
-        .await?;
-    Ok(())
+pub fn revoke_session(
+    db: &D1Database,
+    session_id: &str,
+    now: i64,
+) -> worker::Result<D1PreparedStatement> {
+    query!(db, REVOKE_SESSION, session_id, now)
+}
+
+pub fn revoke_all_sessions(
+    db: &D1Database,
+    user_id: &str,
+    now: i64,
+) -> worker::Result<D1PreparedStatement> {
+    query!(db, REVOKE_USER_SESSIONS, user_id, now)
+}
+
+pub fn revoke_other_sessions(
+    db: &D1Database,
+    user_id: &str,
+    keep_session_id: &str,
+    now: i64,
+) -> worker::Result<D1PreparedStatement> {
+    query!(db, REVOKE_OTHER_SESSIONS, user_id, keep_session_id, now)
 }
 
 pub async fn live_session(

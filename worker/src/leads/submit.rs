@@ -68,17 +68,18 @@ async fn accept(
     let lead = NewLead::parse(submission, url.host_str().unwrap_or_default()).map_err(reject)?;
 
     let ip = http::client_ip(req);
+    let network = http::client_network(req);
     // With the binding the limit is checked at the edge, before anything
     // else costs us, and the lead is one plain upsert; without it the D1
     // counter rides in the upsert's batch. Either way: one D1 round trip.
     let d1_limit = match Counter::for_limit(env, &LEAD_SUBMISSIONS) {
         Counter::Binding(limiter) => {
-            if !rate_limit::within_binding(&limiter, &LEAD_SUBMISSIONS, &ip).await? {
+            if !rate_limit::within_binding(&limiter, &LEAD_SUBMISSIONS, &network).await? {
                 return Err(limited());
             }
             None
         }
-        Counter::D1 => Some((&LEAD_SUBMISSIONS, ip.as_str())),
+        Counter::D1 => Some((&LEAD_SUBMISSIONS, network.as_str())),
     };
     // After the field checks, so a visitor who fixes a field can send the
     // same, still unspent, token again.

@@ -1,0 +1,196 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type App, spawnApp } from "../support/app";
+import { FakeMail } from "../support/fake-mail";
+import { eventually } from "../support/net";
+import { StaffClient, signedInStaff, staffEmail } from "../support/staff";
+
+let app: App;
+const mail = new FakeMail();
+const ANSWER = "Se o e-mail estiver cadastrado, enviaremos um link para redefinir a senha.";
+
+beforeAll(async () => {
+  await mail.start();
+  app = await spawnApp({ vars: { MAIL_API_KEY: "mail-test-key", MAIL_API_BASE_URL: mail.url } });
+});
+
+afterAll(async () => {
+  await app?.stop();
+  await mail.stop();
+});
+
+let nextIp = 1;
+/** A caller from an address of its own, so the per-address limit of one test does not touch another. */
+const fresh = () => new StaffClient(app, `198.18.20.${nextIp++}`);
+
+/** The reset link e-mailed to `email`, once it has gone out (it leaves after the answer). */
+function resetLink(email: string): Promise<string> {
+  return eventually(async () => {
+    try {
+      return mail.resetToken(email);
+    } catch {
+      return undefined;
+    }
+  });
+}
+
+describe("'Esqueci minha senha'", () => {
+  it("answers the same for a confirmed, an unconfirmed, a switched-off and an unknown address; only the first gets a link", async () => {
+    const confirmed = await signedInStaff(app, mail);
+    const unconfirmed = staffEmail("pendente");
+    await fresh().signup(unconfirmed, "vinho-tinto-2026");
+    const off = await signedInStaff(app, mail);
+    await app.sql("UPDATE staff_users SET disabled_at = ?1 WHERE email = ?2", Date.now(), off.email);
+    const unknown = staffEmail("ninguem");
+
+    const answers = [];
+    for (const email of [confirmed.email, unconfirmed, off.email, unknown]) {
+      answers.push(await fresh().requestReset(email));
+    }
+    for (const answer of answers) {
+      expect(answer.status).toBe(200);
+      expect(answer.body).toEqual({ success: true, message: ANSWER });
+    }
+    await resetLink(confirmed.email);
+    const resets = (email: string) => mail.messagesTo(email).filter((m) => m.subject.includes("Redefinição"));
+    expect(resets(confirmed.email)).toHaveLength(1);
+    expect(resets(unconfirmed)).toHaveLength(0);
+    expect(resets(off.email)).toHaveLength(0);
+    expect(resets(unknown)).toHaveLength(0);
+  });
+
+  it("answers before the e-mail goes out, so a slow mail service tells nothing about the account", async () => {
+    const { email } = await signedInStaff(app, mail);
+    mail.respondWith(() => ({ status: 200, body: { id: "lento" }, delayMs: 2_500 }));
+    try {
+      const started = performance.now();
+      const answer = await fresh().requestReset(email);
+      const took = performance.now() - started;
+      expect(answer.status).toBe(200);
+      expect(took).toBeLessThan(1_500);
+      await resetLink(email);
+    } finally {
+      mail.respondWith(() => ({ status: 200, body: { id: "mail" } }));
+    }
+  });
+
+  it("is limited per address and per account", async () => {
+    const ip = fresh().ip;
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await new StaffClient(app, ip).requestReset(staffEmail())).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+
+    const { email } = await signedInStaff(app, mail);
+    const perAccount: number[] = [];
+    for (let i = 0; i < 4; i++) perAccount.push((await fresh().requestReset(email)).status);
+    expect(perAccount).toEqual([200, 200, 200, 429]);
+  });
+});
+
+describe("the reset link", () => {
+  it("sets the new password, signs this browser in and ends every other session of the account", async () => {
+    const { client: elsewhere, email, password } = await signedInStaff(app, mail);
+    await fresh().requestReset(email);
+    const link = await resetLink(email);
+
+    const browser = fresh();
+    const answer = await browser.reset(link, "nova-senha-da-serra");
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ success: true, user: { email } });
+    expect((await browser.session()).status).toBe(200);
+    expect((await elsewhere.session()).status).toBe(401);
+    expect((await elsewhere.refresh()).status).toBe(401);
+
+    expect((await fresh().login(email, password)).status).toBe(401);
+    expect((await fresh().login(email, "nova-senha-da-serra")).status).toBe(200);
+    const [entry] = await app.sql(
+      "SELECT action FROM audit_log WHERE staff_email = ?1 ORDER BY id DESC LIMIT 1",
+      email,
+    );
+    expect(entry).toEqual({ action: "sign_in" });
+    const [reset] = await app.sql(
+      "SELECT count(*) AS n FROM audit_log WHERE staff_email = ?1 AND action = 'password_reset'",
+      email,
+    );
+    expect(reset).toEqual({ n: 1 });
+  });
+
+  it("works once", async () => {
+    const { email } = await signedInStaff(app, mail);
+    await fresh().requestReset(email);
+    const link = await resetLink(email);
+    expect((await fresh().reset(link, "primeira-troca-2026")).status).toBe(200);
+    const again = await fresh().reset(link, "segunda-troca-2026");
+    expect(again.status).toBe(400);
+    expect(String(again.body.error)).toMatch(/inválido, expirado ou já usado/);
+    expect((await fresh().login(email, "primeira-troca-2026")).status).toBe(200);
+  });
+
+  it("expires after 1 hour", async () => {
+    const { email, password } = await signedInStaff(app, mail);
+    await fresh().requestReset(email);
+    const link = await resetLink(email);
+    await app.sql(
+      "UPDATE password_resets SET expires_at = ?1 WHERE user_id = (SELECT id FROM staff_users WHERE email = ?2)",
+      Date.now() - 1,
+      email,
+    );
+    expect((await fresh().reset(link, "tarde-demais-2026")).status).toBe(400);
+    expect((await fresh().login(email, password)).status).toBe(200);
+  });
+
+  it("that is made up is refused, and keeps only the link's hash", async () => {
+    expect((await fresh().reset("y".repeat(43), "qualquer-senha-2026")).status).toBe(400);
+    const { email } = await signedInStaff(app, mail);
+    await fresh().requestReset(email);
+    const link = await resetLink(email);
+    expect(await app.sql("SELECT token_hash FROM password_resets WHERE token_hash = ?1", link)).toEqual([]);
+  });
+
+  it("keeps the sign-up's rules: 6 characters, not a common password", async () => {
+    const { email } = await signedInStaff(app, mail);
+    await fresh().requestReset(email);
+    const link = await resetLink(email);
+    const short = await fresh().reset(link, "12345");
+    expect(short).toMatchObject({ status: 422, body: { error: "A senha deve ter pelo menos 6 caracteres" } });
+    const common = await fresh().reset(link, "Senha123");
+    expect(common).toMatchObject({ status: 422, body: { error: "Essa senha é muito comum. Escolha outra." } });
+    // Refusing a password does not spend the link.
+    expect((await fresh().reset(link, "uma-senha-boa-2026")).status).toBe(200);
+  });
+
+  it("of an account switched off after it was sent does nothing", async () => {
+    const { email, password } = await signedInStaff(app, mail);
+    await fresh().requestReset(email);
+    const link = await resetLink(email);
+    await app.sql("UPDATE staff_users SET disabled_at = ?1 WHERE email = ?2", Date.now(), email);
+    expect((await fresh().reset(link, "tentativa-2026")).status).toBe(400);
+    await app.sql("UPDATE staff_users SET disabled_at = NULL WHERE email = ?1", email);
+    expect((await fresh().login(email, password)).status).toBe(200);
+  });
+});
+
+describe("'Alterar senha'", () => {
+  it("needs the current password, refuses a common one, and ends the other sessions", async () => {
+    const { client, email, password } = await signedInStaff(app, mail);
+    const other = fresh();
+    expect((await other.login(email, password)).status).toBe(200);
+
+    const wrong = await client.changePassword("nao-e-a-atual", "nova-senha-2026");
+    expect(wrong).toMatchObject({ status: 422, body: { fields: { current_password: "A senha atual não confere." } } });
+    const common = await client.changePassword(password, "password1");
+    expect(common).toMatchObject({
+      status: 422,
+      body: { fields: { new_password: "Essa senha é muito comum. Escolha outra." } },
+    });
+
+    expect((await client.changePassword(password, "nova-senha-2026")).status).toBe(200);
+    expect((await client.session()).status).toBe(200);
+    expect((await other.session()).status).toBe(401);
+    expect((await fresh().login(email, password)).status).toBe(401);
+    expect((await fresh().login(email, "nova-senha-2026")).status).toBe(200);
+  });
+
+  it("needs a live session", async () => {
+    expect((await fresh().changePassword("a", "nova-senha-2026")).status).toBe(401);
+  });
+});

@@ -1,0 +1,252 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type App, spawnApp } from "../support/app";
+import { FakeMail } from "../support/fake-mail";
+import { type Call, StaffClient, signedInStaff } from "../support/staff";
+
+// Owners ('Responsável') and staff: who has access, switching an ex-employee
+// off, roles, and the activity they can read.
+let app: App;
+const mail = new FakeMail();
+let owner: Awaited<ReturnType<typeof signedInStaff>>;
+
+beforeAll(async () => {
+  await mail.start();
+  app = await spawnApp({ vars: { MAIL_API_KEY: "mail-test-key", MAIL_API_BASE_URL: mail.url } });
+  // The first account confirmed on a new site is its owner.
+  owner = await signedInStaff(app, mail);
+});
+
+afterAll(async () => {
+  await app?.stop();
+  await mail.stop();
+});
+
+type Account = {
+  id: string;
+  email: string;
+  role: string;
+  confirmed: boolean;
+  disabled: boolean;
+  live_sessions: number;
+};
+
+async function team(by = owner.client): Promise<Account[]> {
+  const answer = await by.call("GET", "/api/staff");
+  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+  return answer.body.accounts as Account[];
+}
+
+async function accountOf(email: string): Promise<Account> {
+  const found = (await team()).find((a) => a.email === email);
+  if (!found) throw new Error(`no account ${email}`);
+  return found;
+}
+
+function act(by: StaffClient, account: { id: string }, action: string): Promise<Call> {
+  return by.call("POST", `/api/staff/${account.id}/${action}`, {});
+}
+
+describe("roles", () => {
+  it("the first account confirmed is an owner; the next ones are staff", async () => {
+    expect((await owner.client.session()).body).toMatchObject({ user: { role: "owner" } });
+    const next = await signedInStaff(app, mail);
+    expect((await next.client.session()).body).toMatchObject({ user: { role: "staff" } });
+  });
+
+  it("staff who are not owners get 403 from the team and the activity", async () => {
+    const { client } = await signedInStaff(app, mail);
+    const target = await accountOf(owner.email);
+    for (const [method, path] of [
+      ["GET", "/api/staff"],
+      ["POST", `/api/staff/${target.id}/disable`],
+      ["POST", `/api/staff/${target.id}/remove-owner`],
+      ["GET", "/api/audit"],
+    ] as const) {
+      const answer = await client.call(method, path, method === "POST" ? {} : undefined);
+      expect(answer.status, path).toBe(403);
+      expect(answer.body.error).toBe("Apenas os responsáveis pelo painel podem fazer isso.");
+    }
+    expect((await accountOf(owner.email)).disabled).toBe(false);
+  });
+});
+
+describe("the team", () => {
+  it("lists every account: e-mail, role, confirmed or not, created, last sign-in, live sessions", async () => {
+    const pending = `pendente.${Date.now()}@${owner.email.split("@")[1]}`;
+    await new StaffClient(app).signup(pending, "vinho-tinto-2026");
+    const accounts = await team();
+    const me = accounts.find((a) => a.email === owner.email);
+    expect(me).toMatchObject({ role: "owner", confirmed: true, disabled: false, live_sessions: 1 });
+    expect(me).toHaveProperty("created_at", expect.stringMatching(/^\d{4}-\d\d-\d\dT/));
+    expect(me).toHaveProperty("last_sign_in_at", expect.stringMatching(/^\d{4}-\d\d-\d\dT/));
+    expect(accounts.find((a) => a.email === pending)).toMatchObject({
+      role: "staff",
+      confirmed: false,
+      live_sessions: 0,
+      last_sign_in_at: null,
+    });
+  });
+});
+
+describe("'Desativar'", () => {
+  it("cuts off the person's open panel at its next call, refuses their sign-in with a 403, and makes reset and sign-up do nothing", async () => {
+    const leaver = await signedInStaff(app, mail);
+    const laptop = new StaffClient(app);
+    expect((await laptop.login(leaver.email, leaver.password)).status).toBe(200);
+    const account = await accountOf(leaver.email);
+    expect(account.live_sessions).toBe(2);
+
+    const done = await act(owner.client, account, "disable");
+    expect(done.status).toBe(200);
+    expect(done.body.account).toMatchObject({ disabled: true, live_sessions: 0 });
+
+    // The access tokens they hold are still unexpired, and refused at once.
+    expect((await leaver.client.call("GET", "/api/leads")).status).toBe(401);
+    expect((await laptop.session()).status).toBe(401);
+    expect((await laptop.refresh()).status).toBe(401);
+
+    const signIn = await new StaffClient(app).login(leaver.email, leaver.password);
+    expect(signIn.status).toBe(403);
+    expect(signIn.body.error).toBe("Conta desativada. Fale com o responsável pelo painel.");
+    expect((await new StaffClient(app).login(leaver.email, "senha-errada")).status).toBe(401);
+
+    const mails = mail.messagesTo(leaver.email).length;
+    const reset = await new StaffClient(app).requestReset(leaver.email);
+    expect(reset.body).toEqual({
+      success: true,
+      message: "Se o e-mail estiver cadastrado, enviaremos um link para redefinir a senha.",
+    });
+    expect((await new StaffClient(app).signup(leaver.email, "outra-senha-2026")).status).toBe(409);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(mail.messagesTo(leaver.email)).toHaveLength(mails);
+
+    // 'Reativar' lets them in again.
+    expect((await act(owner.client, account, "enable")).status).toBe(200);
+    expect((await new StaffClient(app).login(leaver.email, leaver.password)).status).toBe(200);
+  });
+
+  it("of your own account is refused", async () => {
+    const me = await accountOf(owner.email);
+    const answer = await act(owner.client, me, "disable");
+    expect(answer.status).toBe(409);
+    expect(answer.body.error).toBe("Você não pode desativar a sua própria conta.");
+    expect((await owner.client.session()).status).toBe(200);
+  });
+});
+
+describe("'Encerrar sessões'", () => {
+  it("ends every session of the account; the person can sign in again", async () => {
+    const colleague = await signedInStaff(app, mail);
+    const account = await accountOf(colleague.email);
+    expect((await act(owner.client, account, "end-sessions")).status).toBe(200);
+    expect((await colleague.client.session()).status).toBe(401);
+    expect((await new StaffClient(app).login(colleague.email, colleague.password)).status).toBe(200);
+  });
+});
+
+describe("owners", () => {
+  it("can make others owners and take it away; the last active owner cannot be removed or switched off", async () => {
+    const second = await signedInStaff(app, mail);
+    const secondAccount = await accountOf(second.email);
+    const first = await accountOf(owner.email);
+
+    // While alone, the first owner cannot step down.
+    const alone = await act(owner.client, first, "remove-owner");
+    expect(alone.status).toBe(409);
+    expect(alone.body.error).toMatch(/pelo menos um responsável ativo/);
+
+    expect((await act(owner.client, secondAccount, "make-owner")).body.account).toMatchObject({ role: "owner" });
+    // The new owner sees the team (their role is read on every call).
+    expect((await second.client.call("GET", "/api/staff")).status).toBe(200);
+
+    // Both at once, each removing the other: one of them stays an owner.
+    const [a, b] = await Promise.all([
+      act(owner.client, secondAccount, "remove-owner"),
+      act(second.client, first, "remove-owner"),
+    ]);
+    // The other is refused: as the last owner (409), or as no longer an owner at all (403).
+    expect([a.status, b.status].filter((s) => s === 200)).toHaveLength(1);
+    expect([403, 409]).toContain(a.status === 200 ? b.status : a.status);
+    const owners = (
+      await app.sql<{ n: number }>("SELECT count(*) AS n FROM staff_users WHERE role = 'owner' AND disabled_at IS NULL")
+    )[0];
+    expect(owners?.n).toBe(1);
+
+    // Put things back: the first account is the owner again.
+    const stillOwner = a.status === 200 ? owner.client : second.client;
+    if (a.status !== 200) {
+      expect((await act(stillOwner, first, "make-owner")).status).toBe(200);
+      expect((await act(owner.client, secondAccount, "remove-owner")).status).toBe(200);
+    }
+    expect((await accountOf(owner.email)).role).toBe("owner");
+  });
+
+  it("an owner switched off while another remains loses access like anyone", async () => {
+    const extra = await signedInStaff(app, mail);
+    const account = await accountOf(extra.email);
+    expect((await act(owner.client, account, "make-owner")).status).toBe(200);
+    expect((await act(owner.client, account, "disable")).status).toBe(200);
+    expect((await extra.client.call("GET", "/api/staff")).status).toBe(401);
+  });
+
+  it("only an active, confirmed account can be made an owner", async () => {
+    const pending = `convite.${Date.now()}@${owner.email.split("@")[1]}`;
+    await new StaffClient(app).signup(pending, "vinho-tinto-2026");
+    const answer = await act(owner.client, await accountOf(pending), "make-owner");
+    expect(answer.status).toBe(409);
+    expect(answer.body.error).toMatch(/confirmada e ativa/);
+  });
+
+  it("an account that does not exist is a 404", async () => {
+    expect((await act(owner.client, { id: "nao-existe" }, "disable")).status).toBe(404);
+  });
+});
+
+describe("'Atividade'", () => {
+  it("lists sign-ins, failures, exports and account changes, newest first, a page at a time", async () => {
+    const someone = await signedInStaff(app, mail);
+    await new StaffClient(app).login(someone.email, "errada");
+    await fetch(`${app.baseUrl}/api/leads/export.csv`, {
+      headers: { Authorization: `Bearer ${someone.client.accessToken}` },
+    });
+    await act(owner.client, await accountOf(someone.email), "end-sessions");
+
+    const first = await owner.client.call("GET", "/api/audit");
+    expect(first.status).toBe(200);
+    const entries = first.body.entries as {
+      id: number;
+      action: string;
+      actor_email: string;
+      account_email: string | null;
+    }[];
+    expect(entries.slice(0, 4).map((e) => e.action)).toEqual(["end_sessions", "export", "sign_in_failed", "confirm"]);
+    expect(entries[0]).toMatchObject({ actor_email: owner.email, account_email: someone.email });
+    expect(entries[2]).toMatchObject({ actor_email: someone.email });
+    const ids = entries.map((e) => e.id);
+    expect([...ids].sort((x, y) => y - x)).toEqual(ids);
+  });
+
+  it("pages 50 at a time, each page after the last entry of the one before", async () => {
+    const now = Date.now();
+    await app.batch(
+      Array.from({ length: 160 }, (_, i): [string, ...unknown[]] => [
+        "INSERT INTO audit_log (at, staff_id, staff_email, action, lead_id) VALUES (?1, ?2, ?3, 'mark_sent', ?4)",
+        now + i,
+        "staff-x",
+        owner.email,
+        `lead-pagina-${i}`,
+      ]),
+    );
+    const seen: number[] = [];
+    let before: unknown = null;
+    for (let page = 0; page < 3; page++) {
+      const answer = await owner.client.call("GET", before ? `/api/audit?before=${before}` : "/api/audit");
+      const entries = answer.body.entries as { id: number }[];
+      expect(entries.length).toBe(50);
+      seen.push(...entries.map((e) => e.id));
+      before = answer.body.next_before;
+    }
+    expect(new Set(seen).size).toBe(150);
+    expect([...seen].sort((x, y) => y - x)).toEqual(seen);
+  });
+});

@@ -1,0 +1,161 @@
+//! The audit trail: who did what, when, to which lead or account. A lead is
+//! named by its id only, never by a visitor's personal data, so the trail
+//! outlives a deleted lead without keeping it. Every entry is written in the
+//! same D1 batch as the change it records.
+//!
+//! `GET /api/audit?before=<id>`: the 'Atividade' page, owners only, newest
+//! first, [`PAGE_SIZE`] entries at a time.
+
+use chrono::{DateTime, SecondsFormat};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use worker::{D1Database, D1PreparedStatement, Env, Method, Request, Response, query};
+
+use crate::auth::guard;
+use crate::http::{self, ApiError, ApiResult};
+use crate::{config, messages};
+
+pub const PAGE_SIZE: i64 = 50;
+
+/// What was done.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    SignIn,
+    SignInFailed,
+    Confirm,
+    PasswordReset,
+    PasswordChange,
+    Disable,
+    Enable,
+    EndSessions,
+    MakeOwner,
+    RemoveOwner,
+    Export,
+}
+
+impl Action {
+    pub fn name(self) -> &'static str {
+        match self {
+            Action::SignIn => "sign_in",
+            Action::SignInFailed => "sign_in_failed",
+            Action::Confirm => "confirm",
+            Action::PasswordReset => "password_reset",
+            Action::PasswordChange => "password_change",
+            Action::Disable => "disable",
+            Action::Enable => "enable",
+            Action::EndSessions => "end_sessions",
+            Action::MakeOwner => "make_owner",
+            Action::RemoveOwner => "remove_owner",
+            Action::Export => "export",
+        }
+    }
+}
+
+/// Who did it: an account, or (a failed sign-in) only the address typed.
+#[derive(Debug, Clone, Copy)]
+pub struct Actor<'a> {
+    pub id: Option<&'a str>,
+    pub email: &'a str,
+}
+
+/// What it was done to.
+#[derive(Debug, Clone, Copy)]
+pub enum Subject<'a> {
+    Nothing,
+    Account(&'a str),
+}
+
+const RECORD_SQL: &str = "INSERT INTO audit_log (at, staff_id, staff_email, action, account_id) \
+     VALUES (?1, ?2, ?3, ?4, ?5)";
+
+/// The longest address kept for a failed sign-in (what was typed).
+const MAX_EMAIL_CHARS: usize = 254;
+
+/// An entry, as a statement for the change's own batch.
+pub fn record(
+    db: &D1Database,
+    actor: Actor,
+    action: Action,
+    subject: Subject,
+    now: i64,
+) -> worker::Result<D1PreparedStatement> {
+    let account = match subject {
+        Subject::Nothing => None,
+        Subject::Account(id) => Some(id),
+    };
+    let email: String = actor.email.chars().take(MAX_EMAIL_CHARS).collect();
+    query!(db, RECORD_SQL, now, actor.id, email, action.name(), account)
+}
+
+/// An entry as the 'Atividade' page shows it.
+#[derive(Debug, Deserialize)]
+struct EntryRow {
+    id: i64,
+    at: i64,
+    staff_email: String,
+    action: String,
+    lead_id: Option<String>,
+    account_id: Option<String>,
+    account_email: Option<String>,
+}
+
+#[derive(Serialize)]
+struct EntryJson {
+    id: i64,
+    at: Option<String>,
+    actor_email: String,
+    action: String,
+    lead_id: Option<String>,
+    account_id: Option<String>,
+    account_email: Option<String>,
+}
+
+const PAGE_SQL: &str = "SELECT a.id, a.at, a.staff_email, a.action, a.lead_id, a.account_id, \
+       t.email AS account_email \
+     FROM audit_log a LEFT JOIN staff_users t ON t.id = a.account_id \
+     WHERE a.id < ?1 ORDER BY a.id DESC LIMIT ?2";
+
+/// `GET /api/audit?before=`: one page, newest first (ids grow with time).
+pub async fn route(req: Request, env: &Env, path: &str) -> ApiResult<Response> {
+    if path != "/api/audit" {
+        return Err(ApiError::NotFound(messages::NOT_FOUND.into()));
+    }
+    if req.method() != Method::Get {
+        return Err(ApiError::MethodNotAllowed("GET"));
+    }
+    guard::require_owner(&req, env).await?;
+    let before = req
+        .url()?
+        .query_pairs()
+        .find(|(k, _)| k == "before")
+        .and_then(|(_, v)| v.parse::<i64>().ok())
+        .filter(|v| *v > 0)
+        // Past any id, and still a number JavaScript holds exactly, as D1 needs.
+        .unwrap_or(9_007_199_254_740_991);
+    let db = config::database(env)?;
+    let mut rows: Vec<EntryRow> = query!(&db, PAGE_SQL, before, PAGE_SIZE + 1)?
+        .all()
+        .await?
+        .results()?;
+    let more = rows.len() as i64 > PAGE_SIZE;
+    rows.truncate(PAGE_SIZE as usize);
+    let next = if more {
+        rows.last().map(|r| r.id)
+    } else {
+        None
+    };
+    let entries: Vec<EntryJson> = rows
+        .into_iter()
+        .map(|r| EntryJson {
+            id: r.id,
+            at: DateTime::from_timestamp_millis(r.at)
+                .map(|t| t.to_rfc3339_opts(SecondsFormat::Millis, true)),
+            actor_email: r.staff_email,
+            action: r.action,
+            lead_id: r.lead_id,
+            account_id: r.account_id,
+            account_email: r.account_email,
+        })
+        .collect();
+    http::success(json!({ "entries": entries, "next_before": next, "page_size": PAGE_SIZE }))
+}

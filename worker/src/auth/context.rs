@@ -1,0 +1,190 @@
+//! What the auth endpoints share: the database, the token signer and the
+//! request's time and origin; starting a session and answering with it.
+
+use serde::Serialize;
+use worker::{D1Database, D1PreparedStatement, Env, Request, Response};
+
+use super::access_token::{Signer, StaffClaims};
+use super::{cookie, device, secret_token, store};
+use crate::http::{self, ApiError, ApiResult};
+use crate::{config, messages, platform};
+
+/// A signing key shorter than this is refused: HS256 is only as strong as its key.
+pub const MIN_SECRET_BYTES: usize = 32;
+
+/// What every handler needs: the database, the token signer, the time of
+/// the request and how cookies must be marked.
+pub struct AuthContext {
+    pub db: D1Database,
+    pub signer: Signer,
+    /// The signing key, also what device cookies are made with.
+    pub secret: String,
+    pub now: i64,
+    pub secure_cookies: bool,
+    pub origin: String,
+}
+
+impl AuthContext {
+    pub fn new(req: &Request, env: &Env) -> ApiResult<Self> {
+        let url = req.url()?;
+        let secret = secret(env)?;
+        Ok(Self {
+            db: config::database(env)?,
+            signer: Signer::new(&secret),
+            secret,
+            now: platform::now_ms(),
+            secure_cookies: cookie::must_be_secure(
+                url.scheme(),
+                url.host_str().unwrap_or_default(),
+            ),
+            origin: config::setting(env, "SITE_ORIGIN")
+                .unwrap_or_else(|| url.origin().ascii_serialization()),
+        })
+    }
+
+    /// An absolute link to a page of this site.
+    pub fn link(&self, path_and_query: &str) -> String {
+        format!("{}{path_and_query}", self.origin.trim_end_matches('/'))
+    }
+}
+
+/// `JWT_SECRET`, if it is long enough to sign with. Every staff call stops
+/// with a 500 (and says why in the log) until it is.
+pub fn secret(env: &Env) -> ApiResult<String> {
+    match config::setting(env, "JWT_SECRET") {
+        Some(secret) if secret.len() >= MIN_SECRET_BYTES => Ok(secret),
+        Some(_) => Err(ApiError::Internal(messages::AUTH_SECRET_TOO_SHORT.into())),
+        None => Err(ApiError::Internal("JWT_SECRET is not set".into())),
+    }
+}
+
+pub fn signer(env: &Env) -> ApiResult<Signer> {
+    Ok(Signer::new(&secret(env)?))
+}
+
+/// The account a session belongs to, as the pages see it.
+#[derive(Debug, Clone, Serialize)]
+pub struct Account {
+    pub id: String,
+    pub email: String,
+    /// "owner" ('Responsável') or "staff".
+    pub role: String,
+}
+
+#[derive(Serialize)]
+struct SessionAnswer<'a> {
+    access_token: &'a str,
+    expires_at: i64,
+    user: &'a Account,
+}
+
+/// A session about to be created: its id and its first refresh token.
+pub struct NewSession {
+    id: String,
+    refresh: String,
+}
+
+/// The statements that create a session for `user_id`, to run in the batch
+/// of whatever signs the person in; then [`answer_new_session`].
+pub fn new_session(
+    ctx: &AuthContext,
+    user_id: &str,
+) -> ApiResult<(NewSession, Vec<D1PreparedStatement>)> {
+    let id = platform::new_id();
+    let (refresh, refresh_hash) = secret_token::generate();
+    let statements = store::new_session(&ctx.db, &id, user_id, &refresh_hash, ctx.now)?;
+    Ok((NewSession { id, refresh }, statements))
+}
+
+/// Answers a sign-in with the new session: an access token, the refresh
+/// cookie and the device cookie.
+pub fn answer_new_session(
+    ctx: &AuthContext,
+    account: &Account,
+    session: &NewSession,
+) -> ApiResult<Response> {
+    let response = session_answer(
+        ctx,
+        account,
+        &session.id,
+        &session.refresh,
+        ctx.now + store::SESSION_LIFETIME_MS,
+    )?;
+    let device = device::issue(&ctx.secret, &account.email);
+    response.headers().append(
+        "Set-Cookie",
+        &cookie::set_named(
+            device::NAME,
+            &device,
+            device::MAX_AGE_SECONDS,
+            ctx.secure_cookies,
+        ),
+    )?;
+    Ok(response)
+}
+
+/// Creates a session (after `before`, in the same batch) and answers with it.
+pub async fn start_session(
+    ctx: &AuthContext,
+    account: &Account,
+    mut before: Vec<D1PreparedStatement>,
+) -> ApiResult<Response> {
+    let (session, statements) = new_session(ctx, &account.id)?;
+    before.extend(statements);
+    ctx.db.batch(before).await?;
+    answer_new_session(ctx, account, &session)
+}
+
+/// An access token for the session and its refresh cookie, which lasts as
+/// long as the session has left.
+pub fn session_answer(
+    ctx: &AuthContext,
+    account: &Account,
+    session_id: &str,
+    refresh: &str,
+    session_ends_at: i64,
+) -> ApiResult<Response> {
+    let claims = StaffClaims {
+        sub: account.id.clone(),
+        email: account.email.clone(),
+        sid: session_id.to_string(),
+    };
+    let (token, expires_at) = ctx.signer.issue(claims, ctx.now);
+    let response = http::success(SessionAnswer {
+        access_token: &token,
+        expires_at,
+        user: account,
+    })?;
+    let max_age = (session_ends_at - ctx.now) / 1000;
+    response.headers().set(
+        "Set-Cookie",
+        &cookie::set(refresh, max_age, ctx.secure_cookies),
+    )?;
+    Ok(response)
+}
+
+/// 401 that also removes the refresh cookie.
+pub fn signed_out(ctx: &AuthContext) -> ApiResult<Response> {
+    let response =
+        ApiError::Unauthorized(messages::AUTH_SESSION_REQUIRED.into()).into_response()?;
+    response
+        .headers()
+        .set("Set-Cookie", &cookie::clear(ctx.secure_cookies))?;
+    Ok(response)
+}
+
+fn cookies(req: &Request) -> ApiResult<String> {
+    Ok(req.headers().get("Cookie")?.unwrap_or_default())
+}
+
+/// The refresh token the browser sent, if it looks like one.
+pub fn refresh_cookie(req: &Request) -> ApiResult<Option<String>> {
+    Ok(cookie::read(&cookies(req)?)
+        .filter(|t| secret_token::looks_valid(t))
+        .map(str::to_string))
+}
+
+/// The device cookie the browser sent, if any.
+pub fn device_cookie(req: &Request) -> ApiResult<Option<String>> {
+    Ok(cookie::read_named(&cookies(req)?, device::NAME).map(str::to_string))
+}

@@ -1,0 +1,100 @@
+//! A browser that signed in to an account before carries a cookie naming it
+//! as one of that account's devices. Its wrong passwords are counted on a
+//! counter of its own, not on the account's: a stranger who types wrong
+//! passwords for an address can lock out unknown devices for at most the
+//! 15-minute window, never the browser its owner uses every day.
+//!
+//! The cookie is `<id>.<mac>`: 16 random bytes and an HMAC-SHA256 (keyed by
+//! `JWT_SECRET`) of the id and the account's e-mail, so it names one account,
+//! cannot be forged, and needs no table.
+
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD as B64URL;
+use hmac::{Hmac, Mac};
+use sha2::Sha256;
+
+use crate::platform;
+
+pub const NAME: &str = "staff_device";
+/// A device is remembered for a year after its last sign-in.
+pub const MAX_AGE_SECONDS: i64 = 365 * 24 * 60 * 60;
+
+/// The MAC of device `id` for `email`, ready to finish or to check a tag against.
+fn keyed(secret: &str, id: &str, email: &str) -> Hmac<Sha256> {
+    let mut mac =
+        Hmac::<Sha256>::new_from_slice(secret.as_bytes()).expect("HMAC takes a key of any length");
+    mac.update(b"staff-device\0");
+    mac.update(id.as_bytes());
+    mac.update(b"\0");
+    mac.update(email.as_bytes());
+    mac
+}
+
+/// A new device cookie value for `email`.
+pub fn issue(secret: &str, email: &str) -> String {
+    let id = B64URL.encode(platform::random_bytes::<16>());
+    let tag = B64URL.encode(keyed(secret, &id, email).finalize().into_bytes());
+    format!("{id}.{tag}")
+}
+
+/// The device's id when `value` is a cookie this worker issued for `email`.
+pub fn recognise(secret: &str, email: &str, value: &str) -> Option<String> {
+    let (id, tag) = value.split_once('.')?;
+    if id.len() != 22 || tag.len() != 43 {
+        return None;
+    }
+    let tag = B64URL.decode(tag).ok()?;
+    keyed(secret, id, email)
+        .verify_slice(&tag)
+        .ok()
+        .map(|()| id.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SECRET: &str = "a-long-test-secret-0123456789abcdef";
+
+    #[test]
+    fn a_device_is_recognised_for_the_account_it_signed_in_to() {
+        let cookie = issue(SECRET, "ana@agencia.com.br");
+        let id = recognise(SECRET, "ana@agencia.com.br", &cookie).expect("recognised");
+        assert_eq!(id.len(), 22);
+        assert!(cookie.starts_with(&id));
+    }
+
+    #[test]
+    fn not_for_another_account_nor_under_another_key() {
+        let cookie = issue(SECRET, "ana@agencia.com.br");
+        assert_eq!(recognise(SECRET, "bruno@agencia.com.br", &cookie), None);
+        assert_eq!(
+            recognise(
+                "another-secret-0123456789abcdefghij",
+                "ana@agencia.com.br",
+                &cookie
+            ),
+            None
+        );
+    }
+
+    #[test]
+    fn a_forged_or_mangled_cookie_is_not_a_device() {
+        let cookie = issue(SECRET, "ana@agencia.com.br");
+        let (id, tag) = cookie.split_once('.').unwrap();
+        let other_id = B64URL.encode([7u8; 16]);
+        for forged in [
+            format!("{other_id}.{tag}"),
+            format!("{id}.{}", "A".repeat(43)),
+            id.to_string(),
+            String::new(),
+            "x.y".to_string(),
+        ] {
+            assert_eq!(
+                recognise(SECRET, "ana@agencia.com.br", &forged),
+                None,
+                "{forged}"
+            );
+        }
+    }
+}

@@ -1,0 +1,156 @@
+//! Sign-in: the attempt is counted before the password is checked, in the
+//! same D1 batch that reads the account, so however many guesses arrive at
+//! once, at most 5 per account (per device that signed in before, for a
+//! device the account knows) and 10 per address are ever checked in a
+//! 15-minute window. A right password gives its count back.
+
+use worker::{Env, Request, Response};
+
+use super::context::{self, Account, AuthContext};
+use super::password;
+use super::staff::StaffEmail;
+use super::{device, store};
+use crate::audit::{self, Action, Actor, Subject};
+use crate::http::{self, ApiError, ApiResult, first_row, text_field};
+use crate::messages;
+use crate::rate_limit::{
+    self, CountRow, Counter, LOGIN_FAILURES_PER_DEVICE, LOGIN_FAILURES_PER_EMAIL,
+    LOGIN_FAILURES_PER_IP, Limit,
+};
+
+/// `POST /api/auth/login` `{email, password}`.
+pub async fn login(mut req: Request, env: &Env) -> ApiResult<Response> {
+    http::require_same_origin(&req)?;
+    let ctx = AuthContext::new(&req, env)?;
+    let body = http::read_json_object(&mut req).await?;
+    let text = |key| text_field(&body, key).ok().flatten().unwrap_or_default();
+    let (raw_email, typed) = (text("email"), text("password"));
+    if raw_email.trim().is_empty() || typed.is_empty() {
+        return Err(ApiError::Unprocessable {
+            message: messages::AUTH_FIELDS_REQUIRED.into(),
+            fields: Default::default(),
+        });
+    }
+    // A malformed address is just an unknown one: same answer, same cost.
+    let email = StaffEmail::parse(&raw_email)
+        .map(|e| e.as_str().to_string())
+        .unwrap_or_else(|_| raw_email.trim().to_lowercase());
+    let network = http::client_network(&req);
+
+    // A device that signed in to this account before counts on its own.
+    let device_id = context::device_cookie(&req)?
+        .and_then(|cookie| device::recognise(&ctx.secret, &email, &cookie));
+    let (per_account, account_subject): (&Limit, &str) = match &device_id {
+        Some(id) => (&LOGIN_FAILURES_PER_DEVICE, id),
+        None => (&LOGIN_FAILURES_PER_EMAIL, &email),
+    };
+    let ip_counted_at_edge = match Counter::for_limit(env, &LOGIN_FAILURES_PER_IP) {
+        Counter::Binding(limiter) => {
+            if !rate_limit::within_binding(&limiter, &LOGIN_FAILURES_PER_IP, &network).await? {
+                return Err(ApiError::TooManyRequests(
+                    messages::AUTH_TOO_MANY_ATTEMPTS.into(),
+                ));
+            }
+            true
+        }
+        Counter::D1 => false,
+    };
+
+    let mut statements = vec![
+        rate_limit::hit(&ctx.db, per_account, account_subject, ctx.now)?,
+        store::find_user(&ctx.db, &email)?,
+        store::pending_password(&ctx.db, &email)?,
+    ];
+    if !ip_counted_at_edge {
+        statements.push(rate_limit::hit(
+            &ctx.db,
+            &LOGIN_FAILURES_PER_IP,
+            &network,
+            ctx.now,
+        )?);
+    }
+    let results = ctx.db.batch(statements).await?;
+    let count = |i| first_row::<CountRow>(&results, i).map(|r| r.map_or(0, |r| r.count));
+    let ip_allowed = ip_counted_at_edge || LOGIN_FAILURES_PER_IP.allows(count(3)?);
+    if !per_account.allows(count(0)?) || !ip_allowed {
+        return Err(ApiError::TooManyRequests(
+            messages::AUTH_TOO_MANY_FAILURES.into(),
+        ));
+    }
+
+    let user = first_row::<store::UserRow>(&results, 1)?;
+    let pending = first_row::<store::PendingPasswordRow>(&results, 2)?;
+    let stored = match &user {
+        Some(u) if u.confirmed_at.is_some() => Some(u.password_hash.as_str()),
+        Some(_) => pending.as_ref().map(|p| p.password_hash.as_str()),
+        None => None,
+    };
+    let verified = password::matches(&typed, stored);
+    let known_id = user.as_ref().map(|u| u.id.clone());
+
+    let mut refunds = vec![rate_limit::refund(
+        &ctx.db,
+        per_account,
+        account_subject,
+        ctx.now,
+    )?];
+    if !ip_counted_at_edge {
+        refunds.push(rate_limit::refund(
+            &ctx.db,
+            &LOGIN_FAILURES_PER_IP,
+            &network,
+            ctx.now,
+        )?);
+    }
+    let Some(user) = user.filter(|_| verified) else {
+        let actor = Actor {
+            id: known_id.as_deref(),
+            email: &email,
+        };
+        audit::record(
+            &ctx.db,
+            actor,
+            Action::SignInFailed,
+            Subject::Nothing,
+            ctx.now,
+        )?
+        .run()
+        .await?;
+        return Err(ApiError::Unauthorized(
+            messages::AUTH_INVALID_CREDENTIALS.into(),
+        ));
+    };
+    let actor = Actor {
+        id: Some(&user.id),
+        email: &email,
+    };
+    if user.confirmed_at.is_none() {
+        ctx.db.batch(refunds).await?;
+        return Err(ApiError::Forbidden(messages::AUTH_NOT_CONFIRMED.into()));
+    }
+    if user.disabled_at.is_some() {
+        refunds.push(audit::record(
+            &ctx.db,
+            actor,
+            Action::SignInFailed,
+            Subject::Account(&user.id),
+            ctx.now,
+        )?);
+        ctx.db.batch(refunds).await?;
+        return Err(ApiError::Forbidden(messages::AUTH_ACCOUNT_DISABLED.into()));
+    }
+    refunds.push(store::mark_signed_in(&ctx.db, &user.id, ctx.now)?);
+    refunds.push(audit::record(
+        &ctx.db,
+        actor,
+        Action::SignIn,
+        Subject::Nothing,
+        ctx.now,
+    )?);
+    let account = Account {
+        id: user.id.clone(),
+        email: user.email.clone(),
+        role: user.role.clone(),
+    };
+    context::start_session(&ctx, &account, refunds).await
+}

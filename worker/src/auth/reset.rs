@@ -1,0 +1,204 @@
+//! 'Esqueci minha senha' (a one-time link by e-mail) and 'Alterar senha'.
+//!
+//! A reset request answers the same words, in the same time, whether the
+//! address has an account, is unconfirmed, switched off or unknown: the
+//! counters and the link are one D1 batch in every case, and the e-mail goes
+//! out after the answer. Using the link sets the password, ends every other
+//! session of the account and signs the person in.
+
+use serde_json::json;
+use worker::{Context, Env, Request, Response};
+
+use super::context::{self, Account, AuthContext};
+use super::guard;
+use super::password::{self, PasswordHash};
+use super::signup::refuse_common;
+use super::staff::{NewPassword, StaffEmail};
+use super::{emails, secret_token, store};
+use crate::audit::{self, Action, Actor, Subject};
+use crate::http::{self, ApiError, ApiResult, first_row, invalid_field, text_field};
+use crate::mail;
+use crate::messages;
+use crate::rate_limit::{
+    self, CountRow, LOGIN_FAILURES_PER_EMAIL, RESET_REQUESTS_PER_EMAIL, RESET_REQUESTS_PER_IP,
+};
+
+/// A reset link is valid for 1 hour.
+const RESET_LIFETIME_MS: i64 = 60 * 60 * 1000;
+
+fn text(body: &serde_json::Map<String, serde_json::Value>, key: &str) -> String {
+    text_field(body, key).ok().flatten().unwrap_or_default()
+}
+
+/// `POST /api/auth/reset-request` `{email}`.
+pub async fn request(mut req: Request, env: &Env, worker_ctx: &Context) -> ApiResult<Response> {
+    http::require_same_origin(&req)?;
+    let ctx = AuthContext::new(&req, env)?;
+    let body = http::read_json_object(&mut req).await?;
+    let email = StaffEmail::parse(&text(&body, "email"))
+        .map_err(|_| invalid_field(messages::AUTH_EMAIL_INVALID, "email"))?;
+    if !mail::is_available(env) {
+        return Err(ApiError::ServiceUnavailable(
+            messages::AUTH_MAIL_NOT_CONFIGURED.into(),
+        ));
+    }
+    let network = http::client_network(&req);
+    let (ip_key, email_key) = (
+        RESET_REQUESTS_PER_IP.key(&network),
+        RESET_REQUESTS_PER_EMAIL.key(email.as_str()),
+    );
+    let (link_token, link_hash) = secret_token::generate();
+    let results = ctx
+        .db
+        .batch(vec![
+            rate_limit::hit(&ctx.db, &RESET_REQUESTS_PER_IP, &network, ctx.now)?,
+            rate_limit::hit(&ctx.db, &RESET_REQUESTS_PER_EMAIL, email.as_str(), ctx.now)?,
+            store::insert_reset(
+                &ctx.db,
+                &link_hash,
+                email.as_str(),
+                ctx.now,
+                ctx.now + RESET_LIFETIME_MS,
+                [
+                    store::Within {
+                        key: &ip_key,
+                        max: RESET_REQUESTS_PER_IP.max,
+                    },
+                    store::Within {
+                        key: &email_key,
+                        max: RESET_REQUESTS_PER_EMAIL.max,
+                    },
+                ],
+            )?,
+        ])
+        .await?;
+    let count = |i| first_row::<CountRow>(&results, i).map(|r| r.map_or(0, |r| r.count));
+    if !RESET_REQUESTS_PER_IP.allows(count(0)?) || !RESET_REQUESTS_PER_EMAIL.allows(count(1)?) {
+        return Err(ApiError::TooManyRequests(
+            messages::AUTH_TOO_MANY_RESET_REQUESTS.into(),
+        ));
+    }
+    if results.get(2).map(store::changes) == Some(1) {
+        let link = ctx.link(&format!("/auth?redefinir={link_token}"));
+        let message = emails::password_reset(email.as_str(), &link);
+        let env = env.clone();
+        // After the answer, so it takes as long whoever asked.
+        worker_ctx.wait_until(async move {
+            if let Err(error) = mail::send(&env, &message).await {
+                worker::console_error!("reset: the e-mail was not sent: {error}");
+            }
+        });
+    }
+    http::success(json!({ "message": messages::AUTH_RESET_REQUESTED }))
+}
+
+/// `POST /api/auth/reset` `{token, password}`: sets the new password, ends
+/// every session of the account and signs this browser in.
+pub async fn reset(mut req: Request, env: &Env) -> ApiResult<Response> {
+    http::require_same_origin(&req)?;
+    let ctx = AuthContext::new(&req, env)?;
+    let body = http::read_json_object(&mut req).await?;
+    let token = text(&body, "token");
+    let invalid_link = || ApiError::BadRequest(messages::AUTH_RESET_INVALID.into());
+    if !secret_token::looks_valid(&token) {
+        return Err(invalid_link());
+    }
+    let new =
+        NewPassword::parse(&text(&body, "password")).map_err(|m| invalid_field(m, "password"))?;
+    refuse_common(env, &new, "password").await?;
+    let Some(user_id) = store::use_reset(&ctx.db, &secret_token::hash(&token), ctx.now).await?
+    else {
+        return Err(invalid_link());
+    };
+    let user = store::find_user_by_id(&ctx.db, &user_id)
+        .await?
+        .ok_or_else(invalid_link)?;
+    let hash = PasswordHash::new(new.as_str()).to_string();
+    let actor = Actor {
+        id: Some(&user.id),
+        email: &user.email,
+    };
+    let mut statements = store::set_password(&ctx.db, &user.id, &hash, ctx.now)?;
+    statements.push(store::revoke_all_sessions(&ctx.db, &user.id, ctx.now)?);
+    statements.push(store::mark_signed_in(&ctx.db, &user.id, ctx.now)?);
+    statements.push(audit::record(
+        &ctx.db,
+        actor,
+        Action::PasswordReset,
+        Subject::Account(&user.id),
+        ctx.now,
+    )?);
+    let account = Account {
+        id: user.id.clone(),
+        email: user.email.clone(),
+        role: user.role.clone(),
+    };
+    context::start_session(&ctx, &account, statements).await
+}
+
+/// `POST /api/auth/password` `{current_password, new_password}`: 'Alterar
+/// senha' for the signed-in staff member; every other session ends.
+pub async fn change(mut req: Request, env: &Env) -> ApiResult<Response> {
+    http::require_same_origin(&req)?;
+    let staff = guard::require_staff(&req, env).await?;
+    let ctx = AuthContext::new(&req, env)?;
+    let body = http::read_json_object(&mut req).await?;
+    let current = text(&body, "current_password");
+    if current.is_empty() {
+        return Err(invalid_field(
+            messages::AUTH_CURRENT_PASSWORD_WRONG,
+            "current_password",
+        ));
+    }
+    let new = NewPassword::parse(&text(&body, "new_password"))
+        .map_err(|m| invalid_field(m, "new_password"))?;
+    refuse_common(env, &new, "new_password").await?;
+    // The current password is guessed against the account's own limit, so a
+    // stolen access token cannot be used to find it.
+    let results = ctx
+        .db
+        .batch(vec![
+            rate_limit::hit(&ctx.db, &LOGIN_FAILURES_PER_EMAIL, &staff.email, ctx.now)?,
+            store::find_user(&ctx.db, &staff.email)?,
+        ])
+        .await?;
+    let tries = first_row::<CountRow>(&results, 0)?.map_or(0, |r| r.count);
+    if !LOGIN_FAILURES_PER_EMAIL.allows(tries) {
+        return Err(ApiError::TooManyRequests(
+            messages::AUTH_TOO_MANY_FAILURES.into(),
+        ));
+    }
+    let user = first_row::<store::UserRow>(&results, 1)?;
+    if !password::matches(&current, user.as_ref().map(|u| u.password_hash.as_str())) {
+        return Err(invalid_field(
+            messages::AUTH_CURRENT_PASSWORD_WRONG,
+            "current_password",
+        ));
+    }
+    let hash = PasswordHash::new(new.as_str()).to_string();
+    let mut statements = store::set_password(&ctx.db, &staff.user_id, &hash, ctx.now)?;
+    statements.push(store::revoke_other_sessions(
+        &ctx.db,
+        &staff.user_id,
+        &staff.session_id,
+        ctx.now,
+    )?);
+    statements.push(rate_limit::refund(
+        &ctx.db,
+        &LOGIN_FAILURES_PER_EMAIL,
+        &staff.email,
+        ctx.now,
+    )?);
+    statements.push(audit::record(
+        &ctx.db,
+        Actor {
+            id: Some(&staff.user_id),
+            email: &staff.email,
+        },
+        Action::PasswordChange,
+        Subject::Account(&staff.user_id),
+        ctx.now,
+    )?);
+    ctx.db.batch(statements).await?;
+    http::success(json!({}))
+}

@@ -1,0 +1,116 @@
+//! A session after sign-in: refresh, sign-out, who is signed in.
+
+use serde_json::json;
+use worker::{Env, Request, Response};
+
+use super::context::{self, Account, AuthContext};
+use super::guard::{self, Staff};
+use super::{cookie, secret_token, store};
+use crate::http::{self, ApiResult, text_field};
+
+/// A refresh retried this soon with the token it just rotated (its answer was
+/// lost on a phone's network, or another tab raced it) keeps the session;
+/// later, a rotated token is a stolen one.
+pub const RETRY_GRACE_MS: i64 = 10_000;
+
+/// `POST /api/auth/refresh`: swaps the refresh cookie for a new one and a new
+/// access token. A token rotated more than [`RETRY_GRACE_MS`] ago revokes its
+/// session. The session's end does not move.
+pub async fn refresh(req: Request, env: &Env) -> ApiResult<Response> {
+    http::require_same_origin(&req)?;
+    let ctx = AuthContext::new(&req, env)?;
+    let Some(token) = context::refresh_cookie(&req)? else {
+        return context::signed_out(&ctx);
+    };
+    let token_hash = secret_token::hash(&token);
+    let Some(row) = store::find_refresh(&ctx.db, &token_hash).await? else {
+        return context::signed_out(&ctx);
+    };
+    if row.revoked_at.is_some() || row.expires_at <= ctx.now || row.disabled_at.is_some() {
+        return context::signed_out(&ctx);
+    }
+    let (successor, successor_hash) = secret_token::generate();
+    let renewed = match row.rotated_at {
+        None => {
+            store::rotate(&ctx.db, &token_hash, &successor_hash, &row.session_id, ctx.now).await?
+                // Another request rotated it a moment ago: a retry like any other.
+                || store::retry_successor(&ctx.db, &token_hash, &successor_hash, ctx.now, RETRY_GRACE_MS)
+                    .await?
+        }
+        Some(_) => {
+            store::retry_successor(
+                &ctx.db,
+                &token_hash,
+                &successor_hash,
+                ctx.now,
+                RETRY_GRACE_MS,
+            )
+            .await?
+        }
+    };
+    if !renewed {
+        worker::console_warn!(
+            "refresh: a token rotated over {} s ago was presented again; session {} revoked",
+            RETRY_GRACE_MS / 1000,
+            row.session_id
+        );
+        store::revoke_session(&ctx.db, &row.session_id, ctx.now)?
+            .run()
+            .await?;
+        return context::signed_out(&ctx);
+    }
+    let account = Account {
+        id: row.user_id,
+        email: row.email,
+        role: row.role,
+    };
+    context::session_answer(&ctx, &account, &row.session_id, &successor, row.expires_at)
+}
+
+/// `POST /api/auth/logout` `{scope: "global" | "local"}` (global by default):
+/// ends this session, or every session of the user. Always succeeds and
+/// removes the cookie.
+pub async fn logout(mut req: Request, env: &Env) -> ApiResult<Response> {
+    http::require_same_origin(&req)?;
+    let ctx = AuthContext::new(&req, env)?;
+    let body = http::read_json_object(&mut req).await.unwrap_or_default();
+    let global = text_field(&body, "scope").ok().flatten().as_deref() != Some("local");
+
+    let from_token = guard::bearer(&req)?.and_then(|t| ctx.signer.verify(&t, ctx.now).ok());
+    let who = match from_token {
+        Some(claims) => Some((claims.sub, claims.sid)),
+        None => match context::refresh_cookie(&req)? {
+            Some(token) => store::find_refresh(&ctx.db, &secret_token::hash(&token))
+                .await?
+                .map(|r| (r.user_id, r.session_id)),
+            None => None,
+        },
+    };
+    if let Some((user_id, session_id)) = who {
+        let revoke = if global {
+            store::revoke_all_sessions(&ctx.db, &user_id, ctx.now)?
+        } else {
+            store::revoke_session(&ctx.db, &session_id, ctx.now)?
+        };
+        revoke.run().await?;
+    }
+    let response = http::success(json!({}))?;
+    response
+        .headers()
+        .set("Set-Cookie", &cookie::clear(ctx.secure_cookies))?;
+    Ok(response)
+}
+
+/// `GET /api/auth/session`: who the access token belongs to, if its session is live.
+pub async fn session(req: Request, env: &Env) -> ApiResult<Response> {
+    let Staff {
+        user_id,
+        email,
+        session_id,
+        role,
+    } = guard::require_staff(&req, env).await?;
+    http::success(json!({
+        "user": { "id": user_id, "email": email, "role": role.name() },
+        "session_id": session_id,
+    }))
+}

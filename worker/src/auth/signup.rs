@@ -1,0 +1,190 @@
+//! Sign-up and e-mail confirmation.
+//!
+//! Only the owner of a mailbox can set the password of the account it
+//! confirms: each sign-up's password waits on its own link, and whoever opens
+//! the link must type that password. A stranger who signs up someone else's
+//! address sends a link to a mailbox they cannot read, bound to a password its
+//! owner does not know; a sign-up never replaces another's password, and
+//! every open link keeps working until the account is confirmed by one of them.
+
+use serde_json::json;
+use worker::{Env, Request, Response};
+
+use super::common_passwords;
+use super::context::{self, Account, AuthContext};
+use super::password::{self, PasswordHash};
+use super::staff::{EmailRejection, NewPassword, StaffEmail};
+use super::{emails, secret_token, store};
+use crate::audit::{self, Action, Actor, Subject};
+use crate::http::{self, ApiError, ApiResult, first_row, invalid_field, text_field};
+use crate::mail;
+use crate::rate_limit::{self, CONFIRMATION_TRIES, CountRow, SIGNUPS, SIGNUPS_PER_EMAIL};
+use crate::turnstile::Turnstile;
+use crate::{agency, messages, platform};
+
+/// A confirmation link is valid for 24 hours.
+const CONFIRMATION_LIFETIME_MS: i64 = 24 * 60 * 60 * 1000;
+
+fn text(body: &serde_json::Map<String, serde_json::Value>, key: &str) -> String {
+    text_field(body, key).ok().flatten().unwrap_or_default()
+}
+
+/// A new password's checks beyond its length: not one of the common ones.
+pub async fn refuse_common(
+    env: &Env,
+    password: &NewPassword,
+    field: &'static str,
+) -> ApiResult<()> {
+    if common_passwords::is_common(env, password.as_str()).await? {
+        return Err(invalid_field(messages::AUTH_COMMON_PASSWORD, field));
+    }
+    Ok(())
+}
+
+/// `POST /api/auth/signup` `{email, password}`: e-mails a one-time link bound
+/// to this sign-up's password. The account is created unconfirmed if new.
+pub async fn signup(mut req: Request, env: &Env) -> ApiResult<Response> {
+    http::require_same_origin(&req)?;
+    let ctx = AuthContext::new(&req, env)?;
+    let body = http::read_json_object(&mut req).await?;
+    let domain = &agency::config().agency.staff_email_domain;
+    let email =
+        StaffEmail::parse_for_signup(&text(&body, "email"), domain).map_err(|e| match e {
+            EmailRejection::Invalid => invalid_field(messages::AUTH_EMAIL_INVALID, "email"),
+            EmailRejection::OtherDomain => ApiError::Forbidden(messages::auth_domain_only(domain)),
+        })?;
+    let password =
+        NewPassword::parse(&text(&body, "password")).map_err(|m| invalid_field(m, "password"))?;
+    if !mail::is_available(env) {
+        return Err(ApiError::ServiceUnavailable(
+            messages::AUTH_MAIL_NOT_CONFIGURED.into(),
+        ));
+    }
+    refuse_common(env, &password, "password").await?;
+
+    let ip = http::client_ip(&req);
+    // Before any D1 work or e-mail: a bot without a valid token costs one check.
+    if let Some(turnstile) = Turnstile::from_env(env) {
+        turnstile.check(&body, &ip).await?;
+    }
+    // Counted before the password is hashed: the limit decides whether the work is done.
+    let network = http::client_network(&req);
+    let results = ctx
+        .db
+        .batch(vec![
+            rate_limit::hit(&ctx.db, &SIGNUPS, &network, ctx.now)?,
+            rate_limit::hit(&ctx.db, &SIGNUPS_PER_EMAIL, email.as_str(), ctx.now)?,
+            store::find_user(&ctx.db, email.as_str())?,
+        ])
+        .await?;
+    let count = |i| first_row::<CountRow>(&results, i).map(|r| r.map_or(0, |r| r.count));
+    if !SIGNUPS.allows(count(0)?) {
+        return Err(ApiError::TooManyRequests(
+            messages::AUTH_TOO_MANY_SIGNUPS.into(),
+        ));
+    }
+    let known = first_row::<store::UserRow>(&results, 2)?;
+    // A switched-off account is told nothing new: it is simply taken.
+    if known
+        .as_ref()
+        .is_some_and(|u| u.confirmed_at.is_some() || u.disabled_at.is_some())
+    {
+        return Err(ApiError::Conflict(messages::AUTH_ALREADY_REGISTERED.into()));
+    }
+    if !SIGNUPS_PER_EMAIL.allows(count(1)?) {
+        return Err(ApiError::TooManyRequests(
+            messages::AUTH_TOO_MANY_SIGNUP_EMAILS.into(),
+        ));
+    }
+
+    let hash = PasswordHash::new(password.as_str()).to_string();
+    let (link_token, link_hash) = secret_token::generate();
+    let statements = store::signup(
+        &ctx.db,
+        &platform::new_id(),
+        email.as_str(),
+        &hash,
+        &link_hash,
+        ctx.now,
+        ctx.now + CONFIRMATION_LIFETIME_MS,
+    )?;
+    let results = ctx.db.batch(statements).await?;
+    if results.last().map(store::changes) != Some(1) {
+        // Confirmed (or switched off) by another request in the meantime.
+        return Err(ApiError::Conflict(messages::AUTH_ALREADY_REGISTERED.into()));
+    }
+
+    let link = ctx.link(&format!("/auth?confirmar={link_token}"));
+    if let Err(error) = mail::send(env, &emails::confirmation(email.as_str(), &link)).await {
+        worker::console_error!("signup: the confirmation e-mail was not sent: {error}");
+        return Err(ApiError::BadGateway(messages::AUTH_MAIL_FAILED.into()));
+    }
+    http::success(json!({ "email": email.as_str() }))
+}
+
+/// `POST /api/auth/confirm` `{token, password}`: the link's owner types the
+/// sign-up's password; the account is confirmed with it and signed in.
+pub async fn confirm(mut req: Request, env: &Env) -> ApiResult<Response> {
+    http::require_same_origin(&req)?;
+    let ctx = AuthContext::new(&req, env)?;
+    let body = http::read_json_object(&mut req).await?;
+    let token = text(&body, "token");
+    let typed = text(&body, "password");
+    let invalid_link = || ApiError::BadRequest(messages::AUTH_CONFIRMATION_INVALID.into());
+    if !secret_token::looks_valid(&token) {
+        return Err(invalid_link());
+    }
+    if typed.is_empty() {
+        return Err(invalid_field(
+            messages::AUTH_CONFIRMATION_PASSWORD_REQUIRED,
+            "password",
+        ));
+    }
+    let link_hash = secret_token::hash(&token);
+    let row = store::find_confirmation(&ctx.db, &link_hash)
+        .await?
+        .filter(|c| c.used_at.is_none() && c.expires_at > ctx.now && c.disabled_at.is_none())
+        .ok_or_else(invalid_link)?;
+    // A few tries per link, counted before the password work; then the link is spent.
+    let tries = rate_limit::hit(&ctx.db, &CONFIRMATION_TRIES, &link_hash, ctx.now)?
+        .first::<CountRow>(None)
+        .await?
+        .map_or(0, |r| r.count);
+    if !CONFIRMATION_TRIES.allows(tries) {
+        return Err(invalid_link());
+    }
+    if !password::matches(&typed, Some(&row.password_hash)) {
+        return Err(invalid_field(
+            messages::AUTH_CONFIRMATION_PASSWORD,
+            "password",
+        ));
+    }
+    if !store::use_confirmation(&ctx.db, &link_hash, ctx.now).await? {
+        return Err(invalid_link());
+    }
+    let mut statements = store::confirm_user(&ctx.db, &row.user_id, &row.password_hash, ctx.now)?;
+    statements.push(audit::record(
+        &ctx.db,
+        Actor {
+            id: Some(&row.user_id),
+            email: &row.email,
+        },
+        Action::Confirm,
+        Subject::Account(&row.user_id),
+        ctx.now,
+    )?);
+    statements.push(store::role_of(&ctx.db, &row.user_id)?);
+    let role_at = statements.len() - 1;
+    let (session, mut session_statements) = context::new_session(&ctx, &row.user_id)?;
+    statements.append(&mut session_statements);
+    let results = ctx.db.batch(statements).await?;
+    let role = first_row::<store::RoleRow>(&results, role_at)?
+        .map(|r| r.role)
+        .unwrap_or_else(|| "staff".into());
+    let account = Account {
+        id: row.user_id,
+        email: row.email,
+        role,
+    };
+    context::answer_new_session(&ctx, &account, &session)
+}

@@ -1,0 +1,120 @@
+//! The 'Equipe' page's API under `/api/staff`, for owners only: every
+//! account with its role, confirmation, last sign-in and live sessions;
+//! 'Desativar', 'Reativar', 'Encerrar sessões', 'Tornar responsável' and
+//! 'Remover responsável'. Staff who are not owners get 403.
+
+mod store;
+
+use chrono::{DateTime, SecondsFormat};
+use serde::Serialize;
+use serde_json::json;
+use worker::{Env, Method, Request, Response};
+
+use crate::auth::guard::{self, Staff};
+use crate::http::{self, ApiError, ApiResult};
+use crate::{config, messages, platform};
+use store::{AccountRow, TeamAction};
+
+#[derive(Serialize)]
+struct AccountJson<'a> {
+    id: &'a str,
+    email: &'a str,
+    role: &'a str,
+    confirmed: bool,
+    disabled: bool,
+    created_at: Option<String>,
+    confirmed_at: Option<String>,
+    last_sign_in_at: Option<String>,
+    disabled_at: Option<String>,
+    live_sessions: i64,
+}
+
+fn iso(ms: i64) -> Option<String> {
+    DateTime::from_timestamp_millis(ms).map(|t| t.to_rfc3339_opts(SecondsFormat::Millis, true))
+}
+
+impl<'a> From<&'a AccountRow> for AccountJson<'a> {
+    fn from(a: &'a AccountRow) -> Self {
+        AccountJson {
+            id: &a.id,
+            email: &a.email,
+            role: &a.role,
+            confirmed: a.confirmed_at.is_some(),
+            disabled: a.disabled_at.is_some(),
+            created_at: iso(a.created_at),
+            confirmed_at: a.confirmed_at.and_then(iso),
+            last_sign_in_at: a.last_sign_in_at.and_then(iso),
+            disabled_at: a.disabled_at.and_then(iso),
+            live_sessions: a.live_sessions,
+        }
+    }
+}
+
+pub async fn route(req: Request, env: &Env, path: &str) -> ApiResult<Response> {
+    let owner = guard::require_owner(&req, env).await?;
+    let rest = path.trim_start_matches("/api/staff");
+    let segments: Vec<&str> = rest.split('/').filter(|s| !s.is_empty()).collect();
+    match (segments.as_slice(), req.method()) {
+        ([], Method::Get) => list(env, &owner).await,
+        ([], _) => Err(ApiError::MethodNotAllowed("GET")),
+        ([id, action], Method::Post) => match TeamAction::parse(action) {
+            Some(action) => act(&req, env, &owner, id, action).await,
+            None => Err(ApiError::NotFound(messages::NOT_FOUND.into())),
+        },
+        ([_, _], _) => Err(ApiError::MethodNotAllowed("POST")),
+        _ => Err(ApiError::NotFound(messages::NOT_FOUND.into())),
+    }
+}
+
+/// `GET /api/staff`: every account, owners first, switched-off ones last.
+async fn list(env: &Env, owner: &Staff) -> ApiResult<Response> {
+    let db = config::database(env)?;
+    let accounts = store::list(&db, platform::now_ms()).await?;
+    let accounts: Vec<AccountJson> = accounts.iter().map(AccountJson::from).collect();
+    http::success(json!({ "accounts": accounts, "you": owner.user_id }))
+}
+
+/// `POST /api/staff/{id}/{action}`.
+async fn act(
+    req: &Request,
+    env: &Env,
+    owner: &Staff,
+    id: &str,
+    action: TeamAction,
+) -> ApiResult<Response> {
+    http::require_same_origin(req)?;
+    let db = config::database(env)?;
+    let now = platform::now_ms();
+    let statements = store::apply(&db, action, id, &owner.user_id, &owner.email, now)?;
+    let results = db.batch(statements).await?;
+    let applied = results
+        .first()
+        .and_then(|r| r.meta().ok().flatten())
+        .and_then(|m| m.changes)
+        .unwrap_or_default()
+        == 1;
+    let account = store::find(&db, id, now).await?;
+    let Some(account) = account else {
+        return Err(ApiError::NotFound(messages::STAFF_NOT_FOUND.into()));
+    };
+    if !applied {
+        return Err(why_not(action, &account, owner));
+    }
+    http::success(json!({ "account": AccountJson::from(&account) }))
+}
+
+/// Why an action changed nothing on an account that exists.
+fn why_not(action: TeamAction, account: &AccountRow, owner: &Staff) -> ApiError {
+    let conflict = |m: &str| ApiError::Conflict(m.to_string());
+    match action {
+        TeamAction::Disable if account.id == owner.user_id => conflict(messages::NOT_YOURSELF),
+        TeamAction::Disable if account.disabled_at.is_some() => conflict(messages::STAFF_UNCHANGED),
+        TeamAction::Disable | TeamAction::RemoveOwner if account.role == "owner" => {
+            conflict(messages::LAST_OWNER)
+        }
+        TeamAction::MakeOwner if account.role != "owner" => {
+            conflict(messages::OWNER_NEEDS_ACTIVE_ACCOUNT)
+        }
+        _ => conflict(messages::STAFF_UNCHANGED),
+    }
+}

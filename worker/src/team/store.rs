@@ -1,0 +1,219 @@
+//! The team's accounts in D1, as owners see and change them: each query once.
+//!
+//! Each change is written with its audit entry in one batch, both under the
+//! same condition (written once, in [`TeamAction::applies_to`]), so the trail
+//! records exactly the changes that happened, and the rule that the panel
+//! always keeps an active owner holds in the statement itself, whatever runs
+//! at the same time.
+
+use serde::Deserialize;
+use worker::{D1Database, D1PreparedStatement, query};
+
+use crate::audit::Action;
+
+const LIST_SQL: &str = "SELECT u.id, u.email, u.role, u.created_at, u.confirmed_at, \
+       u.last_sign_in_at, u.disabled_at, \
+       (SELECT count(*) FROM staff_sessions s \
+          WHERE s.user_id = u.id AND s.revoked_at IS NULL AND s.expires_at > ?1) AS live_sessions \
+     FROM staff_users u \
+     ORDER BY u.disabled_at IS NOT NULL, u.role != 'owner', u.email";
+
+const FIND_SQL: &str = "SELECT id, email, role, created_at, confirmed_at, last_sign_in_at, disabled_at, \
+       (SELECT count(*) FROM staff_sessions s \
+          WHERE s.user_id = staff_users.id AND s.revoked_at IS NULL AND s.expires_at > ?2) AS live_sessions \
+     FROM staff_users WHERE id = ?1";
+
+const END_SESSIONS_SQL: &str =
+    "UPDATE staff_sessions SET revoked_at = ?2 WHERE user_id = ?1 AND revoked_at IS NULL";
+/// After 'Desativar': only if the account is now switched off.
+const END_SESSIONS_OF_DISABLED_SQL: &str = "UPDATE staff_sessions SET revoked_at = ?2 \
+     WHERE user_id = ?1 AND revoked_at IS NULL \
+       AND EXISTS (SELECT 1 FROM staff_users WHERE id = ?1 AND disabled_at IS NOT NULL)";
+
+/// Another confirmed owner who is not switched off (`?1` is the account acted on).
+macro_rules! another_active_owner {
+    () => {
+        "EXISTS (SELECT 1 FROM staff_users o WHERE o.role = 'owner' AND o.disabled_at IS NULL \
+         AND o.confirmed_at IS NOT NULL AND o.id != ?1)"
+    };
+}
+
+/// An account on the 'Equipe' page.
+#[derive(Debug, Clone, Deserialize)]
+pub struct AccountRow {
+    pub id: String,
+    pub email: String,
+    pub role: String,
+    pub created_at: i64,
+    pub confirmed_at: Option<i64>,
+    pub last_sign_in_at: Option<i64>,
+    pub disabled_at: Option<i64>,
+    pub live_sessions: i64,
+}
+
+/// What an owner can do to an account.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TeamAction {
+    /// 'Desativar': no sign-in, every session ends at once.
+    Disable,
+    /// 'Reativar'.
+    Enable,
+    /// 'Encerrar sessões': every session of the account ends.
+    EndSessions,
+    /// 'Tornar responsável'.
+    MakeOwner,
+    /// 'Remover responsável'.
+    RemoveOwner,
+}
+
+impl TeamAction {
+    pub fn parse(segment: &str) -> Option<Self> {
+        Some(match segment {
+            "disable" => TeamAction::Disable,
+            "enable" => TeamAction::Enable,
+            "end-sessions" => TeamAction::EndSessions,
+            "make-owner" => TeamAction::MakeOwner,
+            "remove-owner" => TeamAction::RemoveOwner,
+            _ => return None,
+        })
+    }
+
+    pub fn audited_as(self) -> Action {
+        match self {
+            TeamAction::Disable => Action::Disable,
+            TeamAction::Enable => Action::Enable,
+            TeamAction::EndSessions => Action::EndSessions,
+            TeamAction::MakeOwner => Action::MakeOwner,
+            TeamAction::RemoveOwner => Action::RemoveOwner,
+        }
+    }
+
+    /// When the action changes the account `?1` (`?3`: the owner acting).
+    fn applies_to(self) -> &'static str {
+        match self {
+            TeamAction::Disable => concat!(
+                "disabled_at IS NULL AND id != ?3 AND (role != 'owner' OR confirmed_at IS NULL OR ",
+                another_active_owner!(),
+                ")"
+            ),
+            TeamAction::Enable => "disabled_at IS NOT NULL",
+            TeamAction::EndSessions => "1",
+            TeamAction::MakeOwner => {
+                "role = 'staff' AND confirmed_at IS NOT NULL AND disabled_at IS NULL"
+            }
+            TeamAction::RemoveOwner => concat!("role = 'owner' AND ", another_active_owner!()),
+        }
+    }
+
+    /// The change to the account itself, if the action has one.
+    fn change(self) -> Option<&'static str> {
+        match self {
+            TeamAction::Disable => Some("UPDATE staff_users SET disabled_at = ?2"),
+            TeamAction::Enable => Some("UPDATE staff_users SET disabled_at = NULL"),
+            TeamAction::EndSessions => None,
+            TeamAction::MakeOwner => Some("UPDATE staff_users SET role = 'owner'"),
+            TeamAction::RemoveOwner => Some("UPDATE staff_users SET role = 'staff'"),
+        }
+    }
+
+    /// Ends every session of the account, once the change is made.
+    fn ends_sessions(self) -> Option<&'static str> {
+        match self {
+            TeamAction::Disable => Some(END_SESSIONS_OF_DISABLED_SQL),
+            TeamAction::EndSessions => Some(END_SESSIONS_SQL),
+            _ => None,
+        }
+    }
+}
+
+pub async fn list(db: &D1Database, now: i64) -> worker::Result<Vec<AccountRow>> {
+    query!(db, LIST_SQL, now)?.all().await?.results()
+}
+
+pub async fn find(db: &D1Database, id: &str, now: i64) -> worker::Result<Option<AccountRow>> {
+    query!(db, FIND_SQL, id, now)?.first(None).await
+}
+
+/// The audit entry, then the change, then what follows from it, all under
+/// the action's condition. The first statement's result says whether the
+/// action applied.
+pub fn apply(
+    db: &D1Database,
+    action: TeamAction,
+    account_id: &str,
+    owner_id: &str,
+    owner_email: &str,
+    now: i64,
+) -> worker::Result<Vec<D1PreparedStatement>> {
+    let condition = action.applies_to();
+    let audit = format!(
+        "INSERT INTO audit_log (at, staff_id, staff_email, action, account_id) \
+         SELECT ?2, ?3, ?4, ?5, id FROM staff_users WHERE id = ?1 AND {condition}"
+    );
+    let mut statements = vec![query!(
+        db,
+        &audit,
+        account_id,
+        now,
+        owner_id,
+        owner_email,
+        action.audited_as().name()
+    )?];
+    if let Some(change) = action.change() {
+        let change = format!("{change} WHERE id = ?1 AND {condition}");
+        statements.push(bind_used(db, &change, account_id, now, owner_id)?);
+    }
+    if let Some(sql) = action.ends_sessions() {
+        statements.push(query!(db, sql, account_id, now)?);
+    }
+    Ok(statements)
+}
+
+/// Binds `?1`…`?3` as far as `sql` uses them (D1 refuses a value bound to a
+/// placeholder the statement does not have).
+fn bind_used(
+    db: &D1Database,
+    sql: &str,
+    account_id: &str,
+    now: i64,
+    owner_id: &str,
+) -> worker::Result<D1PreparedStatement> {
+    if sql.contains("?3") {
+        query!(db, sql, account_id, now, owner_id)
+    } else if sql.contains("?2") {
+        query!(db, sql, account_id, now)
+    } else {
+        query!(db, sql, account_id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_action_has_its_segment() {
+        for (segment, action) in [
+            ("disable", TeamAction::Disable),
+            ("enable", TeamAction::Enable),
+            ("end-sessions", TeamAction::EndSessions),
+            ("make-owner", TeamAction::MakeOwner),
+            ("remove-owner", TeamAction::RemoveOwner),
+        ] {
+            assert_eq!(TeamAction::parse(segment), Some(action));
+        }
+        assert_eq!(TeamAction::parse("delete"), None);
+    }
+
+    #[test]
+    fn an_owner_can_be_switched_off_or_demoted_only_while_another_active_owner_remains() {
+        for action in [TeamAction::Disable, TeamAction::RemoveOwner] {
+            assert!(
+                action
+                    .applies_to()
+                    .contains("o.role = 'owner' AND o.disabled_at IS NULL")
+            );
+        }
+        assert!(TeamAction::Disable.applies_to().contains("id != ?3"));
+    }
+}
