@@ -1,6 +1,6 @@
 // Writes each public page's HTML at build time from the same React components
 // the browser hydrates, so the hero and the form paint before any script runs.
-import { readdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -54,6 +54,8 @@ const pages = {
   },
   "/auth": { title: `Acesso Administrativo – ${development.name}`, description: site.description, index: false },
   "/admin": { title: `Painel Administrativo – ${development.name}`, description: site.description, index: false },
+  "/admin/equipe": { title: `Equipe – ${development.name}`, description: site.description, index: false },
+  "/admin/atividade": { title: `Atividade – ${development.name}`, description: site.description, index: false },
   "/404": { title: `Página não encontrada – ${development.name}`, description: site.description, index: false },
 };
 
@@ -96,6 +98,7 @@ for (const { path, file, module } of prerendered) {
   const html = await render(path);
   const tags = module ? `${head(path)}\n    ${chunkTags(module)}` : head(path);
   const page = template.replace("<!--head-->", tags).replace("<!--app-->", html);
+  await mkdir(dirname(join(dist, file)), { recursive: true });
   await writeFile(join(dist, file), page);
   console.log(`prerendered ${path} → pages/dist/${file}`);
 }

@@ -1,7 +1,7 @@
 import { STAFF_DOMAIN, staffEmail } from "../support/staff";
 import { expect, type Page, test } from "./fixtures";
 import { createStaff, signIn } from "./staff";
-import { confirmationLink, screenshot } from "./support";
+import { emailedLink, screenshot } from "./support";
 
 const PASSWORD = "vinho-tinto-2026";
 
@@ -119,7 +119,11 @@ test.describe("signing in", () => {
     await signup.getByRole("button", { name: "Criar conta" }).click();
     await expect(toast(page, "Conta criada!")).toBeVisible();
 
-    await page.goto(await confirmationLink(address));
+    await page.goto(await emailedLink(address));
+    await expect(page).toHaveURL(/\/auth$/);
+    await expect(page.getByRole("heading", { name: "Confirmar cadastro" })).toBeVisible();
+    await page.getByLabel("Senha", { exact: true }).fill(PASSWORD);
+    await page.getByRole("button", { name: "Confirmar e entrar" }).click();
     await expect(page).toHaveURL(/\/admin$/);
     await expect(page.getByText(`Logado como ${address}`)).toBeVisible();
   });

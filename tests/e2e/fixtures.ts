@@ -26,7 +26,7 @@ export const test = base.extend<object, { site: { app: App; mail: FakeMail } }>(
         logFile: join(LOG_DIR, `worker-${workerInfo.workerIndex}-${Date.now()}.log`),
       });
       await insertLeads(app, E2E_LEADS);
-      useSite({ app, mailUrl: mail.url });
+      useSite({ app, mail });
       await use({ app, mail });
       await app.stop();
       await mail.stop();

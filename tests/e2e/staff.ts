@@ -1,7 +1,7 @@
 import { type APIRequestContext, expect, type Page } from "@playwright/test";
 import { uniqueIp } from "../support/leads";
 import { staffEmail } from "../support/staff";
-import { confirmationLink, siteUrl } from "./support";
+import { emailedLink, siteUrl } from "./support";
 
 export type Staff = { email: string; password: string };
 
@@ -12,8 +12,8 @@ export async function createStaff(request: APIRequestContext, password = "vinho-
   const headers = { Origin: siteUrl(), "CF-Connecting-IP": uniqueIp() };
   const signup = await request.post("/api/auth/signup", { data: { email, password }, headers });
   expect(signup.status(), await signup.text()).toBe(200);
-  const token = new URL(await confirmationLink(email)).searchParams.get("confirmar");
-  const confirm = await request.post("/api/auth/confirm", { data: { token }, headers });
+  const token = new URL(await emailedLink(email)).searchParams.get("confirmar");
+  const confirm = await request.post("/api/auth/confirm", { data: { token, password }, headers });
   expect(confirm.status(), await confirm.text()).toBe(200);
   return { email, password };
 }

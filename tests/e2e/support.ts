@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { expect, type Page, type TestInfo } from "@playwright/test";
 import type { App } from "../support/app";
-import { confirmationLinkAt } from "../support/fake-mail";
+import type { FakeMail, LinkKind } from "../support/fake-mail";
 import { uniqueIp } from "../support/leads";
 import { repoRoot } from "../support/paths";
 
@@ -31,9 +31,9 @@ export async function screenshot(page: Page, testInfo: TestInfo, name: string): 
 }
 
 /** The site this Playwright worker started (fixtures.ts), for the helpers below. */
-let site: { app: App; mailUrl: string } | null = null;
+let site: { app: App; mail: FakeMail } | null = null;
 
-export function useSite(started: { app: App; mailUrl: string }): void {
+export function useSite(started: { app: App; mail: FakeMail }): void {
   site = started;
 }
 
@@ -64,9 +64,11 @@ export function uniquePerson(testInfo: TestInfo) {
   };
 }
 
-/** The confirmation link the fake e-mail API received for `email`. */
-export function confirmationLink(email: string): Promise<string> {
-  return confirmationLinkAt(currentSite().mailUrl, email);
+/** The newest link of `kind` (the sign-up's confirmation by default) the fake e-mail API received for `email`. */
+export async function emailedLink(email: string, kind: LinkKind = "confirmar"): Promise<string> {
+  const { mail } = currentSite();
+  const token = kind === "confirmar" ? mail.confirmationToken(email) : mail.resetToken(email);
+  return `${currentSite().app.baseUrl}/auth?${kind}=${token}`;
 }
 
 export type Person = ReturnType<typeof uniquePerson>;

@@ -32,4 +32,16 @@ export const routes: RouteDef[] = [
     prerender: "shell",
     shellText: "Verificando autenticação...",
   },
+  {
+    path: "/admin/equipe",
+    load: () => import("../features/team/TeamPage"),
+    prerender: "shell",
+    shellText: "Verificando autenticação...",
+  },
+  {
+    path: "/admin/atividade",
+    load: () => import("../features/activity/ActivityPage"),
+    prerender: "shell",
+    shellText: "Verificando autenticação...",
+  },
 ];

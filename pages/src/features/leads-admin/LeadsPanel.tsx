@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useToast } from "../../components/toast";
 import { ApiError } from "../../lib/api";
+import { formatCount } from "../../lib/format";
 import { TICK_MS } from "../staff-auth/session";
 import {
   deleteLead,
@@ -14,7 +15,6 @@ import {
   type StatusFilter,
 } from "./api";
 import { ConfirmDelete } from "./ConfirmDelete";
-import { formatCount } from "./format";
 import { LeadsTable } from "./LeadsTable";
 import { panelMessages } from "./messages";
 import { useListParams } from "./useListParams";
@@ -198,11 +198,11 @@ export function LeadsPanel() {
         </div>
 
         {!data && loading ? (
-          <p className="leads__status" role="status">
+          <p className="list-status" role="status">
             {panelMessages.loading}
           </p>
         ) : data && data.leads.length === 0 ? (
-          <p className="leads__status">{panelMessages.empty}</p>
+          <p className="list-status">{panelMessages.empty}</p>
         ) : data ? (
           <>
             <LeadsTable

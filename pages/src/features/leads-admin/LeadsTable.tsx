@@ -1,6 +1,7 @@
 import { EmailAddress } from "../../components/EmailAddress";
+import { formatDate } from "../../lib/format";
 import type { Lead } from "./api";
-import { attributionNotes, formatDate, whatsappChat } from "./format";
+import { attributionNotes, whatsappChat } from "./format";
 import { StatusBadge } from "./StatusBadge";
 
 type Props = {
@@ -17,7 +18,7 @@ type Props = {
 export function LeadsTable({ leads, busy, crmConfigured, loading, onMarkSent, onResend, onDelete }: Props) {
   return (
     <div className="table-wrap" aria-busy={loading}>
-      <table className="leads-table">
+      <table className="data-table leads-table">
         <thead>
           <tr>
             <th scope="col">Nome</th>

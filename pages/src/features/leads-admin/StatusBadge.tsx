@@ -1,5 +1,5 @@
+import { formatDate } from "../../lib/format";
 import type { Lead } from "./api";
-import { formatDate } from "./format";
 
 const LABELS = { sent: "Enviado", pending: "Pendente", failed: "Falhou" } as const;
 

@@ -1,4 +1,4 @@
-import { type FormEvent, type KeyboardEvent, useEffect, useId, useState } from "react";
+import { type FormEvent, type KeyboardEvent, type ReactNode, useEffect, useId, useState } from "react";
 import { useRouter } from "../../app/router";
 import { GrapesIcon } from "../../components/icons";
 import { PageStatus } from "../../components/PageStatus";
@@ -7,51 +7,78 @@ import { agency, development } from "../../config/agency";
 import { ApiError } from "../../lib/api";
 import { VineyardArt } from "../landing/VineyardArt";
 import { useTurnstile } from "../turnstile/useTurnstile";
+import { EmailField } from "./EmailField";
+import { ConfirmSignup, ForgotPassword, ResetPassword } from "./LinkForms";
 import { authMessages, PASSWORD_MIN_LENGTH } from "./messages";
 import { PasswordField } from "./PasswordField";
-import { checkSession, confirmEmail, signIn, signUp, useSession } from "./session";
+import { checkSession, signIn, signUp, useSession } from "./session";
 import "./auth.css";
 
 type Tab = "login" | "signup";
 
-/** /auth: staff sign in, or sign up with the company's e-mail. */
+/** What the card shows: the two tabs, 'Esqueci minha senha', or the form of an e-mailed link. */
+type View =
+  | { kind: "tabs" }
+  | { kind: "forgot" }
+  | { kind: "confirm"; token: string }
+  | { kind: "reset"; token: string };
+
+/** The e-mailed link in the address, if any, taken out of it (and of the history) at once. */
+function linkInAddress(): View {
+  const params = new URLSearchParams(window.location.search);
+  const confirm = params.get("confirmar");
+  const reset = params.get("redefinir");
+  if (!confirm && !reset) return { kind: "tabs" };
+  window.history.replaceState(null, "", "/auth");
+  return confirm ? { kind: "confirm", token: confirm } : { kind: "reset", token: reset ?? "" };
+}
+
+/** /auth: staff sign in, or sign up with the company's e-mail; the links of the e-mails land here too. */
 export default function AuthPage() {
   const session = useSession();
   const { navigate } = useRouter();
-  const { toast } = useToast();
+  const [view, setView] = useState<View>(() => linkInAddress());
   const [tab, setTab] = useState<Tab>("login");
-  const [confirming, setConfirming] = useState(false);
   const [prefill, setPrefill] = useState("");
 
   useEffect(() => {
-    const link = new URLSearchParams(window.location.search).get("confirmar");
-    if (!link) {
-      void checkSession();
-      return;
-    }
-    // The link works once: take it out of the address bar and history.
-    window.history.replaceState(null, "", "/auth");
-    setConfirming(true);
-    confirmEmail(link).then(
-      () => toast(authMessages.confirmed),
-      (error: unknown) => {
-        setConfirming(false);
-        void checkSession();
-        toast({
-          title: authMessages.confirmFailedTitle,
-          description: error instanceof ApiError ? error.message : authMessages.loginFailed,
-          variant: "destructive",
-        });
-      },
-    );
-  }, [toast]);
+    // A link's form signs the person in itself; a session open elsewhere must not skip it.
+    if (view.kind === "tabs" || view.kind === "forgot") void checkSession();
+  }, [view.kind]);
 
   useEffect(() => {
     if (session.status === "signed-in") navigate("/admin", { replace: true });
   }, [session.status, navigate]);
 
-  if (session.status === "signed-in" || confirming) {
+  if (session.status === "signed-in") {
     return <PageStatus text={authMessages.redirecting} />;
+  }
+
+  const toLogin = () => {
+    setView({ kind: "tabs" });
+    setTab("login");
+  };
+
+  if (view.kind === "confirm") {
+    return (
+      <AuthCard title={authMessages.confirmTitle}>
+        <ConfirmSignup token={view.token} onLinkUnusable={toLogin} />
+      </AuthCard>
+    );
+  }
+  if (view.kind === "reset") {
+    return (
+      <AuthCard title={authMessages.resetTitle}>
+        <ResetPassword token={view.token} onLinkUnusable={() => setView({ kind: "forgot" })} />
+      </AuthCard>
+    );
+  }
+  if (view.kind === "forgot") {
+    return (
+      <AuthCard title={authMessages.forgotTitle}>
+        <ForgotPassword prefill={prefill} onBack={toLogin} />
+      </AuthCard>
+    );
   }
 
   const onSignedUp = (email: string) => {
@@ -60,6 +87,25 @@ export default function AuthPage() {
   };
 
   return (
+    <AuthCard title="Acesso Administrativo" subtitle={`Área restrita à equipe da ${agency.name}.`} notice>
+      <Tabs tab={tab} onChange={setTab} />
+      <div role="tabpanel" id="panel-login" aria-labelledby="tab-login" hidden={tab !== "login"}>
+        <LoginForm prefill={prefill} onEmail={setPrefill} />
+        <button type="button" className="auth__link" onClick={() => setView({ kind: "forgot" })}>
+          Esqueci minha senha
+        </button>
+      </div>
+      <div role="tabpanel" id="panel-signup" aria-labelledby="tab-signup" hidden={tab !== "signup"}>
+        <SignupForm onSignedUp={onSignedUp} />
+      </div>
+    </AuthCard>
+  );
+}
+
+/** The card every view of /auth sits in, over the vineyard. */
+function AuthCard(props: { title: string; subtitle?: string; notice?: boolean; children: ReactNode }) {
+  const { navigate } = useRouter();
+  return (
     <main className="auth">
       <VineyardArt />
       <div className="auth__card">
@@ -67,19 +113,15 @@ export default function AuthPage() {
           <GrapesIcon size={30} />
           <span>{development.name}</span>
         </div>
-        <h1 className="auth__title">Acesso Administrativo</h1>
-        <p className="auth__subtitle">Área restrita à equipe da {agency.name}.</p>
-        <Tabs tab={tab} onChange={setTab} />
-        <div role="tabpanel" id="panel-login" aria-labelledby="tab-login" hidden={tab !== "login"}>
-          <LoginForm prefill={prefill} />
-        </div>
-        <div role="tabpanel" id="panel-signup" aria-labelledby="tab-signup" hidden={tab !== "signup"}>
-          <SignupForm onSignedUp={onSignedUp} />
-        </div>
-        <p className="auth__notice">
-          Somente colaboradores da {agency.name} podem se cadastrar, com o e-mail corporativo @{agency.staffEmailDomain}
-          .
-        </p>
+        <h1 className="auth__title">{props.title}</h1>
+        {props.subtitle && <p className="auth__subtitle">{props.subtitle}</p>}
+        {props.children}
+        {props.notice && (
+          <p className="auth__notice">
+            Somente colaboradores da {agency.name} podem se cadastrar, com o e-mail corporativo @
+            {agency.staffEmailDomain}.
+          </p>
+        )}
         <button type="button" className="button button--ghost auth__back" onClick={() => navigate("/")}>
           Voltar ao site
         </button>
@@ -120,7 +162,7 @@ function Tabs({ tab, onChange }: { tab: Tab; onChange: (tab: Tab) => void }) {
   );
 }
 
-function LoginForm({ prefill }: { prefill: string }) {
+function LoginForm({ prefill, onEmail }: { prefill: string; onEmail: (email: string) => void }) {
   const { toast } = useToast();
   const id = useId();
   const [email, setEmail] = useState("");
@@ -151,7 +193,15 @@ function LoginForm({ prefill }: { prefill: string }) {
 
   return (
     <form className="auth__form" onSubmit={submit}>
-      <EmailField id={`${id}-email`} autoComplete="username" value={email} onChange={setEmail} />
+      <EmailField
+        id={`${id}-email`}
+        autoComplete="username"
+        value={email}
+        onChange={(value) => {
+          setEmail(value);
+          onEmail(value.trim());
+        }}
+      />
       <PasswordField
         id={`${id}-password`}
         label="Senha"
@@ -240,32 +290,6 @@ function SignupForm({ onSignedUp }: { onSignedUp: (email: string) => void }) {
   );
 }
 
-function EmailField(props: {
-  id: string;
-  autoComplete: "username" | "email";
-  placeholder?: string;
-  value: string;
-  onChange: (value: string) => void;
-}) {
-  return (
-    <div className="field">
-      <label htmlFor={props.id}>E-mail</label>
-      <input
-        id={props.id}
-        type="email"
-        autoComplete={props.autoComplete}
-        inputMode="email"
-        autoCapitalize="none"
-        spellCheck={false}
-        placeholder={props.placeholder}
-        required
-        value={props.value}
-        onChange={(e) => props.onChange(e.target.value)}
-      />
-    </div>
-  );
-}
-
 /** The catalogue's sign-up failures, from the server's answer. */
 function signupFailure(error: unknown) {
   if (error instanceof ApiError) {
@@ -282,7 +306,7 @@ function signupFailure(error: unknown) {
         description: authMessages.invalidEmail,
         variant: "destructive" as const,
       };
-    if (error.status === 422 || error.status === 429)
+    if (error.status === 422 || error.status === 429 || error.status === 503)
       return { title: authMessages.signupFailedTitle, description: error.message, variant: "destructive" as const };
   }
   return {

@@ -9,7 +9,7 @@ import { ApiError, apiRequest, provideStaffAuth } from "../../lib/api";
  * BroadcastChannel, and take turns refreshing (Web Locks), because a refresh
  * token works once: a second use revokes the whole session.
  */
-export type SessionUser = { id: string; email: string };
+export type SessionUser = { id: string; email: string; role: "owner" | "staff" };
 export type SessionState =
   | { status: "loading"; user: null }
   | { status: "signed-in"; user: SessionUser }
@@ -130,11 +130,39 @@ export async function signUp(email: string, password: string, turnstileToken?: s
   });
 }
 
-/** Uses the one-time link from the confirmation e-mail; signs the user in. */
-export async function confirmEmail(linkToken: string): Promise<void> {
-  const answer = await apiRequest<SessionAnswer>("/api/auth/confirm", { method: "POST", body: { token: linkToken } });
+/** Uses the one-time link from the confirmation e-mail with the sign-up's password; signs the user in. */
+export async function confirmEmail(linkToken: string, password: string): Promise<void> {
+  const answer = await apiRequest<SessionAnswer>("/api/auth/confirm", {
+    method: "POST",
+    body: { token: linkToken, password },
+  });
   adopt(answer);
   announce({ type: "token", answer });
+}
+
+/** 'Esqueci minha senha': asks for a reset link; the answer is the same whoever asks. */
+export async function requestPasswordReset(email: string): Promise<string> {
+  const answer = await apiRequest<{ message: string }>("/api/auth/reset-request", { method: "POST", body: { email } });
+  return answer.message;
+}
+
+/** Uses the one-time reset link: sets the new password and signs the user in (other sessions end). */
+export async function resetPassword(linkToken: string, password: string): Promise<void> {
+  const answer = await apiRequest<SessionAnswer>("/api/auth/reset", {
+    method: "POST",
+    body: { token: linkToken, password },
+  });
+  adopt(answer);
+  announce({ type: "token", answer });
+}
+
+/** 'Alterar senha' for the signed-in user; the other sessions end, this one stays. */
+export async function changePassword(currentPassword: string, newPassword: string): Promise<void> {
+  await apiRequest("/api/auth/password", {
+    method: "POST",
+    body: { current_password: currentPassword, new_password: newPassword },
+    staff: true,
+  });
 }
 
 /** Sign-out: clears stored data, signs out globally, and tells the other tabs. */

@@ -1,0 +1,154 @@
+import { useCallback, useEffect, useRef, useState } from "react";
+import { EmailAddress } from "../../components/EmailAddress";
+import { useToast } from "../../components/toast";
+import { ApiError } from "../../lib/api";
+import { formatDate } from "../../lib/format";
+import { StaffLayout } from "../staff-shell/StaffLayout";
+import { type Entry, fetchActivity, type ActivityPage as Page } from "./api";
+import { actionNames, activityMessages } from "./messages";
+import "./activity.css";
+
+/** /admin/atividade: the audit trail, newest first, a page at a time. Owners only. */
+export default function ActivityPage() {
+  return (
+    <StaffLayout title={activityMessages.title} subtitle={activityMessages.subtitle} ownersOnly>
+      <ActivityPanel />
+    </StaffLayout>
+  );
+}
+
+function ActivityPanel() {
+  const { toast } = useToast();
+  // The pages seen so far: the first entry id of each (null for the newest page).
+  const [trail, setTrail] = useState<(number | null)[]>([null]);
+  const [page, setPage] = useState<Page | null>(null);
+  const [loading, setLoading] = useState(true);
+  const request = useRef<AbortController | null>(null);
+  const before = trail.at(-1) ?? null;
+
+  const load = useCallback(
+    async (from: number | null) => {
+      request.current?.abort();
+      const controller = new AbortController();
+      request.current = controller;
+      setLoading(true);
+      try {
+        setPage(await fetchActivity(from, controller.signal));
+      } catch (error) {
+        if (controller.signal.aborted) return;
+        if (!(error instanceof ApiError && error.status === 401)) toast(activityMessages.loadFailed);
+      } finally {
+        if (request.current === controller) setLoading(false);
+      }
+    },
+    [toast],
+  );
+
+  useEffect(() => {
+    void load(before);
+  }, [before, load]);
+
+  if (!page) {
+    return (
+      <p className="list-status" role="status">
+        {activityMessages.loading}
+      </p>
+    );
+  }
+
+  return (
+    <section className="panel" aria-labelledby="activity-title">
+      <div className="panel__head">
+        <h2 id="activity-title">Registro de atividade</h2>
+        <p className="panel__note">{activityMessages.leadNote}</p>
+      </div>
+      {page.entries.length === 0 ? (
+        <p className="list-status">{activityMessages.empty}</p>
+      ) : (
+        <div className="table-wrap" aria-busy={loading}>
+          <table className="data-table activity-table">
+            <thead>
+              <tr>
+                <th scope="col">Quando</th>
+                <th scope="col">Quem</th>
+                <th scope="col">O quê</th>
+                <th scope="col">Sobre</th>
+              </tr>
+            </thead>
+            <tbody>
+              {page.entries.map((entry) => (
+                <EntryRow key={entry.id} entry={entry} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <nav className="pager" aria-label="Páginas da atividade">
+        <p>
+          Página {trail.length}
+          {loading ? "…" : ""}
+        </p>
+        <div className="pager__buttons">
+          <button
+            type="button"
+            className="button button--ghost"
+            disabled={trail.length <= 1}
+            onClick={() => setTrail((t) => t.slice(0, -1))}
+          >
+            {activityMessages.newer}
+          </button>
+          <button
+            type="button"
+            className="button button--ghost"
+            disabled={page.next_before === null}
+            onClick={() => setTrail((t) => [...t, page.next_before])}
+          >
+            {activityMessages.older}
+          </button>
+        </div>
+      </nav>
+    </section>
+  );
+}
+
+function EntryRow({ entry }: { entry: Entry }) {
+  const failed = entry.action === "sign_in_failed";
+  return (
+    <tr className={failed ? "activity-table__row--failed" : undefined}>
+      <td data-label="Quando">
+        <time dateTime={entry.at ?? undefined}>{formatDate(entry.at)}</time>
+      </td>
+      <td data-label="Quem" className="activity-table__who">
+        <div>
+          <EmailAddress email={entry.actor_email} />
+        </div>
+      </td>
+      <td data-label="O quê">{actionNames[entry.action] ?? entry.action}</td>
+      <td data-label="Sobre" className="activity-table__subject">
+        <Subject entry={entry} />
+      </td>
+    </tr>
+  );
+}
+
+/** The lead (its id only) or the account an entry is about. */
+function Subject({ entry }: { entry: Entry }) {
+  if (entry.lead_id) {
+    return (
+      <span>
+        Lead <code>{entry.lead_id}</code>
+      </span>
+    );
+  }
+  if (entry.account_id && entry.account_email && entry.account_email !== entry.actor_email) {
+    return <EmailAddress email={entry.account_email} />;
+  }
+  if (entry.account_id && !entry.account_email) {
+    return (
+      <span>
+        Conta <code>{entry.account_id}</code>
+      </span>
+    );
+  }
+  return <span className="activity-table__none">—</span>;
+}

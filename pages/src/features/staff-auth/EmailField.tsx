@@ -1,0 +1,26 @@
+/** The e-mail input of the staff forms. */
+export function EmailField(props: {
+  id: string;
+  autoComplete: "username" | "email";
+  placeholder?: string;
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <div className="field">
+      <label htmlFor={props.id}>E-mail</label>
+      <input
+        id={props.id}
+        type="email"
+        autoComplete={props.autoComplete}
+        inputMode="email"
+        autoCapitalize="none"
+        spellCheck={false}
+        placeholder={props.placeholder}
+        required
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value)}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,162 @@
+import { type FormEvent, useId, useState } from "react";
+import { useToast } from "../../components/toast";
+import { ApiError } from "../../lib/api";
+import { EmailField } from "./EmailField";
+import { authMessages, PASSWORD_MIN_LENGTH } from "./messages";
+import { PasswordField } from "./PasswordField";
+import { confirmEmail, requestPasswordReset, resetPassword } from "./session";
+
+type LinkFormProps = { token: string; onLinkUnusable: () => void };
+
+/**
+ * The confirmation link's form: whoever opens it types the password chosen
+ * at sign-up, so only the person who signed up and owns the mailbox can
+ * confirm the account (and its password is theirs).
+ */
+export function ConfirmSignup({ token, onLinkUnusable }: LinkFormProps) {
+  const { toast } = useToast();
+  const id = useId();
+  const [password, setPassword] = useState("");
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (busy || !password) return;
+    setBusy(true);
+    try {
+      await confirmEmail(token, password);
+      toast(authMessages.confirmed);
+    } catch (error) {
+      const linkGone = error instanceof ApiError && error.status === 400;
+      toast({
+        title: linkGone ? authMessages.confirmFailedTitle : authMessages.signupFailedTitle,
+        description:
+          error instanceof ApiError && error.status > 0 ? error.message : authMessages.confirmFailedDescription,
+        variant: "destructive",
+      });
+      setBusy(false);
+      if (linkGone) onLinkUnusable();
+    }
+  };
+
+  return (
+    <form className="auth__form" onSubmit={submit}>
+      <p className="auth__intro">{authMessages.confirmIntro}</p>
+      <PasswordField
+        id={`${id}-password`}
+        label="Senha"
+        autoComplete="current-password"
+        value={password}
+        onChange={setPassword}
+      />
+      <button type="submit" className="button button--primary auth__submit" disabled={busy}>
+        {busy ? "Confirmando..." : "Confirmar e entrar"}
+      </button>
+    </form>
+  );
+}
+
+/** The reset link's form: a new password twice, with the sign-up's rules and messages. */
+export function ResetPassword({ token, onLinkUnusable }: LinkFormProps) {
+  const { toast } = useToast();
+  const id = useId();
+  const [password, setPassword] = useState("");
+  const [confirmation, setConfirmation] = useState("");
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (busy) return;
+    if (password !== confirmation) {
+      toast(authMessages.passwordsDiffer);
+      return;
+    }
+    if ([...password].length < PASSWORD_MIN_LENGTH) {
+      toast(authMessages.passwordTooShort);
+      return;
+    }
+    setBusy(true);
+    try {
+      await resetPassword(token, password);
+      toast(authMessages.resetDone);
+    } catch (error) {
+      const linkGone = error instanceof ApiError && error.status === 400;
+      toast({
+        title: linkGone ? authMessages.confirmFailedTitle : authMessages.resetFailedTitle,
+        description: error instanceof ApiError && error.status > 0 ? error.message : authMessages.resetFailedTitle,
+        variant: "destructive",
+      });
+      setBusy(false);
+      if (linkGone) onLinkUnusable();
+    }
+  };
+
+  return (
+    <form className="auth__form" onSubmit={submit}>
+      <p className="auth__intro">{authMessages.resetIntro}</p>
+      <PasswordField
+        id={`${id}-password`}
+        label="Nova senha"
+        autoComplete="new-password"
+        minLength={PASSWORD_MIN_LENGTH}
+        value={password}
+        onChange={setPassword}
+      />
+      <PasswordField
+        id={`${id}-confirmation`}
+        label="Confirmar nova senha"
+        autoComplete="new-password"
+        minLength={PASSWORD_MIN_LENGTH}
+        value={confirmation}
+        onChange={setConfirmation}
+      />
+      <button type="submit" className="button button--primary auth__submit" disabled={busy}>
+        {busy ? "Redefinindo..." : "Redefinir senha"}
+      </button>
+    </form>
+  );
+}
+
+/** 'Esqueci minha senha': the e-mail, then the same answer whoever asks. */
+export function ForgotPassword({ prefill, onBack }: { prefill: string; onBack: () => void }) {
+  const { toast } = useToast();
+  const id = useId();
+  const [email, setEmail] = useState(prefill);
+  const [busy, setBusy] = useState(false);
+  const [sent, setSent] = useState<string | null>(null);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (busy || !email.trim()) return;
+    setBusy(true);
+    try {
+      setSent(await requestPasswordReset(email.trim()));
+    } catch (error) {
+      toast({
+        title: authMessages.resetRequestFailedTitle,
+        description: error instanceof ApiError && error.status > 0 ? error.message : authMessages.loginFailed,
+        variant: "destructive",
+      });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form className="auth__form" onSubmit={submit}>
+      <p className="auth__intro">{authMessages.forgotIntro}</p>
+      <EmailField id={`${id}-email`} autoComplete="username" value={email} onChange={setEmail} />
+      {sent && (
+        <p className="auth__sent" role="status">
+          {sent}
+        </p>
+      )}
+      <button type="submit" className="button button--primary auth__submit" disabled={busy}>
+        {busy ? "Enviando..." : "Enviar link"}
+      </button>
+      <button type="button" className="auth__link" onClick={onBack}>
+        Voltar ao login
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,103 @@
+import { type FormEvent, useId, useRef, useState } from "react";
+import { useModalDialog } from "../../components/ConfirmDialog";
+import { useToast } from "../../components/toast";
+import { ApiError } from "../../lib/api";
+import { authMessages, PASSWORD_MIN_LENGTH } from "../staff-auth/messages";
+import { PasswordField } from "../staff-auth/PasswordField";
+import { changePassword } from "../staff-auth/session";
+
+/** 'Alterar senha': the current password, the new one twice. The other sessions of the account end. */
+export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const { toast } = useToast();
+  const id = useId();
+  const first = useRef<HTMLDivElement>(null);
+  const dialog = useModalDialog(open, first);
+  const [current, setCurrent] = useState("");
+  const [next, setNext] = useState("");
+  const [confirmation, setConfirmation] = useState("");
+  const [busy, setBusy] = useState(false);
+
+  const close = () => {
+    setCurrent("");
+    setNext("");
+    setConfirmation("");
+    onClose();
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (busy) return;
+    if (next !== confirmation) {
+      toast(authMessages.passwordsDiffer);
+      return;
+    }
+    if ([...next].length < PASSWORD_MIN_LENGTH) {
+      toast(authMessages.passwordTooShort);
+      return;
+    }
+    setBusy(true);
+    try {
+      await changePassword(current, next);
+      toast(authMessages.passwordChanged);
+      close();
+    } catch (error) {
+      toast({
+        title: authMessages.changeFailedTitle,
+        description: error instanceof ApiError && error.status > 0 ? error.message : undefined,
+        variant: "destructive",
+      });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <dialog
+      ref={dialog}
+      className="dialog"
+      aria-labelledby={`${id}-title`}
+      onCancel={(event) => {
+        event.preventDefault();
+        close();
+      }}
+    >
+      <form onSubmit={submit}>
+        <h2 id={`${id}-title`}>Alterar senha</h2>
+        <p className="dialog__text">As outras sessões abertas da sua conta serão encerradas; esta continua.</p>
+        <div ref={first}>
+          <PasswordField
+            id={`${id}-current`}
+            label="Senha atual"
+            autoComplete="current-password"
+            value={current}
+            onChange={setCurrent}
+          />
+        </div>
+        <PasswordField
+          id={`${id}-new`}
+          label="Nova senha"
+          autoComplete="new-password"
+          minLength={PASSWORD_MIN_LENGTH}
+          value={next}
+          onChange={setNext}
+        />
+        <PasswordField
+          id={`${id}-confirmation`}
+          label="Confirmar nova senha"
+          autoComplete="new-password"
+          minLength={PASSWORD_MIN_LENGTH}
+          value={confirmation}
+          onChange={setConfirmation}
+        />
+        <div className="dialog__actions">
+          <button type="button" className="button button--ghost" onClick={close}>
+            Cancelar
+          </button>
+          <button type="submit" className="button button--primary" disabled={busy}>
+            {busy ? "Alterando..." : "Alterar senha"}
+          </button>
+        </div>
+      </form>
+    </dialog>
+  );
+}

@@ -1,0 +1,124 @@
+import { type ReactNode, useEffect, useState } from "react";
+import { Link, useRouter } from "../../app/router";
+import { EmailAddress } from "../../components/EmailAddress";
+import { GrapesIcon } from "../../components/icons";
+import { PageStatus } from "../../components/PageStatus";
+import { development } from "../../config/agency";
+import { authMessages } from "../staff-auth/messages";
+import { checkSession, signOut, TICK_MS, tick, useSession } from "../staff-auth/session";
+import { ChangePasswordDialog } from "./ChangePasswordDialog";
+import "./staff-shell.css";
+
+/** The staff pages owners can open; everyone else has the leads only. */
+const OWNER_PAGES = [
+  { path: "/admin", label: "Leads" },
+  { path: "/admin/equipe", label: "Equipe" },
+  { path: "/admin/atividade", label: "Atividade" },
+];
+
+type Props = {
+  title: string;
+  subtitle: string;
+  /** 'Equipe' and 'Atividade': only owners see the page. */
+  ownersOnly?: boolean;
+  children: ReactNode;
+};
+
+/**
+ * Every staff page: checks the session (no user → /auth), keeps it fresh
+ * every 30 seconds (a sign-out or a 'Desativar' elsewhere shows here within
+ * that), and shows the header with who is signed in, the owners' pages,
+ * 'Alterar senha' and 'Sair'.
+ */
+export function StaffLayout({ title, subtitle, ownersOnly = false, children }: Props) {
+  const session = useSession();
+  const { navigate, path } = useRouter();
+  const [leaving, setLeaving] = useState(false);
+  const [changingPassword, setChangingPassword] = useState(false);
+
+  useEffect(() => {
+    void checkSession();
+  }, []);
+
+  useEffect(() => {
+    if (session.status === "signed-out") navigate("/auth", { replace: true });
+  }, [session.status, navigate]);
+
+  useEffect(() => {
+    if (session.status !== "signed-in") return;
+    const timer = window.setInterval(() => void tick(), TICK_MS);
+    return () => window.clearInterval(timer);
+  }, [session.status]);
+
+  if (session.status !== "signed-in") return <PageStatus text={authMessages.checking} />;
+
+  const isOwner = session.user.role === "owner";
+  const leave = async () => {
+    setLeaving(true);
+    await signOut();
+  };
+
+  return (
+    <div className="admin">
+      <header className="admin__header">
+        <div className="admin__container admin__header-inner">
+          <div>
+            <p className="admin__brand">
+              <GrapesIcon size={22} />
+              {development.name}
+            </p>
+            <h1 className="admin__title">{title}</h1>
+            <p className="admin__subtitle">{subtitle}</p>
+          </div>
+          <div className="admin__user">
+            <p>
+              Logado como{" "}
+              <strong>
+                <EmailAddress email={session.user.email} />
+              </strong>
+            </p>
+            <div className="admin__user-actions">
+              <button
+                type="button"
+                className="button button--ghost admin__logout"
+                onClick={() => setChangingPassword(true)}
+              >
+                Alterar senha
+              </button>
+              <button type="button" className="button button--ghost admin__logout" onClick={leave} disabled={leaving}>
+                Sair
+              </button>
+            </div>
+          </div>
+        </div>
+        {isOwner && (
+          <nav className="admin__container staff-nav" aria-label="Páginas do painel">
+            {OWNER_PAGES.map((page) => (
+              <Link
+                key={page.path}
+                to={page.path}
+                className="staff-nav__link"
+                aria-current={path === page.path ? "page" : undefined}
+              >
+                {page.label}
+              </Link>
+            ))}
+          </nav>
+        )}
+      </header>
+      <main className="admin__container admin__main">
+        {ownersOnly && !isOwner ? (
+          <div className="notice" role="note">
+            <p>{OWNERS_ONLY_NOTICE}</p>
+            <Link to="/admin">Voltar aos leads</Link>
+          </div>
+        ) : (
+          children
+        )}
+      </main>
+      <ChangePasswordDialog open={changingPassword} onClose={() => setChangingPassword(false)} />
+    </div>
+  );
+}
+
+const OWNERS_ONLY_NOTICE = "Apenas os responsáveis pelo painel veem esta página.";

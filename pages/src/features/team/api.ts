@@ -1,0 +1,32 @@
+import { apiRequest } from "../../lib/api";
+
+export type Account = {
+  id: string;
+  email: string;
+  role: "owner" | "staff";
+  confirmed: boolean;
+  disabled: boolean;
+  created_at: string | null;
+  confirmed_at: string | null;
+  last_sign_in_at: string | null;
+  disabled_at: string | null;
+  live_sessions: number;
+};
+
+export type Team = { accounts: Account[]; you: string };
+
+/** What an owner can do to an account (the API's path segment). */
+export type TeamAction = "disable" | "enable" | "end-sessions" | "make-owner" | "remove-owner";
+
+export function fetchTeam(signal?: AbortSignal): Promise<Team> {
+  return apiRequest<Team>("/api/staff", { staff: true, signal });
+}
+
+export async function actOn(account: Account, action: TeamAction): Promise<Account> {
+  const answer = await apiRequest<{ account: Account }>(`/api/staff/${encodeURIComponent(account.id)}/${action}`, {
+    method: "POST",
+    body: {},
+    staff: true,
+  });
+  return answer.account;
+}

@@ -1,0 +1,198 @@
+import type { Browser, TestInfo } from "@playwright/test";
+import { uniqueIp } from "../support/leads";
+import { staffEmail } from "../support/staff";
+import { expect, type Page, test } from "./fixtures";
+import { createStaff, type Staff, signIn } from "./staff";
+import { emailedLink, screenshot, siteUrl, sql } from "./support";
+
+function toast(page: Page, title: string) {
+  return page.locator(".toast").filter({ hasText: title });
+}
+
+/** An account an owner of the panel holds. */
+async function createOwner(request: Parameters<typeof createStaff>[0]): Promise<Staff> {
+  const owner = await createStaff(request);
+  await sql("UPDATE staff_users SET role = 'owner' WHERE email = ?1", owner.email);
+  return owner;
+}
+
+/** A second person's browser: its own cookies, the same kind of screen. */
+async function anotherBrowser(browser: Browser, testInfo: TestInfo) {
+  const { viewport, userAgent, deviceScaleFactor, isMobile, hasTouch, locale, timezoneId } = testInfo.project.use;
+  const context = await browser.newContext({
+    viewport,
+    userAgent,
+    deviceScaleFactor,
+    isMobile,
+    hasTouch,
+    locale,
+    timezoneId,
+    baseURL: siteUrl(),
+  });
+  return { context, page: await context.newPage() };
+}
+
+/** The reset link the fake e-mail API received for `email`, once it has gone out. */
+async function resetLinkFor(email: string): Promise<string> {
+  let link = "";
+  await expect
+    .poll(async () => {
+      link = await emailedLink(email, "redefinir").catch(() => "");
+      return link;
+    })
+    .toContain("/auth?redefinir=");
+  return link;
+}
+
+test.describe("'Esqueci minha senha'", () => {
+  test("asks for the e-mail, sends a link, and the link's form signs the person in on /admin", async ({
+    page,
+    request,
+  }, testInfo) => {
+    const staff = await createStaff(request);
+    await page.goto("/auth");
+    await page.getByRole("button", { name: "Esqueci minha senha" }).click();
+    await expect(page.getByRole("heading", { name: "Esqueci minha senha" })).toBeVisible();
+    await page.getByLabel("E-mail").fill(staff.email);
+    await page.getByRole("button", { name: "Enviar link" }).click();
+    await expect(page.locator("form").getByRole("status")).toHaveText(
+      "Se o e-mail estiver cadastrado, enviaremos um link para redefinir a senha.",
+    );
+    await screenshot(page, testInfo, "auth-forgot-password");
+
+    await page.goto(await resetLinkFor(staff.email));
+    await expect(page).toHaveURL(/\/auth$/);
+    await expect(page.getByRole("heading", { name: "Redefinir senha" })).toBeVisible();
+    await page.getByLabel("Nova senha", { exact: true }).fill("nova-senha-da-serra");
+    await page.getByLabel("Confirmar nova senha", { exact: true }).fill("outra-coisa");
+    await page.getByRole("button", { name: "Redefinir senha" }).click();
+    await expect(toast(page, "Erro")).toContainText("As senhas não coincidem");
+    await page.getByLabel("Confirmar nova senha", { exact: true }).fill("nova-senha-da-serra");
+    await screenshot(page, testInfo, "auth-reset-password");
+    await page.getByRole("button", { name: "Redefinir senha" }).click();
+    await expect(toast(page, "Senha redefinida")).toBeVisible();
+    await expect(page).toHaveURL(/\/admin$/);
+    await expect(page.getByText(`Logado como ${staff.email}`)).toBeVisible();
+  });
+
+  test("a link already used says so and offers to ask for another", async ({ page, request }) => {
+    const staff = await createStaff(request);
+    await page.goto("/auth");
+    await page.getByRole("button", { name: "Esqueci minha senha" }).click();
+    await page.getByLabel("E-mail").fill(staff.email);
+    await page.getByRole("button", { name: "Enviar link" }).click();
+    const link = await resetLinkFor(staff.email);
+    await sql("UPDATE password_resets SET used_at = ?1", Date.now());
+    await page.goto(link);
+    await page.getByLabel("Nova senha", { exact: true }).fill("nova-senha-da-serra");
+    await page.getByLabel("Confirmar nova senha", { exact: true }).fill("nova-senha-da-serra");
+    await page.getByRole("button", { name: "Redefinir senha" }).click();
+    await expect(toast(page, "Link inválido")).toContainText("Esqueci minha senha");
+    await expect(page.getByRole("heading", { name: "Esqueci minha senha" })).toBeVisible();
+  });
+});
+
+test.describe("'Alterar senha'", () => {
+  test("changes the password from the panel's header", async ({ page, request }, testInfo) => {
+    const staff = await createStaff(request);
+    await signIn(page, staff);
+    await page.getByRole("button", { name: "Alterar senha" }).click();
+    const dialog = page.getByRole("dialog", { name: "Alterar senha" });
+    await dialog.getByLabel("Senha atual", { exact: true }).fill(staff.password);
+    await dialog.getByLabel("Nova senha", { exact: true }).fill("senha-trocada-2026");
+    await dialog.getByLabel("Confirmar nova senha", { exact: true }).fill("senha-trocada-2026");
+    await screenshot(page, testInfo, "admin-change-password");
+    await dialog.getByRole("button", { name: "Alterar senha" }).click();
+    await expect(toast(page, "Senha alterada")).toBeVisible();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByText(`Logado como ${staff.email}`)).toBeVisible();
+  });
+});
+
+test.describe("'Equipe'", () => {
+  test("an owner switches an account off, and that person's open panel goes to /auth within 30 s", async ({
+    page,
+    browser,
+    request,
+  }, testInfo) => {
+    const owner = await createOwner(request);
+    const leaver = await createStaff(request);
+
+    // The person who is leaving has the panel open in another browser.
+    const { context: theirs, page: theirPage } = await anotherBrowser(browser, testInfo);
+    await theirPage.clock.install();
+    await signIn(theirPage, leaver);
+
+    await signIn(page, owner);
+    await page.getByRole("link", { name: "Equipe" }).click();
+    await expect(page).toHaveURL(/\/admin\/equipe$/);
+    const row = page.getByRole("row").filter({ hasText: leaver.email });
+    await expect(row.getByText("Equipe", { exact: true })).toBeVisible();
+    await expect(row.getByText("Confirmado")).toBeVisible();
+    await screenshot(page, testInfo, "admin-team");
+
+    await row.getByRole("button", { name: "Desativar" }).click();
+    const dialog = page.getByRole("dialog", { name: "Desativar conta?" });
+    await expect(dialog).toContainText(leaver.email);
+    await dialog.getByRole("button", { name: "Desativar" }).click();
+    await expect(toast(page, "Conta desativada")).toBeVisible();
+    await expect(row.getByText("Desativada")).toBeVisible();
+    await expect(row.getByRole("button", { name: "Reativar" })).toBeVisible();
+
+    // Their panel's 30-second check finds the session gone.
+    await theirPage.clock.runFor(31_000);
+    await expect(theirPage).toHaveURL(/\/auth$/);
+    const login = theirPage.getByRole("tabpanel", { name: "Login" });
+    await login.getByLabel("E-mail").fill(leaver.email);
+    await login.getByLabel("Senha", { exact: true }).fill(leaver.password);
+    await login.getByRole("button", { name: "Entrar" }).click();
+    await expect(toast(theirPage, "Erro no Login")).toContainText(
+      "Conta desativada. Fale com o responsável pelo painel.",
+    );
+    await theirs.close();
+  });
+
+  test("an owner makes someone else an owner; staff who are not owners see no 'Equipe'", async ({
+    page,
+    browser,
+    request,
+  }, testInfo) => {
+    const owner = await createOwner(request);
+    const colleague = await createStaff(request);
+
+    const { context: theirs, page: theirPage } = await anotherBrowser(browser, testInfo);
+    await signIn(theirPage, colleague);
+    await expect(theirPage.getByRole("link", { name: "Equipe" })).toHaveCount(0);
+    await theirPage.goto("/admin/equipe");
+    await expect(theirPage.getByText("Apenas os responsáveis pelo painel veem esta página.")).toBeVisible();
+
+    await signIn(page, owner);
+    await page.goto("/admin/equipe");
+    const row = page.getByRole("row").filter({ hasText: colleague.email });
+    await row.getByRole("button", { name: "Tornar responsável" }).click();
+    await expect(toast(page, "Agora é responsável pelo painel")).toBeVisible();
+    await expect(row.getByText("Responsável", { exact: true })).toBeVisible();
+
+    await theirPage.reload();
+    await expect(theirPage.getByRole("link", { name: "Equipe" })).toBeVisible();
+    await theirs.close();
+  });
+});
+
+test.describe("'Atividade'", () => {
+  test("shows who did what and when, newest first", async ({ page, request }, testInfo) => {
+    const owner = await createOwner(request);
+    const someone = staffEmail("tentativa");
+    await request.post("/api/auth/login", {
+      data: { email: someone, password: "senha-errada" },
+      headers: { Origin: siteUrl(), "CF-Connecting-IP": uniqueIp() },
+    });
+    await signIn(page, owner);
+    await page.getByRole("link", { name: "Atividade" }).click();
+    await expect(page).toHaveURL(/\/admin\/atividade$/);
+    const rows = page.getByRole("row");
+    await expect(rows.nth(1)).toContainText("Entrou no painel");
+    await expect(rows.nth(1)).toContainText(owner.email);
+    await screenshot(page, testInfo, "admin-activity");
+  });
+});
