@@ -38,19 +38,80 @@ CREATE TABLE leads (
   last_error        TEXT,
   sent_at           INTEGER,
   sent_by           TEXT CHECK (sent_by IS NULL OR sent_by IN ('crm', 'staff')),
-  jetimob_lead_id   TEXT
+  jetimob_lead_id   TEXT,
+  -- What the CRM was last sent: a lead whose details differ from these has
+  -- a correction to deliver.
+  sent_name         TEXT,
+  sent_email        TEXT,
+  sent_whatsapp     TEXT,
+  -- The correction's delivery, by the same rules as the lead's own: 'pending'
+  -- (waiting or retrying), 'failed' (a week of retries over), NULL (none).
+  update_status     TEXT CHECK (update_status IS NULL OR update_status IN ('pending', 'failed')),
+  update_requested_at INTEGER,
+  update_next_attempt_at INTEGER,
+  update_attempts   INTEGER NOT NULL DEFAULT 0,
+  update_lease_until INTEGER,
+  update_last_error TEXT
 );
 
--- One lead per person: a repeat submission updates the existing row.
+-- One lead per person: a repeat submission updates the existing row (its
+-- name, e-mail and WhatsApp become the newest; its attribution stays the
+-- first touch) and is kept in lead_submissions.
 CREATE UNIQUE INDEX leads_email ON leads (email);
 CREATE UNIQUE INDEX leads_whatsapp ON leads (whatsapp);
 -- The panel lists newest first, overall and per delivery status.
 CREATE INDEX leads_newest ON leads (created_at DESC, id DESC);
 CREATE INDEX leads_status_newest ON leads (delivery_status, created_at DESC, id DESC);
 CREATE INDEX leads_sent_newest ON leads (jetimob_enviado, created_at DESC, id DESC);
--- The delivery cron picks pending leads that are due.
+-- The delivery cron picks pending leads that are due, and due corrections.
 CREATE INDEX leads_due ON leads (next_attempt_at)
   WHERE delivery_status = 'pending';
+CREATE INDEX leads_update_due ON leads (update_next_attempt_at)
+  WHERE update_status = 'pending';
+
+-- Every time the form was sent: the details as typed (normalised) and the
+-- visit's origin and attribution (the lead's last touch is its newest).
+-- Deleted with its lead.
+CREATE TABLE lead_submissions (
+  id           INTEGER PRIMARY KEY AUTOINCREMENT,
+  lead_id      TEXT NOT NULL REFERENCES leads (id) ON DELETE CASCADE,
+  submitted_at INTEGER NOT NULL,
+  name         TEXT NOT NULL,
+  email        TEXT NOT NULL,
+  whatsapp     TEXT NOT NULL,
+  origem       TEXT NOT NULL,
+  utm_source   TEXT,
+  utm_medium   TEXT,
+  utm_campaign TEXT,
+  utm_term     TEXT,
+  utm_content  TEXT,
+  gclid        TEXT,
+  fbclid       TEXT,
+  referrer     TEXT,
+  page_url     TEXT
+);
+CREATE INDEX lead_submissions_lead ON lead_submissions (lead_id, submitted_at);
+
+-- Two leads one submission tied together (its e-mail is one's, its WhatsApp
+-- the other's): 'Possível duplicado'. Nothing is merged; each points at the other.
+CREATE TABLE lead_links (
+  lead_id    TEXT NOT NULL REFERENCES leads (id) ON DELETE CASCADE,
+  other_id   TEXT NOT NULL REFERENCES leads (id) ON DELETE CASCADE,
+  created_at INTEGER NOT NULL,
+  PRIMARY KEY (lead_id, other_id)
+) WITHOUT ROWID;
+
+-- Every attempt to deliver a lead ('lead') or its correction ('update') to
+-- the CRM, with its result (the CRM's id, or the error).
+CREATE TABLE crm_attempts (
+  id      INTEGER PRIMARY KEY AUTOINCREMENT,
+  lead_id TEXT NOT NULL REFERENCES leads (id) ON DELETE CASCADE,
+  at      INTEGER NOT NULL,
+  kind    TEXT NOT NULL CHECK (kind IN ('lead', 'update')),
+  outcome TEXT NOT NULL CHECK (outcome IN ('sent', 'failed')),
+  detail  TEXT
+);
+CREATE INDEX crm_attempts_lead ON crm_attempts (lead_id, at);
 
 -- Search by name, e-mail or WhatsApp digits without scanning the table: a
 -- trigram index finds any substring of three characters or more, ignoring
@@ -68,6 +129,15 @@ END;
 
 CREATE TRIGGER leads_search_delete AFTER DELETE ON leads BEGIN
   DELETE FROM leads_search WHERE lead_id = old.id;
+END;
+
+-- New details are indexed beside the old ones: search finds a lead by its
+-- earlier name, e-mail or number too.
+CREATE TRIGGER leads_search_update AFTER UPDATE OF name, email, whatsapp ON leads
+WHEN new.name IS NOT old.name OR new.email IS NOT old.email OR new.whatsapp IS NOT old.whatsapp
+BEGIN
+  INSERT INTO leads_search (lead_id, body)
+  VALUES (new.id, new.name || ' ' || new.email || ' ' || substr(new.whatsapp, 2));
 END;
 
 -- Staff accounts. The password hash string carries its own algorithm,
@@ -161,3 +231,4 @@ CREATE TABLE audit_log (
   account_id  TEXT
 );
 CREATE INDEX audit_log_at ON audit_log (at DESC);
+CREATE INDEX audit_log_lead ON audit_log (lead_id) WHERE lead_id IS NOT NULL;

@@ -122,12 +122,12 @@ describe("a new lead", () => {
     expect(fake.callsFor(email)).toHaveLength(1);
   });
 
-  it("submitted again after it was sent is not sent again", async () => {
+  it("submitted again with the same details after it was sent is not sent again", async () => {
     const lead = aLead();
     const email = await submit(lead);
     await eventually(async () => (await leadRow(app, email)).delivery_status === "sent");
 
-    await submit({ ...aLead(), email });
+    await submit({ ...lead, utm_campaign: "segunda-visita" });
     await app.runCron();
     // Room for a wrong background attempt on the repeat to reach the fake.
     await sleep(1_000);
@@ -141,7 +141,7 @@ describe("a new lead", () => {
     const email = await submit(lead);
     await eventually(async () => fake.callsFor(email).length > 0);
 
-    await submit({ ...aLead(), email });
+    await submit({ ...lead });
     await app.runCron();
     const row = await afterAttempts(email, 1);
     expect(row).toMatchObject({ delivery_status: "sent", jetimob_lead_id: "once", delivery_attempts: 1 });

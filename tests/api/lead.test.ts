@@ -175,21 +175,24 @@ describe("a plain form post, sent before the page's script ran", () => {
 });
 
 describe("the same person submitting again", () => {
-  it("by e-mail or by WhatsApp records a new submission on the existing lead", async () => {
+  it("by e-mail or by WhatsApp is the same lead: it takes the newest details, and every submission is kept", async () => {
     const first = aLead();
     expect((await postLead(app, first)).status).toBe(200);
     const before = await countLeads(app);
 
-    const sameEmail = await postLead(app, { ...aLead(), email: String(first.email).toUpperCase() });
-    expect(sameEmail).toMatchObject({ status: 200, body: { success: true } });
-    const sameWhatsApp = await postLead(app, { ...aLead(), whatsapp: `+55 ${first.whatsapp}` });
-    expect(sameWhatsApp).toMatchObject({ status: 200, body: { success: true } });
+    // The same e-mail (typed in capitals) with a new name and number...
+    const second: Record<string, unknown> = { ...aLead(), email: String(first.email).toUpperCase() };
+    expect(await postLead(app, second)).toMatchObject({ status: 200, body: { success: true } });
+    // ...then that number, typed another way, with a new e-mail.
+    const third: Record<string, unknown> = { ...aLead(), whatsapp: `+55 ${second.whatsapp}` };
+    expect(await postLead(app, third)).toMatchObject({ status: 200, body: { success: true } });
 
     expect(await countLeads(app)).toBe(before);
-    const row = await leadByEmail(String(first.email));
-    expect(row?.submission_count).toBe(3);
+    const row = await leadByEmail(String(third.email));
+    expect(row).toMatchObject({ name: third.name, submission_count: 3 });
     expect(Number(row?.last_submitted_at)).toBeGreaterThan(Number(row?.created_at));
-    expect(row?.name).toBe(first.name);
+    const kept = await app.sql("SELECT email FROM lead_submissions WHERE lead_id = ?1 ORDER BY id", row?.id);
+    expect(kept.map((s) => s.email)).toEqual([first.email, String(first.email).toLowerCase(), third.email]);
   });
 });
 

@@ -111,7 +111,7 @@ describe("the list", () => {
     expect(first.leads[49]?.id).toBe("lead-070");
     expect(first.total).toBe(123);
     expect(first.pages).toBe(3);
-    expect(first.counts).toEqual({ total: 123, sent: 71, pending: 52, failed: 10 });
+    expect(first.counts).toEqual({ total: 123, sent: 71, pending: 52, failed: 10, duplicates: 0 });
     expect(first.crm_configured).toBe(true);
 
     const third = await list("?page=3");

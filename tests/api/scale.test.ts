@@ -50,6 +50,7 @@ describe("with 100,000 leads", () => {
       sent: byStatus("sent"),
       pending: byStatus("pending") + byStatus("failed"),
       failed: byStatus("failed"),
+      duplicates: 0,
     });
     expect(total).toBe(COUNT);
     expect(pages).toBe(2000);

@@ -46,7 +46,7 @@ afterAll(async () => {
 describe(`a database made by release 66b2b0b (${SCHEMA_FILE.split("/").at(-1)})`, () => {
   it("records every migration as applied", async () => {
     const applied = await app.sql<{ name: string }>("SELECT name FROM d1_migrations ORDER BY id");
-    expect(applied.map((m) => m.name)).toEqual(["0001_initial.sql", "0002_staff_access.sql"]);
+    expect(applied.map((m) => m.name)).toEqual(["0001_initial.sql", "0002_staff_access.sql", "0003_lead_history.sql"]);
   });
 
   it("0002: the earliest confirmed account is the owner, the others staff, none switched off", async () => {
@@ -85,6 +85,46 @@ describe(`a database made by release 66b2b0b (${SCHEMA_FILE.split("/").at(-1)})`
     });
   }
 
+  it("0003: each lead has its first submission on record, as the lead had it", async () => {
+    const submissions = await app.sql<Record<string, unknown>>(
+      `SELECT lead_id AS id, submitted_at AS created_at, name, email, whatsapp, origem, utm_source, utm_medium,
+         utm_campaign, utm_term, utm_content, gclid, fbclid, referrer, page_url
+       FROM lead_submissions ORDER BY lead_id`,
+    );
+    const firstTouch = (data.tables.leads?.rows ?? [])
+      .map((l) => {
+        const { id, created_at, name, email, whatsapp, origem } = l;
+        const { utm_source, utm_medium, utm_campaign, utm_term, utm_content, gclid, fbclid, referrer, page_url } = l;
+        return {
+          id,
+          created_at,
+          name,
+          email,
+          whatsapp,
+          origem,
+          utm_source,
+          utm_medium,
+          utm_campaign,
+          utm_term,
+          utm_content,
+          gclid,
+          fbclid,
+          referrer,
+          page_url,
+        };
+      })
+      .sort((a, b) => String(a.id).localeCompare(String(b.id)));
+    expect(submissions).toEqual(firstTouch);
+  });
+
+  it("0003: a lead already in the CRM is taken as sent with the details it has", async () => {
+    const rows = await app.sql("SELECT id, sent_name, sent_whatsapp, update_status FROM leads ORDER BY id");
+    expect(rows.filter((r) => r.sent_name !== null)).toEqual([
+      { id: "antigo-1", sent_name: "Joana Sent Pela Integração", sent_whatsapp: "+5549999000001", update_status: null },
+      { id: "antigo-2", sent_name: "Marcos Marcado Pela Equipe", sent_whatsapp: "+5549999000002", update_status: null },
+    ]);
+  });
+
   it("keeps the search index: an old lead is found by name, without accents", async () => {
     const staff = new StaffClient(app);
     expect((await staff.login(data.owner.email, data.owner.password)).status).toBe(200);
@@ -102,7 +142,7 @@ describe("after the upgrade, through the API", () => {
     const leads = list.body.leads as Record<string, unknown>[];
     const leadRows = data.tables.leads?.rows ?? [];
     expect(leads.map((l) => l.id).sort()).toEqual(leadRows.map((l) => l.id).sort());
-    expect(list.body.counts).toEqual({ total: 6, sent: 2, pending: 4, failed: 1 });
+    expect(list.body.counts).toEqual({ total: 6, sent: 2, pending: 4, failed: 1, duplicates: 0 });
     const joana = leads.find((l) => l.id === "antigo-1");
     expect(joana).toMatchObject({
       name: "Joana Sent Pela Integração",
@@ -169,6 +209,25 @@ describe("after the upgrade, through the API", () => {
     expect(calls[0]?.fields.full_name).toBe("Paulo Pendente Repetido");
     const [row] = await app.sql("SELECT delivery_status, delivery_attempts FROM leads WHERE id = 'antigo-4'");
     expect(row).toEqual({ delivery_status: "sent", delivery_attempts: 3 });
+  });
+
+  it("a visitor of that release who corrects their number reaches the CRM as a correction", async () => {
+    const answer = await fetch(`${app.baseUrl}/functions/v1/send-lead-jetimob`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Origin: app.baseUrl, "CF-Connecting-IP": "203.0.113.99" },
+      body: JSON.stringify({
+        name: "Joana Sent Pela Integração",
+        email: "lead.antigo1@example.com",
+        whatsapp: "(49) 98888-7777",
+      }),
+    });
+    expect(answer.status).toBe(200);
+    await new Promise((r) => setTimeout(r, 500));
+    await app.runCron();
+    const calls = jetimob.callsFor("lead.antigo1@example.com");
+    expect(calls.at(-1)?.fields.message).toBe(
+      "Dados atualizados pelo visitante: WhatsApp (49) 98888-7777 (antes (49) 99900-0001)",
+    );
   });
 
   it("the CSV export has every lead", async () => {

@@ -75,6 +75,15 @@ impl ApiError {
         }
     }
 
+    /// What went wrong, for the log: the internal detail of a 500, the
+    /// message of anything else.
+    pub fn cause(&self) -> &str {
+        match self {
+            ApiError::Internal(detail) => detail,
+            _ => self.message(),
+        }
+    }
+
     pub fn into_response(self) -> worker::Result<Response> {
         if let ApiError::Internal(detail) = &self {
             worker::console_error!("internal error: {detail}");

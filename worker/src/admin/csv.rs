@@ -9,7 +9,9 @@ use crate::leads::domain::format_whatsapp;
 /// Excel reads the file as UTF-8 only with this mark first.
 pub const BOM: &str = "\u{feff}";
 
-const HEADER: [&str; 20] = [
+/// The table's columns, the lead's first touch, then its last touch (the
+/// newest submission) and whether a submission tied it to another lead.
+const HEADER: [&str; 26] = [
     "Nome",
     "Email",
     "WhatsApp",
@@ -30,6 +32,12 @@ const HEADER: [&str; 20] = [
     "FBCLID",
     "Referência",
     "Página",
+    "Último cadastro em",
+    "Origem do último cadastro",
+    "UTM Source do último cadastro",
+    "UTM Medium do último cadastro",
+    "UTM Campaign do último cadastro",
+    "Possível duplicado",
 ];
 
 pub fn header() -> String {
@@ -38,6 +46,7 @@ pub fn header() -> String {
 
 pub fn row(lead: &LeadRow) -> String {
     let text = |v: &Option<String>| v.clone().unwrap_or_default();
+    let last = lead.last_touch().unwrap_or_default();
     line([
         lead.name.clone(),
         lead.email.clone(),
@@ -63,6 +72,21 @@ pub fn row(lead: &LeadRow) -> String {
         text(&lead.fbclid),
         text(&lead.referrer),
         text(&lead.page_url),
+        if last.at > 0 {
+            format_date(last.at)
+        } else {
+            String::new()
+        },
+        last.origem.clone(),
+        text(&last.utm_source),
+        text(&last.utm_medium),
+        text(&last.utm_campaign),
+        if lead.duplicate_of.is_some() {
+            "Sim"
+        } else {
+            ""
+        }
+        .to_string(),
     ])
 }
 
@@ -145,6 +169,12 @@ mod tests {
             fbclid: None,
             referrer: None,
             page_url: Some("https://x.example/?utm_source=instagram".into()),
+            update_status: None,
+            update_last_error: None,
+            duplicate_of: None,
+            last_touch: Some(
+                r#"{"at":1767236400000,"origem":"google","utm_source":"google","utm_medium":"cpc","utm_campaign":"verao","gclid":"g","fbclid":null}"#.into(),
+            ),
         }
     }
 
@@ -155,10 +185,10 @@ mod tests {
     }
 
     #[test]
-    fn a_row_has_the_table_columns_then_the_attribution() {
+    fn a_row_has_the_table_columns_then_the_first_touch_then_the_last() {
         assert_eq!(
             row(&lead()),
-            "Ana Souza;ana@example.com;(49) 99999-8888;instagram;Enviado;31/12/2025 21:00;1;;01/01/2026 00:00;Integração;2;instagram;;pre;;;;;;https://x.example/?utm_source=instagram\r\n"
+            "Ana Souza;ana@example.com;(49) 99999-8888;instagram;Enviado;31/12/2025 21:00;1;;01/01/2026 00:00;Integração;2;instagram;;pre;;;;;;https://x.example/?utm_source=instagram;01/01/2026 00:00;google;google;cpc;verao;\r\n"
         );
         assert!(header().starts_with("Nome;Email;WhatsApp;Origem;Status Jetimob;Data;"));
     }

@@ -18,7 +18,7 @@ use crate::crm::{self, Outcome};
 use crate::http::{self, ApiError, ApiResult};
 use crate::leads::domain::format_whatsapp;
 use crate::{config, messages, platform};
-use query::{LeadQuery, PAGE_SIZE, Search, StatusFilter};
+use query::{LeadQuery, PAGE_SIZE, StatusFilter};
 use store::{Action, Counts, LeadRow};
 
 /// Rows per D1 query of the export; 100,000 leads take 50 queries.
@@ -31,12 +31,13 @@ pub async fn route(req: Request, env: &Env, path: &str) -> ApiResult<Response> {
     match (segments.as_slice(), req.method()) {
         ([], Method::Get) => list(&req, env).await,
         (["export.csv"], Method::Get) => export(&req, env, &staff).await,
+        ([id], Method::Get) => story(env, id).await,
         ([id, "mark-sent"], Method::Post) => mark_sent(&req, env, &staff, id).await,
         ([id, "resend"], Method::Post) => resend(&req, env, &staff, id).await,
         ([id], Method::Delete) => delete(&req, env, &staff, id).await,
         ([] | ["export.csv"], _) => Err(ApiError::MethodNotAllowed("GET")),
         ([_, "mark-sent" | "resend"], _) => Err(ApiError::MethodNotAllowed("POST")),
-        ([_], _) => Err(ApiError::MethodNotAllowed("DELETE")),
+        ([_], _) => Err(ApiError::MethodNotAllowed("GET, DELETE")),
         _ => Err(ApiError::NotFound(messages::NOT_FOUND.into())),
     }
 }
@@ -70,6 +71,23 @@ struct LeadJson<'a> {
     fbclid: Option<&'a str>,
     referrer: Option<&'a str>,
     page_url: Option<&'a str>,
+    /// The correction the CRM still has to learn: 'pending', 'failed' or null.
+    update_status: Option<&'a str>,
+    update_last_error: Option<&'a str>,
+    /// Another lead a submission tied this one to ('Possível duplicado').
+    duplicate_of: Option<&'a str>,
+    last_touch: Option<LastTouchJson>,
+}
+
+#[derive(Serialize)]
+struct LastTouchJson {
+    at: Option<String>,
+    origem: String,
+    utm_source: Option<String>,
+    utm_medium: Option<String>,
+    utm_campaign: Option<String>,
+    gclid: Option<String>,
+    fbclid: Option<String>,
 }
 
 fn iso(ms: i64) -> Option<String> {
@@ -104,8 +122,81 @@ impl<'a> From<&'a LeadRow> for LeadJson<'a> {
             fbclid: l.fbclid.as_deref(),
             referrer: l.referrer.as_deref(),
             page_url: l.page_url.as_deref(),
+            update_status: l.update_status.as_deref(),
+            update_last_error: l.update_last_error.as_deref(),
+            duplicate_of: l.duplicate_of.as_deref(),
+            last_touch: l.last_touch().map(|t| LastTouchJson {
+                at: iso(t.at),
+                origem: t.origem,
+                utm_source: t.utm_source,
+                utm_medium: t.utm_medium,
+                utm_campaign: t.utm_campaign,
+                gclid: t.gclid,
+                fbclid: t.fbclid,
+            }),
         }
     }
+}
+
+/// `GET /api/leads/{id}`: the lead's whole story.
+async fn story(env: &Env, id: &str) -> ApiResult<Response> {
+    let db = config::database(env)?;
+    let Some(story) = store::story(&db, id).await? else {
+        return Err(ApiError::NotFound(messages::LEAD_NOT_FOUND.into()));
+    };
+    let submissions: Vec<_> = story
+        .submissions
+        .iter()
+        .map(|s| {
+            json!({
+                "at": iso(s.submitted_at),
+                "name": s.name,
+                "email": s.email,
+                "whatsapp": s.whatsapp,
+                "whatsapp_display": format_whatsapp(&s.whatsapp),
+                "origem": s.origem,
+                "utm_source": s.utm_source,
+                "utm_medium": s.utm_medium,
+                "utm_campaign": s.utm_campaign,
+                "utm_term": s.utm_term,
+                "utm_content": s.utm_content,
+                "gclid": s.gclid,
+                "fbclid": s.fbclid,
+                "referrer": s.referrer,
+                "page_url": s.page_url,
+            })
+        })
+        .collect();
+    let attempts: Vec<_> = story
+        .attempts
+        .iter()
+        .map(|a| json!({ "at": iso(a.at), "kind": a.kind, "outcome": a.outcome, "detail": a.detail }))
+        .collect();
+    let actions: Vec<_> = story
+        .actions
+        .iter()
+        .map(|a| json!({ "at": iso(a.at), "staff_email": a.staff_email, "action": a.action }))
+        .collect();
+    let linked: Vec<_> = story
+        .linked
+        .iter()
+        .map(|l| {
+            json!({
+                "id": l.id,
+                "name": l.name,
+                "email": l.email,
+                "whatsapp_display": format_whatsapp(&l.whatsapp),
+            })
+        })
+        .collect();
+    http::success(json!({
+        "lead": LeadJson::from(&story.lead),
+        "submissions": submissions,
+        "attempts": attempts,
+        "actions": actions,
+        "possible_duplicates": linked,
+        "crm_configured": crm::is_configured(env),
+    }))
 }
 
 /// How many leads a filter covers, from the counters alone.
@@ -115,6 +206,8 @@ fn filtered_total(status: StatusFilter, counts: &Counts) -> i64 {
         StatusFilter::Pending => counts.pending + counts.failed,
         StatusFilter::Sent => counts.sent,
         StatusFilter::Failed => counts.failed,
+        // Not counted: the list counts them itself (they are few).
+        StatusFilter::Duplicates => 0,
     }
 }
 
@@ -123,10 +216,7 @@ async fn list(req: &Request, env: &Env) -> ApiResult<Response> {
     let q = LeadQuery::from_url(&req.url()?);
     let db = config::database(env)?;
     let (rows, counts, matches) = store::page_and_counts(&db, &q).await?;
-    let total = match (&q.search, matches) {
-        (Search::None, _) | (_, None) => filtered_total(q.status, &counts),
-        (_, Some(n)) => n,
-    };
+    let total = matches.unwrap_or_else(|| filtered_total(q.status, &counts));
     let leads: Vec<LeadJson> = rows.iter().map(LeadJson::from).collect();
     http::success(json!({
         "leads": leads,
@@ -139,6 +229,7 @@ async fn list(req: &Request, env: &Env) -> ApiResult<Response> {
             "sent": counts.sent,
             "pending": counts.pending + counts.failed,
             "failed": counts.failed,
+            "duplicates": counts.duplicates,
         },
         "crm_configured": crm::is_configured(env),
     }))
@@ -292,6 +383,7 @@ mod tests {
             pending: 7,
             sent: 10,
             failed: 3,
+            duplicates: 2,
         };
         assert_eq!(counts.total(), 20);
         assert_eq!(filtered_total(StatusFilter::All, &counts), 20);

@@ -17,6 +17,8 @@ pub enum StatusFilter {
     Sent,
     /// The retry window is over: needs a person.
     Failed,
+    /// 'Possível duplicado': a submission tied the lead to another.
+    Duplicates,
 }
 
 impl StatusFilter {
@@ -25,18 +27,21 @@ impl StatusFilter {
             "pendentes" => Self::Pending,
             "enviados" => Self::Sent,
             "falhas" => Self::Failed,
+            "duplicados" => Self::Duplicates,
             _ => Self::All,
         }
     }
 
     /// A condition each index (`leads_newest`, `leads_sent_newest`,
-    /// `leads_status_newest`) serves in `created_at DESC, id DESC` order.
+    /// `leads_status_newest`) serves in `created_at DESC, id DESC` order
+    /// (the possible duplicates are few: their ids come from `lead_links`).
     fn condition(self) -> &'static str {
         match self {
             Self::All => "1",
             Self::Pending => "jetimob_enviado = 0",
             Self::Sent => "jetimob_enviado = 1",
             Self::Failed => "delivery_status = 'failed'",
+            Self::Duplicates => "id IN (SELECT lead_id FROM lead_links)",
         }
     }
 }
@@ -56,7 +61,16 @@ impl Search {
     /// Phone-like terms become their digits (stored numbers are searched
     /// without punctuation); others are matched as typed, ignoring case and accents.
     pub fn parse(raw: &str) -> Self {
-        let term: String = raw.trim().chars().take(MAX_TERM_CHARS).collect();
+        // Control characters (a NUL among them) are nothing anyone searches
+        // for, and the full-text index refuses them.
+        let term: String = raw
+            .chars()
+            .filter(|c| !c.is_control())
+            .collect::<String>()
+            .trim()
+            .chars()
+            .take(MAX_TERM_CHARS)
+            .collect();
         if term.is_empty() {
             return Self::None;
         }
@@ -106,11 +120,19 @@ impl Search {
     }
 }
 
-/// The columns the panel and the export read.
+/// The columns the panel and the export read: the lead (its newest details,
+/// its first touch), its correction's delivery, the lead a submission tied it
+/// to ('Possível duplicado'), and its last touch (the newest submission, as
+/// one JSON object: one index look-up a row).
 pub const LEAD_COLUMNS: &str = "id, name, email, whatsapp, origem, jetimob_enviado, \
      delivery_status, delivery_attempts, next_attempt_at, last_error, sent_at, sent_by, \
      created_at, submission_count, last_submitted_at, utm_source, utm_medium, utm_campaign, \
-     utm_term, utm_content, gclid, fbclid, referrer, page_url";
+     utm_term, utm_content, gclid, fbclid, referrer, page_url, update_status, update_last_error, \
+     (SELECT other_id FROM lead_links WHERE lead_id = leads.id LIMIT 1) AS duplicate_of, \
+     (SELECT json_object('at', submitted_at, 'origem', origem, 'utm_source', utm_source, \
+        'utm_medium', utm_medium, 'utm_campaign', utm_campaign, 'gclid', gclid, 'fbclid', fbclid) \
+      FROM lead_submissions WHERE lead_id = leads.id \
+      ORDER BY submitted_at DESC, id DESC LIMIT 1) AS last_touch";
 
 /// A request for a list of leads.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -267,6 +289,26 @@ mod tests {
                 .contains("leads_search MATCH ?1")
         );
         assert!(query("q=si").after_sql().contains("body LIKE ?1 ESCAPE"));
+    }
+
+    #[test]
+    fn control_characters_are_dropped_from_a_term() {
+        assert_eq!(Search::parse("\0"), Search::None);
+        assert_eq!(
+            Search::parse("sil\0va"),
+            Search::Indexed("\"silva\"".into())
+        );
+        assert_eq!(query("q=%00").search, Search::None);
+    }
+
+    #[test]
+    fn the_possible_duplicates_have_their_filter() {
+        let q = query("status=duplicados");
+        assert_eq!(q.status, StatusFilter::Duplicates);
+        assert!(
+            q.page_sql()
+                .contains("id IN (SELECT lead_id FROM lead_links)")
+        );
     }
 
     #[test]

@@ -3,7 +3,10 @@
 use serde::Deserialize;
 use worker::{D1Database, D1PreparedStatement, D1Result, query};
 
-use super::query::{COUNTS_SQL, LEAD_COLUMNS, LeadQuery, PAGE_SIZE, Search};
+use super::query::{COUNTS_SQL, LEAD_COLUMNS, LeadQuery, PAGE_SIZE, Search, StatusFilter};
+
+/// Leads marked 'Possível duplicado' (few: a row per lead in `lead_links`' key).
+const DUPLICATES_SQL: &str = "SELECT count(DISTINCT lead_id) AS n FROM lead_links";
 use crate::auth::guard::Staff;
 
 /// A lead as the panel and the export read it.
@@ -33,14 +36,40 @@ pub struct LeadRow {
     pub fbclid: Option<String>,
     pub referrer: Option<String>,
     pub page_url: Option<String>,
+    /// The correction's delivery: 'pending', 'failed' or none.
+    pub update_status: Option<String>,
+    pub update_last_error: Option<String>,
+    /// Another lead a submission tied this one to.
+    pub duplicate_of: Option<String>,
+    /// The newest submission's time and attribution, as JSON ([`LastTouch`]).
+    pub last_touch: Option<String>,
 }
 
-/// Leads per delivery status, over all leads.
+/// The newest submission of a lead: when, and where the visit came from.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
+pub struct LastTouch {
+    pub at: i64,
+    pub origem: String,
+    pub utm_source: Option<String>,
+    pub utm_medium: Option<String>,
+    pub utm_campaign: Option<String>,
+    pub gclid: Option<String>,
+    pub fbclid: Option<String>,
+}
+
+impl LeadRow {
+    pub fn last_touch(&self) -> Option<LastTouch> {
+        serde_json::from_str(self.last_touch.as_deref()?).ok()
+    }
+}
+
+/// Leads per delivery status, over all leads, and the possible duplicates.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Counts {
     pub pending: i64,
     pub sent: i64,
     pub failed: i64,
+    pub duplicates: i64,
 }
 
 impl Counts {
@@ -71,8 +100,13 @@ pub async fn page_and_counts(
         query!(db, &q.page_sql(), term, PAGE_SIZE, q.offset())?,
         db.prepare(COUNTS_SQL),
     ];
-    if q.search != Search::None {
-        statements.push(query!(db, &q.count_sql(), term)?);
+    statements.push(db.prepare(DUPLICATES_SQL));
+    if q.search != Search::None || q.status == StatusFilter::Duplicates {
+        // The term is `?1` only when there is one.
+        statements.push(match term {
+            Some(term) => query!(db, &q.count_sql(), term)?,
+            None => db.prepare(q.count_sql()),
+        });
     }
     let results = db.batch(statements).await?;
     let leads = rows::<LeadRow>(results.first())?;
@@ -84,7 +118,8 @@ pub async fn page_and_counts(
             _ => counts.pending += c.n,
         }
     }
-    let matches = match results.get(2) {
+    counts.duplicates = rows::<Count>(results.get(2))?.first().map_or(0, |c| c.n);
+    let matches = match results.get(3) {
         Some(r) => rows::<Count>(Some(r))?.first().map(|c| c.n),
         None => None,
     };
@@ -180,9 +215,100 @@ pub async fn status(db: &D1Database, lead_id: &str) -> worker::Result<Option<Str
         .await
 }
 
+fn find_sql() -> String {
+    format!("SELECT {LEAD_COLUMNS} FROM leads WHERE id = ?1")
+}
+
 pub async fn find(db: &D1Database, lead_id: &str) -> worker::Result<Option<LeadRow>> {
-    let sql = format!("SELECT {LEAD_COLUMNS} FROM leads WHERE id = ?1");
-    query!(db, &sql, lead_id)?.first(None).await
+    query!(db, &find_sql(), lead_id)?.first(None).await
+}
+
+/// One time the visitor sent the form.
+#[derive(Debug, Clone, Deserialize, serde::Serialize)]
+pub struct SubmissionRow {
+    pub submitted_at: i64,
+    pub name: String,
+    pub email: String,
+    pub whatsapp: String,
+    pub origem: String,
+    pub utm_source: Option<String>,
+    pub utm_medium: Option<String>,
+    pub utm_campaign: Option<String>,
+    pub utm_term: Option<String>,
+    pub utm_content: Option<String>,
+    pub gclid: Option<String>,
+    pub fbclid: Option<String>,
+    pub referrer: Option<String>,
+    pub page_url: Option<String>,
+}
+
+/// One attempt to deliver the lead ('lead') or a correction ('update').
+#[derive(Debug, Clone, Deserialize)]
+pub struct AttemptRow {
+    pub at: i64,
+    pub kind: String,
+    pub outcome: String,
+    pub detail: Option<String>,
+}
+
+/// What staff did to the lead.
+#[derive(Debug, Clone, Deserialize)]
+pub struct ActionRow {
+    pub at: i64,
+    pub staff_email: String,
+    pub action: String,
+}
+
+/// Another lead a submission tied this one to.
+#[derive(Debug, Clone, Deserialize)]
+pub struct LinkedRow {
+    pub id: String,
+    pub name: String,
+    pub email: String,
+    pub whatsapp: String,
+}
+
+/// A lead's whole story.
+pub struct Story {
+    pub lead: LeadRow,
+    pub submissions: Vec<SubmissionRow>,
+    pub attempts: Vec<AttemptRow>,
+    pub actions: Vec<ActionRow>,
+    pub linked: Vec<LinkedRow>,
+}
+
+const SUBMISSIONS_SQL: &str = "SELECT submitted_at, name, email, whatsapp, origem, utm_source, \
+       utm_medium, utm_campaign, utm_term, utm_content, gclid, fbclid, referrer, page_url \
+     FROM lead_submissions WHERE lead_id = ?1 ORDER BY submitted_at, id";
+const ATTEMPTS_SQL: &str =
+    "SELECT at, kind, outcome, detail FROM crm_attempts WHERE lead_id = ?1 ORDER BY at, id";
+const ACTIONS_SQL: &str =
+    "SELECT at, staff_email, action FROM audit_log WHERE lead_id = ?1 ORDER BY id";
+const LINKED_SQL: &str = "SELECT l.id, l.name, l.email, l.whatsapp FROM lead_links k \
+     JOIN leads l ON l.id = k.other_id WHERE k.lead_id = ?1 ORDER BY k.created_at";
+
+/// The lead, every submission, every delivery attempt, the staff actions on
+/// it and the leads tied to it: one round trip. `None` if there is no such lead.
+pub async fn story(db: &D1Database, lead_id: &str) -> worker::Result<Option<Story>> {
+    let results = db
+        .batch(vec![
+            query!(db, &find_sql(), lead_id)?,
+            query!(db, SUBMISSIONS_SQL, lead_id)?,
+            query!(db, ATTEMPTS_SQL, lead_id)?,
+            query!(db, ACTIONS_SQL, lead_id)?,
+            query!(db, LINKED_SQL, lead_id)?,
+        ])
+        .await?;
+    let Some(lead) = rows::<LeadRow>(results.first())?.into_iter().next() else {
+        return Ok(None);
+    };
+    Ok(Some(Story {
+        lead,
+        submissions: rows(results.get(1))?,
+        attempts: rows(results.get(2))?,
+        actions: rows(results.get(3))?,
+        linked: rows(results.get(4))?,
+    }))
 }
 
 /// Whether the statement at `index` of a batch returned a row.

@@ -7,8 +7,9 @@ use std::time::Duration;
 use serde_json::Value;
 use worker::{Env, FormData, Headers, Method, Request, RequestInit, Url};
 
-use super::store::ClaimedLead;
+use super::store::{ClaimedCorrection, ClaimedLead};
 use crate::config::setting;
+use crate::leads::domain::format_whatsapp;
 use crate::{agency, outbound};
 
 /// A CRM that has not answered by then is treated as down, so one hanging
@@ -67,17 +68,54 @@ fn development_name() -> String {
     agency::config().development.name.clone()
 }
 
-/// The form fields sent for a lead, in the order Jetimob documents them;
-/// optional ones only when the lead has them.
-pub fn form_fields(lead: &ClaimedLead, labels: &Labels) -> Vec<(&'static str, String)> {
+/// The message of a new lead.
+pub fn new_lead_message(lead: &ClaimedLead) -> String {
+    format!("Cadastro no pré-lançamento (origem: {})", lead.origem)
+}
+
+/// The message of a correction: each detail the visitor changed, new and
+/// old, e.g. "Dados atualizados pelo visitante: WhatsApp (49) 98888-7777
+/// (antes (49) 99999-0001)".
+pub fn correction_message(correction: &ClaimedCorrection) -> String {
+    let lead = &correction.lead;
+    let was = |sent: &Option<String>| sent.clone().unwrap_or_default();
+    let mut changes = Vec::new();
+    if correction.sent_name.as_deref() != Some(lead.name.as_str()) {
+        changes.push(format!(
+            "nome {} (antes {})",
+            lead.name,
+            was(&correction.sent_name)
+        ));
+    }
+    if correction.sent_email.as_deref() != Some(lead.email.as_str()) {
+        changes.push(format!(
+            "e-mail {} (antes {})",
+            lead.email,
+            was(&correction.sent_email)
+        ));
+    }
+    if correction.sent_whatsapp.as_deref() != Some(lead.whatsapp.as_str()) {
+        changes.push(format!(
+            "WhatsApp {} (antes {})",
+            format_whatsapp(&lead.whatsapp),
+            format_whatsapp(&was(&correction.sent_whatsapp))
+        ));
+    }
+    format!("Dados atualizados pelo visitante: {}", changes.join("; "))
+}
+
+/// The form fields sent for a lead (its newest details) with `message`, in
+/// the order Jetimob documents them; optional ones only when the lead has them.
+pub fn form_fields(
+    lead: &ClaimedLead,
+    labels: &Labels,
+    message: &str,
+) -> Vec<(&'static str, String)> {
     let mut fields = vec![
         ("full_name", lead.name.clone()),
         ("email", lead.email.clone()),
         ("phone", lead.whatsapp.clone()),
-        (
-            "message",
-            format!("Cadastro no pré-lançamento (origem: {})", lead.origem),
-        ),
+        ("message", message.to_string()),
         ("subject", labels.subject.clone()),
         ("source", labels.source.clone()),
     ];
@@ -158,20 +196,28 @@ impl Failure {
     }
 }
 
-/// Sends one lead. `Ok` carries the CRM's id when its answer had one.
-pub async fn send(settings: &Settings, lead: &ClaimedLead) -> Result<Option<String>, String> {
+/// Sends one lead with `message`. `Ok` carries the CRM's id when its answer had one.
+pub async fn send(
+    settings: &Settings,
+    lead: &ClaimedLead,
+    message: &str,
+) -> Result<Option<String>, String> {
     let secrets = settings.secrets();
-    exchange(settings, lead)
+    exchange(settings, lead, message)
         .await
         .map_err(|failure| failure.describe(&secrets))
 }
 
-async fn exchange(settings: &Settings, lead: &ClaimedLead) -> Result<Option<String>, Failure> {
+async fn exchange(
+    settings: &Settings,
+    lead: &ClaimedLead,
+    message: &str,
+) -> Result<Option<String>, Failure> {
     let url = endpoint(&settings.base_url, &settings.public_key).ok_or(Failure::BadBaseUrl)?;
     let request = build_request(
         &url,
         &settings.private_key,
-        &form_fields(lead, &settings.labels),
+        &form_fields(lead, &settings.labels, message),
     )
     .map_err(|e| Failure::Network(e.to_string()))?;
 
@@ -239,7 +285,7 @@ mod tests {
     #[test]
     fn a_lead_without_attribution_sends_the_required_fields_and_our_labels() {
         assert_eq!(
-            form_fields(&lead(), &labels()),
+            form_fields(&lead(), &labels(), &new_lead_message(&lead())),
             vec![
                 ("full_name", "Maria da Silva".to_string()),
                 ("email", "maria@example.com".to_string()),
@@ -264,7 +310,7 @@ mod tests {
             utm_campaign: Some("pre-lancamento".into()),
             ..lead()
         };
-        let fields = form_fields(&lead, &labels());
+        let fields = form_fields(&lead, &labels(), "m");
         assert_eq!(
             &fields[6..],
             &[
@@ -279,12 +325,40 @@ mod tests {
 
     #[test]
     fn no_field_is_sent_twice_and_none_is_sent_empty() {
-        let fields = form_fields(&lead(), &labels());
+        let fields = form_fields(&lead(), &labels(), "m");
         let mut names: Vec<_> = fields.iter().map(|(n, _)| *n).collect();
         names.sort_unstable();
         names.dedup();
         assert_eq!(names.len(), fields.len());
         assert!(fields.iter().all(|(_, v)| !v.is_empty()));
+    }
+
+    #[test]
+    fn a_correction_says_what_the_visitor_changed_and_what_it_was_before() {
+        let correction = |name: &str, email: &str, whatsapp: &str| ClaimedCorrection {
+            lead: lead(),
+            requested_at: 0,
+            sent_name: Some(name.into()),
+            sent_email: Some(email.into()),
+            sent_whatsapp: Some(whatsapp.into()),
+        };
+        assert_eq!(
+            correction_message(&correction(
+                "Maria da Silva",
+                "maria@example.com",
+                "+5549999990001"
+            )),
+            "Dados atualizados pelo visitante: WhatsApp (49) 98888-7777 (antes (49) 99999-0001)"
+        );
+        assert_eq!(
+            correction_message(&correction(
+                "Maria Silva",
+                "m@example.com",
+                "+5549988887777"
+            )),
+            "Dados atualizados pelo visitante: nome Maria da Silva (antes Maria Silva); \
+             e-mail maria@example.com (antes m@example.com)"
+        );
     }
 
     #[test]

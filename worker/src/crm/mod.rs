@@ -4,20 +4,22 @@
 //! down or refusing never loses one: a new lead is tried at once (after the
 //! visitor has their answer), the cron retries what is due with backoff, and
 //! a lead the CRM keeps refusing for a week is marked failed for a person.
-//! Each attempt first claims the lead with a lease (see [`store`]), so
-//! overlapping runs never send the same lead twice.
+//! A correction the visitor makes to a lead the CRM already has goes the
+//! same way, as a new lead post whose message says what changed.
+//! Each attempt first claims its work with a lease (see [`store`]), so
+//! overlapping runs never send the same thing twice.
 
 pub mod jetimob;
 pub mod schedule;
 pub mod store;
 
-use futures_util::future::join_all;
+use futures_util::future::{Either, join_all};
 use worker::{D1Database, Env};
 
 use crate::{config, platform};
 use jetimob::Settings;
 use schedule::AfterFailure;
-use store::ClaimedLead;
+use store::{ClaimedCorrection, ClaimedLead, Kind};
 
 /// How long a claim keeps other runs away: well past [`jetimob::TIMEOUT`] and
 /// the writes around it, so a lease only runs out when its run died.
@@ -59,6 +61,15 @@ pub async fn deliver_new_lead(env: Env, lead_id: String) {
     }
 }
 
+/// The attempt right after a visitor corrects a lead the CRM has (run in `ctx.wait_until`).
+pub async fn deliver_correction(env: Env, lead_id: String) {
+    if let Err(e) = attempt_correction(&env, &lead_id).await {
+        worker::console_error!(
+            "crm: could not make the first attempt on the correction of lead {lead_id}: {e}"
+        );
+    }
+}
+
 /// Claims the lead if it is due and free, then sends it.
 pub async fn attempt(env: &Env, lead_id: &str) -> worker::Result<Outcome> {
     let Some(settings) = Settings::from_env(env) else {
@@ -72,8 +83,21 @@ pub async fn attempt(env: &Env, lead_id: &str) -> worker::Result<Outcome> {
     }
 }
 
-/// The cron: prunes stale rate-limit counters, then delivers due leads batch
-/// by batch. Returns how many leads were attempted.
+/// Claims the lead's correction if it is due and free, then sends it.
+pub async fn attempt_correction(env: &Env, lead_id: &str) -> worker::Result<Outcome> {
+    let Some(settings) = Settings::from_env(env) else {
+        return Ok(Outcome::NotConfigured);
+    };
+    let db = config::database(env)?;
+    let now = platform::now_ms();
+    match store::claim_correction(&db, lead_id, now, now + LEASE_MS).await? {
+        Some(correction) => deliver_correction_now(&db, &settings, correction).await,
+        None => Ok(Outcome::NotClaimed),
+    }
+}
+
+/// The cron: prunes stale rate-limit counters, then delivers due leads and
+/// due corrections batch by batch. Returns how many were attempted.
 pub async fn run_due(env: &Env) -> worker::Result<usize> {
     let db = config::database(env)?;
     prune_rate_limits(&db).await;
@@ -83,11 +107,24 @@ pub async fn run_due(env: &Env) -> worker::Result<usize> {
     let mut attempted = 0;
     for _ in 0..MAX_BATCHES_PER_RUN {
         let now = platform::now_ms();
-        let batch = store::claim_due(&db, now, now + LEASE_MS, BATCH_SIZE).await?;
-        let claimed = batch.len();
-        let outcomes = join_all(batch.into_iter().map(|lead| deliver(&db, &settings, lead))).await;
-        for outcome in outcomes {
-            // The lead keeps its lease and is retried once it runs out.
+        let leads = store::claim_due(&db, now, now + LEASE_MS, BATCH_SIZE).await?;
+        let room = BATCH_SIZE - leads.len();
+        let corrections = if room > 0 {
+            store::claim_due_corrections(&db, now, now + LEASE_MS, room).await?
+        } else {
+            Vec::new()
+        };
+        let claimed = leads.len() + corrections.len();
+        let sends = leads
+            .into_iter()
+            .map(|lead| Either::Left(deliver(&db, &settings, lead)))
+            .chain(
+                corrections
+                    .into_iter()
+                    .map(|c| Either::Right(deliver_correction_now(&db, &settings, c))),
+            );
+        for outcome in join_all(sends).await {
+            // The work keeps its lease and is retried once it runs out.
             if let Err(e) = outcome {
                 worker::console_error!("crm: recording a delivery failed: {e}");
             }
@@ -117,23 +154,61 @@ async fn deliver(
     settings: &Settings,
     lead: ClaimedLead,
 ) -> worker::Result<Outcome> {
-    match jetimob::send(settings, &lead).await {
+    let message = jetimob::new_lead_message(&lead);
+    let sent = jetimob::send(settings, &lead, &message).await;
+    record(db, Kind::Lead, &lead, lead.created_at, sent).await
+}
+
+/// Sends a claimed correction (unless the lead went back to what the CRM
+/// has) and records the outcome.
+async fn deliver_correction_now(
+    db: &D1Database,
+    settings: &Settings,
+    correction: ClaimedCorrection,
+) -> worker::Result<Outcome> {
+    if correction.is_moot() {
+        store::drop_correction(db, &correction.lead).await?;
+        return Ok(Outcome::NotClaimed);
+    }
+    let message = jetimob::correction_message(&correction);
+    let sent = jetimob::send(settings, &correction.lead, &message).await;
+    record(
+        db,
+        Kind::Correction,
+        &correction.lead,
+        correction.requested_at,
+        sent,
+    )
+    .await
+}
+
+/// Records what the CRM answered: delivered, or failed with the next
+/// attempt (a week of them, counted from `since`) or none.
+async fn record(
+    db: &D1Database,
+    kind: Kind,
+    lead: &ClaimedLead,
+    since: i64,
+    sent: Result<Option<String>, String>,
+) -> worker::Result<Outcome> {
+    let now = platform::now_ms();
+    match sent {
         Ok(crm_id) => {
-            store::mark_delivered(db, &lead.id, platform::now_ms(), crm_id.as_deref()).await?;
+            store::mark_delivered(db, kind, lead, now, crm_id.as_deref()).await?;
             Ok(Outcome::Delivered)
         }
         Err(last_error) => {
-            let now = platform::now_ms();
-            let next = match schedule::after_failure(lead.created_at, lead.delivery_attempts, now) {
+            let next = match schedule::after_failure(since, lead.delivery_attempts, now) {
                 AfterFailure::RetryAt(at) => Some(at),
                 AfterFailure::GiveUp => None,
             };
             worker::console_warn!(
-                "crm: attempt {} on lead {} failed: {last_error}",
+                "crm: attempt {} on {:?} of lead {} failed: {last_error}",
                 lead.delivery_attempts,
+                kind,
                 lead.id
             );
-            store::record_failure(db, &lead, &last_error, next).await?;
+            store::record_failure(db, kind, lead, &last_error, next, now).await?;
             Ok(Outcome::Failed {
                 last_error,
                 gave_up: next.is_none(),

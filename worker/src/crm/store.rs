@@ -1,19 +1,36 @@
-//! The delivery columns of the leads table: each query once.
+//! The delivery columns of the leads table and the attempts log: each query once.
 //!
-//! A lead is claimed before the CRM is called: one conditional UPDATE writes a
-//! lease, so of two runs that see the same due lead only one gets it back.
-//! D1 runs each statement on its own, so there is no window between the check
-//! and the write.
+//! Two things are delivered to the CRM: a new lead, and a correction of a
+//! lead it already has (the visitor sent new details). Each is claimed before
+//! the CRM is called: one conditional UPDATE writes a lease, so of two runs
+//! that see the same due work only one gets it back. D1 runs each statement
+//! on its own, so there is no window between the check and the write.
+//!
+//! What the CRM was sent is remembered (`sent_name`, `sent_email`,
+//! `sent_whatsapp`); a lead whose details differ from it has a correction
+//! to deliver. So a correction made while the first delivery is in flight is
+//! sent after it, and one made before the first delivery needs none: the
+//! lead goes with its newest details.
 
 use serde::Deserialize;
 use worker::{D1Database, D1PreparedStatement, query};
 
 /// What the CRM needs of a lead, and what recording the outcome needs: the
-/// fields of [`ClaimedLead`]. A macro so both claims splice in one literal.
+/// fields of [`ClaimedLead`]. A macro so both claims of each kind splice in one literal.
 macro_rules! returning_claimed {
     () => {
         " RETURNING id, name, email, whatsapp, origem, created_at, utm_source, utm_medium, \
          utm_campaign, gclid, page_url, delivery_attempts, lease_until"
+    };
+}
+
+/// The same for a correction: its own attempts and lease, and what the CRM has.
+macro_rules! returning_claimed_correction {
+    () => {
+        " RETURNING id, name, email, whatsapp, origem, created_at, utm_source, utm_medium, \
+         utm_campaign, gclid, page_url, update_attempts AS delivery_attempts, \
+         update_lease_until AS lease_until, update_requested_at AS requested_at, \
+         sent_name, sent_email, sent_whatsapp"
     };
 }
 
@@ -35,14 +52,70 @@ const CLAIM_DUE_SQL: &str = concat!(
     returning_claimed!()
 );
 
+/// Claims a lead's correction if it is due and not leased. `?2` now, `?3` the lease's end.
+const CLAIM_CORRECTION_SQL: &str = concat!(
+    "UPDATE leads SET update_lease_until = ?3, update_attempts = update_attempts + 1 \
+     WHERE id = ?1 AND update_status = 'pending' AND update_next_attempt_at <= ?2 \
+       AND delivery_status = 'sent' AND (update_lease_until IS NULL OR update_lease_until < ?2)",
+    returning_claimed_correction!()
+);
+
+/// Claims up to `?3` due corrections. `?1` now, `?2` the lease's end.
+const CLAIM_DUE_CORRECTIONS_SQL: &str = concat!(
+    "UPDATE leads SET update_lease_until = ?2, update_attempts = update_attempts + 1 \
+     WHERE id IN (SELECT id FROM leads \
+       WHERE update_status = 'pending' AND update_next_attempt_at <= ?1 \
+         AND delivery_status = 'sent' AND (update_lease_until IS NULL OR update_lease_until < ?1) \
+       ORDER BY update_next_attempt_at LIMIT ?3)",
+    returning_claimed_correction!()
+);
+
+/// The lead's details now differ from `?4`/`?5`/`?6`, what the CRM was just sent.
+macro_rules! differs_from_sent {
+    () => {
+        "(name IS NOT ?4 OR email IS NOT ?5 OR whatsapp IS NOT ?6)"
+    };
+}
+
 /// The CRM accepted the lead. Written whoever holds the lease: the CRM has it
 /// either way. A lead staff marked sent meanwhile keeps their mark and time.
-const MARK_DELIVERED_SQL: &str = "UPDATE leads SET jetimob_enviado = 1, \
+/// What was sent is remembered; if the visitor corrected the lead while it
+/// was in flight, the correction becomes due.
+const MARK_DELIVERED_SQL: &str = concat!(
+    "UPDATE leads SET jetimob_enviado = 1, \
        sent_at = CASE WHEN delivery_status = 'sent' THEN sent_at ELSE ?2 END, \
        sent_by = CASE WHEN delivery_status = 'sent' THEN sent_by ELSE 'crm' END, \
        delivery_status = 'sent', jetimob_lead_id = ?3, \
-       lease_until = NULL, next_attempt_at = NULL \
-     WHERE id = ?1";
+       lease_until = NULL, next_attempt_at = NULL, \
+       sent_name = ?4, sent_email = ?5, sent_whatsapp = ?6, \
+       update_status = CASE WHEN ",
+    differs_from_sent!(),
+    " THEN 'pending' ELSE update_status END, \
+       update_requested_at = CASE WHEN ",
+    differs_from_sent!(),
+    " AND update_status IS NOT 'pending' THEN ?2 ELSE update_requested_at END, \
+       update_next_attempt_at = CASE WHEN ",
+    differs_from_sent!(),
+    " AND update_status IS NOT 'pending' THEN ?2 ELSE update_next_attempt_at END \
+     WHERE id = ?1"
+);
+
+/// The CRM accepted the correction: it now has `?4`/`?5`/`?6`. If the visitor
+/// corrected the lead again meanwhile, the next correction is due at once.
+const MARK_CORRECTED_SQL: &str = concat!(
+    "UPDATE leads SET sent_name = ?4, sent_email = ?5, sent_whatsapp = ?6, \
+       update_lease_until = NULL, update_last_error = NULL, update_attempts = 0, \
+       update_status = CASE WHEN ",
+    differs_from_sent!(),
+    " THEN 'pending' ELSE NULL END, \
+       update_requested_at = CASE WHEN ",
+    differs_from_sent!(),
+    " THEN ?2 ELSE NULL END, \
+       update_next_attempt_at = CASE WHEN ",
+    differs_from_sent!(),
+    " THEN ?2 ELSE NULL END \
+     WHERE id = ?1"
+);
 
 /// The attempt failed: `?4` is the next attempt, or NULL when the retry window
 /// is over and the lead needs a person. Only the lease holder (`?2`) writes,
@@ -52,21 +125,46 @@ const RECORD_FAILURE_SQL: &str = "UPDATE leads SET last_error = ?3, next_attempt
        lease_until = NULL \
      WHERE id = ?1 AND lease_until = ?2 AND delivery_status = 'pending'";
 
-/// 'Marcar Enviado': staff entered the lead in the CRM themselves. An attempt
-/// in flight can no longer record a failure over it (its lease is gone).
+/// The correction's attempt failed; as [`RECORD_FAILURE_SQL`], for the correction.
+const RECORD_CORRECTION_FAILURE_SQL: &str = "UPDATE leads SET update_last_error = ?3, \
+       update_next_attempt_at = ?4, \
+       update_status = CASE WHEN ?4 IS NULL THEN 'failed' ELSE 'pending' END, \
+       update_lease_until = NULL \
+     WHERE id = ?1 AND update_lease_until = ?2 AND update_status = 'pending'";
+
+/// The visitor went back to what the CRM has: no correction is left to send.
+const DROP_CORRECTION_SQL: &str = "UPDATE leads SET update_status = NULL, \
+       update_requested_at = NULL, update_next_attempt_at = NULL, update_attempts = 0, \
+       update_lease_until = NULL, update_last_error = NULL \
+     WHERE id = ?1 AND update_lease_until = ?2 \
+       AND name IS sent_name AND email IS sent_email AND whatsapp IS sent_whatsapp";
+
+/// One line of a lead's delivery story.
+const LOG_ATTEMPT_SQL: &str = "INSERT INTO crm_attempts (lead_id, at, kind, outcome, detail) \
+     SELECT ?1, ?2, ?3, ?4, ?5 WHERE EXISTS (SELECT 1 FROM leads WHERE id = ?1)";
+
+/// 'Marcar Enviado': staff entered the lead in the CRM themselves (with the
+/// details it has now). An attempt in flight can no longer record a failure
+/// over it (its lease is gone).
 const MARK_SENT_BY_STAFF_SQL: &str = "UPDATE leads SET jetimob_enviado = 1, \
        delivery_status = 'sent', sent_at = ?2, sent_by = 'staff', \
-       lease_until = NULL, next_attempt_at = NULL \
+       lease_until = NULL, next_attempt_at = NULL, \
+       sent_name = name, sent_email = email, sent_whatsapp = whatsapp \
      WHERE id = ?1 AND delivery_status != 'sent' \
      RETURNING id";
 
-/// Makes a failed or pending lead due at `?2`; attempts and last error stay
-/// as history.
-const RETRY_NOW_SQL: &str = "UPDATE leads SET delivery_status = 'pending', next_attempt_at = ?2 \
-     WHERE id = ?1 AND delivery_status IN ('pending', 'failed') \
+/// Makes a failed or pending lead due at `?2`, or a failed correction of a
+/// delivered one; attempts and last error stay as history.
+const RETRY_NOW_SQL: &str = "UPDATE leads SET \
+       delivery_status = CASE WHEN delivery_status = 'sent' THEN 'sent' ELSE 'pending' END, \
+       next_attempt_at = CASE WHEN delivery_status = 'sent' THEN next_attempt_at ELSE ?2 END, \
+       update_status = CASE WHEN delivery_status = 'sent' THEN 'pending' ELSE update_status END, \
+       update_requested_at = CASE WHEN delivery_status = 'sent' THEN ?2 ELSE update_requested_at END, \
+       update_next_attempt_at = CASE WHEN delivery_status = 'sent' THEN ?2 ELSE update_next_attempt_at END \
+     WHERE id = ?1 AND (delivery_status IN ('pending', 'failed') OR update_status = 'failed') \
      RETURNING id";
 
-/// A lead this run holds the lease on.
+/// A lead this run holds the lease on (for its first delivery, or for a correction).
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 pub struct ClaimedLead {
     pub id: String,
@@ -85,6 +183,43 @@ pub struct ClaimedLead {
     pub delivery_attempts: i64,
     /// The lease's end; also what proves this run holds it.
     pub lease_until: i64,
+}
+
+/// A correction this run holds the lease on: the lead now, and what the CRM has.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct ClaimedCorrection {
+    #[serde(flatten)]
+    pub lead: ClaimedLead,
+    /// When the correction became due (its week of retries counts from here).
+    pub requested_at: i64,
+    pub sent_name: Option<String>,
+    pub sent_email: Option<String>,
+    pub sent_whatsapp: Option<String>,
+}
+
+impl ClaimedCorrection {
+    /// Whether the CRM already has the lead's details (nothing left to send).
+    pub fn is_moot(&self) -> bool {
+        self.sent_name.as_deref() == Some(self.lead.name.as_str())
+            && self.sent_email.as_deref() == Some(self.lead.email.as_str())
+            && self.sent_whatsapp.as_deref() == Some(self.lead.whatsapp.as_str())
+    }
+}
+
+/// Which of the two deliveries an attempt was.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Lead,
+    Correction,
+}
+
+impl Kind {
+    fn name(self) -> &'static str {
+        match self {
+            Kind::Lead => "lead",
+            Kind::Correction => "update",
+        }
+    }
 }
 
 pub async fn claim_one(
@@ -110,38 +245,119 @@ pub async fn claim_due(
         .results::<ClaimedLead>()
 }
 
-pub async fn mark_delivered(
+pub async fn claim_correction(
     db: &D1Database,
     id: &str,
     now: i64,
+    lease_until: i64,
+) -> worker::Result<Option<ClaimedCorrection>> {
+    query!(db, CLAIM_CORRECTION_SQL, id, now, lease_until)?
+        .first::<ClaimedCorrection>(None)
+        .await
+}
+
+pub async fn claim_due_corrections(
+    db: &D1Database,
+    now: i64,
+    lease_until: i64,
+    limit: usize,
+) -> worker::Result<Vec<ClaimedCorrection>> {
+    query!(
+        db,
+        CLAIM_DUE_CORRECTIONS_SQL,
+        now,
+        lease_until,
+        limit as i64
+    )?
+    .all()
+    .await?
+    .results::<ClaimedCorrection>()
+}
+
+fn log_attempt(
+    db: &D1Database,
+    lead_id: &str,
+    now: i64,
+    kind: Kind,
+    outcome: &str,
+    detail: Option<&str>,
+) -> worker::Result<D1PreparedStatement> {
+    query!(
+        db,
+        LOG_ATTEMPT_SQL,
+        lead_id,
+        now,
+        kind.name(),
+        outcome,
+        detail
+    )
+}
+
+/// The CRM accepted `sent` (the lead as claimed): recorded with its story line.
+pub async fn mark_delivered(
+    db: &D1Database,
+    kind: Kind,
+    sent: &ClaimedLead,
+    now: i64,
     jetimob_lead_id: Option<&str>,
 ) -> worker::Result<()> {
-    query!(db, MARK_DELIVERED_SQL, id, now, jetimob_lead_id)?
+    let sql = match kind {
+        Kind::Lead => MARK_DELIVERED_SQL,
+        Kind::Correction => MARK_CORRECTED_SQL,
+    };
+    db.batch(vec![
+        query!(
+            db,
+            sql,
+            sent.id,
+            now,
+            jetimob_lead_id,
+            sent.name,
+            sent.email,
+            sent.whatsapp
+        )?,
+        log_attempt(db, &sent.id, now, kind, "sent", jetimob_lead_id)?,
+    ])
+    .await?;
+    Ok(())
+}
+
+/// The attempt failed: `next_attempt_at` is `None` when the retry window is over.
+pub async fn record_failure(
+    db: &D1Database,
+    kind: Kind,
+    lead: &ClaimedLead,
+    last_error: &str,
+    next_attempt_at: Option<i64>,
+    now: i64,
+) -> worker::Result<()> {
+    let sql = match kind {
+        Kind::Lead => RECORD_FAILURE_SQL,
+        Kind::Correction => RECORD_CORRECTION_FAILURE_SQL,
+    };
+    db.batch(vec![
+        query!(
+            db,
+            sql,
+            lead.id,
+            lead.lease_until,
+            last_error,
+            next_attempt_at
+        )?,
+        log_attempt(db, &lead.id, now, kind, "failed", Some(last_error))?,
+    ])
+    .await?;
+    Ok(())
+}
+
+/// A claimed correction with nothing left to send is dropped.
+pub async fn drop_correction(db: &D1Database, lead: &ClaimedLead) -> worker::Result<()> {
+    query!(db, DROP_CORRECTION_SQL, lead.id, lead.lease_until)?
         .run()
         .await?;
     Ok(())
 }
 
-pub async fn record_failure(
-    db: &D1Database,
-    lead: &ClaimedLead,
-    last_error: &str,
-    next_attempt_at: Option<i64>,
-) -> worker::Result<()> {
-    query!(
-        db,
-        RECORD_FAILURE_SQL,
-        lead.id,
-        lead.lease_until,
-        last_error,
-        next_attempt_at
-    )?
-    .run()
-    .await?;
-    Ok(())
-}
-
-/// `true` when the lead was waiting and is now marked sent.
 /// The statement behind 'Marcar Enviado'; `RETURNING id` when it changed the lead.
 pub fn mark_sent_by_staff(
     db: &D1Database,
@@ -151,7 +367,8 @@ pub fn mark_sent_by_staff(
     query!(db, MARK_SENT_BY_STAFF_SQL, id, now)
 }
 
-/// The statement behind 'Reenviar'; `RETURNING id` when the lead is now due.
+/// The statement behind 'Reenviar'; `RETURNING id` when the lead (or its
+/// correction) is now due.
 pub fn retry_now(db: &D1Database, id: &str, now: i64) -> worker::Result<D1PreparedStatement> {
     query!(db, RETRY_NOW_SQL, id, now)
 }
@@ -159,4 +376,47 @@ pub fn retry_now(db: &D1Database, id: &str, now: i64) -> worker::Result<D1Prepar
 /// Whether a statement built by [`retry_now`] or [`mark_sent_by_staff`] changed its lead.
 pub async fn changed(statement: D1PreparedStatement) -> worker::Result<bool> {
     Ok(statement.first::<String>(Some("id")).await?.is_some())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn correction(sent: (&str, &str, &str)) -> ClaimedCorrection {
+        ClaimedCorrection {
+            lead: ClaimedLead {
+                id: "l".into(),
+                name: "Joana".into(),
+                email: "joana@example.com".into(),
+                whatsapp: "+5549988887777".into(),
+                origem: "site".into(),
+                created_at: 0,
+                utm_source: None,
+                utm_medium: None,
+                utm_campaign: None,
+                gclid: None,
+                page_url: None,
+                delivery_attempts: 1,
+                lease_until: 1,
+            },
+            requested_at: 0,
+            sent_name: Some(sent.0.into()),
+            sent_email: Some(sent.1.into()),
+            sent_whatsapp: Some(sent.2.into()),
+        }
+    }
+
+    #[test]
+    fn a_correction_back_to_what_the_crm_has_is_moot() {
+        assert!(correction(("Joana", "joana@example.com", "+5549988887777")).is_moot());
+        assert!(!correction(("Joana", "joana@example.com", "+5549999990001")).is_moot());
+    }
+
+    #[test]
+    fn what_was_sent_is_compared_with_the_lead_in_every_statement_that_records_a_delivery() {
+        for sql in [MARK_DELIVERED_SQL, MARK_CORRECTED_SQL] {
+            assert!(sql.contains(differs_from_sent!()), "{sql}");
+            assert!(sql.contains("sent_name = ?4"), "{sql}");
+        }
+    }
 }

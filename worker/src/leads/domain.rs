@@ -231,12 +231,17 @@ pub struct Submission {
     pub whatsapp: Option<String>,
     pub origem: Option<String>,
     pub attribution: Attribution,
-    /// The hidden field only bots fill.
+    /// The hidden fields only bots fill: the form's, and the one older pages had.
     pub honeypot: Option<String>,
+    pub old_honeypot: Option<String>,
 }
 
-/// Name of the hidden honeypot field of the landing form.
-pub const HONEYPOT_FIELD: &str = "website";
+/// Name of the hidden honeypot field of the landing form: a name no
+/// browser's autofill recognises, so it never fills it for a real visitor.
+pub const HONEYPOT_FIELD: &str = "hp_nao_preencher";
+/// The honeypot of earlier pages ("website", which autofill could fill):
+/// still a bot's sign when filled by a script, no longer on the form.
+pub const OLD_HONEYPOT_FIELD: &str = "website";
 
 impl Submission {
     /// Reads the JSON object's known fields; any of them that is not a string
@@ -267,6 +272,7 @@ impl Submission {
                 page_url: take("page_url"),
             },
             honeypot: take(HONEYPOT_FIELD),
+            old_honeypot: take(OLD_HONEYPOT_FIELD),
         };
         if fields.is_empty() {
             Ok(submission)
@@ -278,10 +284,16 @@ impl Submission {
         }
     }
 
-    pub fn is_from_a_bot(&self) -> bool {
-        self.honeypot
-            .as_deref()
-            .is_some_and(|v| !v.trim().is_empty())
+    /// The honeypot field that was filled, if one was: then a bot sent it.
+    pub fn honeypot_filled(&self) -> Option<&'static str> {
+        let filled = |v: &Option<String>| v.as_deref().is_some_and(|v| !v.trim().is_empty());
+        if filled(&self.honeypot) {
+            Some(HONEYPOT_FIELD)
+        } else if filled(&self.old_honeypot) {
+            Some(OLD_HONEYPOT_FIELD)
+        } else {
+            None
+        }
     }
 }
 
@@ -571,11 +583,14 @@ mod tests {
     #[test]
     fn the_honeypot_marks_a_bot_only_when_filled() {
         let mut s = submission("Ana", "a@b.com", "49999998888");
-        assert!(!s.is_from_a_bot());
+        assert_eq!(s.honeypot_filled(), None);
         s.honeypot = Some("  ".into());
-        assert!(!s.is_from_a_bot());
+        assert_eq!(s.honeypot_filled(), None);
         s.honeypot = Some("http://spam.example".into());
-        assert!(s.is_from_a_bot());
+        assert_eq!(s.honeypot_filled(), Some(HONEYPOT_FIELD));
+        s.honeypot = None;
+        s.old_honeypot = Some("http://spam.example".into());
+        assert_eq!(s.honeypot_filled(), Some(OLD_HONEYPOT_FIELD));
     }
 
     fn origem_of(origem: Option<&str>, utm: Option<&str>, referrer: Option<&str>) -> String {

@@ -1,31 +1,124 @@
 //! The leads table: each query once.
+//!
+//! A submission is stored in one D1 batch (one round trip, one transaction):
+//! the per-address counter when it lives in D1, then statements that each
+//! apply only in their own case, so whatever the state of the table the
+//! batch does the one right thing:
+//!
+//! - nobody has the e-mail or the WhatsApp: a new lead;
+//! - one lead has the e-mail, the WhatsApp or both: it takes the newest
+//!   name, e-mail and WhatsApp (its attribution stays the first touch);
+//! - one lead has the e-mail and another the WhatsApp: nothing is merged or
+//!   overwritten; the submission goes on the e-mail's lead and each of the
+//!   two points at the other ('Possível duplicado');
+//!
+//! and in every case the submission itself is kept, on the lead it belongs to.
+//! Every statement binds the same seventeen values:
+//! `?1` a new lead's id, `?2` name, `?3` e-mail, `?4` WhatsApp, `?5` origem,
+//! `?6` now, `?7`…`?15` the visit's attribution, `?16`/`?17` the rate-limit
+//! counter's key and maximum (NULL when the counter lives at the edge).
 
 use serde::Deserialize;
-use worker::{D1Database, query};
+use worker::{D1Database, D1PreparedStatement, query};
 
 use super::domain::NewLead;
 use crate::platform;
 use crate::rate_limit::{self, CountRow, Limit};
 
-/// Inserts the lead, or, when its e-mail or WhatsApp is already known, records
-/// a new submission on the existing lead. With `?16` set, nothing is written
-/// unless that rate-limit counter is within `?17`.
-const UPSERT_SQL: &str = "INSERT INTO leads (id, name, email, whatsapp, origem, created_at, \
-       last_submitted_at, next_attempt_at, utm_source, utm_medium, utm_campaign, utm_term, \
-       utm_content, gclid, fbclid, referrer, page_url) \
+/// Within the per-address limit (or counted at the edge).
+macro_rules! within_limit {
+    () => {
+        "(?16 IS NULL OR (SELECT count FROM rate_limits WHERE key = ?16) <= ?17)"
+    };
+}
+
+/// A new lead, when nobody has its e-mail or WhatsApp.
+const INSERT_SQL: &str = concat!(
+    "INSERT INTO leads (id, name, email, whatsapp, origem, created_at, last_submitted_at, \
+       next_attempt_at, utm_source, utm_medium, utm_campaign, utm_term, utm_content, gclid, \
+       fbclid, referrer, page_url) \
      SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?6, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15 \
-     WHERE ?16 IS NULL OR (SELECT count FROM rate_limits WHERE key = ?16) <= ?17 \
-     ON CONFLICT (email) DO UPDATE SET submission_count = submission_count + 1, \
-       last_submitted_at = excluded.last_submitted_at \
-     ON CONFLICT (whatsapp) DO UPDATE SET submission_count = submission_count + 1, \
-       last_submitted_at = excluded.last_submitted_at \
-     RETURNING id, submission_count, delivery_status";
+     WHERE ",
+    within_limit!(),
+    " AND NOT EXISTS (SELECT 1 FROM leads WHERE email = ?3 OR whatsapp = ?4) \
+     RETURNING id"
+);
+
+/// The e-mail is one lead's and the WhatsApp another's: each points at the other.
+const LINK_SQL: &str = concat!(
+    "INSERT OR IGNORE INTO lead_links (lead_id, other_id, created_at) \
+     SELECT e.id, w.id, ?6 FROM leads e JOIN leads w ON w.whatsapp = ?4 AND w.id != e.id \
+     WHERE e.email = ?3 AND ",
+    within_limit!(),
+    " UNION ALL \
+     SELECT w.id, e.id, ?6 FROM leads e JOIN leads w ON w.whatsapp = ?4 AND w.id != e.id \
+     WHERE e.email = ?3 AND ",
+    within_limit!()
+);
+
+/// In [`UPDATE_SQL`]: the new details (`?2`, `?3`, `?4`) differ from what a
+/// delivered lead's CRM record has.
+macro_rules! needs_correction {
+    () => {
+        "(delivery_status = 'sent' AND (sent_name IS NOT ?2 OR sent_email IS NOT ?3 \
+         OR sent_whatsapp IS NOT ?4))"
+    };
+}
+/// The one lead that has the e-mail, the WhatsApp or both takes the newest
+/// details. A lead already in the CRM whose details now differ from what the
+/// CRM was sent gets a correction to deliver (unless one is waiting already).
+const UPDATE_SQL: &str = concat!(
+    "UPDATE leads SET name = ?2, email = ?3, whatsapp = ?4, \
+       submission_count = submission_count + 1, last_submitted_at = ?6, \
+       update_status = CASE WHEN ",
+    needs_correction!(),
+    " THEN 'pending' ELSE update_status END, \
+       update_requested_at = CASE WHEN ",
+    needs_correction!(),
+    " AND update_status IS NOT 'pending' THEN ?6 ELSE update_requested_at END, \
+       update_next_attempt_at = CASE WHEN ",
+    needs_correction!(),
+    " AND update_status IS NOT 'pending' THEN ?6 ELSE update_next_attempt_at END, \
+       update_attempts = CASE WHEN ",
+    needs_correction!(),
+    " AND update_status IS NOT 'pending' THEN 0 ELSE update_attempts END \
+     WHERE ",
+    within_limit!(),
+    " AND id != ?1 AND id IN (SELECT id FROM leads WHERE email = ?3 OR whatsapp = ?4) \
+       AND (SELECT count(*) FROM leads WHERE email = ?3 OR whatsapp = ?4) = 1 \
+     RETURNING id, (update_status IS 'pending' AND update_requested_at IS ?6) AS corrected"
+);
+
+/// The e-mail's lead, when the WhatsApp is another lead's: only counted.
+const CONFLICT_SQL: &str = concat!(
+    "UPDATE leads SET submission_count = submission_count + 1, last_submitted_at = ?6 \
+     WHERE ",
+    within_limit!(),
+    " AND email = ?3 AND id != ?1 \
+       AND EXISTS (SELECT 1 FROM leads w WHERE w.whatsapp = ?4 AND w.email != ?3) \
+     RETURNING id"
+);
+
+/// The submission, kept on the lead that has its e-mail (after the
+/// statements above, there always is one).
+const SUBMISSION_SQL: &str = concat!(
+    "INSERT INTO lead_submissions (lead_id, submitted_at, name, email, whatsapp, origem, \
+       utm_source, utm_medium, utm_campaign, utm_term, utm_content, gclid, fbclid, referrer, \
+       page_url) \
+     SELECT id, ?6, ?2, ?3, ?4, ?5, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15 \
+     FROM leads WHERE email = ?3 AND ",
+    within_limit!()
+);
 
 #[derive(Debug, Deserialize)]
-struct UpsertRow {
+struct IdRow {
     id: String,
-    submission_count: i64,
-    delivery_status: String,
+}
+
+#[derive(Debug, Deserialize)]
+struct UpdatedRow {
+    id: String,
+    corrected: i64,
 }
 
 /// What happened to a submission.
@@ -33,15 +126,17 @@ struct UpsertRow {
 pub enum Saved {
     /// A new lead, committed.
     Created { id: String },
-    /// A repeat of a known lead; the submission is recorded on it.
-    Repeated { id: String, delivery_status: String },
+    /// A known person again; `corrected` when the CRM must now learn new details.
+    Repeated { id: String, corrected: bool },
+    /// The e-mail and the WhatsApp belong to two leads; kept on the e-mail's.
+    Conflict { id: String },
     /// The sender is over the limit; nothing was written.
     Limited,
 }
 
-/// Stores the lead in one D1 round trip. `limit` is `Some` when the per-IP
-/// count lives in D1 (no Rate Limiting binding): the count and the write go
-/// in one batch, and the write only happens within the limit.
+/// Stores the submission in one D1 round trip. `limit` is `Some` when the
+/// per-address count lives in D1 (no Rate Limiting binding): the count and
+/// the writes go in one batch, and the writes only happen within the limit.
 pub async fn save(
     db: &D1Database,
     lead: &NewLead,
@@ -51,56 +146,105 @@ pub async fn save(
     let a = &lead.attribution;
     let limit_key = limit.map(|(l, subject)| l.key(subject));
     let limit_max = limit.map(|(l, _)| l.max);
-    let upsert = query!(
-        db,
-        UPSERT_SQL,
-        platform::new_id(),
-        lead.name.as_str(),
-        lead.email.as_str(),
-        lead.whatsapp.as_str(),
-        lead.origem,
-        now_ms,
-        a.utm_source,
-        a.utm_medium,
-        a.utm_campaign,
-        a.utm_term,
-        a.utm_content,
-        a.gclid,
-        a.fbclid,
-        a.referrer,
-        a.page_url,
-        limit_key,
-        limit_max,
-    )?;
-
-    let row = match limit {
-        None => upsert.first::<UpsertRow>(None).await?,
-        Some((l, subject)) => {
-            let hit = rate_limit::hit(db, l, subject, now_ms)?;
-            let results = db.batch(vec![hit, upsert]).await?;
-            let count = results
-                .first()
-                .and_then(|r| r.results::<CountRow>().ok())
-                .and_then(|rows| rows.into_iter().next())
-                .map_or(i64::MAX, |r| r.count);
-            if !l.allows(count) {
-                return Ok(Saved::Limited);
-            }
-            results
-                .get(1)
-                .map(|r| r.results::<UpsertRow>())
-                .transpose()?
-                .and_then(|rows| rows.into_iter().next())
-        }
+    let new_id = platform::new_id();
+    let bind = |sql: &str| -> worker::Result<D1PreparedStatement> {
+        query!(
+            db,
+            sql,
+            new_id,
+            lead.name.as_str(),
+            lead.email.as_str(),
+            lead.whatsapp.as_str(),
+            lead.origem,
+            now_ms,
+            a.utm_source,
+            a.utm_medium,
+            a.utm_campaign,
+            a.utm_term,
+            a.utm_content,
+            a.gclid,
+            a.fbclid,
+            a.referrer,
+            a.page_url,
+            limit_key,
+            limit_max,
+        )
     };
-    let row =
-        row.ok_or_else(|| worker::Error::RustError("the lead upsert returned no row".into()))?;
-    Ok(if row.submission_count == 1 {
-        Saved::Created { id: row.id }
-    } else {
-        Saved::Repeated {
-            id: row.id,
-            delivery_status: row.delivery_status,
+    let mut statements = Vec::with_capacity(6);
+    if let Some((l, subject)) = limit {
+        statements.push(rate_limit::hit(db, l, subject, now_ms)?);
+    }
+    let first = statements.len();
+    for sql in [
+        INSERT_SQL,
+        LINK_SQL,
+        UPDATE_SQL,
+        CONFLICT_SQL,
+        SUBMISSION_SQL,
+    ] {
+        statements.push(bind(sql)?);
+    }
+    let results = db.batch(statements).await?;
+    if let Some((l, _)) = limit {
+        let count = rows::<CountRow>(&results, 0)?
+            .into_iter()
+            .next()
+            .map_or(i64::MAX, |r| r.count);
+        if !l.allows(count) {
+            return Ok(Saved::Limited);
         }
-    })
+    }
+    if let Some(row) = rows::<IdRow>(&results, first)?.into_iter().next() {
+        return Ok(Saved::Created { id: row.id });
+    }
+    if let Some(row) = rows::<UpdatedRow>(&results, first + 2)?.into_iter().next() {
+        return Ok(Saved::Repeated {
+            id: row.id,
+            corrected: row.corrected == 1,
+        });
+    }
+    if let Some(row) = rows::<IdRow>(&results, first + 3)?.into_iter().next() {
+        return Ok(Saved::Conflict { id: row.id });
+    }
+    Err(worker::Error::RustError(
+        "the submission matched no case: no lead was created or updated".into(),
+    ))
+}
+
+fn rows<T: serde::de::DeserializeOwned>(
+    results: &[worker::D1Result],
+    index: usize,
+) -> worker::Result<Vec<T>> {
+    results
+        .get(index)
+        .map(|r| r.results())
+        .transpose()
+        .map(Option::unwrap_or_default)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every statement of the batch binds `?1`…`?17`; D1 refuses a statement
+    /// whose highest placeholder is not the last value bound.
+    #[test]
+    fn every_statement_uses_the_seventeenth_value() {
+        for sql in [
+            INSERT_SQL,
+            LINK_SQL,
+            UPDATE_SQL,
+            CONFLICT_SQL,
+            SUBMISSION_SQL,
+        ] {
+            assert!(sql.contains("?17"), "{sql}");
+            assert!(!sql.contains("?18"), "{sql}");
+        }
+    }
+
+    #[test]
+    fn a_correction_is_only_for_a_lead_the_crm_has() {
+        assert!(needs_correction!().starts_with("(delivery_status = 'sent'"));
+        assert!(UPDATE_SQL.contains("THEN 'pending' ELSE update_status END"));
+    }
 }

@@ -33,7 +33,7 @@ pub async fn handle(mut req: Request, env: &Env, ctx: &Context) -> ApiResult<Res
                     worker::console_log!(
                         "lead: form post refused ({}): {}",
                         error.status(),
-                        error.message()
+                        error.cause()
                     );
                     FORM_FAILED_PAGE
                 }
@@ -60,8 +60,11 @@ async fn accept(
     ctx: &Context,
 ) -> ApiResult<()> {
     let submission = Submission::from_json(body).map_err(reject)?;
-    if submission.is_from_a_bot() {
-        worker::console_log!("lead: honeypot filled, answered success and stored nothing");
+    if let Some(field) = submission.honeypot_filled() {
+        // One line per hit, always with this wording, so the log can count them.
+        worker::console_log!(
+            "lead: honeypot hit ({field} filled), answered success and stored nothing"
+        );
         return Ok(());
     }
     let url = req.url()?;
@@ -95,8 +98,23 @@ async fn accept(
             ctx.wait_until(crm::deliver_new_lead(env.clone(), id));
             Ok(())
         }
-        // Already sent, or already in the CRM's queue: one delivery per lead.
+        // New details for a lead the CRM already has: it learns them at once.
+        Saved::Repeated {
+            id,
+            corrected: true,
+        } => {
+            ctx.wait_until(crm::deliver_correction(env.clone(), id));
+            Ok(())
+        }
+        // Nothing new for the CRM: a lead not sent yet goes with its newest
+        // details; one already sent stays as it is.
         Saved::Repeated { .. } => Ok(()),
+        Saved::Conflict { id } => {
+            worker::console_log!(
+                "lead: a submission's e-mail is lead {id}'s and its WhatsApp another lead's; kept on {id}, both marked as possible duplicates"
+            );
+            Ok(())
+        }
     }
 }
 
