@@ -7,11 +7,13 @@ import NotFound from "./features/not-found/NotFound";
 
 /** Pages written to HTML at build time: path → file under pages/dist. */
 export const prerendered = [
-  ...routes.map((r) => ({
-    path: r.path,
-    file: r.path === "/" ? "index.html" : `${r.path.slice(1)}.html`,
-    module: r.prerender === "page" ? r.module : undefined,
-  })),
+  ...routes
+    .filter((r) => r.prerender !== "none")
+    .map((r) => ({
+      path: r.path,
+      file: r.path === "/" ? "index.html" : `${r.path.slice(1)}.html`,
+      module: r.prerender === "page" ? r.module : undefined,
+    })),
   { path: "/404", file: "404.html" },
 ];
 

@@ -22,7 +22,14 @@ pub async fn serve(req: Request, env: &Env) -> worker::Result<Response> {
     let turnstile_on = Turnstile::from_env(env).is_some();
     let path = req.path();
     let assets = env.assets("ASSETS")?;
-    let fetched = assets.fetch_request(req).await?;
+    let fetched = match shell_for(&path) {
+        Some(shell) => {
+            assets
+                .fetch(format!("https://assets.invalid{shell}"), None)
+                .await?
+        }
+        None => assets.fetch_request(req).await?,
+    };
     let mut response = with_own_headers(fetched)?;
     if response.status_code() == 404 {
         worker::console_warn!("404 page not found: {path}");
@@ -36,6 +43,14 @@ pub async fn serve(req: Request, env: &Env) -> worker::Result<Response> {
         headers.set(name, &value)?;
     }
     Ok(response)
+}
+
+/// The prerendered page that serves a path with a parameter: a lead's own
+/// page (`/admin/leads/{id}`) is the panel's shell, and the page's script
+/// shows the lead.
+pub fn shell_for(path: &str) -> Option<&'static str> {
+    let id = path.strip_prefix("/admin/leads/")?;
+    (!id.is_empty() && !id.contains('/')).then_some("/admin")
 }
 
 /// The headers the worker adds to a page or file it serves. Pages get the
@@ -150,6 +165,15 @@ mod tests {
                 "max-age=63072000; includeSubDomains".to_string()
             ))
         );
+    }
+
+    #[test]
+    fn a_leads_own_page_is_served_the_panels_shell() {
+        assert_eq!(shell_for("/admin/leads/0b6c7f1e-1111"), Some("/admin"));
+        assert_eq!(shell_for("/admin/leads/"), None);
+        assert_eq!(shell_for("/admin/leads/a/b"), None);
+        assert_eq!(shell_for("/admin"), None);
+        assert_eq!(shell_for("/admin/equipe"), None);
     }
 
     #[test]

@@ -20,8 +20,12 @@ export type PageModule = { default: ComponentType };
 export type RouteDef = {
   path: string;
   load: () => Promise<PageModule>;
-  /** "page": the prerendered HTML is this page (hydrate it); "shell": a neutral placeholder (render over it). */
-  prerender: "page" | "shell";
+  /**
+   * "page": the prerendered HTML is this page (hydrate it); "shell": a neutral
+   * placeholder (render over it); "none": a path with a parameter, served the
+   * shell of another page by the worker.
+   */
+  prerender: "page" | "shell" | "none";
   /** What the prerendered shell says while the page's code loads. */
   shellText?: string;
   /** The page's source file, for a lazy page prerendered as "page": its chunk's CSS goes into that HTML. */
@@ -39,9 +43,25 @@ export function useRouter(): RouterState {
   return useContext(RouterContext);
 }
 
+/** The route for `path`: its own, or one whose pattern ends in a `:parameter` segment. */
 export function findRoute(routes: RouteDef[], path: string): RouteDef | undefined {
   const clean = path.length > 1 ? path.replace(/\/+$/, "") : path;
-  return routes.find((r) => r.path === clean);
+  return routes.find((r) => r.path === clean) ?? routes.find((r) => routeParam(r.path, clean) !== null);
+}
+
+/** The value of the pattern's last `:parameter` segment in `path`, or null if the path is not the pattern's. */
+export function routeParam(pattern: string, path: string): string | null {
+  const at = pattern.lastIndexOf("/:");
+  if (at < 0) return null;
+  const prefix = pattern.slice(0, at + 1);
+  if (!path.startsWith(prefix)) return null;
+  const value = path.slice(prefix.length);
+  if (!value || value.includes("/")) return null;
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return null;
+  }
 }
 
 type RouterProps = {

@@ -33,6 +33,11 @@ export const routes: RouteDef[] = [
     shellText: "Verificando autenticação...",
   },
   {
+    path: "/admin/leads/:id",
+    load: () => import("../features/leads-admin/LeadPage"),
+    prerender: "none",
+  },
+  {
     path: "/admin/equipe",
     load: () => import("../features/team/TeamPage"),
     prerender: "shell",

@@ -149,6 +149,7 @@ async fn story(env: &Env, id: &str) -> ApiResult<Response> {
         .iter()
         .map(|s| {
             json!({
+                "id": s.id,
                 "at": iso(s.submitted_at),
                 "name": s.name,
                 "email": s.email,
@@ -170,12 +171,12 @@ async fn story(env: &Env, id: &str) -> ApiResult<Response> {
     let attempts: Vec<_> = story
         .attempts
         .iter()
-        .map(|a| json!({ "at": iso(a.at), "kind": a.kind, "outcome": a.outcome, "detail": a.detail }))
+        .map(|a| json!({ "id": a.id, "at": iso(a.at), "kind": a.kind, "outcome": a.outcome, "detail": a.detail }))
         .collect();
     let actions: Vec<_> = story
         .actions
         .iter()
-        .map(|a| json!({ "at": iso(a.at), "staff_email": a.staff_email, "action": a.action }))
+        .map(|a| json!({ "id": a.id, "at": iso(a.at), "staff_email": a.staff_email, "action": a.action }))
         .collect();
     let linked: Vec<_> = story
         .linked

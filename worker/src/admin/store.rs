@@ -226,6 +226,7 @@ pub async fn find(db: &D1Database, lead_id: &str) -> worker::Result<Option<LeadR
 /// One time the visitor sent the form.
 #[derive(Debug, Clone, Deserialize, serde::Serialize)]
 pub struct SubmissionRow {
+    pub id: i64,
     pub submitted_at: i64,
     pub name: String,
     pub email: String,
@@ -245,6 +246,7 @@ pub struct SubmissionRow {
 /// One attempt to deliver the lead ('lead') or a correction ('update').
 #[derive(Debug, Clone, Deserialize)]
 pub struct AttemptRow {
+    pub id: i64,
     pub at: i64,
     pub kind: String,
     pub outcome: String,
@@ -254,6 +256,7 @@ pub struct AttemptRow {
 /// What staff did to the lead.
 #[derive(Debug, Clone, Deserialize)]
 pub struct ActionRow {
+    pub id: i64,
     pub at: i64,
     pub staff_email: String,
     pub action: String,
@@ -277,13 +280,13 @@ pub struct Story {
     pub linked: Vec<LinkedRow>,
 }
 
-const SUBMISSIONS_SQL: &str = "SELECT submitted_at, name, email, whatsapp, origem, utm_source, \
+const SUBMISSIONS_SQL: &str = "SELECT id, submitted_at, name, email, whatsapp, origem, utm_source, \
        utm_medium, utm_campaign, utm_term, utm_content, gclid, fbclid, referrer, page_url \
      FROM lead_submissions WHERE lead_id = ?1 ORDER BY submitted_at, id";
 const ATTEMPTS_SQL: &str =
-    "SELECT at, kind, outcome, detail FROM crm_attempts WHERE lead_id = ?1 ORDER BY at, id";
+    "SELECT id, at, kind, outcome, detail FROM crm_attempts WHERE lead_id = ?1 ORDER BY at, id";
 const ACTIONS_SQL: &str =
-    "SELECT at, staff_email, action FROM audit_log WHERE lead_id = ?1 ORDER BY id";
+    "SELECT id, at, staff_email, action FROM audit_log WHERE lead_id = ?1 ORDER BY id";
 const LINKED_SQL: &str = "SELECT l.id, l.name, l.email, l.whatsapp FROM lead_links k \
      JOIN leads l ON l.id = k.other_id WHERE k.lead_id = ?1 ORDER BY k.created_at";
 

@@ -11,9 +11,9 @@ export const LEAD_FORM_ID = "cadastro";
 export const FIRST_FIELD_ID = "lead-name";
 
 type Field = "name" | "email" | "whatsapp";
-type Values = Record<Field | "website", string>;
+type Values = Record<Field | "hp_nao_preencher", string>;
 
-const EMPTY: Values = { name: "", email: "", whatsapp: "", website: "" };
+const EMPTY: Values = { name: "", email: "", whatsapp: "", hp_nao_preencher: "" };
 const FIELDS: Field[] = ["name", "email", "whatsapp"];
 
 export function LeadForm() {
@@ -40,7 +40,7 @@ export function LeadForm() {
     const raw = event.target.value;
     const value = field === "whatsapp" ? maskWhatsApp(raw) : raw;
     setValues((v) => ({ ...v, [field]: value }));
-    if (field !== "website") setErrors((e) => ({ ...e, [field]: undefined }));
+    if (field !== "hp_nao_preencher") setErrors((e) => ({ ...e, [field]: undefined }));
     setNotice(null);
   };
 
@@ -144,15 +144,15 @@ export function LeadForm() {
         {fieldError("whatsapp")}
       </div>
       <div className="lead-form__trap" aria-hidden="true">
-        <label htmlFor="lead-website">Deixe este campo em branco</label>
+        <label htmlFor="lead-hp">Deixe este campo em branco</label>
         <input
-          id="lead-website"
-          name="website"
+          id="lead-hp"
+          name="hp_nao_preencher"
           type="text"
           tabIndex={-1}
           autoComplete="off"
-          value={values.website}
-          onChange={change("website")}
+          value={values.hp_nao_preencher}
+          onChange={change("hp_nao_preencher")}
         />
       </div>
       <div ref={turnstile.containerRef} className="turnstile" />

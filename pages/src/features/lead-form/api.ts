@@ -7,8 +7,8 @@ export type LeadPayload = Attribution & {
   name: string;
   email: string;
   whatsapp: string;
-  /** The honeypot: people never see it, bots fill it. */
-  website: string;
+  /** The honeypot: people never see it, bots fill it; named so that no autofill fills it. */
+  hp_nao_preencher: string;
   /** The bot check's one-time token, when Turnstile is on. */
   turnstile_token?: string;
 };

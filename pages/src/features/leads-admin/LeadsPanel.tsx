@@ -26,6 +26,7 @@ const FILTERS: { value: StatusFilter; label: string; count: (c: LeadsPage["count
   { value: "pendentes", label: "Pendentes", count: (c) => c.pending },
   { value: "enviados", label: "Enviados", count: (c) => c.sent },
   { value: "falhas", label: "Falharam", count: (c) => c.failed },
+  { value: "duplicados", label: "Possível duplicado", count: (c) => c.duplicates },
 ];
 
 /** The counters, the filters and search, the table of leads and its pages. */

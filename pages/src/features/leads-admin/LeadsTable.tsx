@@ -1,8 +1,11 @@
+import type { MouseEvent } from "react";
+import { Link, useRouter } from "../../app/router";
 import { EmailAddress } from "../../components/EmailAddress";
 import { formatDate } from "../../lib/format";
 import type { Lead } from "./api";
-import { attributionNotes, whatsappChat } from "./format";
+import { attributionNotes, mailtoHref, whatsappChat } from "./format";
 import { StatusBadge } from "./StatusBadge";
+import "./lead-page.css";
 
 type Props = {
   leads: Lead[];
@@ -16,6 +19,14 @@ type Props = {
 
 /** The leads, newest first: a table on wide screens, one card per lead on phones. */
 export function LeadsTable({ leads, busy, crmConfigured, loading, onMarkSent, onResend, onDelete }: Props) {
+  const { navigate } = useRouter();
+  // A click anywhere on a row (but on its links and buttons) opens the lead;
+  // the name is the link a keyboard reaches.
+  const open = (lead: Lead) => (event: MouseEvent<HTMLTableRowElement>) => {
+    if ((event.target as HTMLElement).closest("a, button")) return;
+    if (window.getSelection()?.toString()) return;
+    navigate(leadPath(lead.id));
+  };
   return (
     <div className="table-wrap" aria-busy={loading}>
       <table className="data-table leads-table">
@@ -32,17 +43,24 @@ export function LeadsTable({ leads, busy, crmConfigured, loading, onMarkSent, on
         </thead>
         <tbody>
           {leads.map((lead) => (
-            <tr key={lead.id}>
+            <tr key={lead.id} className="leads-table__row" onClick={open(lead)}>
               <td data-label="Nome" className="leads-table__name">
                 <div>
-                  {lead.name}
+                  <Link to={leadPath(lead.id)} className="leads-table__open">
+                    {lead.name}
+                  </Link>
                   {lead.submission_count > 1 && (
                     <span className="leads-table__note">{lead.submission_count} cadastros</span>
+                  )}
+                  {lead.duplicate_of && (
+                    <Link to={leadPath(lead.duplicate_of)} className="duplicate-flag">
+                      Possível duplicado
+                    </Link>
                   )}
                 </div>
               </td>
               <td data-label="Email">
-                <a href={`mailto:${lead.email}`}>
+                <a href={mailtoHref(lead.email)}>
                   <EmailAddress email={lead.email} />
                 </a>
               </td>
@@ -112,6 +130,11 @@ export function LeadsTable({ leads, busy, crmConfigured, loading, onMarkSent, on
       </table>
     </div>
   );
+}
+
+/** The address of a lead's own page. */
+export function leadPath(id: string): string {
+  return `/admin/leads/${encodeURIComponent(id)}`;
 }
 
 /** The lead's origin and, in small print, the campaign that brought it (one block: a card's cell is a two-column grid). */

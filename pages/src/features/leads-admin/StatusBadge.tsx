@@ -12,7 +12,13 @@ export function StatusBadge({ lead }: { lead: Lead }) {
   else if (status === "failed") progress = `${attempts}; reenvio automático encerrado`;
   else if (status === "pending" && lead.delivery_attempts > 0)
     progress = `${attempts}${lead.next_attempt_at ? ` · próxima ${formatDate(lead.next_attempt_at)}` : ""}`;
-  const error = status !== "sent" && lead.last_error ? `Último erro: ${lead.last_error}` : "";
+  let error = status !== "sent" && lead.last_error ? `Último erro: ${lead.last_error}` : "";
+  // A lead the CRM has whose correction it has not learned yet.
+  if (status === "sent" && lead.update_status === "pending") progress = "Correção do visitante a enviar";
+  if (status === "sent" && lead.update_status === "failed") {
+    progress = "Correção do visitante não enviada";
+    error = lead.update_last_error ? `Último erro: ${lead.update_last_error}` : "";
+  }
   return (
     <div className="status">
       <span className={`badge badge--${status}`}>{LABELS[status]}</span>

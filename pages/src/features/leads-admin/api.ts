@@ -28,9 +28,26 @@ export type Lead = {
   fbclid: string | null;
   referrer: string | null;
   page_url: string | null;
+  /** A correction of the lead the CRM still has to learn. */
+  update_status: "pending" | "failed" | null;
+  update_last_error: string | null;
+  /** Another lead a submission tied this one to ('Possível duplicado'). */
+  duplicate_of: string | null;
+  /** The newest submission: when, and where that visit came from. */
+  last_touch: LastTouch | null;
 };
 
-export type Counts = { total: number; sent: number; pending: number; failed: number };
+export type LastTouch = {
+  at: string | null;
+  origem: string;
+  utm_source: string | null;
+  utm_medium: string | null;
+  utm_campaign: string | null;
+  gclid: string | null;
+  fbclid: string | null;
+};
+
+export type Counts = { total: number; sent: number; pending: number; failed: number; duplicates: number };
 
 export type LeadsPage = {
   leads: Lead[];
@@ -43,7 +60,7 @@ export type LeadsPage = {
 };
 
 /** The panel's view, as it appears in the address bar. */
-export type StatusFilter = "todos" | "pendentes" | "enviados" | "falhas";
+export type StatusFilter = "todos" | "pendentes" | "enviados" | "falhas" | "duplicados";
 export type ListParams = { status: StatusFilter; q: string; page: number };
 
 export function toSearch(params: ListParams): string {
@@ -57,6 +74,50 @@ export function toSearch(params: ListParams): string {
 
 export function fetchLeads(params: ListParams, signal?: AbortSignal): Promise<LeadsPage> {
   return apiRequest<LeadsPage>(`/api/leads${toSearch(params)}`, { staff: true, signal });
+}
+
+/** One time the visitor sent the form, as it was sent. */
+export type Submission = {
+  id: number;
+  at: string | null;
+  name: string;
+  email: string;
+  whatsapp: string;
+  whatsapp_display: string;
+  origem: string;
+  utm_source: string | null;
+  utm_medium: string | null;
+  utm_campaign: string | null;
+  utm_term: string | null;
+  utm_content: string | null;
+  gclid: string | null;
+  fbclid: string | null;
+  referrer: string | null;
+  page_url: string | null;
+};
+
+export type Attempt = {
+  id: number;
+  at: string | null;
+  kind: "lead" | "update";
+  outcome: "sent" | "failed";
+  detail: string | null;
+};
+export type StaffAction = { id: number; at: string | null; staff_email: string; action: string };
+export type LinkedLead = { id: string; name: string; email: string; whatsapp_display: string };
+
+/** A lead's whole story, for its own page. */
+export type LeadStory = {
+  lead: Lead;
+  submissions: Submission[];
+  attempts: Attempt[];
+  actions: StaffAction[];
+  possible_duplicates: LinkedLead[];
+  crm_configured: boolean;
+};
+
+export function fetchLeadStory(id: string, signal?: AbortSignal): Promise<LeadStory> {
+  return apiRequest<LeadStory>(`/api/leads/${encodeURIComponent(id)}`, { staff: true, signal });
 }
 
 export function markSent(id: string): Promise<unknown> {

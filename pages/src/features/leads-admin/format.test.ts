@@ -1,5 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { attributionNotes, whatsappChat } from "./format";
+import { attributionNotes, mailtoHref, whatsappChat } from "./format";
+
+describe("mailtoHref", () => {
+  it("links to the address as it is", () => {
+    expect(mailtoHref("maria.silva+vinho@example.com.br")).toBe("mailto:maria.silva%2Bvinho@example.com.br");
+  });
+
+  it("cannot be made to add a Cc, a Bcc or a body", () => {
+    const href = mailtoHref("ana?cc=x@evil.example&body=oi%20@example.com");
+    expect(href).toBe("mailto:ana%3Fcc%3Dx%40evil.example%26body%3Doi%2520@example.com");
+    const url = new URL(href);
+    expect(url.search).toBe("");
+    expect(url.hash).toBe("");
+  });
+});
 
 describe("whatsappChat", () => {
   it("links to a chat with the number's digits", () => {

@@ -1,5 +1,16 @@
 import type { Lead } from "./api";
 
+/**
+ * A `mailto:` link to exactly this address. Lead e-mails come from visitors:
+ * a `?`, `&` or `%` in one must not add a Cc, a Bcc or a body to a staff
+ * reply, so every character outside the safe set is percent-encoded.
+ */
+export function mailtoHref(email: string): string {
+  const at = email.lastIndexOf("@");
+  if (at < 0) return `mailto:${encodeURIComponent(email)}`;
+  return `mailto:${encodeURIComponent(email.slice(0, at))}@${encodeURIComponent(email.slice(at + 1))}`;
+}
+
 /** The digits wa.me needs to open a chat with the number. */
 export function whatsappChat(e164: string): string {
   return `https://wa.me/${e164.replace(/\D/g, "")}`;

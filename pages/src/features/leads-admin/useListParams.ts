@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from "react";
 import { type ListParams, type StatusFilter, toSearch } from "./api";
 
-const FILTERS: StatusFilter[] = ["todos", "pendentes", "enviados", "falhas"];
+const FILTERS: StatusFilter[] = ["todos", "pendentes", "enviados", "falhas", "duplicados"];
 
 export function readParams(search: string): ListParams {
   const params = new URLSearchParams(search);

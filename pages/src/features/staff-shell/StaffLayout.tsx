@@ -98,7 +98,7 @@ export function StaffLayout({ title, subtitle, ownersOnly = false, children }: P
                 key={page.path}
                 to={page.path}
                 className="staff-nav__link"
-                aria-current={path === page.path ? "page" : undefined}
+                aria-current={isCurrent(page.path, path) ? "page" : undefined}
               >
                 {page.label}
               </Link>
@@ -122,3 +122,8 @@ export function StaffLayout({ title, subtitle, ownersOnly = false, children }: P
 }
 
 const OWNERS_ONLY_NOTICE = "Apenas os responsáveis pelo painel veem esta página.";
+
+/** A lead's own page belongs to the leads. */
+function isCurrent(pagePath: string, path: string): boolean {
+  return path === pagePath || (pagePath === "/admin" && path.startsWith("/admin/leads/"));
+}

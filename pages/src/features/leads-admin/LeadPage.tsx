@@ -1,0 +1,258 @@
+import { useCallback, useEffect, useRef, useState } from "react";
+import { Link, routeParam, useRouter } from "../../app/router";
+import { EmailAddress } from "../../components/EmailAddress";
+import { useToast } from "../../components/toast";
+import { ApiError } from "../../lib/api";
+import { formatDate } from "../../lib/format";
+import { StaffLayout } from "../staff-shell/StaffLayout";
+import { type Attempt, fetchLeadStory, type LeadStory, type StaffAction, type Submission } from "./api";
+import { attributionNotes, mailtoHref, whatsappChat } from "./format";
+import { leadPath } from "./LeadsTable";
+import { StatusBadge } from "./StatusBadge";
+import "./admin.css";
+import "./lead-page.css";
+
+const ACTIONS: Record<string, string> = {
+  mark_sent: "Marcou como enviado ao Jetimob",
+  resend: "Reenviou ao Jetimob",
+  delete: "Excluiu o lead",
+};
+
+/** /admin/leads/{id}: one lead's whole story. */
+export default function LeadPage() {
+  return (
+    <StaffLayout title="Lead" subtitle="Os dados do lead, cada cadastro que ele enviou e cada envio ao Jetimob.">
+      <LeadStoryPanel />
+    </StaffLayout>
+  );
+}
+
+function LeadStoryPanel() {
+  const { path } = useRouter();
+  const { toast } = useToast();
+  const id = routeParam("/admin/leads/:id", path) ?? "";
+  const [story, setStory] = useState<LeadStory | null>(null);
+  const [missing, setMissing] = useState(false);
+  const request = useRef<AbortController | null>(null);
+
+  const load = useCallback(async () => {
+    request.current?.abort();
+    const controller = new AbortController();
+    request.current = controller;
+    setStory(null);
+    setMissing(false);
+    try {
+      setStory(await fetchLeadStory(id, controller.signal));
+    } catch (error) {
+      if (controller.signal.aborted) return;
+      if (error instanceof ApiError && error.status === 404) setMissing(true);
+      else if (!(error instanceof ApiError && error.status === 401))
+        toast({ title: "Erro", description: "Erro ao carregar o lead", variant: "destructive" });
+    }
+  }, [id, toast]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  if (missing) {
+    return (
+      <section className="panel">
+        <p className="list-status">Lead não encontrado. Ele pode ter sido removido por outra pessoa.</p>
+        <BackToList />
+      </section>
+    );
+  }
+  if (!story) {
+    return (
+      <p className="list-status" role="status">
+        Carregando o lead...
+      </p>
+    );
+  }
+
+  const { lead } = story;
+  const first = attributionNotes(lead);
+  const last = lead.last_touch;
+  return (
+    <div className="lead-page">
+      <BackToList />
+      <section className="panel lead-card" aria-labelledby="lead-name">
+        <div className="lead-card__head">
+          <div>
+            <h2 id="lead-name">{lead.name}</h2>
+            <p className="panel__note">
+              Lead desde {formatDate(lead.created_at)} ·{" "}
+              {lead.submission_count === 1 ? "1 cadastro" : `${lead.submission_count} cadastros`}
+            </p>
+          </div>
+          <StatusBadge lead={lead} />
+        </div>
+        <dl className="lead-card__facts">
+          <div>
+            <dt>WhatsApp</dt>
+            <dd>
+              <a href={whatsappChat(lead.whatsapp)} target="_blank" rel="noopener noreferrer">
+                {lead.whatsapp_display}
+              </a>{" "}
+              <span className="lead-card__hint">(abre uma conversa no WhatsApp)</span>
+            </dd>
+          </div>
+          <div>
+            <dt>E-mail</dt>
+            <dd>
+              <a href={mailtoHref(lead.email)}>
+                <EmailAddress email={lead.email} />
+              </a>
+            </dd>
+          </div>
+          <div>
+            <dt>Primeiro contato</dt>
+            <dd>
+              {lead.origem}
+              {first.length > 0 && <span className="lead-card__hint"> · {first.join(" · ")}</span>}
+            </dd>
+          </div>
+          {last && (
+            <div>
+              <dt>Último contato</dt>
+              <dd>
+                {last.origem}
+                {attributionNotes(last).length > 0 && (
+                  <span className="lead-card__hint"> · {attributionNotes(last).join(" · ")}</span>
+                )}
+                <span className="lead-card__hint"> · {formatDate(last.at)}</span>
+              </dd>
+            </div>
+          )}
+        </dl>
+        {story.possible_duplicates.length > 0 && (
+          <div className="notice lead-card__duplicates" role="note">
+            <strong>Possível duplicado.</strong> Um cadastro trouxe dados de outro lead; nada foi juntado
+            automaticamente. Compare:
+            <ul>
+              {story.possible_duplicates.map((other) => (
+                <li key={other.id}>
+                  <Link to={leadPath(other.id)}>{other.name}</Link> · {other.email} · {other.whatsapp_display}
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
+      </section>
+
+      <section className="panel" aria-labelledby="submissions-title">
+        <div className="panel__head">
+          <h2 id="submissions-title">Cadastros</h2>
+          <p className="panel__note">Cada vez que a pessoa enviou o formulário, com os dados que digitou.</p>
+        </div>
+        <ol className="timeline">
+          {story.submissions.map((s, i) => (
+            <SubmissionItem key={s.id} submission={s} previous={story.submissions[i - 1]} />
+          ))}
+        </ol>
+      </section>
+
+      <section className="panel" aria-labelledby="attempts-title">
+        <div className="panel__head">
+          <h2 id="attempts-title">Envios ao Jetimob</h2>
+        </div>
+        {story.attempts.length === 0 ? (
+          <p className="panel__note">
+            {story.crm_configured
+              ? "Nenhuma tentativa registrada."
+              : "Nenhuma tentativa: a integração com o Jetimob não está configurada."}
+          </p>
+        ) : (
+          <ol className="timeline">
+            {story.attempts.map((a) => (
+              <AttemptItem key={a.id} attempt={a} />
+            ))}
+          </ol>
+        )}
+      </section>
+
+      <section className="panel" aria-labelledby="actions-title">
+        <div className="panel__head">
+          <h2 id="actions-title">Ações da equipe</h2>
+        </div>
+        {story.actions.length === 0 ? (
+          <p className="panel__note">Ninguém da equipe alterou este lead.</p>
+        ) : (
+          <ol className="timeline">
+            {story.actions.map((a) => (
+              <ActionItem key={a.id} action={a} />
+            ))}
+          </ol>
+        )}
+      </section>
+    </div>
+  );
+}
+
+function BackToList() {
+  return (
+    <p className="lead-page__back">
+      <Link to="/admin">← Voltar à lista de leads</Link>
+    </p>
+  );
+}
+
+/** One submission: what was typed, and what changed since the one before. */
+function SubmissionItem({ submission: s, previous }: { submission: Submission; previous?: Submission }) {
+  const changed = (key: "name" | "email" | "whatsapp") => previous !== undefined && previous[key] !== s[key];
+  const notes = attributionNotes(s);
+  return (
+    <li className="timeline__item">
+      <time dateTime={s.at ?? undefined}>{formatDate(s.at)}</time>
+      <div>
+        <p className={changed("name") ? "timeline__changed" : undefined}>{s.name}</p>
+        <p className={changed("email") ? "timeline__changed" : undefined}>
+          <EmailAddress email={s.email} />
+        </p>
+        <p className={changed("whatsapp") ? "timeline__changed" : undefined}>{s.whatsapp_display}</p>
+        <p className="lead-card__hint">
+          origem {s.origem}
+          {notes.length > 0 && ` · ${notes.join(" · ")}`}
+        </p>
+        {previous && (changed("name") || changed("email") || changed("whatsapp")) && (
+          <p className="timeline__badge">Dados corrigidos pelo visitante</p>
+        )}
+      </div>
+    </li>
+  );
+}
+
+function AttemptItem({ attempt: a }: { attempt: Attempt }) {
+  const what = a.kind === "lead" ? "Lead" : "Correção dos dados";
+  return (
+    <li className="timeline__item">
+      <time dateTime={a.at ?? undefined}>{formatDate(a.at)}</time>
+      <div>
+        <p>
+          {what}:{" "}
+          <span className={a.outcome === "sent" ? "badge badge--sent" : "badge badge--failed"}>
+            {a.outcome === "sent" ? "Enviado" : "Falhou"}
+          </span>
+        </p>
+        {a.detail && (
+          <p className="lead-card__hint">{a.outcome === "sent" ? `Código no Jetimob: ${a.detail}` : a.detail}</p>
+        )}
+      </div>
+    </li>
+  );
+}
+
+function ActionItem({ action: a }: { action: StaffAction }) {
+  return (
+    <li className="timeline__item">
+      <time dateTime={a.at ?? undefined}>{formatDate(a.at)}</time>
+      <div>
+        <p>{ACTIONS[a.action] ?? a.action}</p>
+        <p className="lead-card__hint">
+          <EmailAddress email={a.staff_email} />
+        </p>
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,97 @@
+import { expect, type Page, test } from "./fixtures";
+import { createStaff, signIn } from "./staff";
+import {
+  asNewVisitor,
+  fillLeadForm,
+  LEAD_SUBMIT,
+  openLanding,
+  type Person,
+  screenshot,
+  sql,
+  uniquePerson,
+} from "./support";
+
+const display = (digits: string) => `(${digits.slice(0, 2)}) ${digits.slice(2, 7)}-${digits.slice(7)}`;
+
+async function sendLead(page: Page, person: Person) {
+  await openLanding(page);
+  await fillLeadForm(page, person);
+  await page.getByRole("button", { name: LEAD_SUBMIT }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Sucesso!" })).toBeVisible();
+}
+
+test("a visitor corrects a number on the landing; the panel shows the new one and the lead's story", async ({
+  page,
+  request,
+}, testInfo) => {
+  const person = uniquePerson(testInfo);
+  const typo = {
+    ...person,
+    whatsappDigits: `${person.whatsappDigits.slice(0, -1)}${person.whatsappDigits.endsWith("1") ? "2" : "1"}`,
+  };
+  await asNewVisitor(page);
+  await sendLead(page, typo);
+  // The visitor notices the typo and sends the form again with the right number.
+  await sendLead(page, person);
+
+  await signIn(page, await createStaff(request));
+  await page.getByLabel("Buscar por nome, e-mail ou WhatsApp").fill(person.name);
+  const row = page.getByRole("row").filter({ hasText: person.name });
+  await expect(row).toHaveCount(1);
+  await expect(row.getByRole("link", { name: display(person.whatsappDigits) })).toBeVisible();
+  await expect(row).toContainText("2 cadastros");
+  await expect(row).not.toContainText(display(typo.whatsappDigits));
+
+  // The earlier, wrong number still finds the lead.
+  await page.getByLabel("Buscar por nome, e-mail ou WhatsApp").fill(display(typo.whatsappDigits));
+  await expect(page.getByRole("row").filter({ hasText: person.name })).toHaveCount(1);
+
+  await page.getByRole("link", { name: person.name }).click();
+  await expect(page).toHaveURL(/\/admin\/leads\/[\w-]+$/);
+  await expect(page.getByRole("heading", { name: person.name })).toBeVisible();
+  await expect(page.getByRole("link", { name: display(person.whatsappDigits) })).toHaveAttribute(
+    "href",
+    `https://wa.me/55${person.whatsappDigits}`,
+  );
+  const submissions = page.getByRole("region", { name: "Cadastros" }).getByRole("listitem");
+  await expect(submissions).toHaveCount(2);
+  await expect(submissions.nth(0)).toContainText(display(typo.whatsappDigits));
+  await expect(submissions.nth(1)).toContainText(display(person.whatsappDigits));
+  await expect(submissions.nth(1)).toContainText("Dados corrigidos pelo visitante");
+  await screenshot(page, testInfo, "admin-lead-story");
+
+  // The address works on its own (a reload, a shared link).
+  await page.reload();
+  await expect(page.getByRole("heading", { name: person.name })).toBeVisible();
+  const [stored] = await sql<{ whatsapp: string }>("SELECT whatsapp FROM leads WHERE email = ?1", person.email);
+  expect(stored?.whatsapp).toBe(`+55${person.whatsappDigits}`);
+
+  await page.getByRole("link", { name: "← Voltar à lista de leads" }).click();
+  await expect(page).toHaveURL(/\/admin$/);
+});
+
+test("a lead's row opens with the keyboard, and a possible duplicate is marked and filtered", async ({
+  page,
+  request,
+}, testInfo) => {
+  const ana = uniquePerson(testInfo);
+  const bia = uniquePerson(testInfo);
+  await asNewVisitor(page);
+  await sendLead(page, ana);
+  await sendLead(page, bia);
+  // Ana's e-mail with Bia's number: nothing is merged, both are flagged.
+  await sendLead(page, { ...ana, whatsappDigits: bia.whatsappDigits });
+
+  await signIn(page, await createStaff(request));
+  await page.getByRole("button", { name: /^Possível duplicado/ }).click();
+  await expect(page).toHaveURL(/status=duplicados/);
+  const anaRow = page.getByRole("row").filter({ hasText: ana.name });
+  await expect(anaRow.getByRole("link", { name: "Possível duplicado" })).toBeVisible();
+  await expect(page.getByRole("row").filter({ hasText: bia.name })).toBeVisible();
+  await screenshot(page, testInfo, "admin-duplicates");
+
+  await anaRow.getByRole("link", { name: ana.name }).focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("heading", { name: ana.name })).toBeVisible();
+  await expect(page.getByRole("note").filter({ hasText: "Possível duplicado" })).toContainText(bia.name);
+});
