@@ -88,9 +88,14 @@ CREATE TABLE lead_submissions (
   gclid        TEXT,
   fbclid       TEXT,
   referrer     TEXT,
-  page_url     TEXT
+  page_url     TEXT,
+  -- A new lead, a repeat with nothing new, a correction of the lead's
+  -- details, or one whose e-mail and WhatsApp are two leads'.
+  kind         TEXT NOT NULL DEFAULT 'new' CHECK (kind IN ('new', 'repeat', 'correction', 'conflict'))
 );
 CREATE INDEX lead_submissions_lead ON lead_submissions (lead_id, submitted_at);
+-- What the new-lead notices and the webhook report.
+CREATE INDEX lead_submissions_news ON lead_submissions (id) WHERE kind IN ('new', 'correction');
 
 -- Two leads one submission tied together (its e-mail is one's, its WhatsApp
 -- the other's): 'Possível duplicado'. Nothing is merged; each points at the other.
@@ -153,7 +158,12 @@ CREATE TABLE staff_users (
   role            TEXT NOT NULL DEFAULT 'staff' CHECK (role IN ('owner', 'staff')),
   -- Set by an owner's 'Desativar': no sign-in, no session, no reset, no sign-up.
   disabled_at     INTEGER,
-  last_sign_in_at INTEGER
+  last_sign_in_at INTEGER,
+  -- 'Receber aviso de novos leads' (owners by default), the last submission
+  -- (lead_submissions.id) this person was told about, and the cron's claim.
+  lead_notices    INTEGER NOT NULL DEFAULT 0 CHECK (lead_notices IN (0, 1)),
+  notices_sent_through INTEGER,
+  notices_lease_until  INTEGER
 );
 
 -- One-time e-mail confirmation links; only the token's hash is kept, with
@@ -232,3 +242,44 @@ CREATE TABLE audit_log (
 );
 CREATE INDEX audit_log_at ON audit_log (at DESC);
 CREATE INDEX audit_log_lead ON audit_log (lead_id) WHERE lead_id IS NOT NULL;
+
+-- Delivery trouble ('Leads não estão chegando ao Jetimob'): at most one open
+-- at a time. `reasons`: a comma-separated list of 'keys_refused' (Jetimob
+-- refused our keys), 'backlog' (the oldest undelivered lead waited over 15
+-- minutes), 'off' (no keys while leads wait). Each alert is claimed (its
+-- column set) before it is sent, so overlapping cron runs send it once.
+CREATE TABLE delivery_incidents (
+  id                 INTEGER PRIMARY KEY AUTOINCREMENT,
+  started_at         INTEGER NOT NULL,
+  reasons            TEXT NOT NULL,
+  waiting            INTEGER NOT NULL DEFAULT 0,
+  alerted_at         INTEGER,
+  resolved_at        INTEGER,
+  recovery_alerted_at INTEGER
+);
+CREATE UNIQUE INDEX delivery_incidents_open ON delivery_incidents ((resolved_at IS NULL))
+  WHERE resolved_at IS NULL;
+
+-- Events for the optional webhook (ALERT_WEBHOOK_URL), delivered like leads:
+-- claimed with a lease, retried with backoff, then left failed. A lead event
+-- names its submission; an incident event carries its own JSON.
+CREATE TABLE webhook_events (
+  id              INTEGER PRIMARY KEY AUTOINCREMENT,
+  event           TEXT NOT NULL CHECK (event IN ('lead.created', 'lead.updated', 'delivery.incident', 'delivery.recovered')),
+  submission_id   INTEGER UNIQUE REFERENCES lead_submissions (id) ON DELETE CASCADE,
+  payload         TEXT,
+  created_at      INTEGER NOT NULL,
+  status          TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'sent', 'failed')),
+  attempts        INTEGER NOT NULL DEFAULT 0,
+  next_attempt_at INTEGER,
+  lease_until     INTEGER,
+  last_error      TEXT
+);
+CREATE INDEX webhook_events_due ON webhook_events (next_attempt_at) WHERE status = 'pending';
+
+-- Small bits of state the cron keeps ('webhook_cursor': the last submission
+-- turned into webhook events).
+CREATE TABLE cron_state (
+  name  TEXT PRIMARY KEY,
+  value INTEGER NOT NULL
+) WITHOUT ROWID;

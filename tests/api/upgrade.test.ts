@@ -46,7 +46,12 @@ afterAll(async () => {
 describe(`a database made by release 66b2b0b (${SCHEMA_FILE.split("/").at(-1)})`, () => {
   it("records every migration as applied", async () => {
     const applied = await app.sql<{ name: string }>("SELECT name FROM d1_migrations ORDER BY id");
-    expect(applied.map((m) => m.name)).toEqual(["0001_initial.sql", "0002_staff_access.sql", "0003_lead_history.sql"]);
+    expect(applied.map((m) => m.name)).toEqual([
+      "0001_initial.sql",
+      "0002_staff_access.sql",
+      "0003_lead_history.sql",
+      "0004_lead_notices.sql",
+    ]);
   });
 
   it("0002: the earliest confirmed account is the owner, the others staff, none switched off", async () => {
@@ -202,8 +207,22 @@ describe("after the upgrade, through the API", () => {
     expect(blocked.status).toBe(429);
   });
 
+  it("0004: the owner gets the new-lead notices from the upgrade on, the others can switch them on", async () => {
+    const [last] = await app.sql<{ id: number }>("SELECT max(id) AS id FROM lead_submissions");
+    const rows = await app.sql("SELECT id, lead_notices, notices_sent_through FROM staff_users ORDER BY id");
+    expect(rows).toEqual([
+      { id: "staff-antigo-1", lead_notices: 1, notices_sent_through: last?.id },
+      { id: "staff-antigo-2", lead_notices: 0, notices_sent_through: null },
+      { id: "staff-antigo-3", lead_notices: 0, notices_sent_through: null },
+    ]);
+    const kinds = await app.sql("SELECT DISTINCT kind FROM lead_submissions");
+    expect(kinds).toEqual([{ kind: "new" }]);
+  });
+
   it("a pending lead due before the upgrade is delivered by the next cron run", async () => {
     await app.runCron();
+    // ...and nobody is sent a notice about the leads from before the upgrade.
+    expect(mail.messages().filter((m) => /lead/i.test(m.subject) && !/Jetimob/.test(m.subject))).toEqual([]);
     const calls = jetimob.callsFor("lead.antigo4@example.com");
     expect(calls).toHaveLength(1);
     expect(calls[0]?.fields.full_name).toBe("Paulo Pendente Repetido");

@@ -33,6 +33,7 @@ export class FakeJetimob {
   readonly calls: JetimobCall[] = [];
   private readonly service: FakeService;
   private readonly scripts = new Map<string, JetimobAnswer[]>();
+  private fallback: JetimobAnswer = accepted();
   private nextId = 5000;
 
   constructor() {
@@ -55,6 +56,11 @@ export class FakeJetimob {
   /** The answers to the next requests for this e-mail, in order. */
   script(email: string, ...answers: JetimobAnswer[]): void {
     this.scripts.set(email.toLowerCase(), answers);
+  }
+
+  /** The answer to every lead with no script left (by default: accepted). */
+  answerEveryone(answer: JetimobAnswer): void {
+    this.fallback = answer;
   }
 
   callsFor(email: string): JetimobCall[] {
@@ -85,7 +91,7 @@ export class FakeJetimob {
       at: request.at,
     });
 
-    const answer = this.scripts.get(fields.email ?? "")?.shift() ?? accepted();
+    const answer = this.scripts.get(fields.email ?? "")?.shift() ?? this.fallback;
     if ("accept" in answer) {
       return { status: 200, body: { id: answer.id ?? this.nextId++ }, delayMs: answer.delayMs };
     }

@@ -17,9 +17,16 @@ pub struct Development {
 }
 
 #[derive(Debug, Deserialize)]
+pub struct Site {
+    /// The public address of the site, e.g. `https://recantodasvideiras.com.br`.
+    pub url: String,
+}
+
+#[derive(Debug, Deserialize)]
 pub struct AgencyConfig {
     pub agency: Agency,
     pub development: Development,
+    pub site: Site,
 }
 
 const AGENCY_JSON: &str = include_str!("../../agency.json");
@@ -39,5 +46,6 @@ mod tests {
         assert!(!c.development.name.is_empty());
         assert!(c.agency.staff_email_domain.contains('.'));
         assert!(!c.agency.staff_email_domain.contains('@'));
+        assert!(c.site.url.starts_with("https://"));
     }
 }

@@ -16,3 +16,12 @@ pub fn setting(env: &Env, name: &str) -> Option<String> {
         .map(|v| v.trim().to_string())
         .filter(|v| !v.is_empty())
 }
+
+/// Where the site answers, for links in e-mails and webhooks written outside
+/// a request (the cron): `SITE_ORIGIN` if set, else the site URL in agency.json.
+pub fn site_origin(env: &Env) -> String {
+    setting(env, "SITE_ORIGIN")
+        .unwrap_or_else(|| crate::agency::config().site.url.clone())
+        .trim_end_matches('/')
+        .to_string()
+}

@@ -4,11 +4,14 @@ use worker::{Context, Env, Method, Request, Response, ScheduleContext, Scheduled
 
 pub mod admin;
 mod agency;
+mod alerts;
 mod audit;
 pub mod auth;
 mod config;
 pub mod crm;
+mod dates;
 mod email;
+mod health;
 mod http;
 pub mod leads;
 mod mail;
@@ -31,6 +34,10 @@ pub async fn fetch(req: Request, env: Env, ctx: Context) -> worker::Result<Respo
             Method::Post => leads::submit::handle(req, &env, &ctx).await,
             _ => Err(ApiError::MethodNotAllowed("POST")),
         },
+        "/api/health" => match method {
+            Method::Get => health::check(&env).await,
+            _ => Err(ApiError::MethodNotAllowed("GET")),
+        },
         "/api/config" => match method {
             Method::Get => site::public_config(&env),
             _ => Err(ApiError::MethodNotAllowed("GET")),
@@ -44,16 +51,23 @@ pub async fn fetch(req: Request, env: Env, ctx: Context) -> worker::Result<Respo
     };
     let response = answer.or_else(ApiError::into_response)?;
     let headers = response.headers();
-    headers.set("Cache-Control", "no-store")?;
+    // Every API answer is private and fresh; only the health check says how
+    // long a monitor may reuse it.
+    if !headers.has("Cache-Control")? {
+        headers.set("Cache-Control", "no-store")?;
+    }
     headers.set("X-Content-Type-Options", "nosniff")?;
     Ok(response)
 }
 
-/// Every minute: retries CRM deliveries that are due. Awaited here, not left to
-/// `wait_until`, so the run (and wrangler's local trigger) ends when the work does.
+/// Every minute: delivers what is due to the CRM, then watches delivery and
+/// sends the notices, alerts and webhook events that are due. Awaited here,
+/// not left to `wait_until`, so the run (and the local trigger) ends when the
+/// work does.
 #[event(scheduled)]
 pub async fn scheduled(_event: ScheduledEvent, env: Env, _ctx: ScheduleContext) {
     if let Err(e) = crm::run_due(&env).await {
         worker::console_error!("cron: delivery run failed: {e}");
     }
+    alerts::run(&env).await;
 }

@@ -90,6 +90,39 @@ pub const STAFF_UNCHANGED: &str = "A conta já está assim.";
 pub const OWNER_NEEDS_ACTIVE_ACCOUNT: &str =
     "Só uma conta confirmada e ativa pode ser responsável pelo painel.";
 
+// Delivery trouble ('Leads não estão chegando ao Jetimob'): the alert, the
+// panel's banner, the recovery.
+pub const DELIVERY_ALERT_SUBJECT: &str = "Leads não estão chegando ao Jetimob";
+pub const DELIVERY_RECOVERED_SUBJECT: &str = "Entrega ao Jetimob normalizada";
+pub const DELIVERY_KEYS_REFUSED: &str =
+    "O Jetimob recusou as chaves de acesso da integração (HTTP 401/403).";
+pub const DELIVERY_KEYS_REFUSED_TODO: &str = "Confira JETIMOB_PUBLIC_KEY e JETIMOB_PRIVATE_KEY \
+     (npx wrangler secret put) e se a integração continua ativa no Jetimob; os leads que esperam \
+     serão enviados sozinhos depois.";
+pub const DELIVERY_BACKLOG: &str =
+    "Há leads esperando há mais de 15 minutos para chegar ao Jetimob.";
+pub const DELIVERY_BACKLOG_TODO: &str = "Veja no painel o último erro dos leads pendentes. Se o \
+     Jetimob estiver fora do ar, os leads serão enviados sozinhos quando ele voltar.";
+pub const DELIVERY_OFF: &str =
+    "A entrega ao Jetimob está desligada: as chaves da integração não estão configuradas.";
+pub const DELIVERY_OFF_TODO: &str = "Cadastre JETIMOB_PUBLIC_KEY e JETIMOB_PRIVATE_KEY \
+     (npx wrangler secret put); os leads que esperam serão enviados no minuto seguinte.";
+
+/// The open incident in one line: since when, and how many leads wait.
+pub fn delivery_incident(since: &str, waiting: i64) -> String {
+    let waiting = match waiting {
+        1 => "1 lead esperando envio".to_string(),
+        n => format!("{n} leads esperando envio"),
+    };
+    format!("Leads não estão chegando ao Jetimob desde {since}. {waiting}.")
+}
+
+pub fn delivery_recovered(since: &str) -> String {
+    format!(
+        "Entrega ao Jetimob normalizada: os leads voltaram a chegar ao Jetimob (o problema começou em {since})."
+    )
+}
+
 // The staff panel.
 pub const LEAD_NOT_FOUND: &str =
     "Lead não encontrado. Ele pode ter sido removido por outra pessoa.";

@@ -1,9 +1,8 @@
 //! The CSV export: UTF-8 with a BOM and `;` between cells, as Excel set to
 //! Portuguese expects, and no cell a spreadsheet could run as a formula.
 
-use chrono::{DateTime, FixedOffset};
-
 use super::store::LeadRow;
+use crate::dates::format_date;
 use crate::leads::domain::format_whatsapp;
 
 /// Excel reads the file as UTF-8 only with this mark first.
@@ -125,20 +124,6 @@ fn cell(value: &str) -> String {
     }
 }
 
-/// `dd/MM/yyyy HH:mm` in America/Sao_Paulo, as the panel shows dates. Brazil
-/// has kept UTC−3 all year since daylight saving ended in 2019; should it
-/// return, this needs the time-zone database.
-pub fn format_date(ms: i64) -> String {
-    let brasilia = FixedOffset::west_opt(3 * 3600).expect("UTC-3 is a valid offset");
-    DateTime::from_timestamp_millis(ms)
-        .map(|t| {
-            t.with_timezone(&brasilia)
-                .format("%d/%m/%Y %H:%M")
-                .to_string()
-        })
-        .unwrap_or_default()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -176,12 +161,6 @@ mod tests {
                 r#"{"at":1767236400000,"origem":"google","utm_source":"google","utm_medium":"cpc","utm_campaign":"verao","gclid":"g","fbclid":null}"#.into(),
             ),
         }
-    }
-
-    #[test]
-    fn dates_read_as_in_the_panel_in_brasilia_time() {
-        // 2026-01-01 00:00 UTC is 31/12/2025 21:00 in Brasília.
-        assert_eq!(format_date(1_767_225_600_000), "31/12/2025 21:00");
     }
 
     #[test]

@@ -12,6 +12,7 @@ use serde::Serialize;
 use serde_json::json;
 use worker::{Env, Headers, Method, Request, Response};
 
+use crate::alerts::incidents;
 use crate::audit::{self, Actor, Subject};
 use crate::auth::guard::{self, Staff};
 use crate::crm::{self, Outcome};
@@ -216,7 +217,7 @@ fn filtered_total(status: StatusFilter, counts: &Counts) -> i64 {
 async fn list(req: &Request, env: &Env) -> ApiResult<Response> {
     let q = LeadQuery::from_url(&req.url()?);
     let db = config::database(env)?;
-    let (rows, counts, matches) = store::page_and_counts(&db, &q).await?;
+    let (rows, counts, matches, incident) = store::page_and_counts(&db, &q).await?;
     let total = matches.unwrap_or_else(|| filtered_total(q.status, &counts));
     let leads: Vec<LeadJson> = rows.iter().map(LeadJson::from).collect();
     http::success(json!({
@@ -233,6 +234,17 @@ async fn list(req: &Request, env: &Env) -> ApiResult<Response> {
             "duplicates": counts.duplicates,
         },
         "crm_configured": crm::is_configured(env),
+        // While leads are not reaching Jetimob: the banner's words.
+        "incident": incident.map(|incident| {
+            let words = incidents::describe(&incident);
+            json!({
+                "since": incident.started_at,
+                "summary": words.summary,
+                "details": words.details.iter()
+                    .map(|(what, todo)| json!({ "what": what, "todo": todo }))
+                    .collect::<Vec<_>>(),
+            })
+        }),
     }))
 }
 

@@ -7,6 +7,7 @@ use super::query::{COUNTS_SQL, LEAD_COLUMNS, LeadQuery, PAGE_SIZE, Search, Statu
 
 /// Leads marked 'Possível duplicado' (few: a row per lead in `lead_links`' key).
 const DUPLICATES_SQL: &str = "SELECT count(DISTINCT lead_id) AS n FROM lead_links";
+use crate::alerts::incidents::{self, Incident};
 use crate::auth::guard::Staff;
 
 /// A lead as the panel and the export read it.
@@ -91,16 +92,19 @@ struct Count {
 
 /// A page of leads, the counters and (with a search) the number of matches,
 /// in one round trip.
+/// A page of the list, the counters, how many leads the search matches (when
+/// there is one) and the open delivery incident, in one batch.
 pub async fn page_and_counts(
     db: &D1Database,
     q: &LeadQuery,
-) -> worker::Result<(Vec<LeadRow>, Counts, Option<i64>)> {
+) -> worker::Result<(Vec<LeadRow>, Counts, Option<i64>, Option<Incident>)> {
     let term = q.search.bound();
     let mut statements = vec![
         query!(db, &q.page_sql(), term, PAGE_SIZE, q.offset())?,
         db.prepare(COUNTS_SQL),
     ];
     statements.push(db.prepare(DUPLICATES_SQL));
+    statements.push(db.prepare(incidents::OPEN_SQL));
     if q.search != Search::None || q.status == StatusFilter::Duplicates {
         // The term is `?1` only when there is one.
         statements.push(match term {
@@ -119,11 +123,12 @@ pub async fn page_and_counts(
         }
     }
     counts.duplicates = rows::<Count>(results.get(2))?.first().map_or(0, |c| c.n);
-    let matches = match results.get(3) {
+    let incident = rows::<Incident>(results.get(3))?.into_iter().next();
+    let matches = match results.get(4) {
         Some(r) => rows::<Count>(Some(r))?.first().map(|c| c.n),
         None => None,
     };
-    Ok((leads, counts, matches))
+    Ok((leads, counts, matches, incident))
 }
 
 /// Up to `limit` leads after the one at (`created_at`, `id`), newest first.

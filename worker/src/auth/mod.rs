@@ -10,6 +10,7 @@ mod device;
 mod emails;
 pub mod guard;
 mod login;
+mod notices;
 pub mod password;
 mod reset;
 mod secret_token;
@@ -39,6 +40,9 @@ pub async fn route(req: Request, env: &Env, ctx: &Context, path: &str) -> ApiRes
         ("/api/auth/password", Method::Post) => reset::change(req, env).await,
         ("/api/auth/session", Method::Get) => sessions::session(req, env).await,
         ("/api/auth/session", _) => Err(ApiError::MethodNotAllowed("GET")),
+        ("/api/auth/notices", Method::Get) => notices::read(req, env).await,
+        ("/api/auth/notices", Method::Put) => notices::switch(req, env).await,
+        ("/api/auth/notices", _) => Err(ApiError::MethodNotAllowed("GET, PUT")),
         (
             "/api/auth/signup"
             | "/api/auth/confirm"

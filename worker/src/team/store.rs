@@ -111,7 +111,12 @@ impl TeamAction {
             TeamAction::Disable => Some("UPDATE staff_users SET disabled_at = ?2"),
             TeamAction::Enable => Some("UPDATE staff_users SET disabled_at = NULL"),
             TeamAction::EndSessions => None,
-            TeamAction::MakeOwner => Some("UPDATE staff_users SET role = 'owner'"),
+            // Owners get the new-lead notices by default (from now on).
+            TeamAction::MakeOwner => Some(
+                "UPDATE staff_users SET role = 'owner', notices_sent_through = \
+                 CASE WHEN lead_notices = 0 THEN (SELECT coalesce(max(id), 0) FROM lead_submissions) \
+                 ELSE notices_sent_through END, lead_notices = 1",
+            ),
             TeamAction::RemoveOwner => Some("UPDATE staff_users SET role = 'staff'"),
         }
     }

@@ -1,0 +1,314 @@
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { type App, spawnApp } from "../support/app";
+import { FakeService } from "../support/fake-http";
+import { accepted, FakeJetimob, refused } from "../support/fake-jetimob";
+import { FakeMail, type SentMail } from "../support/fake-mail";
+import { aLead, postLead } from "../support/leads";
+import { eventually } from "../support/net";
+import { type StaffClient, signedInStaff } from "../support/staff";
+
+// Delivery trouble: the cron watches whether leads reach Jetimob and tells
+// the owners once when they stop ('Leads não estão chegando ao Jetimob') and
+// once when they start again ('Entrega ao Jetimob normalizada'); the panel
+// shows a banner meanwhile and /api/health answers 503.
+const ALERT = "Leads não estão chegando ao Jetimob";
+const RECOVERED = "Entrega ao Jetimob normalizada";
+const MINUTE = 60_000;
+
+type Scenario = {
+  app: App;
+  mail: FakeMail;
+  jetimob: FakeJetimob;
+  owner: { client: StaffClient; email: string };
+  colleague: { client: StaffClient; email: string };
+};
+
+const running: (() => Promise<void>)[] = [];
+
+async function scenario(options: { keys: boolean }): Promise<Scenario> {
+  const mail = await new FakeMail().start();
+  const jetimob = await new FakeJetimob().start();
+  const keys: Record<string, string> = options.keys
+    ? { JETIMOB_PUBLIC_KEY: "pub-test", JETIMOB_PRIVATE_KEY: "priv-test" }
+    : {};
+  const app = await spawnApp({
+    vars: { MAIL_API_KEY: "mail-test-key", MAIL_API_BASE_URL: mail.url, JETIMOB_BASE_URL: jetimob.url, ...keys },
+  });
+  running.push(async () => {
+    await app.stop();
+    await jetimob.stop();
+    await mail.stop();
+  });
+  const owner = await signedInStaff(app, mail);
+  const colleague = await signedInStaff(app, mail);
+  return { app, mail, jetimob, owner, colleague };
+}
+
+afterEach(async () => {
+  while (running.length) await running.pop()?.();
+});
+
+afterAll(async () => {
+  while (running.length) await running.pop()?.();
+});
+
+function subjects(mails: SentMail[]): string[] {
+  return mails.map((m) => m.subject).filter((s) => s === ALERT || s === RECOVERED);
+}
+
+async function submit(app: App, lead = aLead()) {
+  expect((await postLead(app, lead)).status).toBe(200);
+  return String(lead.email);
+}
+
+async function attempted(app: App, email: string, attempts = 1) {
+  await eventually(async () => {
+    const [row] = await app.sql<{ delivery_attempts: number; lease_until: number | null }>(
+      "SELECT delivery_attempts, lease_until FROM leads WHERE email = ?1",
+      email,
+    );
+    return row && row.delivery_attempts >= attempts && row.lease_until === null ? row : undefined;
+  }, 15_000);
+}
+
+async function health(app: App) {
+  const answer = await fetch(`${app.baseUrl}/api/health`);
+  return { status: answer.status, body: (await answer.json()) as Record<string, unknown>, headers: answer.headers };
+}
+
+/** The panel's list as the owner sees it: its `incident`. */
+async function banner(s: Scenario) {
+  const list = await s.owner.client.call("GET", "/api/leads");
+  expect(list.status).toBe(200);
+  return list.body.incident as { summary: string; details: { what: string; todo: string }[] } | null;
+}
+
+async function cronRuns(app: App, times: number) {
+  await Promise.all(Array.from({ length: times }, () => app.runCron()));
+  for (let i = 0; i < times; i++) await app.runCron();
+}
+
+describe("Jetimob refusing our keys", () => {
+  it("sends the owners one alert however many cron runs see it, shows the banner, and one e-mail when it recovers", async () => {
+    const s = await scenario({ keys: true });
+    expect(await health(s.app)).toMatchObject({
+      status: 200,
+      body: { status: "ok", database: "ok", crm: "configured", oldest_pending_minutes: 0 },
+    });
+    s.jetimob.answerEveryone(refused(401, { error: "invalid key" }));
+    const email = await submit(s.app);
+    await attempted(s.app, email);
+
+    await cronRuns(s.app, 6);
+    expect(subjects(s.mail.messagesTo(s.owner.email))).toEqual([ALERT]);
+    expect(subjects(s.mail.messagesTo(s.colleague.email))).toEqual([]);
+    const [alert] = s.mail.messagesTo(s.owner.email).filter((m) => m.subject === ALERT);
+    expect(alert?.text).toMatch(
+      /^Leads não estão chegando ao Jetimob desde \d\d\/\d\d\/\d{4} \d\d:\d\d\. 1 lead esperando envio\./,
+    );
+    expect(alert?.text).toContain("O Jetimob recusou as chaves de acesso da integração (HTTP 401/403).");
+    expect(alert?.text).toContain("O que fazer: Confira JETIMOB_PUBLIC_KEY e JETIMOB_PRIVATE_KEY");
+
+    const shown = await banner(s);
+    expect(alert?.text.startsWith(shown?.summary ?? "?")).toBe(true);
+    expect(shown?.details.map((d) => d.what)).toEqual([
+      "O Jetimob recusou as chaves de acesso da integração (HTTP 401/403).",
+    ]);
+    const degraded = await eventually(async () => {
+      const h = await health(s.app);
+      return h.status === 503 ? h : undefined;
+    }, 15_000);
+    expect(degraded.body).toMatchObject({ status: "degraded", database: "ok", crm: "configured" });
+    expect(String(degraded.body.reason)).toContain("keys_refused");
+
+    // The keys are fixed: the waiting lead goes at its next try, and the owners hear it once.
+    s.jetimob.answerEveryone(accepted());
+    await s.app.sql("UPDATE leads SET next_attempt_at = 0 WHERE email = ?1", email);
+    await cronRuns(s.app, 4);
+    const [row] = await s.app.sql<{ delivery_status: string }>(
+      "SELECT delivery_status FROM leads WHERE email = ?1",
+      email,
+    );
+    expect(row?.delivery_status).toBe("sent");
+    expect(subjects(s.mail.messagesTo(s.owner.email))).toEqual([ALERT, RECOVERED]);
+    const [recovery] = s.mail.messagesTo(s.owner.email).filter((m) => m.subject === RECOVERED);
+    expect(recovery?.text).toMatch(
+      /os leads voltaram a chegar ao Jetimob \(o problema começou em \d\d\/\d\d\/\d{4} \d\d:\d\d\)/,
+    );
+    expect(await banner(s)).toBeNull();
+    await eventually(async () => ((await health(s.app)).status === 200 ? true : undefined), 15_000);
+  });
+
+  it("alerts once an hour at most when delivery flaps: the banner shows the new incident at once", async () => {
+    const s = await scenario({ keys: true });
+    s.jetimob.answerEveryone(refused(403));
+    const first = await submit(s.app);
+    await attempted(s.app, first);
+    await s.app.runCron();
+    s.jetimob.answerEveryone(accepted());
+    await s.app.sql("UPDATE leads SET next_attempt_at = 0");
+    await s.app.runCron();
+    expect(subjects(s.mail.messagesTo(s.owner.email))).toEqual([ALERT, RECOVERED]);
+
+    // Refused again minutes later: the banner says so, the owners' inbox waits.
+    s.jetimob.answerEveryone(refused(401));
+    const second = await submit(s.app);
+    await attempted(s.app, second);
+    await cronRuns(s.app, 3);
+    expect((await banner(s))?.summary).toMatch(/^Leads não estão chegando ao Jetimob desde/);
+    expect(subjects(s.mail.messagesTo(s.owner.email))).toEqual([ALERT, RECOVERED]);
+
+    // An hour after the first alert (the clock moved), the second one goes.
+    await s.app.sql(
+      "UPDATE delivery_incidents SET alerted_at = alerted_at - ?1 WHERE alerted_at IS NOT NULL",
+      61 * MINUTE,
+    );
+    await cronRuns(s.app, 3);
+    expect(subjects(s.mail.messagesTo(s.owner.email))).toEqual([ALERT, RECOVERED, ALERT]);
+  });
+});
+
+describe("a lead waiting more than 15 minutes", () => {
+  it("is an incident: the owners hear it once, with how long and what to do", async () => {
+    const s = await scenario({ keys: true });
+    s.jetimob.answerEveryone(refused(500, { error: "manutenção" }));
+    const email = await submit(s.app);
+    await attempted(s.app, email);
+    await cronRuns(s.app, 2);
+    expect(subjects(s.mail.messagesTo(s.owner.email))).toEqual([]);
+    expect(await banner(s)).toBeNull();
+
+    // Sixteen minutes pass (the lead's clock moved back, not waited for).
+    await s.app.sql("UPDATE leads SET created_at = created_at - ?1 WHERE email = ?2", 16 * MINUTE, email);
+    await cronRuns(s.app, 3);
+    const alerts = s.mail.messagesTo(s.owner.email).filter((m) => m.subject === ALERT);
+    expect(alerts).toHaveLength(1);
+    expect(alerts[0]?.text).toContain("Há leads esperando há mais de 15 minutos para chegar ao Jetimob.");
+    expect(alerts[0]?.text).toContain("O que fazer: Veja no painel o último erro dos leads pendentes.");
+    const degraded = await eventually(async () => {
+      const h = await health(s.app);
+      return h.status === 503 ? h : undefined;
+    }, 15_000);
+    expect(degraded.body.oldest_pending_minutes).toBeGreaterThanOrEqual(16);
+    expect(String(degraded.body.reason)).toContain("backlog");
+  });
+});
+
+describe("delivery off (no Jetimob keys) while leads wait", () => {
+  it("is an incident too, and /api/health says so without a word about any lead", async () => {
+    const s = await scenario({ keys: false });
+    const fine = await health(s.app);
+    expect(fine.status).toBe(200);
+    expect(fine.body).toEqual({ status: "ok", database: "ok", crm: "off", oldest_pending_minutes: 0 });
+    expect(Number(fine.headers.get("cache-control")?.match(/max-age=(\d+)/)?.[1])).toBeLessThanOrEqual(10);
+
+    const lead = aLead({ name: "Sem Chaves" });
+    await submit(s.app, lead);
+    await cronRuns(s.app, 3);
+    const alerts = s.mail.messagesTo(s.owner.email).filter((m) => m.subject === ALERT);
+    expect(alerts).toHaveLength(1);
+    expect(alerts[0]?.text).toContain(
+      "A entrega ao Jetimob está desligada: as chaves da integração não estão configuradas.",
+    );
+    expect((await banner(s))?.details[0]?.todo).toContain("Cadastre JETIMOB_PUBLIC_KEY e JETIMOB_PRIVATE_KEY");
+
+    const degraded = await eventually(async () => {
+      const h = await health(s.app);
+      return h.status === 503 ? h : undefined;
+    }, 15_000);
+    expect(degraded.body).toMatchObject({ status: "degraded", database: "ok", crm: "off" });
+    const said = JSON.stringify(degraded.body);
+    expect(said).not.toContain("Sem Chaves");
+    expect(said).not.toContain(String(lead.email));
+  });
+
+  it("reaches no owner whose account is switched off", async () => {
+    const s = await scenario({ keys: false });
+    const second = await signedInStaff(s.app, s.mail);
+    const [account] = await s.app.sql<{ id: string }>("SELECT id FROM staff_users WHERE email = ?1", second.email);
+    expect((await s.owner.client.call("POST", `/api/staff/${account?.id}/make-owner`, {})).status).toBe(200);
+    expect((await s.owner.client.call("POST", `/api/staff/${account?.id}/disable`, {})).status).toBe(200);
+    await submit(s.app);
+    await s.app.runCron();
+    expect(subjects(s.mail.messagesTo(s.owner.email))).toEqual([ALERT]);
+    expect(subjects(s.mail.messagesTo(second.email))).toEqual([]);
+  });
+});
+
+describe("the webhook (ALERT_WEBHOOK_URL)", () => {
+  it("gets each lead and each incident as JSON, retried after a failure", async () => {
+    const hook = await new FakeService(() => ({ status: 500, body: { error: "fora" } })).start();
+    const jetimob = await new FakeJetimob().start();
+    const app = await spawnApp({
+      vars: {
+        ALERT_WEBHOOK_URL: `${hook.url}/hooks/leads`,
+        JETIMOB_BASE_URL: jetimob.url,
+        JETIMOB_PUBLIC_KEY: "pub-test",
+        JETIMOB_PRIVATE_KEY: "priv-test",
+        SITE_ORIGIN: "https://painel.example",
+      },
+    });
+    running.push(async () => {
+      await app.stop();
+      await jetimob.stop();
+      await hook.stop();
+    });
+    const events = () =>
+      hook.received.map((r) => ({
+        path: r.path,
+        type: r.headers["content-type"],
+        body: JSON.parse(r.body.toString()),
+      }));
+
+    jetimob.answerEveryone(refused(401));
+    const lead = aLead({ name: "Wanda Webhook", whatsapp: "(49) 98123-0001", utm_campaign: "outono" });
+    await submit(app, lead);
+    await attempted(app, String(lead.email));
+    await app.runCron();
+    const first = events();
+    expect(first.map((e) => e.body.event).sort()).toEqual(["delivery.incident", "lead.created"]);
+    const created = first.find((e) => e.body.event === "lead.created");
+    expect(created?.path).toBe("/hooks/leads");
+    expect(created?.type).toBe("application/json");
+    expect(created?.body.lead).toMatchObject({
+      name: "Wanda Webhook",
+      email: lead.email,
+      whatsapp: "+5549981230001",
+      utm_campaign: "outono",
+    });
+    expect(created?.body.lead.panel_url).toMatch(/^https:\/\/painel\.example\/admin\/leads\/[\w-]+$/);
+    expect(first.find((e) => e.body.event === "delivery.incident")?.body).toMatchObject({
+      reasons: ["keys_refused"],
+      waiting: 1,
+    });
+
+    // Both failed (HTTP 500): they wait for their next try, then go again, once each.
+    hook.respondWith(() => ({ status: 204 }));
+    await app.runCron();
+    expect(hook.received).toHaveLength(2);
+    await app.sql("UPDATE webhook_events SET next_attempt_at = 0 WHERE status = 'pending'");
+    await app.runCron();
+    await app.runCron();
+    const retried = events().slice(2);
+    expect(retried.map((e) => e.body.event).sort()).toEqual(["delivery.incident", "lead.created"]);
+    expect(retried.find((e) => e.body.event === "lead.created")?.body).toEqual(created?.body);
+    expect(await app.sql("SELECT status, attempts FROM webhook_events ORDER BY id")).toEqual([
+      { status: "sent", attempts: 2 },
+      { status: "sent", attempts: 2 },
+    ]);
+
+    // A correction is lead.updated with what changed; the recovery is delivery.recovered.
+    hook.clear();
+    jetimob.answerEveryone(accepted());
+    await submit(app, { ...lead, whatsapp: "(49) 98123-0002" });
+    await app.sql("UPDATE leads SET next_attempt_at = 0");
+    await app.runCron();
+    await app.runCron();
+    const later = events().map((e) => e.body);
+    expect(later.map((e) => e.event).sort()).toEqual(["delivery.recovered", "lead.updated"]);
+    expect(later.find((e) => e.event === "lead.updated")).toMatchObject({
+      lead: { name: "Wanda Webhook", whatsapp: "+5549981230002" },
+      before: { whatsapp: "+5549981230001" },
+    });
+  });
+});

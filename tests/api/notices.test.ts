@@ -1,0 +1,243 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import agency from "../../agency.json" with { type: "json" };
+import { type App, spawnApp } from "../support/app";
+import { FakeJetimob } from "../support/fake-jetimob";
+import { FakeMail, type SentMail } from "../support/fake-mail";
+import { aLead, postLead, uniqueIp } from "../support/leads";
+import { type StaffClient, signedInStaff } from "../support/staff";
+
+// New-lead notices: the cron (every minute) e-mails each person who has
+// 'Receber aviso de novos leads' on, once a minute at most, every new lead
+// and every correction since the last e-mail. Jetimob accepts every lead
+// here, so no delivery alert mixes in.
+let mail: FakeMail;
+let jetimob: FakeJetimob;
+let app: App;
+type Person = { client: StaffClient; email: string };
+let owner: Person;
+let colleague: Person;
+let quiet: Person;
+let leaver: Person;
+
+const NOTICE = /^(Novo lead|Lead atualizou|\d+ novos leads|\d+ leads atualizaram|1 novo lead e)/;
+
+function noticesTo(email: string): SentMail[] {
+  return mail.messagesTo(email).filter((m) => NOTICE.test(m.subject));
+}
+
+async function switchNotices(person: Person, enabled: boolean) {
+  const answer = await person.client.call("PUT", "/api/auth/notices", { enabled });
+  expect(answer).toMatchObject({ status: 200, body: { enabled } });
+}
+
+async function submit(lead: Record<string, unknown>, ip = uniqueIp()) {
+  const answer = await postLead(app, lead, { ip });
+  expect(answer.status).toBe(200);
+}
+
+/** The minute since each person's last e-mail has passed (the clock moved, not waited for). */
+async function aMinuteLater() {
+  await app.sql("UPDATE staff_users SET notices_lease_until = NULL");
+}
+
+beforeAll(async () => {
+  mail = await new FakeMail().start();
+  jetimob = await new FakeJetimob().start();
+  app = await spawnApp({
+    vars: {
+      MAIL_API_KEY: "mail-test-key",
+      MAIL_API_BASE_URL: mail.url,
+      JETIMOB_BASE_URL: jetimob.url,
+      JETIMOB_PUBLIC_KEY: "pub-test",
+      JETIMOB_PRIVATE_KEY: "priv-test",
+      SITE_ORIGIN: "https://painel.example",
+    },
+  });
+  owner = await signedInStaff(app, mail);
+  colleague = await signedInStaff(app, mail);
+  quiet = await signedInStaff(app, mail);
+  leaver = await signedInStaff(app, mail);
+  await switchNotices(colleague, true);
+  await switchNotices(leaver, true);
+  const [account] = await app.sql<{ id: string }>("SELECT id FROM staff_users WHERE email = ?1", leaver.email);
+  const disabled = await owner.client.call("POST", `/api/staff/${account?.id}/disable`, {});
+  expect(disabled.status).toBe(200);
+});
+
+afterAll(async () => {
+  await app?.stop();
+  await jetimob?.stop();
+  await mail?.stop();
+});
+
+beforeEach(async () => {
+  await aMinuteLater();
+  await app.runCron();
+  mail.clear();
+});
+
+describe("'Receber aviso de novos leads'", () => {
+  it("is on for the owner and off for everyone else until they switch it on", async () => {
+    expect((await owner.client.call("GET", "/api/auth/notices")).body).toMatchObject({ enabled: true });
+    expect((await quiet.client.call("GET", "/api/auth/notices")).body).toMatchObject({ enabled: false });
+    expect((await colleague.client.call("GET", "/api/auth/notices")).body).toMatchObject({ enabled: true });
+  });
+
+  it("is switched only with a yes or no, and only by someone signed in", async () => {
+    const bad = await quiet.client.call("PUT", "/api/auth/notices", { enabled: "sim" });
+    expect(bad.status).toBe(422);
+    expect((await quiet.client.call("GET", "/api/auth/notices")).body).toMatchObject({ enabled: false });
+    const stranger = await fetch(`${app.baseUrl}/api/auth/notices`, {
+      method: "PUT",
+      headers: { "Content-Type": "application/json", Origin: app.baseUrl },
+      body: JSON.stringify({ enabled: true }),
+    });
+    expect(stranger.status).toBe(401);
+  });
+});
+
+describe("a new lead", () => {
+  it("reaches everyone who has the notice on within one cron run, and nobody else", async () => {
+    await submit(
+      aLead({
+        name: "Helena Notícia",
+        whatsapp: "(49) 98123-4567",
+        origem: "instagram",
+        utm_campaign: "pre-lancamento",
+      }),
+    );
+    await app.runCron();
+
+    for (const person of [owner, colleague]) {
+      const notices = noticesTo(person.email);
+      expect(notices).toHaveLength(1);
+      const [notice] = notices;
+      expect(notice?.subject).toBe("Novo lead: Helena Notícia");
+      expect(notice?.text).toContain("WhatsApp: (49) 98123-4567 — https://wa.me/5549981234567");
+      expect(notice?.text).toMatch(/E-mail: pessoa\d+\.\d+@example\.com/);
+      expect(notice?.text).toContain("Origem: instagram · campanha pre-lancamento");
+      expect(notice?.text).toMatch(/Ver no painel: https:\/\/painel\.example\/admin\/leads\/[\w-]+/);
+      expect(notice?.html).toContain('href="https://wa.me/5549981234567"');
+    }
+    expect(noticesTo(quiet.email)).toEqual([]);
+    expect(noticesTo(leaver.email)).toEqual([]);
+  });
+
+  it("says the time in Brasília", async () => {
+    await submit(aLead({ name: "Horácio Hora" }));
+    const [lead] = await app.sql<{ id: string }>("SELECT id FROM leads WHERE name = 'Horácio Hora'");
+    // 15:30 UTC is 12:30 in Brasília.
+    await app.sql(
+      "UPDATE lead_submissions SET submitted_at = ?2 WHERE lead_id = ?1",
+      lead?.id,
+      Date.UTC(2026, 10, 20, 15, 30),
+    );
+    await app.runCron();
+    expect(noticesTo(owner.email)[0]?.text).toContain("Horácio Hora — novo lead, 20/11/2026 12:30");
+  });
+
+  it("is told once, however many cron runs overlap", async () => {
+    await submit(aLead({ name: "Paula Paralela" }));
+    await Promise.all(Array.from({ length: 6 }, () => app.runCron()));
+    await aMinuteLater();
+    await app.runCron();
+    expect(noticesTo(owner.email).map((m) => m.subject)).toEqual(["Novo lead: Paula Paralela"]);
+    expect(noticesTo(colleague.email)).toHaveLength(1);
+  });
+});
+
+describe("30 leads in one minute", () => {
+  it("make one e-mail per person listing all 30", async () => {
+    const leads = Array.from({ length: 30 }, (_, i) => aLead({ name: `Lote ${String(i + 1).padStart(2, "0")}` }));
+    for (const lead of leads) await submit(lead);
+    await app.runCron();
+    for (const person of [owner, colleague]) {
+      const notices = noticesTo(person.email);
+      expect(notices).toHaveLength(1);
+      expect(notices[0]?.subject).toBe(`30 novos leads — ${agency.development.name}`);
+      for (const lead of leads) expect(notices[0]?.text).toContain(`• ${lead.name} — novo lead`);
+    }
+    expect(noticesTo(quiet.email)).toEqual([]);
+  });
+});
+
+describe("one e-mail a minute at most", () => {
+  it("keeps a lead of the same minute for the next e-mail", async () => {
+    await submit(aLead({ name: "Primeira Minuto" }));
+    await app.runCron();
+    await submit(aLead({ name: "Segunda Minuto" }));
+    await app.runCron();
+    expect(noticesTo(owner.email).map((m) => m.subject)).toEqual(["Novo lead: Primeira Minuto"]);
+
+    await aMinuteLater();
+    await app.runCron();
+    expect(noticesTo(owner.email).map((m) => m.subject)).toEqual([
+      "Novo lead: Primeira Minuto",
+      "Novo lead: Segunda Minuto",
+    ]);
+  });
+});
+
+describe("a visitor who sends the form again", () => {
+  it("is in the notice, marked, when their contact details changed", async () => {
+    const lead = aLead({ name: "Carla Correção", whatsapp: "(49) 99999-0001" });
+    await submit(lead);
+    await app.runCron();
+    await aMinuteLater();
+    mail.clear();
+
+    await submit({ ...lead, whatsapp: "(49) 98888-7777" });
+    await app.runCron();
+    const [notice] = noticesTo(owner.email);
+    expect(notice?.subject).toBe("Lead atualizou os dados: Carla Correção");
+    expect(notice?.text).toContain(
+      "Carla Correção — dados atualizados pelo visitante: WhatsApp (antes (49) 99999-0001)",
+    );
+    expect(notice?.text).toContain("WhatsApp: (49) 98888-7777");
+  });
+
+  it("is not, when nothing changed", async () => {
+    const lead = aLead({ name: "Rita Repetida" });
+    await submit(lead);
+    await app.runCron();
+    await aMinuteLater();
+    mail.clear();
+
+    await submit(lead);
+    await app.runCron();
+    expect(noticesTo(owner.email)).toEqual([]);
+  });
+});
+
+describe("switching the notice", () => {
+  it("off: nothing more comes; on again: only the leads from then on", async () => {
+    await switchNotices(colleague, false);
+    await submit(aLead({ name: "Durante Desligado" }));
+    await app.runCron();
+    expect(noticesTo(colleague.email)).toEqual([]);
+    expect(noticesTo(owner.email)).toHaveLength(1);
+
+    await switchNotices(colleague, true);
+    await aMinuteLater();
+    await app.runCron();
+    expect(noticesTo(colleague.email)).toEqual([]);
+
+    await submit(aLead({ name: "Depois Ligado" }));
+    await app.runCron();
+    expect(noticesTo(colleague.email).map((m) => m.subject)).toEqual(["Novo lead: Depois Ligado"]);
+  });
+});
+
+describe("when the e-mail API fails", () => {
+  it("the leads wait for the next minute's e-mail", async () => {
+    mail.respondWith(() => ({ status: 500, body: { message: "indisponível" } }));
+    await submit(aLead({ name: "Espera Entrega" }));
+    await app.runCron();
+    mail.respondWith(() => ({ status: 200, body: { id: "ok" } }));
+    expect(noticesTo(owner.email)).toHaveLength(1); // the failed try, as the fake received it
+    mail.clear();
+
+    await app.runCron();
+    expect(noticesTo(owner.email).map((m) => m.subject)).toEqual(["Novo lead: Espera Entrega"]);
+  });
+});

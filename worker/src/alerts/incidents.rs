@@ -1,0 +1,409 @@
+//! Delivery trouble: every cron run looks at whether leads are reaching
+//! Jetimob, and tells the owners when they stop and when they start again.
+//!
+//! An incident is open while any of these holds: Jetimob refused our keys
+//! (the latest attempt got 401 or 403), the oldest undelivered lead has waited
+//! more than 15 minutes, or delivery is off (no keys) while leads wait. At
+//! most one is open at a time (a unique index), and each of its two e-mails
+//! ('Leads não estão chegando ao Jetimob', 'Entrega ao Jetimob normalizada')
+//! is claimed in D1 before it goes: one alert per incident, however many
+//! cron runs see it, and no more than one alert an hour. An incident that
+//! ends before its alert went ends quietly (no recovery e-mail either).
+
+use serde::Deserialize;
+use serde_json::json;
+use worker::{D1Database, Env, query};
+
+use super::webhook;
+use crate::dates::format_date;
+use crate::mail::{self, Email};
+use crate::{agency, config, crm, messages};
+
+/// Past this, an undelivered lead is a problem someone must look at.
+pub const BACKLOG_MS: i64 = 15 * 60 * 1000;
+/// At most one alert e-mail this often.
+pub const ALERT_GAP_MS: i64 = 60 * 60 * 1000;
+
+/// What makes delivery unhealthy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reason {
+    /// Jetimob answered 401/403: our keys are refused.
+    KeysRefused,
+    /// The oldest undelivered lead waited more than 15 minutes.
+    Backlog,
+    /// No Jetimob keys, and leads wait.
+    Off,
+}
+
+impl Reason {
+    pub fn name(self) -> &'static str {
+        match self {
+            Reason::KeysRefused => "keys_refused",
+            Reason::Backlog => "backlog",
+            Reason::Off => "off",
+        }
+    }
+
+    fn parse(name: &str) -> Option<Self> {
+        match name {
+            "keys_refused" => Some(Reason::KeysRefused),
+            "backlog" => Some(Reason::Backlog),
+            "off" => Some(Reason::Off),
+            _ => None,
+        }
+    }
+}
+
+/// How delivery stands, read in one batch.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct Snapshot {
+    /// When the oldest undelivered lead arrived.
+    pub oldest_pending_at: Option<i64>,
+    /// How many leads are not in the CRM yet.
+    pub waiting: i64,
+    /// The latest delivery attempt failed this way (its `detail`), if it failed.
+    pub last_failure: Option<String>,
+}
+
+/// Why delivery is unhealthy now; empty when it is fine.
+pub fn reasons(snapshot: &Snapshot, configured: bool, now: i64) -> Vec<Reason> {
+    let mut reasons = Vec::new();
+    if !configured && snapshot.waiting > 0 {
+        reasons.push(Reason::Off);
+    }
+    if configured
+        && snapshot
+            .last_failure
+            .as_deref()
+            .is_some_and(|d| d.starts_with("HTTP 401") || d.starts_with("HTTP 403"))
+    {
+        reasons.push(Reason::KeysRefused);
+    }
+    if snapshot
+        .oldest_pending_at
+        .is_some_and(|at| now - at > BACKLOG_MS)
+    {
+        reasons.push(Reason::Backlog);
+    }
+    reasons
+}
+
+/// An incident as stored.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Incident {
+    pub id: i64,
+    pub started_at: i64,
+    pub reasons: String,
+    pub waiting: i64,
+    pub resolved_at: Option<i64>,
+}
+
+impl Incident {
+    pub fn reasons(&self) -> Vec<Reason> {
+        self.reasons.split(',').filter_map(Reason::parse).collect()
+    }
+}
+
+const SNAPSHOT_SQL: &str = "SELECT \
+       (SELECT min(created_at) FROM leads WHERE delivery_status = 'pending') AS oldest_pending_at, \
+       (SELECT count(*) FROM leads WHERE delivery_status != 'sent') AS waiting, \
+       (SELECT detail FROM crm_attempts WHERE id = (SELECT max(id) FROM crm_attempts) \
+          AND outcome = 'failed') AS last_failure";
+
+pub const OPEN_SQL: &str = "SELECT id, started_at, reasons, waiting, alerted_at, resolved_at \
+     FROM delivery_incidents WHERE resolved_at IS NULL";
+
+const OPEN_INCIDENT_SQL: &str = "INSERT OR IGNORE INTO delivery_incidents (started_at, reasons, waiting) \
+     VALUES (?1, ?2, ?3)";
+const UPDATE_SQL: &str = "UPDATE delivery_incidents SET reasons = ?2, waiting = ?3 \
+     WHERE id = ?1 AND resolved_at IS NULL";
+/// Claims the alert of the open incident; the row when this run won it.
+/// Never within an hour of the last alert: delivery that flaps between
+/// failing and working alerts once an hour at most (the panel's banner shows
+/// every incident at once).
+const CLAIM_ALERT_SQL: &str = "UPDATE delivery_incidents SET alerted_at = ?1 \
+     WHERE resolved_at IS NULL AND alerted_at IS NULL \
+       AND NOT EXISTS (SELECT 1 FROM delivery_incidents WHERE alerted_at > ?1 - ?2) \
+     RETURNING id, started_at, reasons, waiting, alerted_at, resolved_at";
+const UNCLAIM_ALERT_SQL: &str = "UPDATE delivery_incidents SET alerted_at = NULL WHERE id = ?1";
+const RESOLVE_SQL: &str = "UPDATE delivery_incidents SET resolved_at = ?2 \
+     WHERE id = ?1 AND resolved_at IS NULL";
+/// Claims the recovery e-mail of a resolved incident whose alert went out.
+const CLAIM_RECOVERY_SQL: &str = "UPDATE delivery_incidents SET recovery_alerted_at = ?1 \
+     WHERE id = (SELECT id FROM delivery_incidents WHERE resolved_at IS NOT NULL \
+                   AND alerted_at IS NOT NULL AND recovery_alerted_at IS NULL \
+                 ORDER BY id DESC LIMIT 1) \
+     RETURNING id, started_at, reasons, waiting, alerted_at, resolved_at";
+const UNCLAIM_RECOVERY_SQL: &str =
+    "UPDATE delivery_incidents SET recovery_alerted_at = NULL WHERE id = ?1";
+const OWNERS_SQL: &str = "SELECT email FROM staff_users \
+     WHERE role = 'owner' AND disabled_at IS NULL AND confirmed_at IS NOT NULL";
+
+#[derive(Deserialize)]
+struct EmailRow {
+    email: String,
+}
+
+/// Looks at delivery, opens, updates or resolves the incident, and sends
+/// what is due.
+pub async fn watch(env: &Env, db: &D1Database, now: i64) -> worker::Result<()> {
+    let results = db
+        .batch(vec![db.prepare(SNAPSHOT_SQL), db.prepare(OPEN_SQL)])
+        .await?;
+    let snapshot: Snapshot = results
+        .first()
+        .map(|r| r.results::<Snapshot>())
+        .transpose()?
+        .and_then(|rows| rows.into_iter().next())
+        .unwrap_or_default();
+    let open: Option<Incident> = results
+        .get(1)
+        .map(|r| r.results::<Incident>())
+        .transpose()?
+        .and_then(|rows| rows.into_iter().next());
+    let now_reasons = reasons(&snapshot, crm::is_configured(env), now);
+    let listed = now_reasons
+        .iter()
+        .map(|r| r.name())
+        .collect::<Vec<_>>()
+        .join(",");
+
+    match (open, now_reasons.is_empty()) {
+        (None, false) => {
+            query!(db, OPEN_INCIDENT_SQL, now, listed, snapshot.waiting)?
+                .run()
+                .await?;
+        }
+        (Some(incident), false) => {
+            query!(db, UPDATE_SQL, incident.id, listed, snapshot.waiting)?
+                .run()
+                .await?;
+        }
+        (Some(incident), true) => {
+            query!(db, RESOLVE_SQL, incident.id, now)?.run().await?;
+        }
+        (None, true) => {}
+    }
+    alert_if_due(env, db, now).await?;
+    recover_if_due(env, db, now).await
+}
+
+async fn alert_if_due(env: &Env, db: &D1Database, now: i64) -> worker::Result<()> {
+    let Some(incident) = query!(db, CLAIM_ALERT_SQL, now, ALERT_GAP_MS)?
+        .first::<Incident>(None)
+        .await?
+    else {
+        return Ok(());
+    };
+    let words = describe(&incident);
+    if let Err(error) = send_to_owners(env, db, |to| alert_email(to, &words, env)).await {
+        worker::console_error!(
+            "incidents: the alert was not sent ({error}); trying again next minute"
+        );
+        query!(db, UNCLAIM_ALERT_SQL, incident.id)?.run().await?;
+        return Ok(());
+    }
+    worker::console_warn!("incidents: {}", words.summary);
+    webhook::record_incident(
+        env,
+        db,
+        "delivery.incident",
+        json!({
+            "since": iso(incident.started_at),
+            "reasons": incident.reasons().iter().map(|r| r.name()).collect::<Vec<_>>(),
+            "waiting": incident.waiting,
+            "message": words.summary,
+        }),
+        now,
+    )
+    .await
+}
+
+async fn recover_if_due(env: &Env, db: &D1Database, now: i64) -> worker::Result<()> {
+    let Some(incident) = query!(db, CLAIM_RECOVERY_SQL, now)?
+        .first::<Incident>(None)
+        .await?
+    else {
+        return Ok(());
+    };
+    let summary = messages::delivery_recovered(&format_date(incident.started_at));
+    if let Err(error) = send_to_owners(env, db, |to| recovery_email(to, &summary, env)).await {
+        worker::console_error!(
+            "incidents: the recovery e-mail was not sent ({error}); trying again next minute"
+        );
+        query!(db, UNCLAIM_RECOVERY_SQL, incident.id)?.run().await?;
+        return Ok(());
+    }
+    worker::console_log!("incidents: {summary}");
+    webhook::record_incident(
+        env,
+        db,
+        "delivery.recovered",
+        json!({
+            "since": iso(incident.started_at),
+            "recovered_at": incident.resolved_at.and_then(iso),
+            "message": summary,
+        }),
+        now,
+    )
+    .await
+}
+
+async fn send_to_owners(
+    env: &Env,
+    db: &D1Database,
+    compose: impl Fn(&str) -> Email,
+) -> worker::Result<()> {
+    if !mail::is_available(env) {
+        // The banner and the webhook still say it; nobody can be e-mailed.
+        worker::console_warn!(
+            "incidents: e-mail is off (no MAIL_API_KEY): the owners are not e-mailed"
+        );
+        return Ok(());
+    }
+    let owners: Vec<EmailRow> = db.prepare(OWNERS_SQL).all().await?.results()?;
+    for owner in owners {
+        mail::send(env, &compose(&owner.email)).await?;
+    }
+    Ok(())
+}
+
+fn iso(ms: i64) -> Option<String> {
+    chrono::DateTime::from_timestamp_millis(ms)
+        .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Millis, true))
+}
+
+/// What an open incident says: a line for the banner and the e-mail, and
+/// for each reason what is wrong and what to do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Words {
+    pub summary: String,
+    pub details: Vec<(String, String)>,
+}
+
+pub fn describe(incident: &Incident) -> Words {
+    let since = format_date(incident.started_at);
+    let details = incident
+        .reasons()
+        .into_iter()
+        .map(|reason| match reason {
+            Reason::KeysRefused => (
+                messages::DELIVERY_KEYS_REFUSED.to_string(),
+                messages::DELIVERY_KEYS_REFUSED_TODO.to_string(),
+            ),
+            Reason::Backlog => (
+                messages::DELIVERY_BACKLOG.to_string(),
+                messages::DELIVERY_BACKLOG_TODO.to_string(),
+            ),
+            Reason::Off => (
+                messages::DELIVERY_OFF.to_string(),
+                messages::DELIVERY_OFF_TODO.to_string(),
+            ),
+        })
+        .collect();
+    Words {
+        summary: messages::delivery_incident(&since, incident.waiting),
+        details,
+    }
+}
+
+fn alert_email(to: &str, words: &Words, env: &Env) -> Email {
+    let panel = format!("{}/admin", config::site_origin(env));
+    let development = &agency::config().development.name;
+    let mut text = format!("{}\n\n", words.summary);
+    let mut html = format!(
+        "<div style=\"font-family:sans-serif;line-height:1.5\"><p><strong>{}</strong></p>",
+        mail::escape_html(&words.summary)
+    );
+    for (what, todo) in &words.details {
+        text.push_str(&format!("• {what}\n  O que fazer: {todo}\n\n"));
+        html.push_str(&format!(
+            "<p>{}<br><em>O que fazer:</em> {}</p>",
+            mail::escape_html(what),
+            mail::escape_html(todo)
+        ));
+    }
+    let footer = format!(
+        "Nenhum lead se perde: todos ficam guardados no painel e são enviados ao Jetimob assim que possível. \
+         Painel: {panel}\n\nAviso automático do {development}; você o recebe por ser responsável pelo painel."
+    );
+    text.push_str(&footer);
+    html.push_str(&format!(
+        "<p style=\"color:#666;font-size:13px\">{}</p></div>",
+        mail::escape_html(&footer).replace('\n', "<br>")
+    ));
+    Email {
+        to: to.to_string(),
+        subject: messages::DELIVERY_ALERT_SUBJECT.to_string(),
+        text,
+        html,
+    }
+}
+
+fn recovery_email(to: &str, summary: &str, env: &Env) -> Email {
+    let panel = format!("{}/admin", config::site_origin(env));
+    Email {
+        to: to.to_string(),
+        subject: messages::DELIVERY_RECOVERED_SUBJECT.to_string(),
+        text: format!("{summary}\n\nPainel: {panel}"),
+        html: format!(
+            "<div style=\"font-family:sans-serif;line-height:1.5\"><p>{}</p><p><a href=\"{}\">Abrir o painel</a></p></div>",
+            mail::escape_html(summary),
+            mail::escape_html(&panel)
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const NOW: i64 = 1_790_000_000_000;
+    const MINUTE: i64 = 60_000;
+
+    #[test]
+    fn healthy_delivery_has_no_reason() {
+        let fine = Snapshot {
+            oldest_pending_at: Some(NOW - 2 * MINUTE),
+            waiting: 3,
+            last_failure: Some("HTTP 500: erro".into()),
+        };
+        assert!(reasons(&fine, true, NOW).is_empty());
+        assert!(reasons(&Snapshot::default(), false, NOW).is_empty());
+    }
+
+    #[test]
+    fn refused_keys_a_long_wait_and_no_keys_are_each_a_reason() {
+        let refused = Snapshot {
+            last_failure: Some("HTTP 401 (chaves recusadas): invalid".into()),
+            ..Snapshot::default()
+        };
+        assert_eq!(reasons(&refused, true, NOW), [Reason::KeysRefused]);
+        let late = Snapshot {
+            oldest_pending_at: Some(NOW - 16 * MINUTE),
+            waiting: 1,
+            last_failure: None,
+        };
+        assert_eq!(reasons(&late, true, NOW), [Reason::Backlog]);
+        assert_eq!(reasons(&late, false, NOW), [Reason::Off, Reason::Backlog]);
+    }
+
+    #[test]
+    fn the_words_say_since_when_how_many_wait_and_what_to_do() {
+        let incident = Incident {
+            id: 1,
+            started_at: 1_767_225_600_000,
+            reasons: "keys_refused,backlog".into(),
+            waiting: 4,
+            resolved_at: None,
+        };
+        let words = describe(&incident);
+        assert_eq!(
+            words.summary,
+            "Leads não estão chegando ao Jetimob desde 31/12/2025 21:00. 4 leads esperando envio."
+        );
+        assert_eq!(words.details.len(), 2);
+        assert!(words.details[0].1.contains("JETIMOB_PRIVATE_KEY"));
+        assert!(words.details[1].0.contains("mais de 15 minutos"));
+    }
+}

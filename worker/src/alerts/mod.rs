@@ -1,0 +1,32 @@
+//! Nobody misses a lead: new-lead notices to the staff who want them,
+//! delivery-trouble alerts to the owners, and the optional webhook. All run
+//! from the cron, after the deliveries, every minute.
+
+pub mod incidents;
+pub mod notices;
+pub mod webhook;
+
+use worker::Env;
+
+use crate::{config, platform};
+
+/// One cron run's watch: each part on its own, so one failing leaves the others.
+pub async fn run(env: &Env) {
+    let db = match config::database(env) {
+        Ok(db) => db,
+        Err(e) => {
+            worker::console_error!("alerts: no database: {e}");
+            return;
+        }
+    };
+    let now = platform::now_ms();
+    if let Err(e) = incidents::watch(env, &db, now).await {
+        worker::console_error!("alerts: watching delivery failed: {e}");
+    }
+    if let Err(e) = notices::send_due(env, &db, now).await {
+        worker::console_error!("alerts: new-lead notices failed: {e}");
+    }
+    if let Err(e) = webhook::run(env, &db, now).await {
+        worker::console_error!("alerts: the webhook failed: {e}");
+    }
+}

@@ -1,0 +1,297 @@
+//! New-lead notices: every minute, each staff member who has 'Receber aviso
+//! de novos leads' on (owners by default) gets one e-mail listing every new
+//! lead, and every lead whose visitor corrected their details, since the last
+//! one they were told about. Switched-off accounts get nothing.
+//!
+//! Each person is claimed before their e-mail goes (a lease on their row), and
+//! once it went the claim is held for a minute: however many cron runs
+//! overlap, nobody gets more than one e-mail a minute, and nobody the same
+//! lead twice (`notices_sent_through`, a submission id, moves only after a send).
+
+use serde::Deserialize;
+use worker::{D1Database, Env, query};
+
+use crate::dates::format_date;
+use crate::leads::domain::format_whatsapp;
+use crate::mail::{self, Email};
+use crate::{agency, config};
+
+/// At most one e-mail a minute per person.
+const MIN_GAP_MS: i64 = 60 * 1000;
+/// The most leads one e-mail lists; the rest go in the next minute's.
+const MAX_PER_EMAIL: i64 = 200;
+/// How long a claim holds a person while their e-mail is being sent.
+const LEASE_MS: i64 = 30 * 1000;
+
+const CLAIM_SQL: &str = "UPDATE staff_users SET notices_lease_until = ?2 \
+     WHERE lead_notices = 1 AND disabled_at IS NULL AND confirmed_at IS NOT NULL \
+       AND (notices_lease_until IS NULL OR notices_lease_until < ?1) \
+     RETURNING id, email, notices_sent_through";
+
+/// A person who just switched notices on starts from now, not from the first lead.
+const START_SQL: &str = "UPDATE staff_users SET notices_lease_until = NULL, \
+       notices_sent_through = (SELECT coalesce(max(id), 0) FROM lead_submissions) \
+     WHERE id = ?1";
+
+/// After an e-mail went: told through `?2`, and held for a minute from `?3`.
+const SENT_SQL: &str =
+    "UPDATE staff_users SET notices_sent_through = ?2, notices_lease_until = ?3 WHERE id = ?1";
+
+const RELEASE_SQL: &str = "UPDATE staff_users SET notices_lease_until = NULL WHERE id = ?1";
+
+/// New leads and corrections after `?1`, oldest first, with what a corrected
+/// lead had before and the lead's campaign.
+const NEWS_SQL: &str = "SELECT s.id, s.lead_id, s.submitted_at, s.kind, s.name, s.email, \
+       s.whatsapp, s.origem, s.utm_campaign, \
+       (SELECT json_object('name', p.name, 'email', p.email, 'whatsapp', p.whatsapp) \
+          FROM lead_submissions p WHERE p.lead_id = s.lead_id AND p.id < s.id \
+          ORDER BY p.id DESC LIMIT 1) AS before \
+     FROM lead_submissions s \
+     WHERE s.kind IN ('new', 'correction') AND s.id > ?1 ORDER BY s.id LIMIT ?2";
+
+#[derive(Debug, Deserialize)]
+struct Recipient {
+    id: String,
+    email: String,
+    notices_sent_through: Option<i64>,
+}
+
+/// A new lead, or a lead whose visitor sent new details.
+#[derive(Debug, Clone, Deserialize)]
+pub struct News {
+    pub id: i64,
+    pub lead_id: String,
+    pub submitted_at: i64,
+    /// 'new' or 'correction'.
+    pub kind: String,
+    pub name: String,
+    pub email: String,
+    pub whatsapp: String,
+    pub origem: String,
+    pub utm_campaign: Option<String>,
+    /// For a correction: the details before, as JSON.
+    pub before: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+struct Before {
+    name: String,
+    email: String,
+    whatsapp: String,
+}
+
+impl News {
+    /// What the visitor changed, as "WhatsApp (49) 98888-7777 (antes (49) 99999-0001)".
+    pub fn changes(&self) -> Vec<String> {
+        let Some(before) = self
+            .before
+            .as_deref()
+            .and_then(|b| serde_json::from_str::<Before>(b).ok())
+        else {
+            return Vec::new();
+        };
+        let mut changes = Vec::new();
+        if before.name != self.name {
+            changes.push(format!("nome (antes {})", before.name));
+        }
+        if before.email != self.email {
+            changes.push(format!("e-mail (antes {})", before.email));
+        }
+        if before.whatsapp != self.whatsapp {
+            changes.push(format!(
+                "WhatsApp (antes {})",
+                format_whatsapp(&before.whatsapp)
+            ));
+        }
+        changes
+    }
+}
+
+/// Sends every notice that is due. Errors on one person leave the others alone.
+pub async fn send_due(env: &Env, db: &D1Database, now: i64) -> worker::Result<usize> {
+    if !mail::is_available(env) {
+        return Ok(0);
+    }
+    let recipients: Vec<Recipient> = query!(db, CLAIM_SQL, now, now + LEASE_MS)?
+        .all()
+        .await?
+        .results()?;
+    let (new, waiting): (Vec<_>, Vec<_>) = recipients
+        .into_iter()
+        .partition(|r| r.notices_sent_through.is_none());
+    for person in &new {
+        query!(db, START_SQL, person.id)?.run().await?;
+    }
+    let Some(from) = waiting.iter().filter_map(|r| r.notices_sent_through).min() else {
+        return Ok(0);
+    };
+    let news: Vec<News> = query!(db, NEWS_SQL, from, MAX_PER_EMAIL)?
+        .all()
+        .await?
+        .results()?;
+    let origin = config::site_origin(env);
+    let mut sent = 0;
+    for person in waiting {
+        let through = person.notices_sent_through.unwrap_or_default();
+        let theirs: Vec<&News> = news.iter().filter(|n| n.id > through).collect();
+        let Some(last) = theirs.last().map(|n| n.id) else {
+            query!(db, RELEASE_SQL, person.id)?.run().await?;
+            continue;
+        };
+        match mail::send(env, &email(&person.email, &theirs, &origin)).await {
+            Ok(()) => {
+                query!(db, SENT_SQL, person.id, last, now + MIN_GAP_MS)?
+                    .run()
+                    .await?;
+                sent += 1;
+            }
+            Err(error) => {
+                worker::console_error!(
+                    "notices: the e-mail to {} was not sent: {error}",
+                    person.id
+                );
+                query!(db, RELEASE_SQL, person.id)?.run().await?;
+            }
+        }
+    }
+    Ok(sent)
+}
+
+/// The e-mail listing `news` for `to`.
+pub fn email(to: &str, news: &[&News], origin: &str) -> Email {
+    let development = &agency::config().development.name;
+    let corrections = news.iter().filter(|n| n.kind == "correction").count();
+    let new = news.len() - corrections;
+    let subject = match (new, corrections) {
+        (1, 0) => format!("Novo lead: {}", news[0].name),
+        (0, 1) => format!("Lead atualizou os dados: {}", news[0].name),
+        (n, 0) => format!("{n} novos leads — {development}"),
+        (0, c) => format!("{c} leads atualizaram os dados — {development}"),
+        (n, c) => format!(
+            "{n} {} e {c} {} — {development}",
+            if n == 1 { "novo lead" } else { "novos leads" },
+            if c == 1 {
+                "atualização"
+            } else {
+                "atualizações"
+            }
+        ),
+    };
+    let mut text = String::new();
+    let mut html = String::from("<div style=\"font-family:sans-serif;line-height:1.5\">");
+    for n in news {
+        let chat = format!("https://wa.me/{}", n.whatsapp.trim_start_matches('+'));
+        let panel = format!("{origin}/admin/leads/{}", n.lead_id);
+        let what = if n.kind == "correction" {
+            let changes = n.changes();
+            if changes.is_empty() {
+                "dados atualizados pelo visitante".to_string()
+            } else {
+                format!("dados atualizados pelo visitante: {}", changes.join("; "))
+            }
+        } else {
+            "novo lead".to_string()
+        };
+        let origin_line = match &n.utm_campaign {
+            Some(campaign) => format!("{} · campanha {campaign}", n.origem),
+            None => n.origem.clone(),
+        };
+        let when = format_date(n.submitted_at);
+        text.push_str(&format!(
+            "• {} — {what}, {when}\n  WhatsApp: {} — {chat}\n  E-mail: {}\n  Origem: {origin_line}\n  Ver no painel: {panel}\n\n",
+            n.name,
+            format_whatsapp(&n.whatsapp),
+            n.email
+        ));
+        html.push_str(&format!(
+            "<p style=\"margin:0 0 16px\"><strong>{}</strong> — {} · {}<br>\
+             WhatsApp: <a href=\"{}\">{}</a><br>E-mail: {}<br>Origem: {}<br>\
+             <a href=\"{}\">Ver no painel</a></p>",
+            mail::escape_html(&n.name),
+            mail::escape_html(&what),
+            mail::escape_html(&when),
+            mail::escape_html(&chat),
+            mail::escape_html(&format_whatsapp(&n.whatsapp)),
+            mail::escape_html(&n.email),
+            mail::escape_html(&origin_line),
+            mail::escape_html(&panel),
+        ));
+    }
+    let footer = format!(
+        "Você recebe este aviso porque 'Receber aviso de novos leads' está ligado na sua conta do painel \
+         do {development}. Para desligar: {origin}/admin"
+    );
+    text.push_str(&footer);
+    html.push_str(&format!(
+        "<p style=\"color:#666;font-size:13px\">{}</p></div>",
+        mail::escape_html(&footer)
+    ));
+    Email {
+        to: to.to_string(),
+        subject,
+        text,
+        html,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn news(id: i64, kind: &str, before: Option<&str>) -> News {
+        News {
+            id,
+            lead_id: format!("lead-{id}"),
+            submitted_at: 1_767_225_600_000,
+            kind: kind.into(),
+            name: format!("Pessoa {id}"),
+            email: format!("p{id}@example.com"),
+            whatsapp: "+5549988887777".into(),
+            origem: "instagram".into(),
+            utm_campaign: Some("verao".into()),
+            before: before.map(str::to_string),
+        }
+    }
+
+    #[test]
+    fn one_lead_is_named_in_the_subject_with_its_chat_link_campaign_time_and_page() {
+        let n = news(1, "new", None);
+        let mail = email("ana@agencia.com.br", &[&n], "https://site.example");
+        assert_eq!(mail.subject, "Novo lead: Pessoa 1");
+        assert!(
+            mail.text
+                .contains("WhatsApp: (49) 98888-7777 — https://wa.me/5549988887777")
+        );
+        assert!(mail.text.contains("Origem: instagram · campanha verao"));
+        assert!(mail.text.contains("31/12/2025 21:00"));
+        assert!(
+            mail.text
+                .contains("https://site.example/admin/leads/lead-1")
+        );
+    }
+
+    #[test]
+    fn many_are_counted_and_a_correction_says_what_changed() {
+        let a = news(1, "new", None);
+        let b = news(
+            2,
+            "correction",
+            Some(r#"{"name":"Pessoa 2","email":"p2@example.com","whatsapp":"+5549999990001"}"#),
+        );
+        let mail = email("ana@agencia.com.br", &[&a, &b], "https://s");
+        assert!(mail.subject.starts_with("1 novo lead e 1 atualização"));
+        assert!(
+            mail.text
+                .contains("dados atualizados pelo visitante: WhatsApp (antes (49) 99999-0001)")
+        );
+    }
+
+    #[test]
+    fn names_with_html_are_escaped_in_the_html_part() {
+        let mut n = news(1, "new", None);
+        n.name = "<b>Zé</b>".into();
+        let mail = email("a@b.com", &[&n], "https://s");
+        assert!(mail.html.contains("&lt;b&gt;Zé&lt;/b&gt;"));
+        assert!(!mail.html.contains("<b>Zé"));
+    }
+}

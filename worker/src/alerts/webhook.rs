@@ -1,0 +1,243 @@
+//! The optional webhook (`ALERT_WEBHOOK_URL`, a secret): the same events as
+//! the e-mails, as JSON for chat tools and automations —
+//! `{"event": "lead.created" | "lead.updated" | "delivery.incident" |
+//! "delivery.recovered", "at": …, …}`. POSTed with a 5 s timeout and
+//! retried like deliveries (claimed with a lease, backoff for a week, then
+//! left failed). No personal data but the lead's own fields.
+//!
+//! Lead events come from the submissions (new leads and corrections) after
+//! a cursor the cron moves; incident events are recorded by the incident
+//! watch. Nothing is recorded while the webhook is not configured.
+
+use std::time::Duration;
+
+use serde::Deserialize;
+use serde_json::{Value, json};
+use worker::{D1Database, Env, Headers, Method, Request, RequestInit, query};
+
+use crate::crm::schedule::{self, AfterFailure};
+use crate::{config, outbound};
+
+pub const TIMEOUT: Duration = Duration::from_secs(5);
+const LEASE_MS: i64 = 60 * 1000;
+const BATCH_SIZE: i64 = 6;
+/// Submissions turned into events per cron run.
+const MAX_NEW_EVENTS: i64 = 500;
+
+pub fn url(env: &Env) -> Option<String> {
+    config::setting(env, "ALERT_WEBHOOK_URL")
+}
+
+/// The first time, the cursor starts with the leads of the last ten minutes
+/// (none older: no backlog of old leads); then events are made for the news
+/// after it, and it moves on.
+const START_CURSOR_SQL: &str = "INSERT INTO cron_state (name, value) \
+     SELECT 'webhook_cursor', coalesce((SELECT id FROM lead_submissions WHERE submitted_at < ?1 - ?2 \
+                                         ORDER BY id DESC LIMIT 1), 0) \
+     WHERE NOT EXISTS (SELECT 1 FROM cron_state WHERE name = 'webhook_cursor')";
+/// How far back the webhook's first run looks.
+const FIRST_LOOK_BACK_MS: i64 = 10 * 60 * 1000;
+const LEAD_EVENTS_SQL: &str = "INSERT OR IGNORE INTO webhook_events \
+       (event, submission_id, created_at, next_attempt_at) \
+     SELECT CASE kind WHEN 'new' THEN 'lead.created' ELSE 'lead.updated' END, id, ?1, ?1 \
+     FROM lead_submissions \
+     WHERE kind IN ('new', 'correction') \
+       AND id > (SELECT value FROM cron_state WHERE name = 'webhook_cursor') \
+     ORDER BY id LIMIT ?2";
+const MOVE_CURSOR_SQL: &str = "UPDATE cron_state SET value = max(value, \
+       coalesce((SELECT max(submission_id) FROM webhook_events), value)) \
+     WHERE name = 'webhook_cursor'";
+
+const INCIDENT_EVENT_SQL: &str = "INSERT INTO webhook_events (event, payload, created_at, next_attempt_at) \
+     VALUES (?1, ?2, ?3, ?3)";
+
+const CLAIM_SQL: &str = "UPDATE webhook_events SET lease_until = ?2, attempts = attempts + 1 \
+     WHERE id IN (SELECT id FROM webhook_events \
+       WHERE status = 'pending' AND next_attempt_at <= ?1 \
+         AND (lease_until IS NULL OR lease_until < ?1) \
+       ORDER BY next_attempt_at LIMIT ?3) \
+     RETURNING id, event, submission_id, payload, created_at, attempts, lease_until";
+const SENT_SQL: &str = "UPDATE webhook_events SET status = 'sent', lease_until = NULL, \
+       next_attempt_at = NULL, last_error = NULL WHERE id = ?1";
+const FAILED_SQL: &str = "UPDATE webhook_events SET last_error = ?3, next_attempt_at = ?4, \
+       status = CASE WHEN ?4 IS NULL THEN 'failed' ELSE 'pending' END, lease_until = NULL \
+     WHERE id = ?1 AND lease_until = ?2";
+/// A lead event's payload: the submission as sent, the lead's page, and
+/// for a correction what the lead had before.
+const LEAD_PAYLOAD_SQL: &str = "SELECT s.lead_id, s.submitted_at, s.name, s.email, s.whatsapp, \
+       s.origem, s.utm_source, s.utm_medium, s.utm_campaign, s.utm_term, s.utm_content, s.gclid, \
+       s.fbclid, s.referrer, s.page_url, \
+       (SELECT json_object('name', p.name, 'email', p.email, 'whatsapp', p.whatsapp) \
+          FROM lead_submissions p WHERE p.lead_id = s.lead_id AND p.id < s.id \
+          ORDER BY p.id DESC LIMIT 1) AS before \
+     FROM lead_submissions s WHERE s.id = ?1";
+
+#[derive(Debug, Deserialize)]
+struct Claimed {
+    id: i64,
+    event: String,
+    submission_id: Option<i64>,
+    payload: Option<String>,
+    created_at: i64,
+    attempts: i64,
+    lease_until: i64,
+}
+
+#[derive(Debug, Deserialize)]
+struct LeadPayloadRow {
+    lead_id: String,
+    submitted_at: i64,
+    name: String,
+    email: String,
+    whatsapp: String,
+    origem: String,
+    utm_source: Option<String>,
+    utm_medium: Option<String>,
+    utm_campaign: Option<String>,
+    utm_term: Option<String>,
+    utm_content: Option<String>,
+    gclid: Option<String>,
+    fbclid: Option<String>,
+    referrer: Option<String>,
+    page_url: Option<String>,
+    before: Option<String>,
+}
+
+fn iso(ms: i64) -> Option<String> {
+    chrono::DateTime::from_timestamp_millis(ms)
+        .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Millis, true))
+}
+
+/// Records an incident event (when the webhook is configured).
+pub async fn record_incident(
+    env: &Env,
+    db: &D1Database,
+    event: &str,
+    fields: Value,
+    now: i64,
+) -> worker::Result<()> {
+    if url(env).is_none() {
+        return Ok(());
+    }
+    let mut payload = json!({ "event": event, "at": iso(now) });
+    if let (Some(target), Value::Object(extra)) = (payload.as_object_mut(), fields) {
+        target.extend(extra);
+    }
+    query!(db, INCIDENT_EVENT_SQL, event, payload.to_string(), now)?
+        .run()
+        .await?;
+    Ok(())
+}
+
+/// Makes events of the new submissions, then delivers the due events.
+pub async fn run(env: &Env, db: &D1Database, now: i64) -> worker::Result<usize> {
+    let Some(target) = url(env) else {
+        return Ok(0);
+    };
+    db.batch(vec![
+        query!(db, START_CURSOR_SQL, now, FIRST_LOOK_BACK_MS)?,
+        query!(db, LEAD_EVENTS_SQL, now, MAX_NEW_EVENTS)?,
+        db.prepare(MOVE_CURSOR_SQL),
+    ])
+    .await?;
+    let claimed: Vec<Claimed> = query!(db, CLAIM_SQL, now, now + LEASE_MS, BATCH_SIZE)?
+        .all()
+        .await?
+        .results()?;
+    let origin = config::site_origin(env);
+    let mut sent = 0;
+    for event in claimed {
+        let body = match payload(db, &event, &origin).await? {
+            Some(body) => body,
+            // The lead was deleted meanwhile: nothing of it is sent.
+            None => {
+                query!(db, SENT_SQL, event.id)?.run().await?;
+                continue;
+            }
+        };
+        match post(&target, &body).await {
+            Ok(()) => {
+                query!(db, SENT_SQL, event.id)?.run().await?;
+                sent += 1;
+            }
+            Err(error) => {
+                let next = match schedule::after_failure(event.created_at, event.attempts, now) {
+                    AfterFailure::RetryAt(at) => Some(at),
+                    AfterFailure::GiveUp => None,
+                };
+                worker::console_warn!("webhook: event {} failed: {error}", event.id);
+                query!(db, FAILED_SQL, event.id, event.lease_until, error, next)?
+                    .run()
+                    .await?;
+            }
+        }
+    }
+    Ok(sent)
+}
+
+async fn payload(db: &D1Database, event: &Claimed, origin: &str) -> worker::Result<Option<String>> {
+    if let Some(payload) = &event.payload {
+        return Ok(Some(payload.clone()));
+    }
+    let Some(submission) = event.submission_id else {
+        return Ok(None);
+    };
+    let Some(row) = query!(db, LEAD_PAYLOAD_SQL, submission)?
+        .first::<LeadPayloadRow>(None)
+        .await?
+    else {
+        return Ok(None);
+    };
+    let mut body = json!({
+        "event": event.event,
+        "at": iso(row.submitted_at),
+        "lead": {
+            "id": row.lead_id,
+            "name": row.name,
+            "email": row.email,
+            "whatsapp": row.whatsapp,
+            "origem": row.origem,
+            "utm_source": row.utm_source,
+            "utm_medium": row.utm_medium,
+            "utm_campaign": row.utm_campaign,
+            "utm_term": row.utm_term,
+            "utm_content": row.utm_content,
+            "gclid": row.gclid,
+            "fbclid": row.fbclid,
+            "referrer": row.referrer,
+            "page_url": row.page_url,
+            "panel_url": format!("{origin}/admin/leads/{}", row.lead_id),
+        },
+    });
+    if event.event == "lead.updated"
+        && let Some(before) = row
+            .before
+            .as_deref()
+            .and_then(|b| serde_json::from_str::<Value>(b).ok())
+    {
+        body["before"] = before;
+    }
+    Ok(Some(body.to_string()))
+}
+
+async fn post(target: &str, body: &str) -> Result<(), String> {
+    let request = (|| {
+        let headers = Headers::new();
+        headers.set("Content-Type", "application/json")?;
+        let mut init = RequestInit::new();
+        init.with_method(Method::Post)
+            .with_headers(headers)
+            .with_body(Some(body.into()));
+        Request::new_with_init(target, &init)
+    })()
+    .map_err(|e| format!("bad ALERT_WEBHOOK_URL: {e}"))?;
+    match outbound::send(request, TIMEOUT).await {
+        Ok(answer) if answer.is_success() => Ok(()),
+        Ok(answer) => Err(format!(
+            "HTTP {}: {}",
+            answer.status,
+            outbound::redact(&answer.body, &[target], 200)
+        )),
+        Err(failure) => Err(failure.describe(&[target])),
+    }
+}

@@ -1,0 +1,27 @@
+//! Times as staff read them: in Brasília time, `dd/MM/yyyy HH:mm`, as the
+//! panel shows them (the CSV, the notices, the alerts).
+
+use chrono::{DateTime, FixedOffset};
+
+/// `dd/MM/yyyy HH:mm` in America/Sao_Paulo, as the panel shows dates. Brazil
+/// has kept UTC−3 all year since daylight saving ended in 2019; should it
+/// return, this needs the time-zone database.
+pub fn format_date(ms: i64) -> String {
+    let brasilia = FixedOffset::west_opt(3 * 3600).expect("UTC-3 is a valid offset");
+    DateTime::from_timestamp_millis(ms)
+        .map(|t| {
+            t.with_timezone(&brasilia)
+                .format("%d/%m/%Y %H:%M")
+                .to_string()
+        })
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn dates_read_as_in_the_panel_in_brasilia_time() {
+        // 2026-01-01 00:00 UTC is 31/12/2025 21:00 in Brasília.
+        assert_eq!(super::format_date(1_767_225_600_000), "31/12/2025 21:00");
+    }
+}
