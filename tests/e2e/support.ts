@@ -52,6 +52,11 @@ export function sql<T = Record<string, unknown>>(query: string, ...params: unkno
   return currentSite().app.sql<T>(query, ...params);
 }
 
+/** Fires the worker's cron once (deliveries, notices, delivery alerts) and waits for it. */
+export function runCron(): Promise<void> {
+  return currentSite().app.runCron();
+}
+
 let counter = 0;
 /** An e-mail and WhatsApp number no other test uses. */
 export function uniquePerson(testInfo: TestInfo) {

@@ -15,6 +15,7 @@ import {
   type StatusFilter,
 } from "./api";
 import { ConfirmDelete } from "./ConfirmDelete";
+import { IncidentBanner } from "./IncidentBanner";
 import { LeadsTable } from "./LeadsTable";
 import { panelMessages } from "./messages";
 import { useListParams } from "./useListParams";
@@ -146,6 +147,8 @@ export function LeadsPanel() {
 
   return (
     <>
+      {data?.incident && <IncidentBanner incident={data.incident} />}
+
       <section className="counters" aria-label="Resumo">
         <Counter label="Total de Leads" value={counts?.total} />
         <Counter label="Enviados Jetimob" value={counts?.sent} tone="sent" />
@@ -153,7 +156,7 @@ export function LeadsPanel() {
         <Counter label="Precisam de atenção" value={counts?.failed} tone="failed" />
       </section>
 
-      {data && !data.crm_configured && (
+      {data && !data.incident && !data.crm_configured && (
         <p className="notice" role="note">
           {panelMessages.crmNotConfigured}
         </p>

@@ -57,6 +57,14 @@ export type LeadsPage = {
   pages: number;
   counts: Counts;
   crm_configured: boolean;
+  /** While leads are not reaching Jetimob: what the owners' alert said. */
+  incident: Incident | null;
+};
+
+export type Incident = {
+  since: number;
+  summary: string;
+  details: { what: string; todo: string }[];
 };
 
 /** The panel's view, as it appears in the address bar. */

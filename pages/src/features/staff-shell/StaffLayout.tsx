@@ -7,6 +7,7 @@ import { development } from "../../config/agency";
 import { authMessages } from "../staff-auth/messages";
 import { checkSession, signOut, TICK_MS, tick, useSession } from "../staff-auth/session";
 import { ChangePasswordDialog } from "./ChangePasswordDialog";
+import { NoticeSwitch } from "./NoticeSwitch";
 import "./staff-shell.css";
 
 /** The staff pages owners can open; everyone else has the leads only. */
@@ -27,8 +28,8 @@ type Props = {
 /**
  * Every staff page: checks the session (no user → /auth), keeps it fresh
  * every 30 seconds (a sign-out or a 'Desativar' elsewhere shows here within
- * that), and shows the header with who is signed in, the owners' pages,
- * 'Alterar senha' and 'Sair'.
+ * that), and shows the header with who is signed in, 'Receber aviso de novos leads',
+ * the owners' pages, 'Alterar senha' and 'Sair'.
  */
 export function StaffLayout({ title, subtitle, ownersOnly = false, children }: Props) {
   const session = useSession();
@@ -78,6 +79,7 @@ export function StaffLayout({ title, subtitle, ownersOnly = false, children }: P
               </strong>
             </p>
             <div className="admin__user-actions">
+              <NoticeSwitch />
               <button
                 type="button"
                 className="button button--ghost admin__logout"
