@@ -34,9 +34,10 @@ DEV_STATE ?= .wrangler/state
 dev: setup build dev-vars db
 	@$(MAKE) --no-print-directory serve
 
-## `wrangler dev` on what is built and the local D1 as it is (make dev's last step).
+## `wrangler dev` on what is built and the local D1 as it is (make dev's last
+## step), with the cron handler fired every minute as Cloudflare does.
 serve:
-	wrangler dev --ip 127.0.0.1 --port $(PORT) --persist-to $(DEV_STATE) --test-scheduled \
+	node scripts/dev-server.mjs --ip 127.0.0.1 --port $(PORT) --persist-to $(DEV_STATE) \
 	  --show-interactive-dev-session=false $(DEV_ARGS)
 
 ## Build, upgrade the production D1 (new migrations only), then deploy to

@@ -20,6 +20,7 @@ let state: string;
 let server: ChildProcess;
 let output = "";
 let baseUrl = "";
+const OWNER = "dona@agencia.example";
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -42,15 +43,36 @@ beforeAll(async () => {
   state = await mkdtemp(join(tmpdir(), "lead-site-dev-"));
   // Blank settings instead of the developer's .dev.vars: no lead may reach a real CRM from here.
   const settings = join(state, "test.env");
-  await writeFile(settings, "JETIMOB_PUBLIC_KEY=\nJETIMOB_PRIVATE_KEY=\nMAIL_API_KEY=\nTURNSTILE_SECRET_KEY=\n");
+  // E-mail to the log, as in make dev.
+  await writeFile(
+    settings,
+    "JETIMOB_PUBLIC_KEY=\nJETIMOB_PRIVATE_KEY=\nMAIL_API_KEY=\nMAIL_LOG_ONLY=true\nTURNSTILE_SECRET_KEY=\nALERT_WEBHOOK_URL=\n",
+  );
   await make("db");
+  // An owner, who gets the new-lead notices and the delivery alerts.
+  await run(
+    wranglerBin,
+    [
+      "d1",
+      "execute",
+      "DB",
+      "--local",
+      "--persist-to",
+      state,
+      "--command",
+      "INSERT INTO staff_users (id, email, password_hash, created_at, confirmed_at, role, lead_notices, notices_sent_through) " +
+        `VALUES ('dev-owner', '${OWNER}', '!', 0, 0, 'owner', 1, 0)`,
+    ],
+    { cwd: repoRoot, env },
+  );
   const port = await freePort();
   server = spawn(
     "make",
     ["--no-print-directory", "serve", `DEV_STATE=${state}`, `PORT=${port}`, `DEV_ARGS=--env-file ${settings}`],
     {
       cwd: repoRoot,
-      env,
+      // The cron every 2 s instead of every minute.
+      env: { ...env, DEV_CRON_SECONDS: "2" },
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
     },
@@ -95,6 +117,13 @@ describe("make dev's wrangler dev", () => {
     );
     const [result] = JSON.parse(stdout) as { results: { name: string; email: string }[] }[];
     expect(result?.results).toEqual([{ name: "Dora Desenvolvimento", email: lead.email }]);
+  });
+
+  it("fires the cron by itself: the lead's notice and the delivery alert are written to the log", async () => {
+    await eventually(async () => output.includes("Subject: Novo lead: Dora Desenvolvimento") || undefined, 60_000);
+    await eventually(async () => output.includes("Subject: Leads não estão chegando ao Jetimob") || undefined, 60_000);
+    expect(output).toContain(`To: ${OWNER}`);
+    expect(output).toContain("A entrega ao Jetimob está desligada");
   });
 
   it("runs the cron handler when asked, as Cloudflare will every minute", async () => {
