@@ -151,9 +151,9 @@ test.describe("landing page", () => {
     await expect(page.getByRole("status").filter({ hasText: "Sucesso!" })).toBeVisible();
   });
 
-  test("the closing button scrolls smoothly to the form and focuses its first field", async ({ page }) => {
+  test("the closing call scrolls smoothly to the form and focuses its first field", async ({ page }) => {
     await openLanding(page);
-    const closing = page.getByRole("button", { name: "Quero garantir minha vaga" });
+    const closing = page.getByRole("link", { name: "Quero garantir minha vaga" });
     await closing.scrollIntoViewIfNeeded();
     await expect(page.getByLabel("Nome completo")).not.toBeInViewport();
     await closing.click();
@@ -170,6 +170,10 @@ test.describe("landing page", () => {
     await expect(page.getByLabel("E-mail")).toBeVisible();
     await expect(page.getByLabel("WhatsApp com DDD")).toBeVisible();
     await expect(page.getByRole("button", { name: SUBMIT })).toBeVisible();
+    // The closing call is a link to the form: it leads there without a script too.
+    await page.getByRole("link", { name: "Quero garantir minha vaga" }).click();
+    await expect(page).toHaveURL(/#cadastro$/);
+    await expect(page.getByLabel("Nome completo")).toBeInViewport();
     await context.close();
   });
 });
