@@ -1,6 +1,14 @@
 // Writes each public page's HTML at build time from the same React components
 // the browser hydrates, so the hero and the form paint before any script runs.
-import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+//
+// The landing (`/`) is built to paint from its HTML alone: its stylesheet is
+// inline, and its only script is a small inline loader that fetches the
+// page's script when the visitor starts using the form or the browser is
+// idle after load (src/boot/landing.ts). The hashes of that inline style and
+// script go to pages/dist/csp-hashes.json, which the worker reads to allow
+// exactly them in the page's Content-Security-Policy.
+import { createHash } from "node:crypto";
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -29,6 +37,46 @@ function chunkTags(module) {
     ...[...js].map((f) => `<link rel="modulepreload" crossorigin href="/${f}" />`),
   ].join("\n    ");
 }
+
+// The landing (`/`): its HTML alone paints it.
+const entry = manifest["index.html"];
+const boot = manifest["src/boot/landing.ts"];
+const scriptTag = template.match(/ *<script type="module" crossorigin src="\/assets\/[^"]+"><\/script>\n?/)?.[0];
+const stylesheetTags = template.match(/ *<link rel="stylesheet" crossorigin href="\/assets\/[^"]+">\n?/g) ?? [];
+if (!entry?.file || !boot?.file || !scriptTag || stylesheetTags.length !== (entry.css ?? []).length) {
+  throw new Error("the built index.html or manifest does not have the script and stylesheets prerender.mjs expects");
+}
+
+/** `sha256-…` of an inline element's text, as a Content-Security-Policy source names it. */
+const cspHash = (text) => `sha256-${createHash("sha256").update(text, "utf8").digest("base64")}`;
+
+/** The inline text of a `<style>` or `<script>`: nothing in it may close the element early. */
+function inlineText(text, tag) {
+  const trimmed = text.trim();
+  if (new RegExp(`</${tag}`, "i").test(trimmed)) throw new Error(`cannot inline text that contains </${tag}`);
+  return trimmed;
+}
+
+const landingStyle = inlineText(
+  (await Promise.all(entry.css.map((file) => readFile(join(dist, file), "utf8")))).join("\n"),
+  "style",
+);
+const landingBoot = inlineText(await readFile(join(dist, boot.file), "utf8"), "script");
+// Inlined only: no page loads the file.
+await rm(join(dist, boot.file));
+
+/**
+ * The landing's template: the stylesheet inline, and in place of the page's
+ * script the inline loader, which fetches it when the visitor starts using
+ * the form or the browser is idle after load (src/boot/landing.ts).
+ */
+// (Replacements are functions: the inserted code may hold `$` patterns.)
+const landingTemplate = template
+  .replace(stylesheetTags[0] ?? "", () => `    <style>${landingStyle}</style>\n`)
+  .replace(/ *<link rel="stylesheet" crossorigin href="\/assets\/[^"]+">\n?/g, "")
+  .replace(scriptTag, "")
+  .replace("</body>", () => `  <script type="module" data-entry="/${entry.file}">${landingBoot}</script>\n  </body>`);
+
 const assets = await readdir(join(dist, "assets"));
 const font = assets.find((f) => /^fraunces-latin-600-normal-.*\.woff2$/.test(f));
 
@@ -97,8 +145,15 @@ function head(path) {
 for (const { path, file, module } of prerendered) {
   const html = await render(path);
   const tags = module ? `${head(path)}\n    ${chunkTags(module)}` : head(path);
-  const page = template.replace("<!--head-->", tags).replace("<!--app-->", html);
+  const page = (path === "/" ? landingTemplate : template)
+    .replace("<!--head-->", tags)
+    .replace("<!--app-->", () => html);
   await mkdir(dirname(join(dist, file)), { recursive: true });
   await writeFile(join(dist, file), page);
   console.log(`prerendered ${path} → pages/dist/${file}`);
 }
+
+/** Served path → the hashes of its inline styles and scripts (read by worker/src/site/inline_hashes.rs). */
+const cspHashes = { "/": { style: [cspHash(landingStyle)], script: [cspHash(landingBoot)] } };
+await writeFile(join(dist, "csp-hashes.json"), `${JSON.stringify(cspHashes, null, 2)}\n`);
+console.log("wrote the hashes of the landing's inline style and script → pages/dist/csp-hashes.json");
