@@ -79,6 +79,48 @@ export function cssUrls(css) {
   return found;
 }
 
+/** The code points of the text a visitor reads in `html`: tags dropped, entities decoded, line breaks left out. */
+export function textCodePoints(html) {
+  /** @type {Record<string, string>} */
+  const named = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00a0" };
+  const body = html.includes("<body") ? html.slice(html.indexOf("<body")) : html;
+  const text = body
+    .replace(/<(script|style)\b[\s\S]*?<\/\1>/gi, " ")
+    .replace(/<[^>]*>/g, " ")
+    .replace(/&(?:#x([\da-f]+)|#(\d+)|(\w+));/gi, (whole, hex, dec, name) =>
+      hex ? String.fromCodePoint(parseInt(hex, 16)) : dec ? String.fromCodePoint(Number(dec)) : (named[name] ?? whole),
+    );
+  const points = new Set([...text].map((c) => c.codePointAt(0) ?? 0).filter((c) => c >= 0x20));
+  return [...points].sort((a, b) => a - b);
+}
+
+/** The `[from, to]` spans of a CSS `unicode-range` (`U+20,U+28-29,...`). */
+export function unicodeRangeSpans(range) {
+  return range.split(",").map((part) => {
+    const [from = "0", to] = part.trim().replace(/^U\+/i, "").split("-");
+    return /** @type {[number, number]} */ ([parseInt(from, 16), parseInt(to ?? from, 16)]);
+  });
+}
+
+/**
+ * What a stylesheet makes the browser fetch on a page whose text has `points`:
+ * its `url()`s, except the fonts of `@font-face` rules whose `unicode-range`
+ * holds none of those characters (browsers fetch those only when needed).
+ * @param {string} css @param {number[]} points
+ */
+export function cssLoads(css, points) {
+  const fetched = [];
+  const skipped = [];
+  for (const [rule] of css.matchAll(/@font-face\s*\{[^}]*\}/g)) {
+    const range = rule.match(/unicode-range:\s*([^;}]+)/)?.[1];
+    const spans = range ? unicodeRangeSpans(range) : null;
+    const used = !spans || points.some((p) => spans.some(([from, to]) => p >= from && p <= to));
+    (used ? fetched : skipped).push(...cssUrls(rule));
+  }
+  fetched.push(...cssUrls(css.replace(/@font-face\s*\{[^}]*\}/g, "")));
+  return { fetched, skipped };
+}
+
 /** @param {Buffer} bytes */
 function sizes(bytes) {
   return { raw: bytes.length, gzip: gzipSync(bytes).length, brotli: brotliCompressSync(bytes).length };
@@ -91,6 +133,7 @@ function sizes(bytes) {
  */
 export async function measureFirstLoad(dist = DEFAULT_DIST) {
   const html = await readFile(join(dist, "index.html"), "utf8");
+  const points = textCodePoints(html);
   /** @type {Map<string, Resource>} */
   const resources = new Map();
   /** @type {string[]} */
@@ -119,14 +162,18 @@ export async function measureFirstLoad(dist = DEFAULT_DIST) {
     if (kind === "js") {
       for (const spec of staticImports(bytes.toString("utf8"))) await visit(spec, path, `imported by ${path}`, into);
     } else if (kind === "css") {
-      for (const ref of cssUrls(bytes.toString("utf8"))) await visit(ref, path, `url() in ${path}`, into);
+      const { fetched, skipped } = cssLoads(bytes.toString("utf8"), points);
+      for (const ref of fetched) await visit(ref, path, `url() in ${path}`, into);
+      notLoaded.push(...skipped);
     }
   };
 
   const inline = { style: 0, script: 0 };
   for (const [, body = ""] of html.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style>/gi)) {
     inline.style += Buffer.byteLength(body);
-    for (const ref of cssUrls(body)) await visit(ref, "/index.html", "url() in the inline <style>");
+    const { fetched, skipped } = cssLoads(body, points);
+    for (const ref of fetched) await visit(ref, "/index.html", "url() in the inline <style>");
+    notLoaded.push(...skipped);
   }
   /** @type {[string, string][]} */
   const deferred = [];

@@ -40,6 +40,13 @@ describe("the first load of the landing page, before the visitor touches the for
     expect(load.totals.all.brotli).toBeLessThanOrEqual(BUDGETS.total);
   });
 
+  it("fetches the display font cut down to the landing's characters, not the whole file", () => {
+    const fonts = load.resources.filter((r) => r.kind === "font").map((r) => r.path);
+    expect(fonts).toEqual([expect.stringMatching(/^\/assets\/fraunces-landing-600-[\da-f]+\.woff2$/)]);
+    expect(load.totals.font.brotli).toBeLessThan(10 * 1024);
+    expect(load.notLoaded).toContainEqual(expect.stringMatching(/^\/assets\/fraunces-latin-600-normal-/));
+  });
+
   it(`fetches the page's script only later, at most ${BUDGETS.later / 1024} KB brotli-compressed`, () => {
     expect(load.later.map((r) => r.kind)).toContain("js");
     expect(load.laterTotal.brotli).toBeGreaterThan(0);

@@ -217,6 +217,10 @@ test.describe("before the page's script arrives", () => {
     await page.goto("/");
     await page.waitForLoadState("networkidle");
     expect(fetched.filter((p) => p.endsWith(".js") || p.endsWith(".css"))).toEqual([]);
+    // The display font cut to the landing's characters, never the whole file.
+    expect(fetched.filter((p) => p.endsWith(".woff2"))).toEqual([
+      expect.stringMatching(/^\/assets\/fraunces-landing-600-[\da-f]+\.woff2$/),
+    ]);
     await expect(page.locator("html")).not.toHaveAttribute("data-hydrated", "true");
 
     await page.getByLabel("Nome completo").focus();
