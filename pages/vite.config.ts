@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vitest/config";
 
@@ -5,7 +6,10 @@ import { defineConfig } from "vitest/config";
 const STAFF_OR_LATER =
   /features\/(staff-auth|staff-shell|leads-admin|team|activity|privacy|form-result)\/|components\/(ConfirmDialog|EmailAddress)\.|lib\/format\./;
 
-export default defineConfig({
+/** The landing's loader: built on its own, with no import, to be inlined in the landing's HTML. */
+const LANDING_BOOT = "src/boot/landing.ts";
+
+export default defineConfig(({ isSsrBuild }) => ({
   root: import.meta.dirname,
   plugins: [react()],
   build: {
@@ -17,14 +21,19 @@ export default defineConfig({
     reportCompressedSize: false,
     target: "es2022",
     rolldownOptions: {
+      // The SSR build (scripts/prerender.mjs's renderer) names its own entry.
+      input: isSsrBuild
+        ? undefined
+        : { index: resolve(import.meta.dirname, "index.html"), boot: resolve(import.meta.dirname, LANDING_BOOT) },
       output: {
-        // The landing page loads in one piece; only staff pages and the
-        // privacy notice are split off, loaded when visited.
+        // The site loads in one piece; only staff pages and the privacy
+        // notice are split off, loaded when visited. The landing's loader
+        // stays apart: it must import nothing.
         advancedChunks: {
           groups: [
             {
               name: "site",
-              test: (id: string) => !STAFF_OR_LATER.test(id),
+              test: (id: string) => !STAFF_OR_LATER.test(id) && !id.includes("/src/boot/"),
             },
           ],
         },
@@ -42,4 +51,4 @@ export default defineConfig({
     environment: "happy-dom",
     include: ["src/**/*.test.{ts,tsx}"],
   },
-});
+}));

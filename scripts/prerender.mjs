@@ -1,8 +1,19 @@
 // Writes each public page's HTML at build time from the same React components
 // the browser hydrates, so the hero and the form paint before any script runs.
-import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+//
+// The landing (`/`) is built to paint from its HTML alone: its stylesheet is
+// inline, its display font is cut down to the characters it shows, and its
+// only script is a small inline loader that fetches the page's script when
+// the visitor starts using the form or the browser is idle after load
+// (src/boot/landing.ts). The hashes of that inline style and script go to
+// pages/dist/csp-hashes.json, which the worker reads to allow exactly them in
+// the page's Content-Security-Policy.
+import { createHash } from "node:crypto";
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import subsetFont from "subset-font";
+import { textCodePoints } from "./page-weight.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const dist = join(root, "pages/dist");
@@ -29,8 +40,97 @@ function chunkTags(module) {
     ...[...js].map((f) => `<link rel="modulepreload" crossorigin href="/${f}" />`),
   ].join("\n    ");
 }
+
+// The landing (`/`): its HTML alone paints it.
+const entry = manifest["index.html"];
+const boot = manifest["src/boot/landing.ts"];
+const scriptTag = template.match(/ *<script type="module" crossorigin src="\/assets\/[^"]+"><\/script>\n?/)?.[0];
+const stylesheetTags = template.match(/ *<link rel="stylesheet" crossorigin href="\/assets\/[^"]+">\n?/g) ?? [];
+if (!entry?.file || !boot?.file || !scriptTag || stylesheetTags.length !== (entry.css ?? []).length) {
+  throw new Error("the built index.html or manifest does not have the script and stylesheets prerender.mjs expects");
+}
+const landingHtml = await render("/");
+
+/** `sha256-…` of an inline element's text, as a Content-Security-Policy source names it. */
+const cspHash = (text) => `sha256-${createHash("sha256").update(text, "utf8").digest("base64")}`;
+
+/** The inline text of a `<style>` or `<script>`: nothing in it may close the element early. */
+function inlineText(text, tag) {
+  const trimmed = text.trim();
+  if (new RegExp(`</${tag}`, "i").test(trimmed)) throw new Error(`cannot inline text that contains </${tag}`);
+  return trimmed;
+}
+
+/** A CSS `unicode-range` of sorted code points, or with `complement` of every code point but those. */
+function unicodeRange(points, { complement = false } = {}) {
+  const hex = (n) => n.toString(16).toUpperCase();
+  const span = ([from, to]) => (from === to ? `U+${hex(from)}` : `U+${hex(from)}-${hex(to)}`);
+  const spans = [];
+  for (const p of points) {
+    const last = spans.at(-1);
+    if (last && last[1] + 1 === p) last[1] = p;
+    else spans.push([p, p]);
+  }
+  if (!complement) return spans.map(span).join(",");
+  const gaps = [];
+  let next = 0;
+  for (const [from, to] of spans) {
+    if (from > next) gaps.push([next, from - 1]);
+    next = to + 1;
+  }
+  if (next <= 0x10ffff) gaps.push([next, 0x10ffff]);
+  return gaps.map(span).join(",");
+}
+
+/**
+ * The display font on the landing: a subset of Fraunces holding only the
+ * characters of the landing's text (a few KB instead of 18), preloaded, so
+ * the headings get their font without delaying the first paint. The whole
+ * Latin file stays declared for every other character (pages reached from
+ * the landing without a reload), and the two ranges never overlap, so a
+ * browser fetches the whole file only if such a character shows up.
+ */
+async function landingFont(css) {
+  const faces = css.match(/@font-face\{[^}]*font-family:\s*"?Fraunces"?[^}]*\}/g) ?? [];
+  const url = faces[0]?.match(/url\(\s*"?(\/assets\/[^")]+\.woff2)"?\s*\)/)?.[1];
+  if (faces.length !== 1 || !url) throw new Error("expected one @font-face for Fraunces in the landing's CSS");
+  const points = textCodePoints(landingHtml);
+  const subset = await subsetFont(await readFile(join(dist, url)), String.fromCodePoint(...points), {
+    targetFormat: "woff2",
+  });
+  const file = `assets/fraunces-landing-600-${createHash("sha256").update(subset).digest("hex").slice(0, 10)}.woff2`;
+  await writeFile(join(dist, file), subset);
+  const face = faces[0];
+  const withRange = (rule, range) => rule.replace(/\}$/, `;unicode-range:${range}}`);
+  const rules = [
+    withRange(face, unicodeRange(points, { complement: true })),
+    withRange(face.replace(url, `/${file}`), unicodeRange(points)),
+  ];
+  return { css: css.replace(face, () => rules.join("")), preload: `/${file}` };
+}
+
+const font = await landingFont(
+  (await Promise.all(entry.css.map((file) => readFile(join(dist, file), "utf8")))).join("\n"),
+);
+const landingStyle = inlineText(font.css, "style");
+const landingBoot = inlineText(await readFile(join(dist, boot.file), "utf8"), "script");
+// Inlined only: no page loads the file.
+await rm(join(dist, boot.file));
+
+/**
+ * The landing's template: the stylesheet inline, and in place of the page's
+ * script the inline loader, which fetches it when the visitor starts using
+ * the form or the browser is idle after load (src/boot/landing.ts).
+ */
+// (Replacements are functions: the inserted code may hold `$` patterns.)
+const landingTemplate = template
+  .replace(stylesheetTags[0] ?? "", () => `    <style>${landingStyle}</style>\n`)
+  .replace(/ *<link rel="stylesheet" crossorigin href="\/assets\/[^"]+">\n?/g, "")
+  .replace(scriptTag, "")
+  .replace("</body>", () => `  <script type="module" data-entry="/${entry.file}">${landingBoot}</script>\n  </body>`);
+
 const assets = await readdir(join(dist, "assets"));
-const font = assets.find((f) => /^fraunces-latin-600-normal-.*\.woff2$/.test(f));
+const wholeFont = assets.find((f) => /^fraunces-latin-600-normal-.*\.woff2$/.test(f));
 
 const { site, development, agency } = agencyConfig;
 const siteUrl = site.url.replace(/\/$/, "");
@@ -88,17 +188,23 @@ function head(path) {
   } else {
     tags.push(`<meta name="robots" content="noindex" />`);
   }
-  if (font) {
-    tags.push(`<link rel="preload" href="/assets/${font}" as="font" type="font/woff2" crossorigin />`);
-  }
+  const preload = path === "/" ? font.preload : wholeFont && `/assets/${wholeFont}`;
+  if (preload) tags.push(`<link rel="preload" href="${preload}" as="font" type="font/woff2" crossorigin />`);
   return tags.join("\n    ");
 }
 
 for (const { path, file, module } of prerendered) {
-  const html = await render(path);
+  const html = path === "/" ? landingHtml : await render(path);
   const tags = module ? `${head(path)}\n    ${chunkTags(module)}` : head(path);
-  const page = template.replace("<!--head-->", tags).replace("<!--app-->", html);
+  const page = (path === "/" ? landingTemplate : template)
+    .replace("<!--head-->", tags)
+    .replace("<!--app-->", () => html);
   await mkdir(dirname(join(dist, file)), { recursive: true });
   await writeFile(join(dist, file), page);
   console.log(`prerendered ${path} → pages/dist/${file}`);
 }
+
+/** Served path → the hashes of its inline styles and scripts (read by worker/src/site/inline_hashes.rs). */
+const cspHashes = { "/": { style: [cspHash(landingStyle)], script: [cspHash(landingBoot)] } };
+await writeFile(join(dist, "csp-hashes.json"), `${JSON.stringify(cspHashes, null, 2)}\n`);
+console.log("wrote the hashes of the landing's inline style and script → pages/dist/csp-hashes.json");

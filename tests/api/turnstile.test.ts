@@ -1,14 +1,23 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, spawnApp } from "../support/app";
 import { FakeMail } from "../support/fake-mail";
 import { FakeTurnstile, TURNSTILE_TEST } from "../support/fake-turnstile";
 import { aLead, countLeads, postLead } from "../support/leads";
+import { repoRoot } from "../support/paths";
 import { StaffClient, staffEmail } from "../support/staff";
 
 // The worker's texts, as the visitor reads them (worker/src/messages.rs).
 const MISSING = "Aguarde a verificação de segurança terminar e envie novamente.";
 const REFUSED = "A verificação de segurança falhou ou expirou. Tente enviar novamente.";
 const CHALLENGES = "https://challenges.cloudflare.com";
+
+/** The landing's own inline style and loader, which its policy names by hash (the build's csp-hashes.json). */
+function landingHashes(kind: "style" | "script"): string {
+  const hashes = JSON.parse(readFileSync(join(repoRoot, "pages/dist/csp-hashes.json"), "utf8"))["/"][kind];
+  return (hashes as string[]).map((h) => ` '${h}'`).join("");
+}
 
 const turnstile = new FakeTurnstile();
 const mail = new FakeMail();
@@ -97,10 +106,10 @@ describe("Turnstile on, with the test secret that always passes", () => {
   it("gives the pages the site key and lets the challenges origin into the CSP, only where needed", async () => {
     expect(await config(app())).toEqual({ success: true, turnstile_site_key: TURNSTILE_TEST.siteKey });
     const policy = await csp(app());
-    expect(directive(policy, "script-src")).toBe(`script-src 'self' ${CHALLENGES}`);
+    expect(directive(policy, "script-src")).toBe(`script-src 'self' ${CHALLENGES}${landingHashes("script")}`);
     expect(directive(policy, "frame-src")).toBe(`frame-src ${CHALLENGES}`);
     expect(directive(policy, "connect-src")).toBe(`connect-src 'self' ${CHALLENGES}`);
-    expect(directive(policy, "style-src")).toBe("style-src 'self'");
+    expect(directive(policy, "style-src")).toBe(`style-src 'self'${landingHashes("style")}`);
   });
 
   it("verifies the lead's token with the secret and the visitor's address, then stores the lead", async () => {

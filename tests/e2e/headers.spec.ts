@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { Response } from "@playwright/test";
 import { LEAD_PATH } from "../support/leads";
 import { expect, test } from "./fixtures";
@@ -13,12 +14,21 @@ function directives(policy: string): Map<string, string[]> {
   );
 }
 
-function expectStrictPagePolicy(headers: Record<string, string>) {
+/** The `'sha256-…'` sources of a page's inline `<style>` or `<script>` elements, as the browser checks them. */
+function inlineHashes(html: string, tag: "style" | "script"): string[] {
+  return [...html.matchAll(new RegExp(`<${tag}\\b[^>]*>([\\s\\S]*?)</${tag}>`, "gi"))]
+    .map(([, text = ""]) => text)
+    .filter((text) => text !== "")
+    .map((text) => `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`);
+}
+
+/** Of inline code, a page's policy allows exactly the page's own, by hash (`html`); without it, none. */
+function expectStrictPagePolicy(headers: Record<string, string>, html = "") {
   const policy = headers["content-security-policy"] ?? "";
   const csp = directives(policy);
   expect(csp.get("default-src")).toEqual(["'self'"]);
-  expect(csp.get("script-src")).toEqual(["'self'"]);
-  expect(csp.get("style-src")).toEqual(["'self'"]);
+  expect(csp.get("script-src")).toEqual(["'self'", ...inlineHashes(html, "script")]);
+  expect(csp.get("style-src")).toEqual(["'self'", ...inlineHashes(html, "style")]);
   expect(csp.get("connect-src")).toEqual(["'self'"]);
   expect(csp.get("frame-ancestors")).toEqual(["'none'"]);
   expect(csp.get("object-src")).toEqual(["'none'"]);
@@ -36,7 +46,7 @@ function expectStrictPagePolicy(headers: Record<string, string>) {
 }
 
 test.describe("response headers as the browser receives them", () => {
-  test("the landing page: strict CSP and the security headers, revalidated on every visit", async ({
+  test("the landing page: strict CSP allowing its own inline style and loader by hash, revalidated on every visit", async ({
     page,
     baseURL,
   }) => {
@@ -53,7 +63,10 @@ test.describe("response headers as the browser receives them", () => {
     expect(response.status()).toBe(200);
     const headers = await response.allHeaders();
     expect(headers["content-type"]).toMatch(/^text\/html/);
-    expectStrictPagePolicy(headers);
+    const html = await response.text();
+    expect(inlineHashes(html, "style")).toHaveLength(1);
+    expect(inlineHashes(html, "script")).toHaveLength(1);
+    expectStrictPagePolicy(headers, html);
 
     await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
     // Using the form fetches the run-time settings; still nothing from elsewhere.

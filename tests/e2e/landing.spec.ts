@@ -1,5 +1,5 @@
 import { LEAD_PATH } from "../support/leads";
-import { expect, test } from "./fixtures";
+import { expect, type Page, test } from "./fixtures";
 import {
   asNewVisitor,
   fillLeadForm,
@@ -9,6 +9,31 @@ import {
   sql,
   uniquePerson,
 } from "./support";
+
+/** A browser that is never idle: only the visitor's use of the form makes the landing fetch its script. */
+async function neverIdle(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    window.requestIdleCallback = () => 0;
+  });
+}
+
+/** Holds every script on its way to the page until `release()`; `requested` lists the paths asked for. */
+async function holdScripts(page: Page) {
+  const requested: string[] = [];
+  let release: () => void = () => {};
+  const held = new Promise<void>((r) => {
+    release = r;
+  });
+  await page.route(/\/assets\/[\w-]+\.js$/, async (route) => {
+    requested.push(new URL(route.request().url()).pathname);
+    await held;
+    await route.continue().catch(() => {});
+  });
+  return { requested, release };
+}
+
+/** `49999998888` as the form shows it once its script runs: `(49) 99999-8888`. */
+const formatted = (digits: string) => `(${digits.slice(0, 2)}) ${digits.slice(2, 7)}-${digits.slice(7)}`;
 
 test.describe("landing page", () => {
   test.beforeEach(async ({ page }) => {
@@ -151,9 +176,9 @@ test.describe("landing page", () => {
     await expect(page.getByRole("status").filter({ hasText: "Sucesso!" })).toBeVisible();
   });
 
-  test("the closing button scrolls smoothly to the form and focuses its first field", async ({ page }) => {
+  test("the closing call scrolls smoothly to the form and focuses its first field", async ({ page }) => {
     await openLanding(page);
-    const closing = page.getByRole("button", { name: "Quero garantir minha vaga" });
+    const closing = page.getByRole("link", { name: "Quero garantir minha vaga" });
     await closing.scrollIntoViewIfNeeded();
     await expect(page.getByLabel("Nome completo")).not.toBeInViewport();
     await closing.click();
@@ -170,7 +195,90 @@ test.describe("landing page", () => {
     await expect(page.getByLabel("E-mail")).toBeVisible();
     await expect(page.getByLabel("WhatsApp com DDD")).toBeVisible();
     await expect(page.getByRole("button", { name: SUBMIT })).toBeVisible();
+    // The closing call is a link to the form: it leads there without a script too.
+    await page.getByRole("link", { name: "Quero garantir minha vaga" }).click();
+    await expect(page).toHaveURL(/#cadastro$/);
+    await expect(page.getByLabel("Nome completo")).toBeInViewport();
     await context.close();
+  });
+});
+
+test.describe("before the page's script arrives", () => {
+  test.beforeEach(async ({ page }) => {
+    await asNewVisitor(page);
+  });
+
+  test("nothing but the HTML, its font and the icon load until the visitor focuses the form, which hydrates it", async ({
+    page,
+  }) => {
+    await neverIdle(page);
+    const fetched: string[] = [];
+    page.on("request", (r) => fetched.push(new URL(r.url()).pathname));
+    await page.goto("/");
+    await page.waitForLoadState("networkidle");
+    expect(fetched.filter((p) => p.endsWith(".js") || p.endsWith(".css"))).toEqual([]);
+    // The display font cut to the landing's characters, never the whole file.
+    expect(fetched.filter((p) => p.endsWith(".woff2"))).toEqual([
+      expect.stringMatching(/^\/assets\/fraunces-landing-600-[\da-f]+\.woff2$/),
+    ]);
+    await expect(page.locator("html")).not.toHaveAttribute("data-hydrated", "true");
+
+    await page.getByLabel("Nome completo").focus();
+    await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+    expect(fetched.filter((p) => p.endsWith(".js"))).toEqual([expect.stringMatching(/^\/assets\/index-[\w-]+\.js$/)]);
+  });
+
+  test("keeps what the visitor typed while the script was on its way, and sends it once hydrated", async ({
+    page,
+  }, testInfo) => {
+    const person = uniquePerson(testInfo);
+    const scripts = await holdScripts(page);
+    await page.goto("/");
+    await page.getByLabel("Nome completo").fill(person.name);
+    await page.getByLabel("E-mail").fill(person.email);
+    await page.getByLabel("WhatsApp com DDD").fill(person.whatsappDigits);
+    // The first focus asked for the script, which is still held.
+    expect(scripts.requested).toHaveLength(1);
+    await expect(page.locator("html")).not.toHaveAttribute("data-hydrated", "true");
+
+    scripts.release();
+    await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+    await expect(page.getByLabel("Nome completo")).toHaveValue(person.name);
+    await expect(page.getByLabel("E-mail")).toHaveValue(person.email);
+    await expect(page.getByLabel("WhatsApp com DDD")).toHaveValue(formatted(person.whatsappDigits));
+
+    await page.getByRole("button", { name: SUBMIT }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Sucesso!" })).toContainText(
+      "Seus dados foram enviados. Em breve entraremos em contato.",
+    );
+    await expect(page.getByLabel("Nome completo")).toHaveValue("");
+    expect(await sql("SELECT name, whatsapp FROM leads WHERE email = ?1", person.email)).toEqual([
+      { name: person.name, whatsapp: `+55${person.whatsappDigits}` },
+    ]);
+  });
+
+  test("a submit before the script arrives is the plain form post: 303 to /obrigado", async ({ page }, testInfo) => {
+    const person = uniquePerson(testInfo);
+    const scripts = await holdScripts(page);
+    try {
+      await page.goto("/");
+      await fillLeadForm(page, person, { script: false });
+      expect(scripts.requested).toHaveLength(1);
+      const [answer] = await Promise.all([
+        page.waitForResponse((r) => new URL(r.url()).pathname === LEAD_PATH),
+        page.getByRole("button", { name: SUBMIT }).click(),
+      ]);
+      expect(answer.request().method()).toBe("POST");
+      expect(answer.status()).toBe(303);
+      expect(new URL(answer.headers().location ?? "", answer.url()).pathname).toBe("/obrigado");
+      await expect(page).toHaveURL(/\/obrigado$/);
+      await expect(page.getByRole("heading", { name: "Recebemos seus dados!" })).toBeVisible();
+      expect(await sql("SELECT whatsapp FROM leads WHERE email = ?1", person.email)).toEqual([
+        { whatsapp: `+55${person.whatsappDigits}` },
+      ]);
+    } finally {
+      scripts.release();
+    }
   });
 });
 

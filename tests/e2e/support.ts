@@ -19,7 +19,11 @@ export async function asNewVisitor(page: Page): Promise<void> {
   await page.setExtraHTTPHeaders({ "CF-Connecting-IP": uniqueIp() });
 }
 
-/** Opens a landing URL and waits until React has attached its handlers to the form. */
+/**
+ * Opens a landing URL and waits until React has attached its handlers to the
+ * form. The landing fetches its script when the visitor starts using the form
+ * or, as here, when the browser is idle after load (src/boot/landing.ts).
+ */
 export async function openLanding(page: Page, url = "/"): Promise<void> {
   await page.goto(url);
   await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");

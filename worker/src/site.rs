@@ -1,11 +1,14 @@
 //! Pages and assets: served from the static build, with the security headers
 //! every HTML answer carries; and the public settings the pages read at run time.
 
+mod inline_hashes;
+
 use serde_json::json;
 use worker::{Env, Headers, Request, Response};
 
 use crate::http::{self, ApiResult};
 use crate::turnstile::{self, Turnstile};
+pub use inline_hashes::{CspHash, PageHashes};
 
 /// `GET /api/config`: what the pages learn at run time rather than build
 /// time, so one build serves with Turnstile on or off. The lead and sign-up
@@ -38,8 +41,13 @@ pub async fn serve(req: Request, env: &Env) -> worker::Result<Response> {
         .headers()
         .get("Content-Type")?
         .is_some_and(|t| t.starts_with("text/html"));
+    let inline = if is_html {
+        inline_hashes::for_page(env, &path).await
+    } else {
+        PageHashes::default()
+    };
     let headers = response.headers_mut();
-    for (name, value) in security_headers(is_html, https, turnstile_on) {
+    for (name, value) in security_headers(is_html, https, turnstile_on, &inline) {
         headers.set(name, &value)?;
     }
     Ok(response)
@@ -56,18 +64,20 @@ pub fn shell_for(path: &str) -> Option<&'static str> {
 /// The headers the worker adds to a page or file it serves. Pages get the
 /// full set (and HSTS only over HTTPS, where it means something); every file
 /// gets `nosniff`. Pages revalidate on every visit so a deploy shows at once;
-/// hashed assets are cached for a year by `pages/public/_headers`.
+/// hashed assets are cached for a year by `pages/public/_headers`. `inline`
+/// is the page's own inline style and script, allowed by their hashes.
 pub fn security_headers(
     is_html: bool,
     https: bool,
     turnstile_on: bool,
+    inline: &PageHashes,
 ) -> Vec<(&'static str, String)> {
     let mut headers = vec![("X-Content-Type-Options", "nosniff".to_string())];
     if is_html {
         headers.extend([
             (
                 "Content-Security-Policy",
-                content_security_policy(turnstile_on),
+                content_security_policy(turnstile_on, inline),
             ),
             (
                 "Referrer-Policy",
@@ -103,18 +113,23 @@ fn with_own_headers(fetched: Response) -> worker::Result<Response> {
         .with_headers(headers))
 }
 
-/// Only our own origin, no inline script or style; the Turnstile origin is
-/// added for its script, its frame and its calls only when it is on.
-pub fn content_security_policy(turnstile_on: bool) -> String {
+/// Only our own origin, and of inline code only the page's own style and
+/// script, each named by its hash (never `'unsafe-inline'`); the Turnstile
+/// origin is added for its script, its frame and its calls only when it is on.
+pub fn content_security_policy(turnstile_on: bool, inline: &PageHashes) -> String {
     let extra = if turnstile_on {
         format!(" {}", turnstile::CHALLENGES_ORIGIN)
     } else {
         String::new()
     };
+    let hashes =
+        |list: &[CspHash]| -> String { list.iter().map(|h| format!(" {}", h.source())).collect() };
     format!(
-        "default-src 'self'; script-src 'self'{extra}; style-src 'self'; img-src 'self' data:; \
-         font-src 'self'; connect-src 'self'{extra}; frame-src {frame}; frame-ancestors 'none'; \
-         base-uri 'self'; form-action 'self'; object-src 'none'",
+        "default-src 'self'; script-src 'self'{extra}{scripts}; style-src 'self'{styles}; \
+         img-src 'self' data:; font-src 'self'; connect-src 'self'{extra}; frame-src {frame}; \
+         frame-ancestors 'none'; base-uri 'self'; form-action 'self'; object-src 'none'",
+        scripts = hashes(&inline.script),
+        styles = hashes(&inline.style),
         frame = if turnstile_on {
             turnstile::CHALLENGES_ORIGIN
         } else {
@@ -143,9 +158,24 @@ mod tests {
         headers.iter().map(|(n, _)| *n).collect()
     }
 
+    const STYLE: &str = "sha256-/BcEDP237+tHiBeho+vpgJNzBgcK7RLubPFvtZCcBts=";
+    const SCRIPT: &str = "sha256-84xZ592jcy4x9PP/xlZDepDJY5t/vgIRfIAvFn7EKcs=";
+
+    /// The landing's inline style and loader, as the build names them.
+    fn landing() -> PageHashes {
+        PageHashes {
+            style: vec![CspHash::parse(STYLE).unwrap()],
+            script: vec![CspHash::parse(SCRIPT).unwrap()],
+        }
+    }
+
+    fn none() -> PageHashes {
+        PageHashes::default()
+    }
+
     #[test]
     fn pages_get_every_security_header_and_hsts_only_over_https() {
-        let http = security_headers(true, false, false);
+        let http = security_headers(true, false, false, &none());
         assert_eq!(
             names(&http),
             [
@@ -157,7 +187,7 @@ mod tests {
                 "Cache-Control"
             ]
         );
-        let https = security_headers(true, true, false);
+        let https = security_headers(true, true, false, &none());
         assert_eq!(
             https.last(),
             Some(&(
@@ -179,18 +209,19 @@ mod tests {
     #[test]
     fn other_files_only_get_nosniff() {
         assert_eq!(
-            names(&security_headers(false, true, true)),
+            names(&security_headers(false, true, true, &landing())),
             ["X-Content-Type-Options"]
         );
     }
 
     #[test]
     fn without_turnstile_the_policy_names_no_other_origin_and_no_inline_code() {
-        let policy = content_security_policy(false);
+        let policy = content_security_policy(false, &none());
         assert!(!policy.contains("http"), "{policy}");
         assert!(!policy.contains("unsafe-inline"), "{policy}");
         assert!(!policy.contains("unsafe-eval"), "{policy}");
         assert_eq!(directive(&policy, "script-src"), "script-src 'self'");
+        assert_eq!(directive(&policy, "style-src"), "style-src 'self'");
         assert_eq!(directive(&policy, "frame-src"), "frame-src 'none'");
         assert_eq!(
             directive(&policy, "frame-ancestors"),
@@ -200,7 +231,7 @@ mod tests {
 
     #[test]
     fn with_turnstile_only_its_script_frame_and_calls_are_allowed_from_its_origin() {
-        let policy = content_security_policy(true);
+        let policy = content_security_policy(true, &none());
         let origin = turnstile::CHALLENGES_ORIGIN;
         assert_eq!(
             directive(&policy, "script-src"),
@@ -216,5 +247,44 @@ mod tests {
         );
         assert_eq!(directive(&policy, "style-src"), "style-src 'self'");
         assert!(!policy.contains("unsafe-inline"), "{policy}");
+    }
+
+    #[test]
+    fn a_page_with_inline_code_allows_exactly_its_hashes_and_nothing_else_inline() {
+        let policy = content_security_policy(false, &landing());
+        assert_eq!(
+            directive(&policy, "style-src"),
+            format!("style-src 'self' '{STYLE}'")
+        );
+        assert_eq!(
+            directive(&policy, "script-src"),
+            format!("script-src 'self' '{SCRIPT}'")
+        );
+        assert!(!policy.contains("unsafe-inline"), "{policy}");
+        assert!(!policy.contains("http"), "{policy}");
+        // The hashes go where inline code is allowed, nowhere else.
+        assert_eq!(policy.matches("sha256-").count(), 2, "{policy}");
+    }
+
+    #[test]
+    fn with_turnstile_the_landing_keeps_its_hashes_beside_the_turnstile_origin() {
+        let policy = content_security_policy(true, &landing());
+        let origin = turnstile::CHALLENGES_ORIGIN;
+        assert_eq!(
+            directive(&policy, "script-src"),
+            format!("script-src 'self' {origin} '{SCRIPT}'")
+        );
+        assert_eq!(
+            directive(&policy, "style-src"),
+            format!("style-src 'self' '{STYLE}'")
+        );
+        assert_eq!(
+            directive(&policy, "frame-src"),
+            format!("frame-src {origin}")
+        );
+        assert_eq!(
+            directive(&policy, "connect-src"),
+            format!("connect-src 'self' {origin}")
+        );
     }
 }

@@ -1,3 +1,4 @@
+import type { MouseEvent } from "react";
 import { Link } from "../../app/router";
 import { ArrowUpIcon, GrapesIcon, KeyIcon, MapPinIcon, ShieldIcon } from "../../components/icons";
 import { agency, development } from "../../config/agency";
@@ -27,8 +28,12 @@ const benefits = [
   },
 ];
 
-/** Scrolls smoothly to the form and puts the cursor in its first field. */
-function goToForm() {
+/**
+ * Scrolls smoothly to the form and puts the cursor in its first field. Before
+ * the page's script has run, the link's own `#cadastro` jumps to the form.
+ */
+function goToForm(event: MouseEvent<HTMLAnchorElement>) {
+  event.preventDefault();
   const form = document.getElementById(LEAD_FORM_ID);
   const reduceMotion = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
   form?.scrollIntoView({ behavior: reduceMotion ? "auto" : "smooth", block: "center" });
@@ -94,10 +99,10 @@ export default function Landing() {
           <div className="container closing__inner">
             <h2 id="closing-title">As vagas do pré-cadastro são limitadas</h2>
             <p>Deixe seu contato agora e seja avisado antes do lançamento oficial do {development.name}.</p>
-            <button type="button" className="button button--gold" onClick={goToForm}>
+            <a href={`#${LEAD_FORM_ID}`} className="button button--gold" onClick={goToForm}>
               <ArrowUpIcon size={20} />
               Quero garantir minha vaga
-            </button>
+            </a>
           </div>
         </section>
       </main>

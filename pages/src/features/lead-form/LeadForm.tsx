@@ -1,4 +1,4 @@
-import { type ChangeEvent, type FormEvent, useEffect, useRef, useState } from "react";
+import { type ChangeEvent, type FormEvent, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { useToast } from "../../components/toast";
 import { ApiError } from "../../lib/api";
 import { useTurnstile } from "../turnstile/useTurnstile";
@@ -16,6 +16,19 @@ type Values = Record<Field | "hp_nao_preencher", string>;
 const EMPTY: Values = { name: "", email: "", whatsapp: "", hp_nao_preencher: "" };
 const FIELDS: Field[] = ["name", "email", "whatsapp"];
 
+/** What the visitor typed in the prerendered form before React arrived (the DOM keeps it, React's state does not). */
+function typedBeforeHydration(form: HTMLFormElement): Values | null {
+  const typed = { ...EMPTY };
+  let any = false;
+  for (const field of Object.keys(EMPTY) as (keyof Values)[]) {
+    const input = form.elements.namedItem(field);
+    const value = input instanceof HTMLInputElement ? input.value : "";
+    typed[field] = field === "whatsapp" ? maskWhatsApp(value) : value;
+    any ||= value !== "";
+  }
+  return any ? typed : null;
+}
+
 export function LeadForm() {
   const { toast } = useToast();
   const [values, setValues] = useState<Values>(EMPTY);
@@ -25,6 +38,19 @@ export function LeadForm() {
   const attribution = useRef<Attribution>({});
   const formRef = useRef<HTMLFormElement>(null);
   const turnstile = useTurnstile();
+
+  // Before paint and before any later event reaches the form: hydration
+  // leaves the typed text on screen, and the state must hold it too, or the
+  // next render or a submit would act as if the form were empty. A visitor
+  // already in the form (the focus that fetched this script) starts the
+  // bot check as a later focus would.
+  useLayoutEffect(() => {
+    const form = formRef.current;
+    if (!form) return;
+    const typed = typedBeforeHydration(form);
+    if (typed) setValues(typed);
+    if (form.contains(document.activeElement)) turnstile.activate();
+  }, [turnstile.activate]);
 
   useEffect(() => {
     let storage: Storage | null = null;
