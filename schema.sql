@@ -283,3 +283,41 @@ CREATE TABLE cron_state (
   name  TEXT PRIMARY KEY,
   value INTEGER NOT NULL
 ) WITHOUT ROWID;
+
+-- The panel's counters: leads per delivery status, and the leads marked
+-- 'Possível duplicado'. Kept right by the triggers below, so a panel load
+-- reads these rows instead of counting every lead.
+CREATE TABLE lead_counters (
+  name TEXT PRIMARY KEY CHECK (name IN ('pending', 'sent', 'failed', 'duplicates')),
+  n    INTEGER NOT NULL
+) WITHOUT ROWID;
+
+CREATE TRIGGER lead_counters_insert AFTER INSERT ON leads
+BEGIN
+  UPDATE lead_counters SET n = n + 1 WHERE name = NEW.delivery_status;
+END;
+
+CREATE TRIGGER lead_counters_delete AFTER DELETE ON leads
+BEGIN
+  UPDATE lead_counters SET n = n - 1 WHERE name = OLD.delivery_status;
+END;
+
+CREATE TRIGGER lead_counters_status AFTER UPDATE OF delivery_status ON leads
+  WHEN OLD.delivery_status IS NOT NEW.delivery_status
+BEGIN
+  UPDATE lead_counters SET n = n - 1 WHERE name = OLD.delivery_status;
+  UPDATE lead_counters SET n = n + 1 WHERE name = NEW.delivery_status;
+END;
+
+-- A lead counts once however many leads it is tied to.
+CREATE TRIGGER lead_counters_link AFTER INSERT ON lead_links
+  WHEN (SELECT count(*) FROM lead_links WHERE lead_id = NEW.lead_id) = 1
+BEGIN
+  UPDATE lead_counters SET n = n + 1 WHERE name = 'duplicates';
+END;
+
+CREATE TRIGGER lead_counters_unlink AFTER DELETE ON lead_links
+  WHEN NOT EXISTS (SELECT 1 FROM lead_links WHERE lead_id = OLD.lead_id)
+BEGIN
+  UPDATE lead_counters SET n = n - 1 WHERE name = 'duplicates';
+END;

@@ -51,6 +51,7 @@ describe(`a database made by release 66b2b0b (${SCHEMA_FILE.split("/").at(-1)})`
       "0002_staff_access.sql",
       "0003_lead_history.sql",
       "0004_lead_notices.sql",
+      "0005_lead_counters.sql",
     ]);
   });
 
@@ -217,6 +218,19 @@ describe("after the upgrade, through the API", () => {
     ]);
     const kinds = await app.sql("SELECT DISTINCT kind FROM lead_submissions");
     expect(kinds).toEqual([{ kind: "new" }]);
+  });
+
+  it("0005: the panel's counters start as a count of that release's leads says", async () => {
+    const counters = await app.sql("SELECT name, n FROM lead_counters ORDER BY name");
+    const leads = data.tables.leads?.rows ?? [];
+    const count = (status: string) => leads.filter((l) => l.delivery_status === status).length;
+    expect(counters).toEqual([
+      { name: "duplicates", n: 0 },
+      { name: "failed", n: count("failed") },
+      { name: "pending", n: count("pending") },
+      { name: "sent", n: count("sent") },
+    ]);
+    expect(count("sent") + count("pending") + count("failed")).toBe(leads.length);
   });
 
   it("a pending lead due before the upgrade is delivered by the next cron run", async () => {

@@ -134,6 +134,31 @@ pub const LEAD_COLUMNS: &str = "id, name, email, whatsapp, origem, jetimob_envia
       FROM lead_submissions WHERE lead_id = leads.id \
       ORDER BY submitted_at DESC, id DESC LIMIT 1) AS last_touch";
 
+/// Where a page starts, from the page the panel shows: the page after its
+/// last lead ('Próxima') or before its first ('Anterior'). Read as
+/// `after=`/`before=` `{created_at}:{id}`, it lets a page be read by an
+/// index seek instead of skipping every lead before it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Cursor {
+    After(i64, String),
+    Before(i64, String),
+}
+
+impl Cursor {
+    fn parse_key(raw: &str) -> Option<(i64, String)> {
+        let (at, id) = raw.split_once(':')?;
+        let at = at.parse::<i64>().ok().filter(|at| *at >= 0)?;
+        let id = id.trim();
+        (!id.is_empty() && id.len() <= 64 && !id.chars().any(char::is_control))
+            .then(|| (at, id.to_string()))
+    }
+
+    /// `{created_at}:{id}`, the key the panel sends back.
+    pub fn key(created_at: i64, id: &str) -> String {
+        format!("{created_at}:{id}")
+    }
+}
+
 /// A request for a list of leads.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LeadQuery {
@@ -141,6 +166,9 @@ pub struct LeadQuery {
     pub search: Search,
     /// 1-based.
     pub page: i64,
+    /// Given by 'Próxima' and 'Anterior'; without one (a reload, a shared
+    /// link) the page is found by its number.
+    pub cursor: Option<Cursor>,
 }
 
 impl LeadQuery {
@@ -149,14 +177,29 @@ impl LeadQuery {
             status: StatusFilter::All,
             search: Search::None,
             page: 1,
+            cursor: None,
         };
         for (key, value) in url.query_pairs() {
             match key.as_ref() {
                 "status" => query.status = StatusFilter::parse(&value),
                 "q" => query.search = Search::parse(&value),
                 "page" => query.page = value.parse::<i64>().unwrap_or(1).clamp(1, 1_000_000),
+                "after" => {
+                    query.cursor = Cursor::parse_key(&value)
+                        .map(|(at, id)| Cursor::After(at, id))
+                        .or(query.cursor)
+                }
+                "before" => {
+                    query.cursor = Cursor::parse_key(&value)
+                        .map(|(at, id)| Cursor::Before(at, id))
+                        .or(query.cursor)
+                }
                 _ => {}
             }
+        }
+        // The first page is always the newest leads.
+        if query.page == 1 {
+            query.cursor = None;
         }
         query
     }
@@ -165,10 +208,20 @@ impl LeadQuery {
         format!("{}{}", self.status.condition(), self.search.condition())
     }
 
-    /// One page, newest first. `?1` search term, `?2` limit, `?3` offset.
+    /// One page by its number, newest first. `?1` search term, `?2` limit, `?3` offset.
     pub fn page_sql(&self) -> String {
         format!(
             "SELECT {LEAD_COLUMNS} FROM leads WHERE {} ORDER BY created_at DESC, id DESC LIMIT ?2 OFFSET ?3",
+            self.filter()
+        )
+    }
+
+    /// The page before the lead at (`?2` created_at, `?3` id), oldest first
+    /// (the caller turns it round). `?4` limit.
+    pub fn before_sql(&self) -> String {
+        format!(
+            "SELECT {LEAD_COLUMNS} FROM leads WHERE {} AND (created_at, id) > (?2, ?3) \
+             ORDER BY created_at ASC, id ASC LIMIT ?4",
             self.filter()
         )
     }
@@ -194,9 +247,9 @@ impl LeadQuery {
     }
 }
 
-/// Leads per delivery status, read from the `leads_status_newest` index.
-pub const COUNTS_SQL: &str =
-    "SELECT delivery_status AS status, count(*) AS n FROM leads GROUP BY delivery_status";
+/// Leads per delivery status and the possible duplicates: the counters the
+/// triggers keep (migration 0005), four rows whatever the number of leads.
+pub const COUNTS_SQL: &str = "SELECT name, n FROM lead_counters";
 
 #[cfg(test)]
 mod tests {
@@ -225,11 +278,43 @@ mod tests {
             LeadQuery {
                 status: StatusFilter::All,
                 search: Search::None,
-                page: 1
+                page: 1,
+                cursor: None,
             }
         );
         assert_eq!(query("page=abc").page, 1);
         assert_eq!(query("page=99999999999").page, 1_000_000);
+    }
+
+    #[test]
+    fn next_and_previous_carry_where_the_page_starts() {
+        let next = query("page=3&after=1790000000000:lead-9");
+        assert_eq!(
+            next.cursor,
+            Some(Cursor::After(1_790_000_000_000, "lead-9".into()))
+        );
+        let previous = query("page=2&before=1790000000000:lead-1");
+        assert_eq!(
+            previous.cursor,
+            Some(Cursor::Before(1_790_000_000_000, "lead-1".into()))
+        );
+        assert!(
+            previous
+                .before_sql()
+                .contains("(created_at, id) > (?2, ?3)")
+        );
+        // The first page is the newest leads, whatever the cursor says.
+        assert_eq!(query("page=1&before=1790000000000:lead-1").cursor, None);
+        // A malformed cursor is no cursor: the page is found by its number.
+        for bad in [
+            "x:lead",
+            "-5:lead",
+            "1790000000000",
+            "1790000000000:",
+            "1:%00",
+        ] {
+            assert_eq!(query(&format!("page=2&after={bad}")).cursor, None, "{bad}");
+        }
     }
 
     #[test]

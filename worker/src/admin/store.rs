@@ -3,10 +3,8 @@
 use serde::Deserialize;
 use worker::{D1Database, D1PreparedStatement, D1Result, query};
 
-use super::query::{COUNTS_SQL, LEAD_COLUMNS, LeadQuery, PAGE_SIZE, Search, StatusFilter};
+use super::query::{COUNTS_SQL, Cursor, LEAD_COLUMNS, LeadQuery, PAGE_SIZE};
 
-/// Leads marked 'Possível duplicado' (few: a row per lead in `lead_links`' key).
-const DUPLICATES_SQL: &str = "SELECT count(DISTINCT lead_id) AS n FROM lead_links";
 use crate::alerts::incidents::{self, Incident};
 use crate::auth::guard::Staff;
 
@@ -80,8 +78,8 @@ impl Counts {
 }
 
 #[derive(Deserialize)]
-struct StatusCount {
-    status: String,
+struct Counter {
+    name: String,
     n: i64,
 }
 
@@ -90,45 +88,68 @@ struct Count {
     n: i64,
 }
 
-/// A page of leads, the counters and (with a search) the number of matches,
-/// in one round trip.
-/// A page of the list, the counters, how many leads the search matches (when
-/// there is one) and the open delivery incident, in one batch.
-pub async fn page_and_counts(
-    db: &D1Database,
-    q: &LeadQuery,
-) -> worker::Result<(Vec<LeadRow>, Counts, Option<i64>, Option<Incident>)> {
+/// What one panel load reads.
+pub struct ListPage {
+    pub leads: Vec<LeadRow>,
+    pub counts: Counts,
+    /// How many leads the search (or the duplicates filter with a search) matches.
+    pub matches: Option<i64>,
+    pub incident: Option<Incident>,
+    /// What D1 read for it, for `make bench`.
+    pub rows_read: usize,
+}
+
+/// A page of the list, the counters, how many leads a search matches (when
+/// there is one) and the open delivery incident, in one batch. The page is
+/// read from where 'Próxima'/'Anterior' says it starts when it says so (an
+/// index seek), else by its number.
+pub async fn page_and_counts(db: &D1Database, q: &LeadQuery) -> worker::Result<ListPage> {
     let term = q.search.bound();
+    let page = match &q.cursor {
+        Some(Cursor::After(at, id)) => query!(db, &q.after_sql(), term, at, id, PAGE_SIZE)?,
+        Some(Cursor::Before(at, id)) => query!(db, &q.before_sql(), term, at, id, PAGE_SIZE)?,
+        None => query!(db, &q.page_sql(), term, PAGE_SIZE, q.offset())?,
+    };
     let mut statements = vec![
-        query!(db, &q.page_sql(), term, PAGE_SIZE, q.offset())?,
+        page,
         db.prepare(COUNTS_SQL),
+        db.prepare(incidents::OPEN_SQL),
     ];
-    statements.push(db.prepare(DUPLICATES_SQL));
-    statements.push(db.prepare(incidents::OPEN_SQL));
-    if q.search != Search::None || q.status == StatusFilter::Duplicates {
-        // The term is `?1` only when there is one.
-        statements.push(match term {
-            Some(term) => query!(db, &q.count_sql(), term)?,
-            None => db.prepare(q.count_sql()),
-        });
+    if let Some(term) = term {
+        statements.push(query!(db, &q.count_sql(), term)?);
     }
     let results = db.batch(statements).await?;
-    let leads = rows::<LeadRow>(results.first())?;
+    let rows_read = results
+        .iter()
+        .filter_map(|r| r.meta().ok().flatten())
+        .filter_map(|m| m.rows_read)
+        .sum();
+    let mut leads = rows::<LeadRow>(results.first())?;
+    if matches!(q.cursor, Some(Cursor::Before(..))) {
+        leads.reverse();
+    }
     let mut counts = Counts::default();
-    for c in rows::<StatusCount>(results.get(1))? {
-        match c.status.as_str() {
+    for c in rows::<Counter>(results.get(1))? {
+        match c.name.as_str() {
             "sent" => counts.sent = c.n,
             "failed" => counts.failed = c.n,
-            _ => counts.pending += c.n,
+            "pending" => counts.pending = c.n,
+            "duplicates" => counts.duplicates = c.n,
+            _ => {}
         }
     }
-    counts.duplicates = rows::<Count>(results.get(2))?.first().map_or(0, |c| c.n);
-    let incident = rows::<Incident>(results.get(3))?.into_iter().next();
-    let matches = match results.get(4) {
+    let incident = rows::<Incident>(results.get(2))?.into_iter().next();
+    let matches = match results.get(3) {
         Some(r) => rows::<Count>(Some(r))?.first().map(|c| c.n),
         None => None,
     };
-    Ok((leads, counts, matches, incident))
+    Ok(ListPage {
+        leads,
+        counts,
+        matches,
+        incident,
+        rows_read,
+    })
 }
 
 /// Up to `limit` leads after the one at (`created_at`, `id`), newest first.

@@ -106,7 +106,7 @@ impl Incident {
 
 const SNAPSHOT_SQL: &str = "SELECT \
        (SELECT min(created_at) FROM leads WHERE delivery_status = 'pending') AS oldest_pending_at, \
-       (SELECT count(*) FROM leads WHERE delivery_status != 'sent') AS waiting, \
+       (SELECT coalesce(sum(n), 0) FROM lead_counters WHERE name IN ('pending', 'failed')) AS waiting, \
        (SELECT detail FROM crm_attempts WHERE id = (SELECT max(id) FROM crm_attempts) \
           AND outcome = 'failed') AS last_failure";
 
