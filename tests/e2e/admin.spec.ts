@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { LEAD_PATH, uniqueIp } from "../support/leads";
 import { expect, type Page, test } from "./fixtures";
 import { createStaff, signIn } from "./staff";
-import { screenshot, sql } from "./support";
+import { screenshot, seedLeads, sql } from "./support";
 
 function counter(page: Page, label: string) {
   return page.locator(".counter").filter({ hasText: label }).locator(".counter__value");
@@ -183,4 +183,45 @@ test("a lead left on the landing page appears in the open panel within 30 second
   await expect(row(page, name).locator(".leads-table__name .leads-table__note")).toHaveText("2 cadastros");
   await expect(row(page, name)).toHaveCount(1);
   await screenshot(page, testInfo, "admin-new-lead");
+});
+
+test("pages through a long list with 'Próxima' and 'Anterior', the page number in the address", async ({
+  page,
+}, testInfo) => {
+  const group = `Paginada ${testInfo.project.name === "phone" ? "Celular" : "Computador"}`;
+  const day = Date.UTC(2025, 0, 10);
+  await seedLeads(
+    Array.from({ length: 60 }, (_, i) => ({
+      name: `${group} ${String(60 - i).padStart(2, "0")}`,
+      created_at: day + i * 60_000,
+    })),
+  );
+  await page.getByLabel("Buscar por nome, e-mail ou WhatsApp").fill(group);
+  await expect(page).toHaveURL(/q=Paginada\+/);
+  await expect(page.getByText("1–50 de 60 leads · página 1 de 2")).toBeVisible();
+  await expect(row(page, `${group} 01`)).toHaveCount(1);
+
+  // 'Próxima' asks for the page after the last lead shown: a seek, not a count from the top.
+  const seek = page.waitForRequest((r) => r.url().includes("/api/leads?") && /[?&]after=\d+%3A/.test(r.url()));
+  await page.getByRole("button", { name: "Próxima" }).click();
+  await seek;
+  await expect(page).toHaveURL(/page=2/);
+  await expect(page.getByText("51–60 de 60 leads · página 2 de 2")).toBeVisible();
+  await expect(row(page, `${group} 51`)).toHaveCount(1);
+  await expect(row(page, `${group} 60`)).toHaveCount(1);
+  await expect(row(page, `${group} 50`)).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Próxima" })).toBeDisabled();
+
+  // The address alone brings the same page back.
+  await page.reload();
+  await expect(page.getByText("51–60 de 60 leads · página 2 de 2")).toBeVisible();
+  await expect(row(page, `${group} 51`)).toHaveCount(1);
+
+  await page.getByRole("button", { name: "Anterior" }).click();
+  await expect(page).not.toHaveURL(/page=/);
+  await expect(row(page, `${group} 50`)).toHaveCount(1);
+  await expect(row(page, `${group} 51`)).toHaveCount(0);
+  await page.goBack();
+  await expect(page).toHaveURL(/page=2/);
+  await expect(row(page, `${group} 60`)).toHaveCount(1);
 });

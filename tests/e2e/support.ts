@@ -4,6 +4,7 @@ import type { App } from "../support/app";
 import type { FakeMail, LinkKind } from "../support/fake-mail";
 import { uniqueIp } from "../support/leads";
 import { repoRoot } from "../support/paths";
+import { insertLeads, type SeedLead } from "../support/seed";
 
 export const SCREENSHOT_DIR = join(repoRoot, "tests/artifacts/screenshots");
 
@@ -54,6 +55,11 @@ export function siteUrl(): string {
 /** Rows from the D1 of the site under test, through the worker's binding. */
 export function sql<T = Record<string, unknown>>(query: string, ...params: unknown[]): Promise<T[]> {
   return currentSite().app.sql<T>(query, ...params);
+}
+
+/** Writes leads straight into the D1 of the site under test (as if they had arrived over time). */
+export function seedLeads(leads: SeedLead[]) {
+  return insertLeads(currentSite().app, leads);
 }
 
 /** Fires the worker's cron once (deliveries, notices, delivery alerts) and waits for it. */

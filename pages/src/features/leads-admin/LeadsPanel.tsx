@@ -11,8 +11,10 @@ import {
   type LeadsPage,
   type ListParams,
   markSent,
+  type PageStart,
   resendLead,
   type StatusFilter,
+  toSearch,
 } from "./api";
 import { ConfirmDelete } from "./ConfirmDelete";
 import { IncidentBanner } from "./IncidentBanner";
@@ -41,6 +43,8 @@ export function LeadsPanel() {
   const [toDelete, setToDelete] = useState<Lead | null>(null);
   const [exporting, setExporting] = useState(false);
   const request = useRef<AbortController | null>(null);
+  /** Where each page reached with 'Próxima'/'Anterior' starts, by its address. */
+  const starts = useRef(new Map<string, PageStart>());
 
   /** Loads the view; `quiet` reloads (the 30-second tick) keep the table and stay silent on failure. */
   const load = useCallback(
@@ -50,7 +54,7 @@ export function LeadsPanel() {
       request.current = controller;
       if (!quiet) setLoading(true);
       try {
-        setData(await fetchLeads(view, controller.signal));
+        setData(await fetchLeads(view, starts.current.get(toSearch(view)), controller.signal));
       } catch (error) {
         if (controller.signal.aborted) return;
         if (!quiet && !(error instanceof ApiError && error.status === 401)) toast(panelMessages.loadFailed);
@@ -141,6 +145,13 @@ export function LeadsPanel() {
     }
   };
 
+  /** 'Próxima'/'Anterior': the page number goes in the address, where it starts is kept for the worker. */
+  const turnPage = (page: number, start: PageStart | null) => {
+    const next = { ...params, page };
+    if (start) starts.current.set(toSearch(next), start);
+    setParams(next);
+  };
+
   const counts = data?.counts;
   const first = data ? (data.page - 1) * data.page_size + 1 : 0;
   const last = data ? Math.min(data.total, data.page * data.page_size) : 0;
@@ -229,7 +240,7 @@ export function LeadsPanel() {
                   type="button"
                   className="button button--ghost"
                   disabled={data.page <= 1}
-                  onClick={() => setParams({ ...params, page: data.page - 1 })}
+                  onClick={() => turnPage(data.page - 1, data.first ? { before: data.first } : null)}
                 >
                   Anterior
                 </button>
@@ -237,7 +248,7 @@ export function LeadsPanel() {
                   type="button"
                   className="button button--ghost"
                   disabled={data.page >= data.pages}
-                  onClick={() => setParams({ ...params, page: data.page + 1 })}
+                  onClick={() => turnPage(data.page + 1, data.last ? { after: data.last } : null)}
                 >
                   Próxima
                 </button>

@@ -55,6 +55,9 @@ export type LeadsPage = {
   page_size: number;
   total: number;
   pages: number;
+  /** Where this page starts and ends: what 'Anterior' and 'Próxima' send back. */
+  first: string | null;
+  last: string | null;
   counts: Counts;
   crm_configured: boolean;
   /** While leads are not reaching Jetimob: what the owners' alert said. */
@@ -80,8 +83,19 @@ export function toSearch(params: ListParams): string {
   return text ? `?${text}` : "";
 }
 
-export function fetchLeads(params: ListParams, signal?: AbortSignal): Promise<LeadsPage> {
-  return apiRequest<LeadsPage>(`/api/leads${toSearch(params)}`, { staff: true, signal });
+/** Where a page starts, known when it was reached with 'Próxima' or 'Anterior'. */
+export type PageStart = { after: string } | { before: string };
+
+/**
+ * A page of leads. With `start` the worker seeks straight to it; without
+ * (a reload, a shared link) it finds the page by its number.
+ */
+export function fetchLeads(params: ListParams, start?: PageStart, signal?: AbortSignal): Promise<LeadsPage> {
+  const search = new URLSearchParams(toSearch(params));
+  if (start && "after" in start) search.set("after", start.after);
+  if (start && "before" in start) search.set("before", start.before);
+  const query = search.toString();
+  return apiRequest<LeadsPage>(`/api/leads${query ? `?${query}` : ""}`, { staff: true, signal });
 }
 
 /** One time the visitor sent the form, as it was sent. */
