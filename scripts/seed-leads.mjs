@@ -428,18 +428,40 @@ export function generateLeads(count, { seed = 1, now = Date.now(), days = 90 } =
 const sqlValue = (v) =>
   v === null || v === undefined ? "NULL" : typeof v === "number" ? String(v) : `'${String(v).replaceAll("'", "''")}'`;
 
+/** The submission each lead arrived with, as the lead endpoint records it. */
+const SUBMISSION_COLUMNS = [
+  "name",
+  "email",
+  "whatsapp",
+  "origem",
+  "utm_source",
+  "utm_medium",
+  "utm_campaign",
+  "utm_term",
+  "utm_content",
+  "gclid",
+  "fbclid",
+  "referrer",
+  "page_url",
+];
+
 /**
- * One multi-row INSERT per `rowsPerInsert` leads.
+ * One multi-row INSERT per `rowsPerInsert` leads, then their submissions
+ * (one each, the lead's own details, as a first submission is).
  * @param {Record<string, string | number | null>[]} leads
  * @param {{ rowsPerInsert?: number }} [options]
  */
 function insertStatements(leads, { rowsPerInsert = 50 } = {}) {
   const statements = [];
   for (let i = 0; i < leads.length; i += rowsPerInsert) {
-    const rows = leads
-      .slice(i, i + rowsPerInsert)
-      .map((lead) => `(${LEAD_COLUMNS.map((c) => sqlValue(lead[c])).join(",")})`);
+    const chunk = leads.slice(i, i + rowsPerInsert);
+    const rows = chunk.map((lead) => `(${LEAD_COLUMNS.map((c) => sqlValue(lead[c])).join(",")})`);
     statements.push(`INSERT INTO leads (${LEAD_COLUMNS.join(",")}) VALUES\n${rows.join(",\n")};`);
+    statements.push(
+      `INSERT INTO lead_submissions (lead_id, submitted_at, ${SUBMISSION_COLUMNS.join(", ")})\n` +
+        `SELECT id, created_at, ${SUBMISSION_COLUMNS.join(", ")} FROM leads\n` +
+        `WHERE id IN (${chunk.map((lead) => sqlValue(lead.id)).join(",")}) ORDER BY created_at, id;`,
+    );
   }
   return statements;
 }
@@ -488,7 +510,7 @@ export async function seedLeads({ count, persistTo, seed = 1, now = Date.now(), 
 export async function seedLeadsThrough(db, { count, seed = 1, now = Date.now() }) {
   const leads = generateLeads(count, { seed, now });
   const started = performance.now();
-  // 100 rows a statement, 20 statements a batch: 50 round trips for 100,000 leads.
+  // 100 leads a statement (and their submissions), 20 of each a batch: 50 round trips for 100,000 leads.
   for (let i = 0; i < leads.length; i += 2000) {
     const statements = insertStatements(leads.slice(i, i + 2000), { rowsPerInsert: 100 });
     await db.batch(statements.map((statement) => db.prepare(statement)));

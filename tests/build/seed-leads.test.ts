@@ -56,6 +56,14 @@ describe("the seeding helper", () => {
     const sql = leadsToSql([{ ...leads[0], name: "Ana D'Ávila" }], { rowsPerInsert: 50 });
     expect(sql).toContain(`INSERT INTO leads (${LEAD_COLUMNS.join(",")}) VALUES`);
     expect(sql).toContain("'Ana D''Ávila'");
-    expect(leadsToSql(leads.slice(0, 120)).match(/INSERT INTO/g)).toHaveLength(3);
+    expect(leadsToSql(leads.slice(0, 120)).match(/INSERT INTO leads/g)).toHaveLength(3);
+  });
+
+  it("gives each lead the submission it arrived with, as the lead endpoint records it", () => {
+    const sql = leadsToSql(leads.slice(0, 120));
+    const submissions = sql.match(/INSERT INTO lead_submissions[^;]*;/g) ?? [];
+    expect(submissions).toHaveLength(3);
+    expect(submissions[0]).toContain("SELECT id, created_at, name, email, whatsapp, origem,");
+    for (const lead of leads.slice(0, 120)) expect(sql).toContain(`'${lead.id}'`);
   });
 });
