@@ -120,7 +120,7 @@ fn filtered_total(status: StatusFilter, counts: &Counts) -> i64 {
 
 /// `GET /api/leads?status=&q=&page=`: a page of 50, newest first, and the counters.
 async fn list(req: &Request, env: &Env) -> ApiResult<Response> {
-    let q = LeadQuery::from_url(&req.url()?);
+    let q = LeadQuery::from_url(&http::RequestUrl::of(req)?);
     let db = config::database(env)?;
     let (rows, counts, matches) = store::page_and_counts(&db, &q).await?;
     let total = match (&q.search, matches) {
@@ -148,7 +148,7 @@ async fn list(req: &Request, env: &Env) -> ApiResult<Response> {
 /// in keyset pages so 100,000 leads fit the worker's limits. The first page is
 /// read before answering, so a failing database is a 500, not a cut file.
 async fn export(req: &Request, env: &Env, staff: &Staff) -> ApiResult<Response> {
-    let q = LeadQuery::from_url(&req.url()?);
+    let q = LeadQuery::from_url(&http::RequestUrl::of(req)?);
     let db = config::database(env)?;
     let exported = audit::record(
         &db,
