@@ -32,7 +32,7 @@ describe("the built worker", () => {
 
   it("carries no URL parser and none of its Unicode (IDNA) tables", async () => {
     // The request's URL comes parsed from the runtime (worker/src/http.rs);
-    // the url crate's IDNA back end was most of the WASM. worker-build keeps
+    // the url crate's IDNA back end was a fifth of the WASM. worker-build keeps
     // the function names, so a name in the module means its code is there.
     const names = (await readFile(join(repoRoot, "worker/build/index_bg.wasm"))).toString("latin1");
     expect(names).toContain("lead_worker::");
