@@ -1,6 +1,9 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import agency from "../../agency.json" with { type: "json" };
 import { type App, spawnApp } from "../support/app";
+import { repoRoot } from "../support/paths";
 
 // The worker embeds agency.json when it is compiled; `make` rebuilds it when
 // the file changes. This reads the built worker, not the source.
@@ -25,5 +28,16 @@ describe("the built worker", () => {
     expect(await answer.json()).toMatchObject({
       error: `Apenas emails @${agency.agency.staffEmailDomain} são permitidos`,
     });
+  });
+
+  it("carries no URL parser and none of its Unicode (IDNA) tables", async () => {
+    // The request's URL comes parsed from the runtime (worker/src/http.rs);
+    // the url crate's IDNA back end was a fifth of the WASM. worker-build keeps
+    // the function names, so a name in the module means its code is there.
+    const names = (await readFile(join(repoRoot, "worker/build/index_bg.wasm"))).toString("latin1");
+    expect(names).toContain("lead_worker::");
+    for (const code of ["icu_normalizer", "icu_properties", "idna::", "url::parser", "url::host"]) {
+      expect(names, code).not.toContain(code);
+    }
   });
 });

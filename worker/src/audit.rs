@@ -124,8 +124,7 @@ pub async fn route(req: Request, env: &Env, path: &str) -> ApiResult<Response> {
         return Err(ApiError::MethodNotAllowed("GET"));
     }
     guard::require_owner(&req, env).await?;
-    let before = req
-        .url()?
+    let before = http::RequestUrl::of(&req)?
         .query_pairs()
         .find(|(k, _)| k == "before")
         .and_then(|(_, v)| v.parse::<i64>().ok())

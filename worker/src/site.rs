@@ -21,7 +21,7 @@ pub fn public_config(env: &Env) -> ApiResult<Response> {
 
 /// Fetches the page or asset from the static assets and adds the headers.
 pub async fn serve(req: Request, env: &Env) -> worker::Result<Response> {
-    let https = req.url()?.scheme() == "https";
+    let https = http::RequestUrl::of(&req)?.scheme() == "https";
     let turnstile_on = Turnstile::from_env(env).is_some();
     let path = req.path();
     let assets = env.assets("ASSETS")?;

@@ -216,7 +216,7 @@ fn filtered_total(status: StatusFilter, counts: &Counts) -> i64 {
 /// first, the counters and the open delivery incident. `first` and `last`
 /// are the keys 'Anterior' and 'Próxima' send back as `before` and `after`.
 async fn list(req: &Request, env: &Env) -> ApiResult<Response> {
-    let q = LeadQuery::from_url(&req.url()?);
+    let q = LeadQuery::from_url(&http::RequestUrl::of(req)?);
     let db = config::database(env)?;
     let page = store::page_and_counts(&db, &q).await?;
     let counts = page.counts;
@@ -264,7 +264,7 @@ async fn list(req: &Request, env: &Env) -> ApiResult<Response> {
 /// in keyset pages so 100,000 leads fit the worker's limits. The first page is
 /// read before answering, so a failing database is a 500, not a cut file.
 async fn export(req: &Request, env: &Env, staff: &Staff) -> ApiResult<Response> {
-    let q = LeadQuery::from_url(&req.url()?);
+    let q = LeadQuery::from_url(&http::RequestUrl::of(req)?);
     let db = config::database(env)?;
     let exported = audit::record(
         &db,

@@ -172,7 +172,7 @@ pub struct LeadQuery {
 }
 
 impl LeadQuery {
-    pub fn from_url(url: &worker::Url) -> Self {
+    pub fn from_url(url: &crate::http::RequestUrl) -> Self {
         let mut query = Self {
             status: StatusFilter::All,
             search: Search::None,
@@ -257,7 +257,8 @@ mod tests {
 
     fn query(qs: &str) -> LeadQuery {
         LeadQuery::from_url(
-            &worker::Url::parse(&format!("https://x.example/api/leads?{qs}")).unwrap(),
+            &crate::http::RequestUrl::from_serialized(&format!("https://x.example/api/leads?{qs}"))
+                .unwrap(),
         )
     }
 

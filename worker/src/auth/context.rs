@@ -26,19 +26,15 @@ pub struct AuthContext {
 
 impl AuthContext {
     pub fn new(req: &Request, env: &Env) -> ApiResult<Self> {
-        let url = req.url()?;
+        let url = http::RequestUrl::of(req)?;
         let secret = secret(env)?;
         Ok(Self {
             db: config::database(env)?,
             signer: Signer::new(&secret),
             secret,
             now: platform::now_ms(),
-            secure_cookies: cookie::must_be_secure(
-                url.scheme(),
-                url.host_str().unwrap_or_default(),
-            ),
-            origin: config::setting(env, "SITE_ORIGIN")
-                .unwrap_or_else(|| url.origin().ascii_serialization()),
+            secure_cookies: cookie::must_be_secure(url.scheme(), url.host()),
+            origin: config::setting(env, "SITE_ORIGIN").unwrap_or_else(|| url.origin()),
         })
     }
 

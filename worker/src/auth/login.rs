@@ -85,7 +85,7 @@ pub async fn login(mut req: Request, env: &Env) -> ApiResult<Response> {
         Some(_) => pending.as_ref().map(|p| p.password_hash.as_str()),
         None => None,
     };
-    let verified = password::matches(&typed, stored);
+    let verified = password::matches(&typed, stored).await?;
     let known_id = user.as_ref().map(|u| u.id.clone());
 
     let mut refunds = vec![rate_limit::refund(

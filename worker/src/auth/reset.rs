@@ -113,7 +113,7 @@ pub async fn reset(mut req: Request, env: &Env) -> ApiResult<Response> {
     let user = store::find_user_by_id(&ctx.db, &user_id)
         .await?
         .ok_or_else(invalid_link)?;
-    let hash = PasswordHash::new(new.as_str()).to_string();
+    let hash = PasswordHash::new(new.as_str()).await?.to_string();
     let actor = Actor {
         id: Some(&user.id),
         email: &user.email,
@@ -169,13 +169,13 @@ pub async fn change(mut req: Request, env: &Env) -> ApiResult<Response> {
         ));
     }
     let user = first_row::<store::UserRow>(&results, 1)?;
-    if !password::matches(&current, user.as_ref().map(|u| u.password_hash.as_str())) {
+    if !password::matches(&current, user.as_ref().map(|u| u.password_hash.as_str())).await? {
         return Err(invalid_field(
             messages::AUTH_CURRENT_PASSWORD_WRONG,
             "current_password",
         ));
     }
-    let hash = PasswordHash::new(new.as_str()).to_string();
+    let hash = PasswordHash::new(new.as_str()).await?.to_string();
     let mut statements = store::set_password(&ctx.db, &staff.user_id, &hash, ctx.now)?;
     statements.push(store::revoke_other_sessions(
         &ctx.db,

@@ -97,7 +97,7 @@ pub async fn signup(mut req: Request, env: &Env) -> ApiResult<Response> {
         ));
     }
 
-    let hash = PasswordHash::new(password.as_str()).to_string();
+    let hash = PasswordHash::new(password.as_str()).await?.to_string();
     let (link_token, link_hash) = secret_token::generate();
     let statements = store::signup(
         &ctx.db,
@@ -153,7 +153,7 @@ pub async fn confirm(mut req: Request, env: &Env) -> ApiResult<Response> {
     if !CONFIRMATION_TRIES.allows(tries) {
         return Err(invalid_link());
     }
-    if !password::matches(&typed, Some(&row.password_hash)) {
+    if !password::matches(&typed, Some(&row.password_hash)).await? {
         return Err(invalid_field(
             messages::AUTH_CONFIRMATION_PASSWORD,
             "password",

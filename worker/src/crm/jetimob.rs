@@ -4,11 +4,13 @@
 
 use std::time::Duration;
 
+use percent_encoding::{AsciiSet, CONTROLS, utf8_percent_encode};
 use serde_json::Value;
-use worker::{Env, FormData, Headers, Method, Request, RequestInit, Url};
+use worker::{Env, FormData, Headers, Method, Request, RequestInit};
 
 use super::store::{ClaimedCorrection, ClaimedLead};
 use crate::config::setting;
+use crate::http::UrlParts;
 use crate::leads::domain::format_whatsapp;
 use crate::{agency, outbound};
 
@@ -134,18 +136,48 @@ pub fn form_fields(
     fields
 }
 
-/// `{base}/leads/{public key}`, the key as one path segment.
-pub fn endpoint(base_url: &str, public_key: &str) -> Option<Url> {
-    let mut url = Url::parse(base_url).ok()?;
-    if !matches!(url.scheme(), "http" | "https") {
-        return None;
-    }
-    url.path_segments_mut()
-        .ok()?
-        .pop_if_empty()
-        .push("leads")
-        .push(public_key);
-    Some(url)
+/// What a path segment of an http(s) URL must escape: the URL standard's
+/// path set, and `/`, `%` and `\` so the key stays one segment as written.
+const PATH_SEGMENT: &AsciiSet = &CONTROLS
+    .add(b' ')
+    .add(b'"')
+    .add(b'<')
+    .add(b'>')
+    .add(b'`')
+    .add(b'#')
+    .add(b'?')
+    .add(b'{')
+    .add(b'}')
+    .add(b'/')
+    .add(b'%')
+    .add(b'\\');
+
+/// `{base}/leads/{public key}`, the key as one path segment; `None` unless
+/// the base is an http(s) URL with a host. The runtime's URL parser reads
+/// the result when the request is made, as it reads any other.
+pub fn endpoint(base_url: &str, public_key: &str) -> Option<String> {
+    let base = UrlParts::split(base_url).filter(|u| u.is_http())?;
+    base.host_name()?;
+    let (path, suffix) = base
+        .rest
+        .split_at(base.rest.find(['?', '#']).unwrap_or(base.rest.len()));
+    // One trailing slash goes, so `https://x/v1/` gives `https://x/v1/leads/…`.
+    let path = path.replace('\\', "/");
+    let path = match path.strip_suffix('/') {
+        Some("/") | Some("") => "",
+        Some(trimmed) => trimmed,
+        None => &path,
+    };
+    let key: String = public_key
+        .chars()
+        .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
+        .collect();
+    let key = match key.as_str() {
+        // A dot segment would move up the path instead of naming the key.
+        "." | ".." => String::new(),
+        key => format!("/{}", utf8_percent_encode(key, PATH_SEGMENT)),
+    };
+    Some(format!("{}{path}/leads{key}{suffix}", base.head))
 }
 
 /// The id in a 2xx answer (`{"id": 123}` or `{"id": "abc"}`), if any.
@@ -233,7 +265,7 @@ async fn exchange(
 }
 
 fn build_request(
-    url: &Url,
+    url: &str,
     private_key: &str,
     fields: &[(&str, String)],
 ) -> worker::Result<Request> {
@@ -249,7 +281,7 @@ fn build_request(
     init.with_method(Method::Post)
         .with_headers(headers)
         .with_body(Some(form.into()));
-    Request::new_with_init(url.as_str(), &init)
+    Request::new_with_init(url, &init)
 }
 
 #[cfg(test)]
@@ -368,7 +400,7 @@ mod tests {
 
     #[test]
     fn the_endpoint_puts_the_public_key_in_the_path() {
-        let url = |base, key| endpoint(base, key).map(|u| u.to_string());
+        let url = endpoint;
         assert_eq!(
             url("https://api.jetimob.com", "abc123"),
             Some("https://api.jetimob.com/leads/abc123".into())
@@ -383,6 +415,64 @@ mod tests {
         );
         assert_eq!(url("api.jetimob.com", "abc"), None);
         assert_eq!(url("ftp://api.jetimob.com", "abc"), None);
+    }
+
+    /// How the endpoint was built with the `url` crate, before it was read by hand.
+    fn endpoint_by_the_url_crate(base_url: &str, public_key: &str) -> Option<worker::Url> {
+        let mut url = worker::Url::parse(base_url).ok()?;
+        if !matches!(url.scheme(), "http" | "https") {
+            return None;
+        }
+        url.path_segments_mut()
+            .ok()?
+            .pop_if_empty()
+            .push("leads")
+            .push(public_key);
+        Some(url)
+    }
+
+    /// What the runtime's URL parser makes of the endpoint when it sends the request.
+    fn as_sent(endpoint: Option<String>) -> Option<worker::Url> {
+        Some(worker::Url::parse(&endpoint?).expect("the runtime can read the endpoint"))
+    }
+
+    #[test]
+    fn odd_but_valid_base_urls_reach_the_same_endpoint_as_before() {
+        for base in [
+            "HTTPS://API.Jetimob.com:443",
+            "https://api.jetimob.com//",
+            "https://api.jetimob.com/v1//",
+            "https://api.jetimob.com/v1/./",
+            "https://api.jetimob.com/v1/../v2",
+            "https://api.jetimob.com/v1\\",
+            "https://api.jetimob.com/my path/",
+            "https://user:pw@api.jetimob.com/?token=1#x",
+            "http://[::1]:4010/",
+        ] {
+            for key in ["abc123", ".", "..", "a b/c?d#e%f\\g", "chave-ção"] {
+                assert_eq!(
+                    as_sent(endpoint(base, key)),
+                    endpoint_by_the_url_crate(base, key),
+                    "{base} {key}"
+                );
+            }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn the_endpoint_is_the_one_the_url_crate_built(
+            scheme in prop::sample::select(vec!["http", "https", "HTTPS", "ftp"]),
+            host in "[a-zA-Z][a-zA-Z0-9-]{0,8}(\\.[a-zA-Z][a-zA-Z0-9-]{0,8}){0,2}",
+            port in prop::option::of(1u32..65_536),
+            path in prop::sample::select(vec!["", "/", "//", "/v1", "/v1/", "/v1//", "/a/b/", "/v1/.", "/%7Ex/"]),
+            suffix in prop::sample::select(vec!["", "?a=1", "#f", "?a=b%20c#f"]),
+            key in "[^\\t\\n\\r]{0,24}",
+        ) {
+            let port = port.map(|p| format!(":{p}")).unwrap_or_default();
+            let base = format!("{scheme}://{host}{port}{path}{suffix}");
+            prop_assert_eq!(as_sent(endpoint(&base, &key)), endpoint_by_the_url_crate(&base, &key));
+        }
     }
 
     #[test]

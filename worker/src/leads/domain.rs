@@ -359,10 +359,7 @@ fn derive_origem(origem: Option<String>, a: &Attribution, site_host: &str) -> St
     origem
         .or_else(|| a.utm_source.clone())
         .or_else(|| {
-            let host = worker::Url::parse(a.referrer.as_deref()?)
-                .ok()?
-                .host_str()?
-                .to_ascii_lowercase();
+            let host = crate::http::UrlParts::split(a.referrer.as_deref()?)?.host_name()?;
             let host = host.strip_prefix("www.").unwrap_or(&host).to_string();
             let own = site_host.strip_prefix("www.").unwrap_or(site_host);
             (!host.is_empty() && !host.eq_ignore_ascii_case(own)).then_some(host)

@@ -38,14 +38,11 @@ pub async fn handle(mut req: Request, env: &Env, ctx: &Context) -> ApiResult<Res
                     FORM_FAILED_PAGE
                 }
             };
-            let location = req
-                .url()?
-                .join(page)
-                .map_err(|e| ApiError::Internal(e.to_string()))?;
+            let location = http::RequestUrl::of(&req)?.with_path(page);
             // Built by hand: `Response::redirect` has immutable headers, and
             // every API answer gets `Cache-Control` added on the way out.
             let headers = Headers::new();
-            headers.set("Location", location.as_str())?;
+            headers.set("Location", &location)?;
             Ok(Response::empty()?.with_status(303).with_headers(headers))
         }
     }
@@ -67,8 +64,8 @@ async fn accept(
         );
         return Ok(());
     }
-    let url = req.url()?;
-    let lead = NewLead::parse(submission, url.host_str().unwrap_or_default()).map_err(reject)?;
+    let url = http::RequestUrl::of(req)?;
+    let lead = NewLead::parse(submission, url.host()).map_err(reject)?;
 
     let ip = http::client_ip(req);
     let network = http::client_network(req);
