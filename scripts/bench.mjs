@@ -19,7 +19,9 @@
 // 5. Counts the CPU time of one sign-in (PBKDF2, 100,000 iterations) and of
 //    one lead submission: the kernel's count for the workerd process, as a
 //    worker cannot time itself (workerd stops the clocks a worker can read
-//    while it computes, a Spectre defence).
+//    while it computes, a Spectre defence); and of a request the worker
+//    answers without any work, the local runtime's floor, which the goals
+//    subtract (on Cloudflare that plumbing is not the worker's CPU).
 // 6. Prints the first-load weight of `/` (scripts/page-weight.mjs), the
 //    worker's compressed WASM size, and Lighthouse's scores for `/` (mobile and
 //    desktop presets, Debian's Chromium; the median of three runs each).
@@ -355,7 +357,11 @@ try {
   say("reading what each panel load costs in D1 rows");
   results.rowsRead = await panelRowsRead(worker, auth);
   const panelPaths = results.rowsRead
-    .filter((c) => c.budget && /first page|'Próxima' to page \d\d|rare term \(one lead's e-mail/.test(c.name))
+    .filter(
+      (c) =>
+        c.budget &&
+        /^list and counters|'Próxima' to page [\d,]{3,}|^'Pendentes', first|rare term \(one lead's e-mail/.test(c.name),
+    )
     .map((c) => c.path);
 
   const next = visitors();
@@ -412,11 +418,24 @@ try {
     await r.arrayBuffer();
   };
 
-  say("counting the CPU time of one sign-in and one lead submission (kernel)");
+  // What any request costs the local runtime before the worker does anything
+  // (miniflare's entry and router workers, the request's plumbing): none of
+  // that is the worker's CPU on Cloudflare. An unknown API address is answered
+  // 404 by the worker at once, so it measures that floor.
+  const nothingOnce = async () => {
+    const r = await fetch(`${worker.baseUrl}/api/nada`, { signal: AbortSignal.timeout(30_000) });
+    if (r.status !== 404) throw new Error(`/api/nada answered ${r.status}`);
+    await r.arrayBuffer();
+  };
+  say("counting the CPU time of a request that does nothing, one sign-in and one lead submission (kernel)");
   results.cpu = {
+    floor: await kernelCpuPerCall(200, nothingOnce),
     signIn: await kernelCpuPerCall(10, signInOnce),
     lead: await kernelCpuPerCall(50, leadOnce),
   };
+  for (const key of ["signIn", "lead"]) {
+    results.cpu[key].beyondFloorMs = Math.round((results.cpu[key].processMs - results.cpu.floor.processMs) * 10) / 10;
+  }
 
   results.pageWeight = await measureFirstLoad();
 
@@ -461,7 +480,11 @@ const cpu = (c) =>
   (c.idle
     ? `measured once workerd was idle (after ${c.settledMs} ms)`
     : `WORKERD WAS STILL BUSY after ${c.settledMs} ms: the figure includes that work`);
-console.log(`\nCPU per sign-in: ${cpu(results.cpu.signIn)}.\nCPU per lead: ${cpu(results.cpu.lead)}.`);
+console.log(
+  `\nCPU per request that does nothing (the local runtime's floor): ${cpu(results.cpu.floor)}.` +
+    `\nCPU per sign-in: ${cpu(results.cpu.signIn)}; ${results.cpu.signIn.beyondFloorMs} ms beyond the floor.` +
+    `\nCPU per lead: ${cpu(results.cpu.lead)}; ${results.cpu.lead.beyondFloorMs} ms beyond the floor (local D1 included).`,
+);
 console.log(
   `Worker WASM: ${kb(results.wasm.raw)} raw, ${kb(results.wasm.gzip)} gzip, ${kb(results.wasm.brotli)} brotli.`,
 );
@@ -545,18 +568,20 @@ goal(
   results.pageWeight.totals.js.brotli === 0,
   " bytes",
 );
+// The worker's own CPU: the workerd count beyond what a request that does
+// nothing costs (the total is printed above, and in results.json).
 goal(
-  "CPU per sign-in",
-  results.cpu.signIn.processMs,
+  `CPU per sign-in (workerd, beyond the ${results.cpu.floor.processMs} ms floor)`,
+  results.cpu.signIn.beyondFloorMs,
   `≤ ${BUDGETS.signInCpuMs}`,
-  results.cpu.signIn.processMs <= BUDGETS.signInCpuMs,
+  results.cpu.signIn.beyondFloorMs <= BUDGETS.signInCpuMs,
   " ms",
 );
 goal(
-  "CPU per lead",
-  results.cpu.lead.processMs,
+  `CPU per lead (workerd, beyond the floor, local D1 included)`,
+  results.cpu.lead.beyondFloorMs,
   `≤ ${BUDGETS.leadCpuMs}`,
-  results.cpu.lead.processMs <= BUDGETS.leadCpuMs,
+  results.cpu.lead.beyondFloorMs <= BUDGETS.leadCpuMs,
   " ms",
 );
 goal(
