@@ -37,7 +37,7 @@ describe("the built worker", () => {
     expect(shipped.length).toBeLessThan(named.length);
     // Both are the same build: the shipped one is the other minus its custom sections.
     expect(await WebAssembly.compile(shipped)).toBeInstanceOf(WebAssembly.Module);
-    const exports = (bytes: Buffer) =>
+    const exports = (bytes: typeof shipped) =>
       WebAssembly.Module.exports(new WebAssembly.Module(bytes))
         .map((e) => e.name)
         .sort();
