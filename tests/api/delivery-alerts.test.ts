@@ -312,3 +312,26 @@ describe("the webhook (ALERT_WEBHOOK_URL)", () => {
     });
   });
 });
+
+describe("/api/health when D1 cannot answer", () => {
+  it("answers 503 'database unavailable', and 200 again within 10 s of the database coming back", async () => {
+    // A D1 the worker cannot read: no migration applied, so every query fails.
+    const app = await spawnApp({ migrate: false });
+    running.push(() => app.stop());
+    const down = await health(app);
+    expect(down.status).toBe(503);
+    expect(down.body).toEqual({
+      status: "degraded",
+      database: "unavailable",
+      crm: "off",
+      reason: "database unavailable",
+    });
+
+    await app.migrate();
+    const up = await eventually(async () => {
+      const h = await health(app);
+      return h.status === 200 ? h : undefined;
+    }, 15_000);
+    expect(up.body).toMatchObject({ status: "ok", database: "ok" });
+  });
+});
