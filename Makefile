@@ -35,10 +35,11 @@ dev: setup build dev-vars db
 	@$(MAKE) --no-print-directory serve
 
 ## `wrangler dev` on what is built and the local D1 as it is (make dev's last
-## step), with the cron handler fired every minute as Cloudflare does.
+## step), with the cron handler fired every minute as Cloudflare does. Links
+## in the notices and alerts it logs point at this local site.
 serve:
 	node scripts/dev-server.mjs --ip 127.0.0.1 --port $(PORT) --persist-to $(DEV_STATE) \
-	  --show-interactive-dev-session=false $(DEV_ARGS)
+	  --var SITE_ORIGIN:http://127.0.0.1:$(PORT) --show-interactive-dev-session=false $(DEV_ARGS)
 
 ## Build, upgrade the production D1 (new migrations only), then deploy to
 ## Cloudflare (needs `wrangler login` and the D1 id in wrangler.toml).

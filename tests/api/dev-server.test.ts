@@ -124,6 +124,9 @@ describe("make dev's wrangler dev", () => {
     await eventually(async () => output.includes("Subject: Leads não estão chegando ao Jetimob") || undefined, 60_000);
     expect(output).toContain(`To: ${OWNER}`);
     expect(output).toContain("A entrega ao Jetimob está desligada");
+    // Its links open this local panel, not the live site.
+    expect(output).toMatch(new RegExp(`${baseUrl}/admin/leads/[\\w-]+`));
+    expect(output).toContain(`${baseUrl}/admin`);
   });
 
   it("runs the cron handler when asked, as Cloudflare will every minute", async () => {
