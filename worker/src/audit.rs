@@ -6,14 +6,13 @@
 //! `GET /api/audit?before=<id>`: the 'Atividade' page, owners only, newest
 //! first, [`PAGE_SIZE`] entries at a time.
 
-use chrono::{DateTime, SecondsFormat};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use worker::{D1Database, D1PreparedStatement, Env, Method, Request, Response, query};
 
 use crate::auth::guard;
 use crate::http::{self, ApiError, ApiResult};
-use crate::{config, messages};
+use crate::{config, dates, messages};
 
 pub const PAGE_SIZE: i64 = 50;
 
@@ -147,8 +146,7 @@ pub async fn route(req: Request, env: &Env, path: &str) -> ApiResult<Response> {
         .into_iter()
         .map(|r| EntryJson {
             id: r.id,
-            at: DateTime::from_timestamp_millis(r.at)
-                .map(|t| t.to_rfc3339_opts(SecondsFormat::Millis, true)),
+            at: dates::iso(r.at),
             actor_email: r.staff_email,
             action: r.action,
             lead_id: r.lead_id,

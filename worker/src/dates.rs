@@ -1,7 +1,14 @@
 //! Times as staff read them: in Brasília time, `dd/MM/yyyy HH:mm`, as the
-//! panel shows them (the CSV, the notices, the alerts).
+//! panel shows them (the CSV, the notices, the alerts); and as the API and the
+//! webhook send them, ISO 8601 in UTC.
 
-use chrono::{DateTime, FixedOffset};
+use chrono::{DateTime, FixedOffset, SecondsFormat};
+
+/// ISO 8601 in UTC with milliseconds (`2026-01-01T00:00:00.000Z`); none for a
+/// time out of range.
+pub fn iso(ms: i64) -> Option<String> {
+    DateTime::from_timestamp_millis(ms).map(|t| t.to_rfc3339_opts(SecondsFormat::Millis, true))
+}
 
 /// `dd/MM/yyyy HH:mm` in America/Sao_Paulo, as the panel shows dates. Brazil
 /// has kept UTC−3 all year since daylight saving ended in 2019; should it
@@ -23,5 +30,14 @@ mod tests {
     fn dates_read_as_in_the_panel_in_brasilia_time() {
         // 2026-01-01 00:00 UTC is 31/12/2025 21:00 in Brasília.
         assert_eq!(super::format_date(1_767_225_600_000), "31/12/2025 21:00");
+    }
+
+    #[test]
+    fn the_api_reads_times_as_iso_8601_in_utc() {
+        assert_eq!(
+            super::iso(1_767_225_600_000).as_deref(),
+            Some("2026-01-01T00:00:00.000Z")
+        );
+        assert_eq!(super::iso(i64::MAX), None);
     }
 }

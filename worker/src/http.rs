@@ -245,18 +245,6 @@ pub fn invalid_field(message: &str, field: &'static str) -> ApiError {
     }
 }
 
-/// The first row of the `index`-th result of a batch.
-pub fn first_row<T: serde::de::DeserializeOwned>(
-    results: &[worker::D1Result],
-    index: usize,
-) -> ApiResult<Option<T>> {
-    Ok(results
-        .get(index)
-        .map(|r| r.results::<T>())
-        .transpose()?
-        .and_then(|rows| rows.into_iter().next()))
-}
-
 /// Browsers send `Origin` with every state-changing request; one that names
 /// another site is refused.
 pub fn check_same_origin(req: &Request) -> ApiResult<()> {

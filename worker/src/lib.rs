@@ -9,6 +9,7 @@ mod audit;
 pub mod auth;
 mod config;
 pub mod crm;
+mod d1;
 mod dates;
 mod email;
 mod health;

@@ -6,7 +6,7 @@ mod csv;
 pub mod query;
 mod store;
 
-use chrono::{DateTime, SecondsFormat};
+use chrono::DateTime;
 use futures_util::{StreamExt, stream};
 use serde::Serialize;
 use serde_json::json;
@@ -16,9 +16,10 @@ use crate::alerts::incidents;
 use crate::audit::{self, Actor, Subject};
 use crate::auth::guard::{self, Staff};
 use crate::crm::{self, Outcome};
+use crate::dates::iso;
 use crate::http::{self, ApiError, ApiResult};
 use crate::leads::domain::format_whatsapp;
-use crate::{config, messages, platform};
+use crate::{config, d1, messages, platform};
 use query::{Cursor, LeadQuery, PAGE_SIZE, StatusFilter};
 use store::{Action, Counts, LeadRow};
 
@@ -89,10 +90,6 @@ struct LastTouchJson {
     utm_campaign: Option<String>,
     gclid: Option<String>,
     fbclid: Option<String>,
-}
-
-fn iso(ms: i64) -> Option<String> {
-    DateTime::from_timestamp_millis(ms).map(|t| t.to_rfc3339_opts(SecondsFormat::Millis, true))
 }
 
 impl<'a> From<&'a LeadRow> for LeadJson<'a> {
@@ -343,7 +340,7 @@ async fn mark_sent(req: &Request, env: &Env, staff: &Staff, id: &str) -> ApiResu
             crm::store::mark_sent_by_staff(&db, id, now)?,
         ])
         .await?;
-    if !store::returned_row(&results, 1) {
+    if !d1::returned_row(&results, 1) {
         return Err(unchanged(env, id).await);
     }
     http::success(json!({}))
@@ -360,7 +357,7 @@ async fn delete(req: &Request, env: &Env, staff: &Staff, id: &str) -> ApiResult<
             store::delete(&db, id)?,
         ])
         .await?;
-    if !store::returned_row(&results, 1) {
+    if !d1::returned_row(&results, 1) {
         return Err(ApiError::NotFound(messages::LEAD_NOT_FOUND.into()));
     }
     http::success(json!({}))
@@ -381,7 +378,7 @@ async fn resend(req: &Request, env: &Env, staff: &Staff, id: &str) -> ApiResult<
             crm::store::retry_now(&db, id, now)?,
         ])
         .await?;
-    if !store::returned_row(&results, 1) {
+    if !d1::returned_row(&results, 1) {
         return Err(unchanged(env, id).await);
     }
     let outcome = crm::attempt(env, id).await?;

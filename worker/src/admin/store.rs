@@ -1,12 +1,13 @@
 //! The panel's reads and writes on the leads table, and the audit trail.
 
 use serde::Deserialize;
-use worker::{D1Database, D1PreparedStatement, D1Result, query};
+use worker::{D1Database, D1PreparedStatement, query};
 
 use super::query::{COUNTS_SQL, Cursor, LEAD_COLUMNS, LeadQuery, PAGE_SIZE};
 
 use crate::alerts::incidents::{self, Incident};
 use crate::auth::guard::Staff;
+use crate::d1;
 
 /// A lead as the panel and the export read it.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
@@ -124,12 +125,12 @@ pub async fn page_and_counts(db: &D1Database, q: &LeadQuery) -> worker::Result<L
         .filter_map(|r| r.meta().ok().flatten())
         .filter_map(|m| m.rows_read)
         .sum();
-    let mut leads = rows::<LeadRow>(results.first())?;
+    let mut leads = d1::rows::<LeadRow>(&results, 0)?;
     if matches!(q.cursor, Some(Cursor::Before(..))) {
         leads.reverse();
     }
     let mut counts = Counts::default();
-    for c in rows::<Counter>(results.get(1))? {
+    for c in d1::rows::<Counter>(&results, 1)? {
         match c.name.as_str() {
             "sent" => counts.sent = c.n,
             "failed" => counts.failed = c.n,
@@ -138,11 +139,8 @@ pub async fn page_and_counts(db: &D1Database, q: &LeadQuery) -> worker::Result<L
             _ => {}
         }
     }
-    let incident = rows::<Incident>(results.get(2))?.into_iter().next();
-    let matches = match results.get(3) {
-        Some(r) => rows::<Count>(Some(r))?.first().map(|c| c.n),
-        None => None,
-    };
+    let incident = d1::first_row::<Incident>(&results, 2)?;
+    let matches = d1::first_row::<Count>(&results, 3)?.map(|c| c.n);
     Ok(ListPage {
         leads,
         counts,
@@ -166,13 +164,6 @@ pub async fn page_after(
         .all()
         .await?
         .results()
-}
-
-fn rows<T: serde::de::DeserializeOwned>(result: Option<&D1Result>) -> worker::Result<Vec<T>> {
-    result
-        .map(|r| r.results())
-        .transpose()
-        .map(Option::unwrap_or_default)
 }
 
 /// What staff did, for the audit trail.
@@ -328,22 +319,14 @@ pub async fn story(db: &D1Database, lead_id: &str) -> worker::Result<Option<Stor
             query!(db, LINKED_SQL, lead_id)?,
         ])
         .await?;
-    let Some(lead) = rows::<LeadRow>(results.first())?.into_iter().next() else {
+    let Some(lead) = d1::rows::<LeadRow>(&results, 0)?.into_iter().next() else {
         return Ok(None);
     };
     Ok(Some(Story {
         lead,
-        submissions: rows(results.get(1))?,
-        attempts: rows(results.get(2))?,
-        actions: rows(results.get(3))?,
-        linked: rows(results.get(4))?,
+        submissions: d1::rows(&results, 1)?,
+        attempts: d1::rows(&results, 2)?,
+        actions: d1::rows(&results, 3)?,
+        linked: d1::rows(&results, 4)?,
     }))
-}
-
-/// Whether the statement at `index` of a batch returned a row.
-pub fn returned_row(results: &[D1Result], index: usize) -> bool {
-    results
-        .get(index)
-        .and_then(|r| r.results::<serde_json::Value>().ok())
-        .is_some_and(|rows| !rows.is_empty())
 }

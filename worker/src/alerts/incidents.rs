@@ -15,7 +15,7 @@ use serde_json::json;
 use worker::{D1Database, Env, query};
 
 use super::webhook;
-use crate::dates::format_date;
+use crate::dates::{format_date, iso};
 use crate::mail::{self, Email};
 use crate::{agency, config, crm, messages};
 
@@ -266,11 +266,6 @@ async fn send_to_owners(
         mail::send(env, &compose(&owner.email)).await?;
     }
     Ok(())
-}
-
-fn iso(ms: i64) -> Option<String> {
-    chrono::DateTime::from_timestamp_millis(ms)
-        .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Millis, true))
 }
 
 /// What an open incident says: a line for the banner and the e-mail, and

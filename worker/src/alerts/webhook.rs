@@ -16,6 +16,7 @@ use serde_json::{Value, json};
 use worker::{D1Database, Env, Headers, Method, Request, RequestInit, query};
 
 use crate::crm::schedule::{self, AfterFailure};
+use crate::dates::iso;
 use crate::{config, outbound};
 
 pub const TIMEOUT: Duration = Duration::from_secs(5);
@@ -101,11 +102,6 @@ struct LeadPayloadRow {
     referrer: Option<String>,
     page_url: Option<String>,
     before: Option<String>,
-}
-
-fn iso(ms: i64) -> Option<String> {
-    chrono::DateTime::from_timestamp_millis(ms)
-        .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Millis, true))
 }
 
 /// Records an incident event (when the webhook is configured).

@@ -11,7 +11,8 @@ use super::password;
 use super::staff::StaffEmail;
 use super::{device, store};
 use crate::audit::{self, Action, Actor, Subject};
-use crate::http::{self, ApiError, ApiResult, first_row, text_field};
+use crate::d1;
+use crate::http::{self, ApiError, ApiResult, text_field};
 use crate::messages;
 use crate::rate_limit::{
     self, CountRow, Counter, LOGIN_FAILURES_PER_DEVICE, LOGIN_FAILURES_PER_EMAIL,
@@ -70,7 +71,7 @@ pub async fn login(mut req: Request, env: &Env) -> ApiResult<Response> {
         )?);
     }
     let results = ctx.db.batch(statements).await?;
-    let count = |i| first_row::<CountRow>(&results, i).map(|r| r.map_or(0, |r| r.count));
+    let count = |i| d1::first_row::<CountRow>(&results, i).map(|r| r.map_or(0, |r| r.count));
     let ip_allowed = ip_counted_at_edge || LOGIN_FAILURES_PER_IP.allows(count(3)?);
     if !per_account.allows(count(0)?) || !ip_allowed {
         return Err(ApiError::TooManyRequests(
@@ -78,8 +79,8 @@ pub async fn login(mut req: Request, env: &Env) -> ApiResult<Response> {
         ));
     }
 
-    let user = first_row::<store::UserRow>(&results, 1)?;
-    let pending = first_row::<store::PendingPasswordRow>(&results, 2)?;
+    let user = d1::first_row::<store::UserRow>(&results, 1)?;
+    let pending = d1::first_row::<store::PendingPasswordRow>(&results, 2)?;
     let stored = match &user {
         Some(u) if u.confirmed_at.is_some() => Some(u.password_hash.as_str()),
         Some(_) => pending.as_ref().map(|p| p.password_hash.as_str()),

@@ -16,7 +16,8 @@ use super::signup::refuse_common;
 use super::staff::{NewPassword, StaffEmail};
 use super::{emails, secret_token, store};
 use crate::audit::{self, Action, Actor, Subject};
-use crate::http::{self, ApiError, ApiResult, first_row, invalid_field, text_field};
+use crate::d1;
+use crate::http::{self, ApiError, ApiResult, invalid_field, text_field};
 use crate::mail;
 use crate::messages;
 use crate::rate_limit::{
@@ -72,13 +73,13 @@ pub async fn request(mut req: Request, env: &Env, worker_ctx: &Context) -> ApiRe
             )?,
         ])
         .await?;
-    let count = |i| first_row::<CountRow>(&results, i).map(|r| r.map_or(0, |r| r.count));
+    let count = |i| d1::first_row::<CountRow>(&results, i).map(|r| r.map_or(0, |r| r.count));
     if !RESET_REQUESTS_PER_IP.allows(count(0)?) || !RESET_REQUESTS_PER_EMAIL.allows(count(1)?) {
         return Err(ApiError::TooManyRequests(
             messages::AUTH_TOO_MANY_RESET_REQUESTS.into(),
         ));
     }
-    if results.get(2).map(store::changes) == Some(1) {
+    if results.get(2).map(d1::changes) == Some(1) {
         let link = ctx.link(&format!("/auth?redefinir={link_token}"));
         let message = emails::password_reset(email.as_str(), &link);
         let env = env.clone();
@@ -162,13 +163,13 @@ pub async fn change(mut req: Request, env: &Env) -> ApiResult<Response> {
             store::find_user(&ctx.db, &staff.email)?,
         ])
         .await?;
-    let tries = first_row::<CountRow>(&results, 0)?.map_or(0, |r| r.count);
+    let tries = d1::first_row::<CountRow>(&results, 0)?.map_or(0, |r| r.count);
     if !LOGIN_FAILURES_PER_EMAIL.allows(tries) {
         return Err(ApiError::TooManyRequests(
             messages::AUTH_TOO_MANY_FAILURES.into(),
         ));
     }
-    let user = first_row::<store::UserRow>(&results, 1)?;
+    let user = d1::first_row::<store::UserRow>(&results, 1)?;
     if !password::matches(&current, user.as_ref().map(|u| u.password_hash.as_str())).await? {
         return Err(invalid_field(
             messages::AUTH_CURRENT_PASSWORD_WRONG,

@@ -16,7 +16,8 @@ use super::password::{self, PasswordHash};
 use super::staff::{EmailRejection, NewPassword, StaffEmail};
 use super::{emails, secret_token, store};
 use crate::audit::{self, Action, Actor, Subject};
-use crate::http::{self, ApiError, ApiResult, first_row, invalid_field, text_field};
+use crate::d1;
+use crate::http::{self, ApiError, ApiResult, invalid_field, text_field};
 use crate::mail;
 use crate::rate_limit::{self, CONFIRMATION_TRIES, CountRow, SIGNUPS, SIGNUPS_PER_EMAIL};
 use crate::turnstile::Turnstile;
@@ -77,13 +78,13 @@ pub async fn signup(mut req: Request, env: &Env) -> ApiResult<Response> {
             store::find_user(&ctx.db, email.as_str())?,
         ])
         .await?;
-    let count = |i| first_row::<CountRow>(&results, i).map(|r| r.map_or(0, |r| r.count));
+    let count = |i| d1::first_row::<CountRow>(&results, i).map(|r| r.map_or(0, |r| r.count));
     if !SIGNUPS.allows(count(0)?) {
         return Err(ApiError::TooManyRequests(
             messages::AUTH_TOO_MANY_SIGNUPS.into(),
         ));
     }
-    let known = first_row::<store::UserRow>(&results, 2)?;
+    let known = d1::first_row::<store::UserRow>(&results, 2)?;
     // A switched-off account is told nothing new: it is simply taken.
     if known
         .as_ref()
@@ -109,7 +110,7 @@ pub async fn signup(mut req: Request, env: &Env) -> ApiResult<Response> {
         ctx.now + CONFIRMATION_LIFETIME_MS,
     )?;
     let results = ctx.db.batch(statements).await?;
-    if results.last().map(store::changes) != Some(1) {
+    if results.last().map(d1::changes) != Some(1) {
         // Confirmed (or switched off) by another request in the meantime.
         return Err(ApiError::Conflict(messages::AUTH_ALREADY_REGISTERED.into()));
     }
@@ -178,7 +179,7 @@ pub async fn confirm(mut req: Request, env: &Env) -> ApiResult<Response> {
     let (session, mut session_statements) = context::new_session(&ctx, &row.user_id)?;
     statements.append(&mut session_statements);
     let results = ctx.db.batch(statements).await?;
-    let role = first_row::<store::RoleRow>(&results, role_at)?
+    let role = d1::first_row::<store::RoleRow>(&results, role_at)?
         .map(|r| r.role)
         .unwrap_or_else(|| "staff".into());
     let account = Account {

@@ -2,7 +2,9 @@
 //! tokens in D1: each query once.
 
 use serde::Deserialize;
-use worker::{D1Database, D1PreparedStatement, D1Result, query};
+use worker::{D1Database, D1PreparedStatement, query};
+
+use crate::d1;
 
 /// A session ends this long after its sign-in, however often it is used.
 pub const SESSION_LIFETIME_MS: i64 = 30 * 24 * 60 * 60 * 1000;
@@ -210,7 +212,7 @@ pub async fn find_confirmation(
 /// Marks the link used; `false` if another request used it first or it expired.
 pub async fn use_confirmation(db: &D1Database, link_hash: &str, now: i64) -> worker::Result<bool> {
     let result = query!(db, USE_CONFIRMATION, link_hash, now)?.run().await?;
-    Ok(changes(&result) == 1)
+    Ok(d1::changes(&result) == 1)
 }
 
 /// Confirms the account with the link's password and retires its other links.
@@ -329,7 +331,7 @@ pub async fn rotate(
             query!(db, TOUCH_SESSION, session_id, now)?,
         ])
         .await?;
-    Ok(results.get(1).map(changes) == Some(1))
+    Ok(results.get(1).map(d1::changes) == Some(1))
 }
 
 /// A fresh token for a retry of a token rotated within `grace_ms`; `false`
@@ -351,7 +353,7 @@ pub async fn retry_successor(
     )?
     .run()
     .await?;
-    Ok(changes(&result) == 1)
+    Ok(d1::changes(&result) == 1)
 }
 
 pub fn revoke_session(
@@ -385,14 +387,4 @@ pub async fn live_session(
     now: i64,
 ) -> worker::Result<Option<LiveSessionRow>> {
     query!(db, LIVE_SESSION, session_id, now)?.first(None).await
-}
-
-/// Rows a write statement changed.
-pub fn changes(result: &D1Result) -> usize {
-    result
-        .meta()
-        .ok()
-        .flatten()
-        .and_then(|m| m.changes)
-        .unwrap_or_default()
 }

@@ -22,8 +22,8 @@ use serde::Deserialize;
 use worker::{D1Database, D1PreparedStatement, query};
 
 use super::domain::NewLead;
-use crate::platform;
 use crate::rate_limit::{self, CountRow, Limit};
+use crate::{d1, platform};
 
 /// Within the per-address limit (or counted at the edge).
 macro_rules! within_limit {
@@ -194,40 +194,26 @@ pub async fn save(
     }
     let results = db.batch(statements).await?;
     if let Some((l, _)) = limit {
-        let count = rows::<CountRow>(&results, 0)?
-            .into_iter()
-            .next()
-            .map_or(i64::MAX, |r| r.count);
+        let count = d1::first_row::<CountRow>(&results, 0)?.map_or(i64::MAX, |r| r.count);
         if !l.allows(count) {
             return Ok(Saved::Limited);
         }
     }
-    if let Some(row) = rows::<IdRow>(&results, first)?.into_iter().next() {
+    if let Some(row) = d1::first_row::<IdRow>(&results, first)? {
         return Ok(Saved::Created { id: row.id });
     }
-    if let Some(row) = rows::<UpdatedRow>(&results, first + 2)?.into_iter().next() {
+    if let Some(row) = d1::first_row::<UpdatedRow>(&results, first + 2)? {
         return Ok(Saved::Repeated {
             id: row.id,
             corrected: row.corrected == 1,
         });
     }
-    if let Some(row) = rows::<IdRow>(&results, first + 3)?.into_iter().next() {
+    if let Some(row) = d1::first_row::<IdRow>(&results, first + 3)? {
         return Ok(Saved::Conflict { id: row.id });
     }
     Err(worker::Error::RustError(
         "the submission matched no case: no lead was created or updated".into(),
     ))
-}
-
-fn rows<T: serde::de::DeserializeOwned>(
-    results: &[worker::D1Result],
-    index: usize,
-) -> worker::Result<Vec<T>> {
-    results
-        .get(index)
-        .map(|r| r.results())
-        .transpose()
-        .map(Option::unwrap_or_default)
 }
 
 #[cfg(test)]

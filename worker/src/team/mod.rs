@@ -5,14 +5,14 @@
 
 mod store;
 
-use chrono::{DateTime, SecondsFormat};
 use serde::Serialize;
 use serde_json::json;
 use worker::{Env, Method, Request, Response};
 
 use crate::auth::guard::{self, Staff};
+use crate::dates::iso;
 use crate::http::{self, ApiError, ApiResult};
-use crate::{config, messages, platform};
+use crate::{config, d1, messages, platform};
 use store::{AccountRow, TeamAction};
 
 #[derive(Serialize)]
@@ -27,10 +27,6 @@ struct AccountJson<'a> {
     last_sign_in_at: Option<String>,
     disabled_at: Option<String>,
     live_sessions: i64,
-}
-
-fn iso(ms: i64) -> Option<String> {
-    DateTime::from_timestamp_millis(ms).map(|t| t.to_rfc3339_opts(SecondsFormat::Millis, true))
 }
 
 impl<'a> From<&'a AccountRow> for AccountJson<'a> {
@@ -87,12 +83,7 @@ async fn act(
     let now = platform::now_ms();
     let statements = store::apply(&db, action, id, &owner.user_id, &owner.email, now)?;
     let results = db.batch(statements).await?;
-    let applied = results
-        .first()
-        .and_then(|r| r.meta().ok().flatten())
-        .and_then(|m| m.changes)
-        .unwrap_or_default()
-        == 1;
+    let applied = results.first().map(d1::changes) == Some(1);
     let account = store::find(&db, id, now).await?;
     let Some(account) = account else {
         return Err(ApiError::NotFound(messages::STAFF_NOT_FOUND.into()));
