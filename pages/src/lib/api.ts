@@ -16,6 +16,14 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * The server's own words for a failure it answered (an ApiError with a
+ * status), else `fallback`: without an answer there are no words of its own.
+ */
+export function serverMessage(error: unknown, fallback?: string): string | undefined {
+  return error instanceof ApiError && error.status > 0 ? error.message : fallback;
+}
+
 type RequestOptions = {
   method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   body?: unknown;

@@ -2,7 +2,20 @@ import { apiRequest, staffFetch } from "../../lib/api";
 
 export type DeliveryStatus = "pending" | "sent" | "failed";
 
-export type Lead = {
+/** Where a visit came from: its campaign tags, ad click ids, referrer and page. */
+export type Attribution = {
+  utm_source: string | null;
+  utm_medium: string | null;
+  utm_campaign: string | null;
+  utm_term: string | null;
+  utm_content: string | null;
+  gclid: string | null;
+  fbclid: string | null;
+  referrer: string | null;
+  page_url: string | null;
+};
+
+export type Lead = Attribution & {
   id: string;
   name: string;
   email: string;
@@ -19,15 +32,6 @@ export type Lead = {
   created_at: string;
   submission_count: number;
   last_submitted_at: string;
-  utm_source: string | null;
-  utm_medium: string | null;
-  utm_campaign: string | null;
-  utm_term: string | null;
-  utm_content: string | null;
-  gclid: string | null;
-  fbclid: string | null;
-  referrer: string | null;
-  page_url: string | null;
   /** A correction of the lead the CRM still has to learn. */
   update_status: "pending" | "failed" | null;
   update_last_error: string | null;
@@ -99,7 +103,7 @@ export function fetchLeads(params: ListParams, start?: PageStart, signal?: Abort
 }
 
 /** One time the visitor sent the form, as it was sent. */
-export type Submission = {
+export type Submission = Attribution & {
   id: number;
   at: string | null;
   name: string;
@@ -107,15 +111,6 @@ export type Submission = {
   whatsapp: string;
   whatsapp_display: string;
   origem: string;
-  utm_source: string | null;
-  utm_medium: string | null;
-  utm_campaign: string | null;
-  utm_term: string | null;
-  utm_content: string | null;
-  gclid: string | null;
-  fbclid: string | null;
-  referrer: string | null;
-  page_url: string | null;
 };
 
 export type Attempt = {

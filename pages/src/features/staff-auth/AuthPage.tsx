@@ -4,13 +4,13 @@ import { GrapesIcon } from "../../components/icons";
 import { PageStatus } from "../../components/PageStatus";
 import { useToast } from "../../components/toast";
 import { agency, development } from "../../config/agency";
-import { ApiError } from "../../lib/api";
+import { ApiError, serverMessage } from "../../lib/api";
 import { VineyardArt } from "../landing/VineyardArt";
 import { useTurnstile } from "../turnstile/useTurnstile";
 import { EmailField } from "./EmailField";
 import { ConfirmSignup, ForgotPassword, ResetPassword } from "./LinkForms";
-import { authMessages, PASSWORD_MIN_LENGTH } from "./messages";
-import { PasswordField } from "./PasswordField";
+import { authMessages, newPasswordProblem } from "./messages";
+import { NewPasswordFields, PasswordField } from "./PasswordField";
 import { checkSession, signIn, signUp, useSession } from "./session";
 import "./auth.css";
 
@@ -185,7 +185,7 @@ function LoginForm({ prefill, onEmail }: { prefill: string; onEmail: (email: str
       await signIn(email.trim(), password);
       toast(authMessages.loginSuccess);
     } catch (error) {
-      const description = error instanceof ApiError && error.status > 0 ? error.message : authMessages.loginFailed;
+      const description = serverMessage(error, authMessages.loginFailed);
       toast({ title: authMessages.loginFailedTitle, description, variant: "destructive" });
       setBusy(false);
     }
@@ -233,12 +233,9 @@ function SignupForm({ onSignedUp }: { onSignedUp: (email: string) => void }) {
       toast(authMessages.domainDenied);
       return;
     }
-    if (password !== confirmation) {
-      toast(authMessages.passwordsDiffer);
-      return;
-    }
-    if ([...password].length < PASSWORD_MIN_LENGTH) {
-      toast(authMessages.passwordTooShort);
+    const problem = newPasswordProblem(password, confirmation);
+    if (problem) {
+      toast(problem);
       return;
     }
     setBusy(true);
@@ -266,21 +263,13 @@ function SignupForm({ onSignedUp }: { onSignedUp: (email: string) => void }) {
         value={email}
         onChange={setEmail}
       />
-      <PasswordField
-        id={`${id}-password`}
+      <NewPasswordFields
+        id={id}
         label="Senha"
-        autoComplete="new-password"
-        minLength={PASSWORD_MIN_LENGTH}
-        value={password}
-        onChange={setPassword}
-      />
-      <PasswordField
-        id={`${id}-confirmation`}
-        label="Confirmar senha"
-        autoComplete="new-password"
-        minLength={PASSWORD_MIN_LENGTH}
-        value={confirmation}
-        onChange={setConfirmation}
+        password={password}
+        confirmation={confirmation}
+        onPassword={setPassword}
+        onConfirmation={setConfirmation}
       />
       <div ref={turnstile.containerRef} className="turnstile" />
       <button type="submit" className="button button--primary auth__submit" disabled={busy}>

@@ -1,9 +1,9 @@
 import { type FormEvent, useId, useState } from "react";
 import { useToast } from "../../components/toast";
-import { ApiError } from "../../lib/api";
+import { ApiError, serverMessage } from "../../lib/api";
 import { EmailField } from "./EmailField";
-import { authMessages, PASSWORD_MIN_LENGTH } from "./messages";
-import { PasswordField } from "./PasswordField";
+import { authMessages, newPasswordProblem } from "./messages";
+import { NewPasswordFields, PasswordField } from "./PasswordField";
 import { confirmEmail, requestPasswordReset, resetPassword } from "./session";
 
 type LinkFormProps = { token: string; onLinkUnusable: () => void };
@@ -30,8 +30,7 @@ export function ConfirmSignup({ token, onLinkUnusable }: LinkFormProps) {
       const linkGone = error instanceof ApiError && error.status === 400;
       toast({
         title: linkGone ? authMessages.confirmFailedTitle : authMessages.signupFailedTitle,
-        description:
-          error instanceof ApiError && error.status > 0 ? error.message : authMessages.confirmFailedDescription,
+        description: serverMessage(error, authMessages.confirmFailedDescription),
         variant: "destructive",
       });
       setBusy(false);
@@ -67,12 +66,9 @@ export function ResetPassword({ token, onLinkUnusable }: LinkFormProps) {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (busy) return;
-    if (password !== confirmation) {
-      toast(authMessages.passwordsDiffer);
-      return;
-    }
-    if ([...password].length < PASSWORD_MIN_LENGTH) {
-      toast(authMessages.passwordTooShort);
+    const problem = newPasswordProblem(password, confirmation);
+    if (problem) {
+      toast(problem);
       return;
     }
     setBusy(true);
@@ -83,7 +79,7 @@ export function ResetPassword({ token, onLinkUnusable }: LinkFormProps) {
       const linkGone = error instanceof ApiError && error.status === 400;
       toast({
         title: linkGone ? authMessages.confirmFailedTitle : authMessages.resetFailedTitle,
-        description: error instanceof ApiError && error.status > 0 ? error.message : authMessages.resetFailedTitle,
+        description: serverMessage(error, authMessages.resetFailedTitle),
         variant: "destructive",
       });
       setBusy(false);
@@ -94,21 +90,13 @@ export function ResetPassword({ token, onLinkUnusable }: LinkFormProps) {
   return (
     <form className="auth__form" onSubmit={submit}>
       <p className="auth__intro">{authMessages.resetIntro}</p>
-      <PasswordField
-        id={`${id}-password`}
+      <NewPasswordFields
+        id={id}
         label="Nova senha"
-        autoComplete="new-password"
-        minLength={PASSWORD_MIN_LENGTH}
-        value={password}
-        onChange={setPassword}
-      />
-      <PasswordField
-        id={`${id}-confirmation`}
-        label="Confirmar nova senha"
-        autoComplete="new-password"
-        minLength={PASSWORD_MIN_LENGTH}
-        value={confirmation}
-        onChange={setConfirmation}
+        password={password}
+        confirmation={confirmation}
+        onPassword={setPassword}
+        onConfirmation={setConfirmation}
       />
       <button type="submit" className="button button--primary auth__submit" disabled={busy}>
         {busy ? "Redefinindo..." : "Redefinir senha"}
@@ -134,7 +122,7 @@ export function ForgotPassword({ prefill, onBack }: { prefill: string; onBack: (
     } catch (error) {
       toast({
         title: authMessages.resetRequestFailedTitle,
-        description: error instanceof ApiError && error.status > 0 ? error.message : authMessages.loginFailed,
+        description: serverMessage(error, authMessages.loginFailed),
         variant: "destructive",
       });
     } finally {

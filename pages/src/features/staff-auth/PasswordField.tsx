@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { PASSWORD_MIN_LENGTH } from "./messages";
 
 type Props = {
   id: string;
@@ -52,5 +53,40 @@ export function PasswordField({ id, label, value, onChange, autoComplete, minLen
         </button>
       </div>
     </div>
+  );
+}
+
+type NewPasswordProps = {
+  /** The prefix of the two inputs' ids. */
+  id: string;
+  /** 'Senha' or 'Nova senha'; the second field is 'Confirmar' and the same words. */
+  label: string;
+  password: string;
+  confirmation: string;
+  onPassword: (value: string) => void;
+  onConfirmation: (value: string) => void;
+};
+
+/** A new password and its confirmation, as sign-up, reset and 'Alterar senha' ask for it. */
+export function NewPasswordFields({ id, label, password, confirmation, onPassword, onConfirmation }: NewPasswordProps) {
+  return (
+    <>
+      <PasswordField
+        id={`${id}-password`}
+        label={label}
+        autoComplete="new-password"
+        minLength={PASSWORD_MIN_LENGTH}
+        value={password}
+        onChange={onPassword}
+      />
+      <PasswordField
+        id={`${id}-confirmation`}
+        label={`Confirmar ${label.toLowerCase()}`}
+        autoComplete="new-password"
+        minLength={PASSWORD_MIN_LENGTH}
+        value={confirmation}
+        onChange={onConfirmation}
+      />
+    </>
   );
 }

@@ -37,3 +37,10 @@ export const authMessages = {
 } as const;
 
 export const PASSWORD_MIN_LENGTH = 6;
+
+/** What is wrong with a new password typed twice, as the toast that says so; null when it may be sent. */
+export function newPasswordProblem(password: string, confirmation: string) {
+  if (password !== confirmation) return authMessages.passwordsDiffer;
+  if ([...password].length < PASSWORD_MIN_LENGTH) return authMessages.passwordTooShort;
+  return null;
+}

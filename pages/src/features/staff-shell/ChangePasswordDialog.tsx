@@ -1,9 +1,9 @@
 import { type FormEvent, useId, useRef, useState } from "react";
 import { useModalDialog } from "../../components/ConfirmDialog";
 import { useToast } from "../../components/toast";
-import { ApiError } from "../../lib/api";
-import { authMessages, PASSWORD_MIN_LENGTH } from "../staff-auth/messages";
-import { PasswordField } from "../staff-auth/PasswordField";
+import { serverMessage } from "../../lib/api";
+import { authMessages, newPasswordProblem } from "../staff-auth/messages";
+import { NewPasswordFields, PasswordField } from "../staff-auth/PasswordField";
 import { changePassword } from "../staff-auth/session";
 
 /** 'Alterar senha': the current password, the new one twice. The other sessions of the account end. */
@@ -27,12 +27,9 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (busy) return;
-    if (next !== confirmation) {
-      toast(authMessages.passwordsDiffer);
-      return;
-    }
-    if ([...next].length < PASSWORD_MIN_LENGTH) {
-      toast(authMessages.passwordTooShort);
+    const problem = newPasswordProblem(next, confirmation);
+    if (problem) {
+      toast(problem);
       return;
     }
     setBusy(true);
@@ -43,7 +40,7 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
     } catch (error) {
       toast({
         title: authMessages.changeFailedTitle,
-        description: error instanceof ApiError && error.status > 0 ? error.message : undefined,
+        description: serverMessage(error),
         variant: "destructive",
       });
     } finally {
@@ -73,21 +70,13 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
             onChange={setCurrent}
           />
         </div>
-        <PasswordField
-          id={`${id}-new`}
+        <NewPasswordFields
+          id={id}
           label="Nova senha"
-          autoComplete="new-password"
-          minLength={PASSWORD_MIN_LENGTH}
-          value={next}
-          onChange={setNext}
-        />
-        <PasswordField
-          id={`${id}-confirmation`}
-          label="Confirmar nova senha"
-          autoComplete="new-password"
-          minLength={PASSWORD_MIN_LENGTH}
-          value={confirmation}
-          onChange={setConfirmation}
+          password={next}
+          confirmation={confirmation}
+          onPassword={setNext}
+          onConfirmation={setConfirmation}
         />
         <div className="dialog__actions">
           <button type="button" className="button button--ghost" onClick={close}>

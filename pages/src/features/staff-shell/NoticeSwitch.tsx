@@ -1,6 +1,6 @@
 import { useEffect, useId, useState } from "react";
 import { useToast } from "../../components/toast";
-import { ApiError, apiRequest } from "../../lib/api";
+import { apiRequest, serverMessage } from "../../lib/api";
 
 type Notices = { enabled: boolean };
 
@@ -52,7 +52,7 @@ export function NoticeSwitch() {
       setEnabled(!wanted);
       toast({
         title: noticeMessages.failedTitle,
-        description: error instanceof ApiError && error.status > 0 ? error.message : undefined,
+        description: serverMessage(error),
         variant: "destructive",
       });
     } finally {
