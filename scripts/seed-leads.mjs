@@ -39,14 +39,12 @@ import { promisify } from "node:util";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const run = promisify(execFile);
 
-export const LEAD_COLUMNS = [
-  "id",
+/** The submission each lead arrived with, as the lead endpoint records it. */
+const SUBMISSION_COLUMNS = [
   "name",
   "email",
   "whatsapp",
   "origem",
-  "jetimob_enviado",
-  "created_at",
   "utm_source",
   "utm_medium",
   "utm_campaign",
@@ -56,6 +54,13 @@ export const LEAD_COLUMNS = [
   "fbclid",
   "referrer",
   "page_url",
+];
+
+export const LEAD_COLUMNS = [
+  "id",
+  ...SUBMISSION_COLUMNS,
+  "jetimob_enviado",
+  "created_at",
   "submission_count",
   "last_submitted_at",
   "delivery_status",
@@ -427,23 +432,6 @@ export function generateLeads(count, { seed = 1, now = Date.now(), days = 90 } =
 
 const sqlValue = (v) =>
   v === null || v === undefined ? "NULL" : typeof v === "number" ? String(v) : `'${String(v).replaceAll("'", "''")}'`;
-
-/** The submission each lead arrived with, as the lead endpoint records it. */
-const SUBMISSION_COLUMNS = [
-  "name",
-  "email",
-  "whatsapp",
-  "origem",
-  "utm_source",
-  "utm_medium",
-  "utm_campaign",
-  "utm_term",
-  "utm_content",
-  "gclid",
-  "fbclid",
-  "referrer",
-  "page_url",
-];
 
 /**
  * One multi-row INSERT per `rowsPerInsert` leads, then their submissions

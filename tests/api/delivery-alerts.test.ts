@@ -28,12 +28,9 @@ const running: (() => Promise<void>)[] = [];
 async function scenario(options: { keys: boolean }): Promise<Scenario> {
   const mail = await new FakeMail().start();
   const jetimob = await new FakeJetimob().start();
-  const keys: Record<string, string> = options.keys
-    ? { JETIMOB_PUBLIC_KEY: "pub-test", JETIMOB_PRIVATE_KEY: "priv-test" }
-    : {};
-  const app = await spawnApp({
-    vars: { MAIL_API_KEY: "mail-test-key", MAIL_API_BASE_URL: mail.url, JETIMOB_BASE_URL: jetimob.url, ...keys },
-  });
+  // Without the keys, delivery is off.
+  const jetimobSettings = options.keys ? jetimob.settings() : { JETIMOB_BASE_URL: jetimob.url };
+  const app = await spawnApp({ vars: { ...mail.settings(), ...jetimobSettings } });
   running.push(async () => {
     await app.stop();
     await jetimob.stop();
@@ -242,9 +239,7 @@ describe("the webhook (ALERT_WEBHOOK_URL)", () => {
     const app = await spawnApp({
       vars: {
         ALERT_WEBHOOK_URL: `${hook.url}/hooks/leads`,
-        JETIMOB_BASE_URL: jetimob.url,
-        JETIMOB_PUBLIC_KEY: "pub-test",
-        JETIMOB_PRIVATE_KEY: "priv-test",
+        ...jetimob.settings(),
         SITE_ORIGIN: "https://painel.example",
       },
     });

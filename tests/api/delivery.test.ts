@@ -15,7 +15,7 @@ let app: App;
 beforeAll(async () => {
   fake = await new FakeJetimob().start();
   app = await spawnApp({
-    vars: { JETIMOB_BASE_URL: fake.url, JETIMOB_PUBLIC_KEY: "pub-test", JETIMOB_PRIVATE_KEY: "priv-test" },
+    vars: fake.settings(),
   });
 });
 

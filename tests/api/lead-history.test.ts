@@ -18,11 +18,8 @@ beforeAll(async () => {
   await Promise.all([jetimob.start(), mail.start()]);
   app = await spawnApp({
     vars: {
-      JETIMOB_BASE_URL: jetimob.url,
-      JETIMOB_PUBLIC_KEY: "pub-test",
-      JETIMOB_PRIVATE_KEY: "priv-test",
-      MAIL_API_KEY: "mail-test-key",
-      MAIL_API_BASE_URL: mail.url,
+      ...jetimob.settings(),
+      ...mail.settings(),
     },
   });
   staff = (await signedInStaff(app, mail)).client;

@@ -35,8 +35,7 @@ beforeAll(async () => {
   await Promise.all([mail.start(), jetimob.start()]);
   app = await spawnApp({
     vars: {
-      MAIL_API_KEY: "mail-test-key",
-      MAIL_API_BASE_URL: mail.url,
+      ...mail.settings(),
       JETIMOB_BASE_URL: jetimob.url,
       JETIMOB_PUBLIC_KEY: "pub-test",
       JETIMOB_PRIVATE_KEY: "priv-test",

@@ -45,11 +45,8 @@ beforeAll(async () => {
   jetimob = await new FakeJetimob().start();
   app = await spawnApp({
     vars: {
-      MAIL_API_KEY: "mail-test-key",
-      MAIL_API_BASE_URL: mail.url,
-      JETIMOB_BASE_URL: jetimob.url,
-      JETIMOB_PUBLIC_KEY: "pub-test",
-      JETIMOB_PRIVATE_KEY: "priv-test",
+      ...mail.settings(),
+      ...jetimob.settings(),
       SITE_ORIGIN: "https://painel.example",
     },
   });

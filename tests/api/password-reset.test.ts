@@ -10,7 +10,7 @@ const ANSWER = "Se o e-mail estiver cadastrado, enviaremos um link para redefini
 
 beforeAll(async () => {
   await mail.start();
-  app = await spawnApp({ vars: { MAIL_API_KEY: "mail-test-key", MAIL_API_BASE_URL: mail.url } });
+  app = await spawnApp({ vars: mail.settings() });
 });
 
 afterAll(async () => {

@@ -21,7 +21,7 @@ const byStatus = (s: string) => generated.filter((l) => l.delivery_status === s)
 
 beforeAll(async () => {
   await mail.start();
-  app = await spawnApp({ vars: { MAIL_API_KEY: "mail-test-key", MAIL_API_BASE_URL: mail.url } });
+  app = await spawnApp({ vars: mail.settings() });
   await seedLeadsThrough(app.db, { count: COUNT, seed: SEED, now: NOW });
   staff = (await signedInStaff(app, mail)).client;
 }, 600_000);

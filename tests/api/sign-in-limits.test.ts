@@ -11,7 +11,7 @@ const mail = new FakeMail();
 
 beforeAll(async () => {
   await mail.start();
-  app = await spawnApp({ vars: { MAIL_API_KEY: "mail-test-key", MAIL_API_BASE_URL: mail.url } });
+  app = await spawnApp({ vars: mail.settings() });
 });
 
 afterAll(async () => {

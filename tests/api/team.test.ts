@@ -11,7 +11,7 @@ let owner: Awaited<ReturnType<typeof signedInStaff>>;
 
 beforeAll(async () => {
   await mail.start();
-  app = await spawnApp({ vars: { MAIL_API_KEY: "mail-test-key", MAIL_API_BASE_URL: mail.url } });
+  app = await spawnApp({ vars: mail.settings() });
   // The first account confirmed on a new site is its owner.
   owner = await signedInStaff(app, mail);
 });

@@ -39,8 +39,7 @@ function siteWithSecret(secret: string): () => App {
         TURNSTILE_SITE_KEY: TURNSTILE_TEST.siteKey,
         TURNSTILE_SECRET_KEY: secret,
         TURNSTILE_VERIFY_URL: turnstile.verifyUrl,
-        MAIL_API_KEY: "mail-test-key",
-        MAIL_API_BASE_URL: mail.url,
+        ...mail.settings(),
       },
     });
   });

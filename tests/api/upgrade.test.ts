@@ -26,11 +26,8 @@ beforeAll(async () => {
   app = await spawnApp({
     migrate: false,
     vars: {
-      JETIMOB_BASE_URL: jetimob.url,
-      JETIMOB_PUBLIC_KEY: "pub-test",
-      JETIMOB_PRIVATE_KEY: "priv-test",
-      MAIL_API_KEY: "mail-test-key",
-      MAIL_API_BASE_URL: mail.url,
+      ...jetimob.settings(),
+      ...mail.settings(),
     },
   });
   data = releaseData();

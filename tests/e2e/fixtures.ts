@@ -21,7 +21,7 @@ export const test = base.extend<object, { site: { app: App; mail: FakeMail } }>(
     async ({}, use, workerInfo) => {
       const mail = await new FakeMail().start();
       const app = await spawnApp({
-        vars: { MAIL_API_KEY: "mail-test-key", MAIL_API_BASE_URL: mail.url },
+        vars: mail.settings(),
         // What the worker printed, kept for reading after a failure.
         logFile: join(LOG_DIR, `worker-${workerInfo.workerIndex}-${Date.now()}.log`),
       });

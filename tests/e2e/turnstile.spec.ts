@@ -62,8 +62,7 @@ const test = base.extend<{ scriptRequests: string[] }, { sites: Sites }>({
             TURNSTILE_SITE_KEY: TURNSTILE_TEST.siteKey,
             TURNSTILE_SECRET_KEY: secret,
             TURNSTILE_VERIFY_URL: verifier.verifyUrl,
-            MAIL_API_KEY: "mail-test-key",
-            MAIL_API_BASE_URL: mail.url,
+            ...mail.settings(),
           },
           logFile: join(LOG_DIR, `turnstile-${name}-${workerInfo.workerIndex}-${Date.now()}.log`),
         });

@@ -44,6 +44,11 @@ export class FakeJetimob {
     return this.service.url;
   }
 
+  /** The worker's settings that deliver its leads here, with its keys. */
+  settings(): Record<string, string> {
+    return { JETIMOB_BASE_URL: this.url, JETIMOB_PUBLIC_KEY: "pub-test", JETIMOB_PRIVATE_KEY: "priv-test" };
+  }
+
   async start(): Promise<this> {
     await this.service.start();
     return this;

@@ -24,6 +24,11 @@ export class FakeMail extends FakeService {
     super(() => ({ status: 200, body: { id: `mail-${Date.now()}` } }));
   }
 
+  /** The worker's settings that send its e-mail here. */
+  settings(): Record<string, string> {
+    return { MAIL_API_KEY: "mail-test-key", MAIL_API_BASE_URL: this.url };
+  }
+
   messages(): SentMail[] {
     return mailsIn(this.received);
   }
