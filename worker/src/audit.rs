@@ -6,9 +6,10 @@
 //! `GET /api/audit?before=<id>`: the 'Atividade' page, owners only, newest
 //! first, [`PAGE_SIZE`] entries at a time.
 
+use crate::d1::query;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
-use worker::{D1Database, D1PreparedStatement, Env, Method, Request, Response, query};
+use worker::{D1Database, D1PreparedStatement, Env, Method, Request, Response};
 
 use crate::auth::guard;
 use crate::http::{self, ApiError, ApiResult};

@@ -2,7 +2,8 @@
 //! first of them, whether it returned any, and how many rows a write changed.
 
 use serde::de::DeserializeOwned;
-use worker::D1Result;
+use worker::wasm_bindgen::JsValue;
+use worker::{D1Database, D1PreparedStatement, D1Result};
 
 /// The rows of the `index`-th statement of a batch (none if it has no such statement).
 pub fn rows<T: DeserializeOwned>(results: &[D1Result], index: usize) -> worker::Result<Vec<T>> {
@@ -37,4 +38,71 @@ pub fn changes(result: &D1Result) -> usize {
         .flatten()
         .and_then(|m| m.changes)
         .unwrap_or_default()
+}
+
+/// A statement with its `?` parameters bound in order, as
+/// `query!(db, sql, a, b)`; `query!(db, sql)` prepares it without any.
+macro_rules! query {
+    ($db:expr, $sql:expr $(,)?) => {
+        worker::D1Database::prepare($db, $sql)
+    };
+    ($db:expr, $sql:expr, $($param:expr),+ $(,)?) => {
+        $crate::d1::bind($db, $sql, &[$($crate::d1::Param::js(&$param)),+])
+    };
+}
+pub(crate) use query;
+
+/// `sql` prepared with `params` bound to its `?` placeholders.
+pub fn bind(
+    db: &D1Database,
+    sql: impl Into<String>,
+    params: &[JsValue],
+) -> worker::Result<D1PreparedStatement> {
+    db.prepare(sql).bind(params)
+}
+
+/// A value a statement's parameter can take: text, a number, or NULL.
+pub trait Param {
+    fn js(&self) -> JsValue;
+}
+
+impl Param for str {
+    fn js(&self) -> JsValue {
+        JsValue::from_str(self)
+    }
+}
+
+impl Param for String {
+    fn js(&self) -> JsValue {
+        JsValue::from_str(self)
+    }
+}
+
+impl Param for bool {
+    fn js(&self) -> JsValue {
+        JsValue::from_bool(*self)
+    }
+}
+
+macro_rules! number_param {
+    ($($t:ty),*) => {$(
+        impl Param for $t {
+            fn js(&self) -> JsValue {
+                JsValue::from_f64(*self as f64)
+            }
+        }
+    )*};
+}
+number_param!(i32, i64, u32, u64, usize, f64);
+
+impl<T: Param + ?Sized> Param for &T {
+    fn js(&self) -> JsValue {
+        (**self).js()
+    }
+}
+
+impl<T: Param> Param for Option<T> {
+    fn js(&self) -> JsValue {
+        self.as_ref().map_or(JsValue::NULL, Param::js)
+    }
 }

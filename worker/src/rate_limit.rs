@@ -11,7 +11,8 @@
 
 use std::net::{IpAddr, Ipv6Addr};
 
-use worker::{D1Database, D1PreparedStatement, Env, RateLimiter, query};
+use crate::d1::query;
+use worker::{D1Database, D1PreparedStatement, Env, RateLimiter};
 
 /// A limit: at most `max` events per `window_ms` for one subject.
 #[derive(Debug, Clone, Copy)]

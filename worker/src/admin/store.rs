@@ -1,7 +1,8 @@
 //! The panel's reads and writes on the leads table, and the audit trail.
 
+use crate::d1::query;
 use serde::Deserialize;
-use worker::{D1Database, D1PreparedStatement, query};
+use worker::{D1Database, D1PreparedStatement};
 
 use super::query::{COUNTS_SQL, Cursor, LEAD_COLUMNS, LeadQuery, PAGE_SIZE};
 

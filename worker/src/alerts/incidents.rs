@@ -10,9 +10,10 @@
 //! cron runs see it, and no more than one alert an hour. An incident that
 //! ends before its alert went ends quietly (no recovery e-mail either).
 
+use crate::d1::query;
 use serde::Deserialize;
 use serde_json::json;
-use worker::{D1Database, Env, query};
+use worker::{D1Database, Env};
 
 use super::webhook;
 use crate::dates::{format_date, iso};

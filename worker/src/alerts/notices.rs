@@ -8,8 +8,9 @@
 //! overlap, nobody gets more than one e-mail a minute, and nobody the same
 //! lead twice (`notices_sent_through`, a submission id, moves only after a send).
 
+use crate::d1::query;
 use serde::Deserialize;
-use worker::{D1Database, Env, query};
+use worker::{D1Database, Env};
 
 use crate::dates::format_date;
 use crate::leads::domain::format_whatsapp;

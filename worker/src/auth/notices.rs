@@ -5,9 +5,10 @@
 //! switches it. Switched on again, the notices start from that moment: nobody
 //! gets the leads of the weeks they had it off.
 
+use crate::d1::query;
 use serde::Deserialize;
 use serde_json::{Value, json};
-use worker::{Env, Request, Response, query};
+use worker::{Env, Request, Response};
 
 use super::guard;
 use crate::http::{self, ApiResult, invalid_field};

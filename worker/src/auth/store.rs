@@ -1,8 +1,9 @@
 //! Staff accounts, confirmations, password resets, sessions and refresh
 //! tokens in D1: each query once.
 
+use crate::d1::query;
 use serde::Deserialize;
-use worker::{D1Database, D1PreparedStatement, query};
+use worker::{D1Database, D1PreparedStatement};
 
 use crate::d1;
 

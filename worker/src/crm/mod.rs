@@ -139,7 +139,7 @@ pub async fn run_due(env: &Env) -> worker::Result<usize> {
 
 async fn prune_rate_limits(db: &D1Database) {
     let cutoff = platform::now_ms() - RATE_LIMIT_RETENTION_MS;
-    let pruned = match worker::query!(db, crate::rate_limit::PRUNE_SQL, cutoff) {
+    let pruned = match crate::d1::query!(db, crate::rate_limit::PRUNE_SQL, cutoff) {
         Ok(statement) => statement.run().await.map(|_| ()),
         Err(e) => Err(e),
     };

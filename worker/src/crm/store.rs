@@ -12,8 +12,9 @@
 //! sent after it, and one made before the first delivery needs none: the
 //! lead goes with its newest details.
 
+use crate::d1::query;
 use serde::Deserialize;
-use worker::{D1Database, D1PreparedStatement, query};
+use worker::{D1Database, D1PreparedStatement};
 
 /// What the CRM needs of a lead, and what recording the outcome needs: the
 /// fields of [`ClaimedLead`]. A macro so both claims of each kind splice in one literal.

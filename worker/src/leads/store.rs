@@ -18,8 +18,9 @@
 //! `?6` now, `?7`…`?15` the visit's attribution, `?16`/`?17` the rate-limit
 //! counter's key and maximum (NULL when the counter lives at the edge).
 
+use crate::d1::query;
 use serde::Deserialize;
-use worker::{D1Database, D1PreparedStatement, query};
+use worker::{D1Database, D1PreparedStatement};
 
 use super::domain::NewLead;
 use crate::rate_limit::{self, CountRow, Limit};

@@ -6,8 +6,9 @@
 //! always keeps an active owner holds in the statement itself, whatever runs
 //! at the same time.
 
+use crate::d1::query;
 use serde::Deserialize;
-use worker::{D1Database, D1PreparedStatement, query};
+use worker::{D1Database, D1PreparedStatement};
 
 use crate::audit::Action;
 
