@@ -9,7 +9,7 @@
 use std::time::Duration;
 
 use serde::Serialize;
-use worker::{Env, Headers, Method, Request, RequestInit};
+use worker::Env;
 
 use crate::{agency, config, outbound};
 
@@ -102,14 +102,13 @@ pub async fn send(env: &Env, email: &Email) -> worker::Result<()> {
         text: &email.text,
         html: &email.html,
     })?;
-    let headers = Headers::new();
-    headers.set("Authorization", &format!("Bearer {key}"))?;
-    headers.set("Content-Type", "application/json")?;
-    let mut init = RequestInit::new();
-    init.with_method(Method::Post)
-        .with_headers(headers)
-        .with_body(Some(body.into()));
-    let request = Request::new_with_init(&format!("{}/emails", base.trim_end_matches('/')), &init)?;
+    let authorization = format!("Bearer {key}");
+    let headers = [
+        ("Authorization", authorization.as_str()),
+        ("Content-Type", "application/json"),
+    ];
+    let url = format!("{}/emails", base.trim_end_matches('/'));
+    let request = outbound::post(&url, &headers, &body.into())?;
     let secrets = [key.as_str()];
     match outbound::send(request, TIMEOUT).await {
         Ok(answer) if answer.is_success() => Ok(()),

@@ -6,7 +6,8 @@ use std::time::Duration;
 
 use futures_util::future::{Either, select};
 use futures_util::{StreamExt, pin_mut};
-use worker::{AbortController, Delay, Fetch, Request};
+use worker::wasm_bindgen::JsValue;
+use worker::{AbortController, Delay, Fetch, Request, web_sys};
 
 /// The start of an answer is all any caller needs: an id in a small JSON
 /// object, or the first words of an error.
@@ -43,6 +44,19 @@ impl Failure {
             Failure::Network(detail) => format!("network: {}", redact(detail, secrets, 300)),
         }
     }
+}
+
+/// A POST of `body` to `url`, with these headers.
+pub fn post(url: &str, headers: &[(&str, &str)], body: &JsValue) -> worker::Result<Request> {
+    let init = web_sys::RequestInit::new();
+    init.set_method("POST");
+    let sent = web_sys::Headers::new()?;
+    for (name, value) in headers {
+        sent.set(name, value)?;
+    }
+    init.set_headers(&sent);
+    init.set_body(body);
+    Ok(web_sys::Request::new_with_str_and_init(url, &init)?.into())
 }
 
 /// Sends `request` and reads its answer, giving up after `timeout` (the

@@ -19,19 +19,23 @@ pub fn public_config(env: &Env) -> ApiResult<Response> {
     http::success(json!({ "turnstile_site_key": site_key }))
 }
 
+/// One file of the static assets, by its path (`/senhas-comuns.txt`).
+pub async fn asset(env: &Env, path: &str) -> worker::Result<Response> {
+    let url = format!("https://assets.invalid{path}");
+    let request = worker::web_sys::Request::new_with_str(&url)?;
+    env.assets("ASSETS")?
+        .fetch_request(Request::from(request))
+        .await
+}
+
 /// Fetches the page or asset from the static assets and adds the headers.
 pub async fn serve(req: Request, env: &Env) -> worker::Result<Response> {
     let https = http::RequestUrl::of(&req)?.scheme() == "https";
     let turnstile_on = Turnstile::from_env(env).is_some();
     let path = req.path();
-    let assets = env.assets("ASSETS")?;
     let fetched = match shell_for(&path) {
-        Some(shell) => {
-            assets
-                .fetch(format!("https://assets.invalid{shell}"), None)
-                .await?
-        }
-        None => assets.fetch_request(req).await?,
+        Some(shell) => asset(env, shell).await?,
+        None => env.assets("ASSETS")?.fetch_request(req).await?,
     };
     let mut response = with_own_headers(fetched)?;
     if response.status_code() == 404 {

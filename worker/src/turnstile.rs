@@ -6,7 +6,7 @@
 
 use serde::Deserialize;
 use serde_json::{Map, Value};
-use worker::{Env, Headers, Method, Request, RequestInit};
+use worker::{Env, Request};
 
 use crate::http::{ApiError, ApiResult, FieldErrors};
 use crate::{config, messages, outbound};
@@ -135,13 +135,8 @@ pub fn verification_form(secret: &str, token: &str, remote_ip: &str) -> String {
 }
 
 fn build_request(verify_url: &str, form: String) -> worker::Result<Request> {
-    let headers = Headers::new();
-    headers.set("Content-Type", "application/x-www-form-urlencoded")?;
-    let mut init = RequestInit::new();
-    init.with_method(Method::Post)
-        .with_headers(headers)
-        .with_body(Some(form.into()));
-    Request::new_with_init(verify_url, &init)
+    let headers = [("Content-Type", "application/x-www-form-urlencoded")];
+    outbound::post(verify_url, &headers, &form.into())
 }
 
 /// The verification service's answer (the fields we use).

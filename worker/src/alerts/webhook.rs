@@ -11,9 +11,10 @@
 
 use std::time::Duration;
 
+use crate::d1::query;
 use serde::Deserialize;
 use serde_json::{Value, json};
-use worker::{D1Database, Env, Headers, Method, Request, RequestInit, query};
+use worker::{D1Database, Env};
 
 use crate::crm::schedule::{self, AfterFailure};
 use crate::dates::iso;
@@ -217,16 +218,9 @@ async fn payload(db: &D1Database, event: &Claimed, origin: &str) -> worker::Resu
 }
 
 async fn post(target: &str, body: &str) -> Result<(), String> {
-    let request = (|| {
-        let headers = Headers::new();
-        headers.set("Content-Type", "application/json")?;
-        let mut init = RequestInit::new();
-        init.with_method(Method::Post)
-            .with_headers(headers)
-            .with_body(Some(body.into()));
-        Request::new_with_init(target, &init)
-    })()
-    .map_err(|e| format!("bad ALERT_WEBHOOK_URL: {e}"))?;
+    let headers = [("Content-Type", "application/json")];
+    let request = outbound::post(target, &headers, &body.into())
+        .map_err(|e| format!("bad ALERT_WEBHOOK_URL: {e}"))?;
     match outbound::send(request, TIMEOUT).await {
         Ok(answer) if answer.is_success() => Ok(()),
         Ok(answer) => Err(format!(

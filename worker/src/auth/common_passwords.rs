@@ -30,10 +30,7 @@ pub async fn is_common(env: &Env, password: &str) -> worker::Result<bool> {
 }
 
 async fn load(env: &Env) -> worker::Result<Vec<String>> {
-    let mut response = env
-        .assets("ASSETS")?
-        .fetch(format!("https://assets.invalid{LIST_PATH}"), None)
-        .await?;
+    let mut response = crate::site::asset(env, LIST_PATH).await?;
     if response.status_code() != 200 {
         return Err(worker::Error::RustError(format!(
             "{LIST_PATH} answered {}: is it in pages/dist?",

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use percent_encoding::{AsciiSet, CONTROLS, utf8_percent_encode};
 use serde_json::Value;
-use worker::{Env, FormData, Headers, Method, Request, RequestInit};
+use worker::{Env, FormData, Request};
 
 use super::store::{ClaimedCorrection, ClaimedLead};
 use crate::config::setting;
@@ -274,14 +274,11 @@ fn build_request(
         form.append(name, value)?;
     }
     // Content-Type (with the multipart boundary) comes from the FormData body.
-    let headers = Headers::new();
-    headers.set("Authorization-Key", private_key)?;
-    headers.set("Accept", "application/json")?;
-    let mut init = RequestInit::new();
-    init.with_method(Method::Post)
-        .with_headers(headers)
-        .with_body(Some(form.into()));
-    Request::new_with_init(url, &init)
+    let headers = [
+        ("Authorization-Key", private_key),
+        ("Accept", "application/json"),
+    ];
+    outbound::post(url, &headers, &form.into())
 }
 
 #[cfg(test)]

@@ -115,10 +115,7 @@ pub async fn for_page(env: &Env, path: &str) -> PageHashes {
 
 async fn load(env: &Env) -> Result<InlineHashes, String> {
     let fetched = async {
-        let mut response = env
-            .assets("ASSETS")?
-            .fetch(format!("https://assets.invalid{FILE_PATH}"), None)
-            .await?;
+        let mut response = super::asset(env, FILE_PATH).await?;
         Ok::<_, worker::Error>((response.status_code(), response.text().await?))
     };
     match fetched.await {
