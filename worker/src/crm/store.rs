@@ -14,7 +14,7 @@
 
 use crate::d1::query;
 use serde::Deserialize;
-use worker::{D1Database, D1PreparedStatement};
+use worker::{D1Database, D1PreparedStatement, D1Result};
 
 /// What the CRM needs of a lead, and what recording the outcome needs: the
 /// fields of [`ClaimedLead`]. A macro so both claims of each kind splice in one literal.
@@ -187,15 +187,41 @@ pub struct ClaimedLead {
 }
 
 /// A correction this run holds the lease on: the lead now, and what the CRM has.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ClaimedCorrection {
-    #[serde(flatten)]
     pub lead: ClaimedLead,
     /// When the correction became due (its week of retries counts from here).
     pub requested_at: i64,
     pub sent_name: Option<String>,
     pub sent_email: Option<String>,
     pub sent_whatsapp: Option<String>,
+}
+
+/// The columns of a claimed correction beyond the lead's own. Read from the
+/// same rows as [`ClaimedLead`] rather than through `#[serde(flatten)]`,
+/// which would bring serde's buffering deserializer into the WASM.
+#[derive(Deserialize)]
+struct CorrectionColumns {
+    requested_at: i64,
+    sent_name: Option<String>,
+    sent_email: Option<String>,
+    sent_whatsapp: Option<String>,
+}
+
+fn corrections(claimed: &D1Result) -> worker::Result<Vec<ClaimedCorrection>> {
+    let leads = claimed.results::<ClaimedLead>()?;
+    let columns = claimed.results::<CorrectionColumns>()?;
+    Ok(leads
+        .into_iter()
+        .zip(columns)
+        .map(|(lead, c)| ClaimedCorrection {
+            lead,
+            requested_at: c.requested_at,
+            sent_name: c.sent_name,
+            sent_email: c.sent_email,
+            sent_whatsapp: c.sent_whatsapp,
+        })
+        .collect())
 }
 
 impl ClaimedCorrection {
@@ -252,9 +278,10 @@ pub async fn claim_correction(
     now: i64,
     lease_until: i64,
 ) -> worker::Result<Option<ClaimedCorrection>> {
-    query!(db, CLAIM_CORRECTION_SQL, id, now, lease_until)?
-        .first::<ClaimedCorrection>(None)
-        .await
+    let claimed = query!(db, CLAIM_CORRECTION_SQL, id, now, lease_until)?
+        .all()
+        .await?;
+    Ok(corrections(&claimed)?.into_iter().next())
 }
 
 pub async fn claim_due_corrections(
@@ -263,7 +290,7 @@ pub async fn claim_due_corrections(
     lease_until: i64,
     limit: usize,
 ) -> worker::Result<Vec<ClaimedCorrection>> {
-    query!(
+    let claimed = query!(
         db,
         CLAIM_DUE_CORRECTIONS_SQL,
         now,
@@ -271,8 +298,8 @@ pub async fn claim_due_corrections(
         limit as i64
     )?
     .all()
-    .await?
-    .results::<ClaimedCorrection>()
+    .await?;
+    corrections(&claimed)
 }
 
 fn log_attempt(
