@@ -434,7 +434,7 @@ try {
   say("counting the CPU time of a request that does nothing, one sign-in and one lead submission (kernel)");
   results.cpu = {
     floor: await kernelCpuPerCall(200, nothingOnce),
-    signIn: await kernelCpuPerCall(10, signInOnce),
+    signIn: await kernelCpuPerCall(30, signInOnce),
     lead: await kernelCpuPerCall(50, leadOnce),
   };
   for (const key of ["signIn", "lead"]) {
