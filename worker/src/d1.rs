@@ -40,12 +40,8 @@ pub fn changes(result: &D1Result) -> usize {
         .unwrap_or_default()
 }
 
-/// A statement with its `?` parameters bound in order, as
-/// `query!(db, sql, a, b)`; `query!(db, sql)` prepares it without any.
+/// A statement with its `?` parameters bound in order: `query!(db, sql, a, b)`.
 macro_rules! query {
-    ($db:expr, $sql:expr $(,)?) => {
-        worker::D1Database::prepare($db, $sql)
-    };
     ($db:expr, $sql:expr, $($param:expr),+ $(,)?) => {
         $crate::d1::bind($db, $sql, &[$($crate::d1::Param::js(&$param)),+])
     };
@@ -61,7 +57,7 @@ pub fn bind(
     db.prepare(sql).bind(params)
 }
 
-/// A value a statement's parameter can take: text, a number, or NULL.
+/// A value a statement's parameter can take: text, an integer, or NULL.
 pub trait Param {
     fn js(&self) -> JsValue;
 }
@@ -78,22 +74,13 @@ impl Param for String {
     }
 }
 
-impl Param for bool {
+impl Param for i64 {
     fn js(&self) -> JsValue {
-        JsValue::from_bool(*self)
+        // Every integer the worker binds (times in ms, counts, limits) is
+        // well within a JavaScript number's exact range.
+        JsValue::from_f64(*self as f64)
     }
 }
-
-macro_rules! number_param {
-    ($($t:ty),*) => {$(
-        impl Param for $t {
-            fn js(&self) -> JsValue {
-                JsValue::from_f64(*self as f64)
-            }
-        }
-    )*};
-}
-number_param!(i32, i64, u32, u64, usize, f64);
 
 impl<T: Param + ?Sized> Param for &T {
     fn js(&self) -> JsValue {
