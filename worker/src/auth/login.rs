@@ -59,8 +59,7 @@ pub async fn login(mut req: Request, env: &Env) -> ApiResult<Response> {
 
     let mut statements = vec![
         rate_limit::hit(&ctx.db, per_account, account_subject, ctx.now)?,
-        store::find_user(&ctx.db, &email)?,
-        store::pending_password(&ctx.db, &email)?,
+        store::sign_in_account(&ctx.db, &email)?,
     ];
     if !ip_counted_at_edge {
         statements.push(rate_limit::hit(
@@ -72,7 +71,7 @@ pub async fn login(mut req: Request, env: &Env) -> ApiResult<Response> {
     }
     let results = ctx.db.batch(statements).await?;
     let count = |i| d1::first_row::<CountRow>(&results, i).map(|r| r.map_or(0, |r| r.count));
-    let ip_allowed = ip_counted_at_edge || LOGIN_FAILURES_PER_IP.allows(count(3)?);
+    let ip_allowed = ip_counted_at_edge || LOGIN_FAILURES_PER_IP.allows(count(2)?);
     if !per_account.allows(count(0)?) || !ip_allowed {
         return Err(ApiError::TooManyRequests(
             messages::AUTH_TOO_MANY_FAILURES.into(),
@@ -80,10 +79,9 @@ pub async fn login(mut req: Request, env: &Env) -> ApiResult<Response> {
     }
 
     let user = d1::first_row::<store::UserRow>(&results, 1)?;
-    let pending = d1::first_row::<store::PendingPasswordRow>(&results, 2)?;
     let stored = match &user {
         Some(u) if u.confirmed_at.is_some() => Some(u.password_hash.as_str()),
-        Some(_) => pending.as_ref().map(|p| p.password_hash.as_str()),
+        Some(u) => u.pending_password_hash.as_deref(),
         None => None,
     };
     let verified = password::matches(&typed, stored).await?;

@@ -27,10 +27,15 @@ const INSERT_CONFIRMATION: &str = "INSERT INTO email_confirmations \
 /// The password an unconfirmed sign-in is checked against (to say "confirm
 /// your e-mail" only to the person who signed up): the newest link's, or the
 /// account's own for a link of the previous release.
-const PENDING_PASSWORD: &str = "SELECT coalesce(c.password_hash, u.password_hash) AS password_hash \
-     FROM email_confirmations c JOIN staff_users u ON u.id = c.user_id \
-     WHERE u.email = ?1 AND u.confirmed_at IS NULL \
-     ORDER BY c.created_at DESC LIMIT 1";
+/// The account a sign-in names and, while it is unconfirmed, the password
+/// its latest sign-up's link waits on: one statement, so a sign-in's first
+/// batch is its counters and this.
+const SIGN_IN_ACCOUNT: &str = "SELECT u.id, u.email, u.password_hash, u.confirmed_at, u.role, u.disabled_at, \
+       CASE WHEN u.confirmed_at IS NULL THEN \
+         (SELECT coalesce(c.password_hash, u.password_hash) FROM email_confirmations c \
+          WHERE c.user_id = u.id ORDER BY c.created_at DESC LIMIT 1) \
+       END AS pending_password_hash \
+     FROM staff_users u WHERE u.email = ?1";
 
 // E-mail confirmations
 const FIND_CONFIRMATION: &str = "SELECT c.user_id, c.expires_at, c.used_at, u.email, u.disabled_at, \
@@ -118,16 +123,15 @@ pub struct UserRow {
     pub confirmed_at: Option<i64>,
     pub role: String,
     pub disabled_at: Option<i64>,
+    /// Only read by sign-in ([`sign_in_account`]): the password an
+    /// unconfirmed account's latest link waits on.
+    #[serde(default)]
+    pub pending_password_hash: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
 pub struct RoleRow {
     pub role: String,
-}
-
-#[derive(Debug, Deserialize)]
-pub struct PendingPasswordRow {
-    pub password_hash: String,
 }
 
 #[derive(Debug, Deserialize)]
@@ -167,8 +171,8 @@ pub async fn find_user_by_id(db: &D1Database, id: &str) -> worker::Result<Option
     query!(db, FIND_USER_BY_ID, id)?.first(None).await
 }
 
-pub fn pending_password(db: &D1Database, email: &str) -> worker::Result<D1PreparedStatement> {
-    query!(db, PENDING_PASSWORD, email)
+pub fn sign_in_account(db: &D1Database, email: &str) -> worker::Result<D1PreparedStatement> {
+    query!(db, SIGN_IN_ACCOUNT, email)
 }
 
 /// A counter a statement checks: its key and the most it may read.
