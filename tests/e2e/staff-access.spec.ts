@@ -117,6 +117,13 @@ test.describe("'Equipe'", () => {
   }, testInfo) => {
     const owner = await createOwner(request);
     const leaver = await createStaff(request);
+    // Someone who signed up and has not opened the link yet: the widest row ('Aguardando confirmação').
+    const waiting = staffEmail("cadastro");
+    const signup = await request.post("/api/auth/signup", {
+      data: { email: waiting, password: "vinho-tinto-2026" },
+      headers: { Origin: siteUrl(), "CF-Connecting-IP": uniqueIp() },
+    });
+    expect(signup.status()).toBe(200);
 
     // The person who is leaving has the panel open in another browser.
     const { context: theirs, page: theirPage } = await anotherBrowser(browser, testInfo);
@@ -129,7 +136,14 @@ test.describe("'Equipe'", () => {
     const row = page.getByRole("row").filter({ hasText: leaver.email });
     await expect(row.getByText("Equipe", { exact: true })).toBeVisible();
     await expect(row.getByText("Confirmado")).toBeVisible();
+    await expect(page.getByRole("row").filter({ hasText: waiting }).getByText("Aguardando confirmação")).toBeVisible();
     await screenshot(page, testInfo, "admin-team");
+    if (testInfo.project.name === "desktop") {
+      // Every account's actions show whole: the table fits its panel, nothing hides to the right.
+      const table = page.locator(".table-wrap");
+      const overflow = await table.evaluate((wrap) => wrap.scrollWidth - wrap.clientWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+    }
 
     await row.getByRole("button", { name: "Desativar" }).click();
     const dialog = page.getByRole("dialog", { name: "Desativar conta?" });
