@@ -2,7 +2,7 @@ import type { Browser, TestInfo } from "@playwright/test";
 import { uniqueIp } from "../support/leads";
 import { staffEmail } from "../support/staff";
 import { expect, type Page, test } from "./fixtures";
-import { createStaff, type Staff, signIn } from "./staff";
+import { createStaff, type Staff, signIn, signUp } from "./staff";
 import { emailedLink, screenshot, siteUrl, sql } from "./support";
 
 function toast(page: Page, title: string) {
@@ -119,11 +119,7 @@ test.describe("'Equipe'", () => {
     const leaver = await createStaff(request);
     // Someone who signed up and has not opened the link yet: the widest row ('Aguardando confirmação').
     const waiting = staffEmail("cadastro");
-    const signup = await request.post("/api/auth/signup", {
-      data: { email: waiting, password: "vinho-tinto-2026" },
-      headers: { Origin: siteUrl(), "CF-Connecting-IP": uniqueIp() },
-    });
-    expect(signup.status()).toBe(200);
+    await signUp(request, waiting);
 
     // The person who is leaving has the panel open in another browser.
     const { context: theirs, page: theirPage } = await anotherBrowser(browser, testInfo);

@@ -5,13 +5,26 @@ import { emailedLink, siteUrl } from "./support";
 
 export type Staff = { email: string; password: string };
 
-/** A confirmed staff account, made through the API and the e-mailed link. */
-export async function createStaff(request: APIRequestContext, password = "vinho-tinto-2026"): Promise<Staff> {
-  const email = staffEmail("painel");
+/**
+ * Signs `email` up through the API; the confirmation link is e-mailed, not
+ * opened. Answers the request headers, for the calls that follow.
+ */
+export async function signUp(
+  request: APIRequestContext,
+  email: string,
+  password = "vinho-tinto-2026",
+): Promise<Record<string, string>> {
   // Each account is created from its own address, as different people would.
   const headers = { Origin: siteUrl(), "CF-Connecting-IP": uniqueIp() };
   const signup = await request.post("/api/auth/signup", { data: { email, password }, headers });
   expect(signup.status(), await signup.text()).toBe(200);
+  return headers;
+}
+
+/** A confirmed staff account, made through the API and the e-mailed link. */
+export async function createStaff(request: APIRequestContext, password = "vinho-tinto-2026"): Promise<Staff> {
+  const email = staffEmail("painel");
+  const headers = await signUp(request, email, password);
   const token = new URL(await emailedLink(email)).searchParams.get("confirmar");
   const confirm = await request.post("/api/auth/confirm", { data: { token, password }, headers });
   expect(confirm.status(), await confirm.text()).toBe(200);

@@ -24,12 +24,11 @@ const INSERT_CONFIRMATION: &str = "INSERT INTO email_confirmations \
        (token_hash, user_id, created_at, expires_at, password_hash) \
      SELECT ?1, id, ?3, ?4, ?5 FROM staff_users \
      WHERE email = ?2 AND confirmed_at IS NULL AND disabled_at IS NULL";
-/// The password an unconfirmed sign-in is checked against (to say "confirm
-/// your e-mail" only to the person who signed up): the newest link's, or the
-/// account's own for a link of the previous release.
-/// The account a sign-in names and, while it is unconfirmed, the password
-/// its latest sign-up's link waits on: one statement, so a sign-in's first
-/// batch is its counters and this.
+/// The account a sign-in names, in one statement so a sign-in's first batch
+/// is its counters and this. While the account is unconfirmed it also reads
+/// the password the sign-in is checked against (to say "confirm your e-mail"
+/// only to the person who signed up): the newest link's, or the account's own
+/// for a link of the previous release.
 const SIGN_IN_ACCOUNT: &str = "SELECT u.id, u.email, u.password_hash, u.confirmed_at, u.role, u.disabled_at, \
        CASE WHEN u.confirmed_at IS NULL THEN \
          (SELECT coalesce(c.password_hash, u.password_hash) FROM email_confirmations c \
