@@ -168,7 +168,7 @@ CREATE TABLE staff_users (
 
 -- One-time e-mail confirmation links; only the token's hash is kept, with
 -- the password of the sign-up that sent it (whoever opens the link must type
--- that password to confirm).
+-- that password to confirm). Removed a month after the link expires.
 CREATE TABLE email_confirmations (
   token_hash    TEXT PRIMARY KEY,
   user_id       TEXT NOT NULL REFERENCES staff_users (id) ON DELETE CASCADE,
@@ -178,8 +178,10 @@ CREATE TABLE email_confirmations (
   password_hash TEXT
 );
 CREATE INDEX email_confirmations_user ON email_confirmations (user_id);
+CREATE INDEX email_confirmations_expiry ON email_confirmations (expires_at);
 
 -- One-time links to choose a new password (valid 1 hour); only the token's hash is kept.
+-- Removed a month after the link expires.
 CREATE TABLE password_resets (
   token_hash TEXT PRIMARY KEY,
   user_id    TEXT NOT NULL REFERENCES staff_users (id) ON DELETE CASCADE,
@@ -188,10 +190,12 @@ CREATE TABLE password_resets (
   used_at    INTEGER
 );
 CREATE INDEX password_resets_user ON password_resets (user_id);
+CREATE INDEX password_resets_expiry ON password_resets (expires_at);
 
 -- A signed-in device. Access tokens name their session; every admin call
 -- checks that it is still live. A session ends 30 days after its sign-in
--- (expires_at), however often it is used.
+-- (expires_at), however often it is used, and is removed with its refresh
+-- tokens a month after that.
 CREATE TABLE staff_sessions (
   id           TEXT PRIMARY KEY,
   user_id      TEXT NOT NULL REFERENCES staff_users (id) ON DELETE CASCADE,
@@ -202,9 +206,10 @@ CREATE TABLE staff_sessions (
 );
 CREATE INDEX staff_sessions_user ON staff_sessions (user_id);
 CREATE INDEX staff_sessions_live ON staff_sessions (user_id, expires_at) WHERE revoked_at IS NULL;
+CREATE INDEX staff_sessions_expiry ON staff_sessions (expires_at);
 
--- Every refresh token ever issued (hashed). A token is used once; presenting
--- one that was already rotated revokes its whole session.
+-- Every refresh token its session issued (hashed). A token is used once;
+-- presenting one that was already rotated revokes its whole session.
 CREATE TABLE refresh_tokens (
   token_hash     TEXT PRIMARY KEY,
   session_id     TEXT NOT NULL REFERENCES staff_sessions (id) ON DELETE CASCADE,
@@ -216,7 +221,8 @@ CREATE TABLE refresh_tokens (
 );
 CREATE INDEX refresh_tokens_session ON refresh_tokens (session_id);
 
--- Fixed-window counters for per-IP and per-e-mail limits.
+-- Fixed-window counters for per-IP and per-e-mail limits, removed a day after
+-- their window opened.
 CREATE TABLE rate_limits (
   key          TEXT PRIMARY KEY,
   window_start INTEGER NOT NULL,

@@ -49,6 +49,7 @@ describe(`a database made by release 66b2b0b (${SCHEMA_FILE.split("/").at(-1)})`
       "0003_lead_history.sql",
       "0004_lead_notices.sql",
       "0005_lead_counters.sql",
+      "0006_retention.sql",
     ]);
   });
 
@@ -258,6 +259,25 @@ describe("after the upgrade, through the API", () => {
     expect(calls.at(-1)?.fields.message).toBe(
       "Dados atualizados pelo visitante: WhatsApp (49) 98888-7777 (antes (49) 99900-0001)",
     );
+  });
+
+  it("0006: the cron removes that release's confirmation link that expired 39 days ago, and nothing else of it", async () => {
+    await app.runCron();
+    const monthAgo = Date.now() - 30 * 24 * 60 * 60 * 1000;
+    const links = expectedAfterUpgrade(data, "email_confirmations");
+    const kept = links.filter((r) => Number(r.expires_at) > monthAgo);
+    expect(kept).toHaveLength(links.length - 1);
+    // (An earlier test used the other link, so only which links are left is compared.)
+    const left = await rowsNow(app, data, "email_confirmations");
+    expect(left.map((r) => r.token_hash)).toEqual(kept.map((r) => r.token_hash));
+    // Earlier tests used that release's sessions and counters: every one of them is still there.
+    for (const table of ["staff_sessions", "refresh_tokens", "rate_limits"]) {
+      const key = data.tables[table]?.key ?? "";
+      const keys = (rows: Record<string, unknown>[]) => rows.map((r) => r[key]);
+      expect(keys(await rowsNow(app, data, table))).toEqual(
+        expect.arrayContaining(keys(expectedAfterUpgrade(data, table))),
+      );
+    }
   });
 
   it("the CSV export has every lead", async () => {

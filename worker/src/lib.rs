@@ -20,6 +20,7 @@ mod messages;
 mod outbound;
 pub mod platform;
 pub mod rate_limit;
+mod retention;
 mod site;
 mod team;
 pub mod turnstile;
@@ -61,12 +62,14 @@ pub async fn fetch(req: Request, env: Env, ctx: Context) -> worker::Result<Respo
     Ok(response)
 }
 
-/// Every minute: delivers what is due to the CRM, then watches delivery and
-/// sends the notices, alerts and webhook events that are due. Awaited here,
+/// Every minute: removes what is no longer kept, delivers what is due to the
+/// CRM, then watches delivery and sends the notices, alerts and webhook
+/// events that are due. Awaited here,
 /// not left to `wait_until`, so the run (and the local trigger) ends when the
 /// work does.
 #[event(scheduled)]
 pub async fn scheduled(_event: ScheduledEvent, env: Env, _ctx: ScheduleContext) {
+    retention::run(&env).await;
     if let Err(e) = crm::run_due(&env).await {
         worker::console_error!("cron: delivery run failed: {e}");
     }

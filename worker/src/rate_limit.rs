@@ -211,9 +211,6 @@ pub fn refund(
     )
 }
 
-/// Drops counters whose window ended long ago.
-pub const PRUNE_SQL: &str = "DELETE FROM rate_limits WHERE window_start < ?1";
-
 #[derive(serde::Deserialize)]
 pub struct CountRow {
     pub count: i64,

@@ -32,9 +32,6 @@ pub const BATCH_SIZE: usize = 6;
 /// Batches per cron run, so a backlog drains quickly but one run stays short.
 pub const MAX_BATCHES_PER_RUN: usize = 5;
 
-/// Rate-limit counters older than this are of no use to any window.
-const RATE_LIMIT_RETENTION_MS: i64 = 24 * 60 * 60 * 1000;
-
 /// Both Jetimob keys are set. Without them nothing is attempted and leads wait, pending.
 pub fn is_configured(env: &Env) -> bool {
     Settings::from_env(env).is_some()
@@ -100,7 +97,6 @@ pub async fn attempt_correction(env: &Env, lead_id: &str) -> worker::Result<Outc
 /// due corrections batch by batch. Returns how many were attempted.
 pub async fn run_due(env: &Env) -> worker::Result<usize> {
     let db = config::database(env)?;
-    prune_rate_limits(&db).await;
     let Some(settings) = Settings::from_env(env) else {
         return Ok(0);
     };
@@ -135,17 +131,6 @@ pub async fn run_due(env: &Env) -> worker::Result<usize> {
         }
     }
     Ok(attempted)
-}
-
-async fn prune_rate_limits(db: &D1Database) {
-    let cutoff = platform::now_ms() - RATE_LIMIT_RETENTION_MS;
-    let pruned = match crate::d1::query!(db, crate::rate_limit::PRUNE_SQL, cutoff) {
-        Ok(statement) => statement.run().await.map(|_| ()),
-        Err(e) => Err(e),
-    };
-    if let Err(e) = pruned {
-        worker::console_error!("cron: pruning rate-limit counters failed: {e}");
-    }
 }
 
 /// Sends a claimed lead and records the outcome.

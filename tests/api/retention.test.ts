@@ -1,0 +1,197 @@
+import { createHash } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type App, spawnApp } from "../support/app";
+import { FakeMail } from "../support/fake-mail";
+import { eventually } from "../support/net";
+import { StaffClient, signedInStaff, staffEmail } from "../support/staff";
+
+// What the cron stops keeping (worker/src/retention.rs): sessions and links a
+// month after they stopped working, rate-limit counters after a day.
+
+let app: App;
+const mail = new FakeMail();
+
+beforeAll(async () => {
+  await mail.start();
+  app = await spawnApp({ vars: mail.settings() });
+});
+
+afterAll(async () => {
+  await app?.stop();
+  await mail.stop();
+});
+
+const DAY = 24 * 60 * 60 * 1000;
+const PASSWORD = "vinho-tinto-2026";
+
+/** The session a client's refresh cookie belongs to. */
+async function sessionOf(client: StaffClient): Promise<string> {
+  const hash = createHash("sha256")
+    .update(client.cookie ?? "")
+    .digest("hex");
+  const [row] = await app.sql<{ session_id: string }>(
+    "SELECT session_id FROM refresh_tokens WHERE token_hash = ?1",
+    hash,
+  );
+  if (!row) throw new Error("the client holds no known refresh token");
+  return row.session_id;
+}
+
+async function count(query: string, ...params: unknown[]): Promise<number> {
+  const [row] = await app.sql<{ n: number }>(query, ...params);
+  return row?.n ?? 0;
+}
+
+const sessionRows = (id: string) => count("SELECT count(*) AS n FROM staff_sessions WHERE id = ?1", id);
+const tokenRows = (id: string) => count("SELECT count(*) AS n FROM refresh_tokens WHERE session_id = ?1", id);
+const confirmationRows = (email: string) =>
+  count(
+    "SELECT count(*) AS n FROM email_confirmations c JOIN staff_users u ON u.id = c.user_id WHERE u.email = ?1",
+    email,
+  );
+
+/** Makes a session or link look as if it stopped working `daysAgo` days ago. */
+function endedDaysAgo(table: string, where: string, param: unknown, daysAgo: number) {
+  return app.sql(`UPDATE ${table} SET expires_at = ?1 WHERE ${where}`, Date.now() - daysAgo * DAY, param);
+}
+
+describe("sessions", () => {
+  it("go with their refresh tokens a month after they ended; a live one keeps working", async () => {
+    const { client: old, email } = await signedInStaff(app, mail, PASSWORD);
+    await old.refresh();
+    const recent = new StaffClient(app);
+    const live = new StaffClient(app);
+    expect((await recent.login(email, PASSWORD)).status).toBe(200);
+    expect((await live.login(email, PASSWORD)).status).toBe(200);
+    expect((await live.refresh()).status).toBe(200);
+    const oldId = await sessionOf(old);
+    const recentId = await sessionOf(recent);
+    const liveId = await sessionOf(live);
+    expect(await tokenRows(oldId)).toBe(2);
+
+    await endedDaysAgo("staff_sessions", "id = ?2", oldId, 31);
+    await endedDaysAgo("staff_sessions", "id = ?2", recentId, 29);
+    await app.runCron();
+
+    expect(await sessionRows(oldId)).toBe(0);
+    expect(await tokenRows(oldId)).toBe(0);
+    expect(await sessionRows(recentId)).toBe(1);
+    expect(await tokenRows(recentId)).toBe(1);
+    expect(await sessionRows(liveId)).toBe(1);
+    expect(await tokenRows(liveId)).toBe(2);
+    expect((await old.refresh()).status).toBe(401);
+    expect((await live.refresh()).status).toBe(200);
+    expect((await live.session()).status).toBe(200);
+    expect(app.logs()).toMatch(/retention: removed .*2 refresh tokens, 1 sessions/);
+  });
+});
+
+describe("links", () => {
+  it("a sign-up's link goes a month after it expired, with the password waiting in it", async () => {
+    const [forgotten, recent] = [staffEmail("esquecido"), staffEmail("recente")];
+    for (const email of [forgotten, recent]) {
+      expect((await new StaffClient(app).signup(email, PASSWORD)).status).toBe(200);
+      await eventually(async () => (await confirmationRows(email)) === 1 || undefined);
+    }
+    await endedDaysAgo("email_confirmations", "user_id = (SELECT id FROM staff_users WHERE email = ?2)", forgotten, 31);
+    await endedDaysAgo("email_confirmations", "user_id = (SELECT id FROM staff_users WHERE email = ?2)", recent, 29);
+    const notConfirmed = await new StaffClient(app).login(forgotten, PASSWORD);
+    expect(notConfirmed.status).toBe(403);
+
+    await app.runCron();
+
+    expect(await confirmationRows(forgotten)).toBe(0);
+    expect(await confirmationRows(recent)).toBe(1);
+    const forgottenNow = await new StaffClient(app).login(forgotten, PASSWORD);
+    expect(forgottenNow.status).toBe(401);
+    expect(forgottenNow.body.error).toBe("E-mail ou senha incorretos.");
+    expect((await new StaffClient(app).login(recent, PASSWORD)).status).toBe(403);
+  });
+
+  it("a reset link goes a month after it expired; a fresh one still works", async () => {
+    const old = await signedInStaff(app, mail, PASSWORD);
+    const fresh = await signedInStaff(app, mail, PASSWORD);
+    for (const { email } of [old, fresh]) {
+      expect((await new StaffClient(app).requestReset(email)).status).toBe(200);
+    }
+    const freshToken = await eventually(async () => {
+      try {
+        mail.resetToken(old.email);
+        return mail.resetToken(fresh.email);
+      } catch {
+        return undefined;
+      }
+    });
+    const resetRows = (email: string) =>
+      count(
+        "SELECT count(*) AS n FROM password_resets r JOIN staff_users u ON u.id = r.user_id WHERE u.email = ?1",
+        email,
+      );
+    await endedDaysAgo("password_resets", "user_id = (SELECT id FROM staff_users WHERE email = ?2)", old.email, 31);
+
+    await app.runCron();
+
+    expect(await resetRows(old.email)).toBe(0);
+    expect(await resetRows(fresh.email)).toBe(1);
+    expect((await new StaffClient(app).reset(freshToken, "uva-branca-2027")).status).toBe(200);
+    expect((await new StaffClient(app).login(fresh.email, "uva-branca-2027")).status).toBe(200);
+  });
+});
+
+describe("rate-limit counters", () => {
+  it("go a day after their window opened", async () => {
+    const now = Date.now();
+    await app.batch([
+      [
+        "INSERT INTO rate_limits (key, window_start, count) VALUES ('retention-test:old', ?1, 3)",
+        now - 25 * 60 * 60 * 1000,
+      ],
+      ["INSERT INTO rate_limits (key, window_start, count) VALUES ('retention-test:new', ?1, 3)", now - 60 * 60 * 1000],
+    ]);
+
+    await app.runCron();
+
+    const left = await app.sql<{ key: string }>(
+      "SELECT key FROM rate_limits WHERE key LIKE 'retention-test:%' ORDER BY key",
+    );
+    expect(left.map((r) => r.key)).toEqual(["retention-test:new"]);
+  });
+});
+
+describe("a backlog", () => {
+  it("is cleared over several runs, at most 2,000 rows of a table each", async () => {
+    const { client, email } = await signedInStaff(app, mail, PASSWORD);
+    const session = await sessionOf(client);
+    const ended = Date.now() - 40 * DAY;
+    await app.batch([
+      ["UPDATE staff_sessions SET expires_at = ?1 WHERE id = ?2", ended, session],
+      [
+        `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 4499)
+         INSERT INTO refresh_tokens (token_hash, session_id, created_at, rotated_at)
+         SELECT 'backlog-' || i, ?1, ?2, ?2 FROM n`,
+        session,
+        ended,
+      ],
+      [
+        `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2500)
+         INSERT INTO password_resets (token_hash, user_id, created_at, expires_at)
+         SELECT 'backlog-' || i, id, ?2, ?2 FROM n, staff_users WHERE email = ?1`,
+        email,
+        ended,
+      ],
+    ]);
+    const left = async () => ({
+      tokens: await tokenRows(session),
+      session: await sessionRows(session),
+      resets: await count("SELECT count(*) AS n FROM password_resets WHERE token_hash LIKE 'backlog-%'"),
+    });
+    expect(await left()).toEqual({ tokens: 4500, session: 1, resets: 2500 });
+
+    await app.runCron();
+    expect(await left()).toEqual({ tokens: 2500, session: 1, resets: 500 });
+    await app.runCron();
+    expect(await left()).toEqual({ tokens: 500, session: 1, resets: 0 });
+    await app.runCron();
+    expect(await left()).toEqual({ tokens: 0, session: 0, resets: 0 });
+  });
+});

@@ -1,0 +1,91 @@
+//! What the worker stops keeping. Every cron run removes, in one D1 batch:
+//! rate-limit counters a day after their window opened, and what let a
+//! person in, a month after its end date: sessions (with every refresh token
+//! they issued) a month after their 30 days ran out, signed out earlier or
+//! not; e-mail confirmation links (with the password of the sign-up that sent
+//! them) and password reset links a month after they expired. Until then the
+//! rows are there to look at if an account's access is ever in question, and
+//! someone who signed up and never confirmed still hears "confirm your
+//! e-mail" when signing in.
+//!
+//! Each statement finds its rows by an index on the time it looks at and
+//! removes at most [`MAX_ROWS_PER_TABLE`] per run, so a run that has nothing
+//! to do reads next to nothing and a backlog (the first run after an
+//! upgrade) is cleared over a few runs instead of in one long one.
+
+use worker::{D1Database, D1Result, Env};
+
+use crate::d1::{self, query};
+use crate::{config, platform};
+
+const DAY_MS: i64 = 24 * 60 * 60 * 1000;
+
+/// Rate-limit counters older than this are of no use to any window.
+pub const RATE_LIMIT_RETENTION_MS: i64 = DAY_MS;
+
+/// How long a session or link is kept once it no longer works.
+pub const ENDED_RETENTION_MS: i64 = 30 * DAY_MS;
+
+/// The most rows one run removes from each table.
+pub const MAX_ROWS_PER_TABLE: i64 = 2_000;
+
+const PRUNE_RATE_LIMITS: &str = "DELETE FROM rate_limits WHERE rowid IN \
+     (SELECT rowid FROM rate_limits WHERE window_start < ?1 LIMIT ?2)";
+/// The tokens of sessions that ended long ago, first: a session goes once it
+/// has none left, so deleting it never cascades into an unbounded delete.
+const PRUNE_REFRESH_TOKENS: &str = "DELETE FROM refresh_tokens WHERE rowid IN \
+     (SELECT t.rowid FROM staff_sessions s JOIN refresh_tokens t ON t.session_id = s.id \
+      WHERE s.expires_at < ?1 LIMIT ?2)";
+const PRUNE_SESSIONS: &str = "DELETE FROM staff_sessions WHERE rowid IN \
+     (SELECT s.rowid FROM staff_sessions s WHERE s.expires_at < ?1 \
+        AND NOT EXISTS (SELECT 1 FROM refresh_tokens t WHERE t.session_id = s.id) LIMIT ?2)";
+const PRUNE_CONFIRMATIONS: &str = "DELETE FROM email_confirmations WHERE rowid IN \
+     (SELECT rowid FROM email_confirmations WHERE expires_at < ?1 LIMIT ?2)";
+const PRUNE_RESETS: &str = "DELETE FROM password_resets WHERE rowid IN \
+     (SELECT rowid FROM password_resets WHERE expires_at < ?1 LIMIT ?2)";
+
+/// What each statement of the batch removes, in order, for the log.
+const REMOVED: [&str; 5] = [
+    "rate-limit counters",
+    "refresh tokens",
+    "sessions",
+    "confirmation links",
+    "reset links",
+];
+
+/// One cron run's clean-up. A failure is logged and left to the next run.
+pub async fn run(env: &Env) {
+    let pruned = match config::database(env) {
+        Ok(db) => prune(&db, platform::now_ms()).await,
+        Err(e) => Err(e),
+    };
+    match pruned {
+        Ok(results) => {
+            let removed: Vec<String> = results
+                .iter()
+                .zip(REMOVED)
+                .map(|(result, what)| (d1::changes(result), what))
+                .filter(|(n, _)| *n > 0)
+                .map(|(n, what)| format!("{n} {what}"))
+                .collect();
+            if !removed.is_empty() {
+                worker::console_log!("retention: removed {}", removed.join(", "));
+            }
+        }
+        Err(e) => worker::console_error!("retention: the clean-up failed: {e}"),
+    }
+}
+
+async fn prune(db: &D1Database, now: i64) -> worker::Result<Vec<D1Result>> {
+    let counters = now - RATE_LIMIT_RETENTION_MS;
+    let ended = now - ENDED_RETENTION_MS;
+    let max = MAX_ROWS_PER_TABLE;
+    db.batch(vec![
+        query!(db, PRUNE_RATE_LIMITS, counters, max)?,
+        query!(db, PRUNE_REFRESH_TOKENS, ended, max)?,
+        query!(db, PRUNE_SESSIONS, ended, max)?,
+        query!(db, PRUNE_CONFIRMATIONS, ended, max)?,
+        query!(db, PRUNE_RESETS, ended, max)?,
+    ])
+    .await
+}
