@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { type ListParams, type StatusFilter, toSearch } from "./api";
 
 const FILTERS: StatusFilter[] = ["todos", "pendentes", "enviados", "falhas", "duplicados"];
@@ -17,9 +17,13 @@ export function readParams(search: string): ListParams {
 /**
  * The filter, search and page live in the address bar, so a reload or a
  * shared link shows the same view and Back returns to the previous one.
+ * A change that comes once the address has left the list (a search typed
+ * just before opening a lead, applied while the lead's page loads) is
+ * dropped: it never lands in another page's address.
  */
 export function useListParams(): [ListParams, (next: ListParams, options?: { replace?: boolean }) => void] {
   const [params, setParams] = useState<ListParams>(() => readParams(window.location.search));
+  const listPath = useRef(window.location.pathname);
 
   useEffect(() => {
     const onPop = () => setParams(readParams(window.location.search));
@@ -28,7 +32,8 @@ export function useListParams(): [ListParams, (next: ListParams, options?: { rep
   }, []);
 
   const update = useCallback((next: ListParams, options?: { replace?: boolean }) => {
-    const url = `${window.location.pathname}${toSearch(next)}`;
+    if (window.location.pathname !== listPath.current) return;
+    const url = `${listPath.current}${toSearch(next)}`;
     if (options?.replace) window.history.replaceState(null, "", url);
     else window.history.pushState(null, "", url);
     setParams(next);
