@@ -42,8 +42,14 @@ test("a visitor corrects a number on the landing; the panel shows the new one an
   await expect(row).toContainText("2 cadastros");
   await expect(row).not.toContainText(display(typo.whatsappDigits));
 
-  // The earlier, wrong number still finds the lead.
+  // The earlier, wrong number still finds the lead: the list the panel asks
+  // for with it holds the lead, and shows it.
+  const typoSearch = page.waitForResponse(
+    (r) => r.url().includes("/api/leads?") && new URL(r.url()).searchParams.get("q") === display(typo.whatsappDigits),
+  );
   await page.getByLabel("Buscar por nome, e-mail ou WhatsApp").fill(display(typo.whatsappDigits));
+  const found = (await (await typoSearch).json()) as { leads: { name: string }[] };
+  expect(found.leads.map((l) => l.name)).toEqual([person.name]);
   await expect(page.getByRole("row").filter({ hasText: person.name })).toHaveCount(1);
 
   await page.getByRole("link", { name: person.name }).click();
