@@ -64,9 +64,8 @@ pub async fn fetch(req: Request, env: Env, ctx: Context) -> worker::Result<Respo
 
 /// Every minute: removes what is no longer kept, delivers what is due to the
 /// CRM, then watches delivery and sends the notices, alerts and webhook
-/// events that are due. Awaited here,
-/// not left to `wait_until`, so the run (and the local trigger) ends when the
-/// work does.
+/// events that are due. Awaited here, not left to `wait_until`, so the run
+/// (and the local trigger) ends when the work does.
 #[event(scheduled)]
 pub async fn scheduled(_event: ScheduledEvent, env: Env, _ctx: ScheduleContext) {
     retention::run(&env).await;

@@ -13,7 +13,7 @@
 //! to do reads next to nothing and a backlog (the first run after an
 //! upgrade) is cleared over a few runs instead of in one long one.
 
-use worker::{D1Database, D1Result, Env};
+use worker::{D1Result, Env};
 
 use crate::d1::{self, query};
 use crate::{config, platform};
@@ -21,13 +21,13 @@ use crate::{config, platform};
 const DAY_MS: i64 = 24 * 60 * 60 * 1000;
 
 /// Rate-limit counters older than this are of no use to any window.
-pub const RATE_LIMIT_RETENTION_MS: i64 = DAY_MS;
+const RATE_LIMIT_RETENTION_MS: i64 = DAY_MS;
 
 /// How long a session or link is kept once it no longer works.
-pub const ENDED_RETENTION_MS: i64 = 30 * DAY_MS;
+const ENDED_RETENTION_MS: i64 = 30 * DAY_MS;
 
 /// The most rows one run removes from each table.
-pub const MAX_ROWS_PER_TABLE: i64 = 2_000;
+const MAX_ROWS_PER_TABLE: i64 = 2_000;
 
 const PRUNE_RATE_LIMITS: &str = "DELETE FROM rate_limits WHERE rowid IN \
      (SELECT rowid FROM rate_limits WHERE window_start < ?1 LIMIT ?2)";
@@ -44,27 +44,32 @@ const PRUNE_CONFIRMATIONS: &str = "DELETE FROM email_confirmations WHERE rowid I
 const PRUNE_RESETS: &str = "DELETE FROM password_resets WHERE rowid IN \
      (SELECT rowid FROM password_resets WHERE expires_at < ?1 LIMIT ?2)";
 
-/// What each statement of the batch removes, in order, for the log.
-const REMOVED: [&str; 5] = [
-    "rate-limit counters",
-    "refresh tokens",
-    "sessions",
-    "confirmation links",
-    "reset links",
+/// The clean-up's statements in batch order: each with how long its rows
+/// are kept and what it removes, for the log.
+const STEPS: [(&str, i64, &str); 5] = [
+    (
+        PRUNE_RATE_LIMITS,
+        RATE_LIMIT_RETENTION_MS,
+        "rate-limit counters",
+    ),
+    (PRUNE_REFRESH_TOKENS, ENDED_RETENTION_MS, "refresh tokens"),
+    (PRUNE_SESSIONS, ENDED_RETENTION_MS, "sessions"),
+    (
+        PRUNE_CONFIRMATIONS,
+        ENDED_RETENTION_MS,
+        "confirmation links",
+    ),
+    (PRUNE_RESETS, ENDED_RETENTION_MS, "reset links"),
 ];
 
 /// One cron run's clean-up. A failure is logged and left to the next run.
 pub async fn run(env: &Env) {
-    let pruned = match config::database(env) {
-        Ok(db) => prune(&db, platform::now_ms()).await,
-        Err(e) => Err(e),
-    };
-    match pruned {
+    match prune(env, platform::now_ms()).await {
         Ok(results) => {
             let removed: Vec<String> = results
                 .iter()
-                .zip(REMOVED)
-                .map(|(result, what)| (d1::changes(result), what))
+                .zip(STEPS)
+                .map(|(result, (_, _, what))| (d1::changes(result), what))
                 .filter(|(n, _)| *n > 0)
                 .map(|(n, what)| format!("{n} {what}"))
                 .collect();
@@ -76,16 +81,11 @@ pub async fn run(env: &Env) {
     }
 }
 
-async fn prune(db: &D1Database, now: i64) -> worker::Result<Vec<D1Result>> {
-    let counters = now - RATE_LIMIT_RETENTION_MS;
-    let ended = now - ENDED_RETENTION_MS;
-    let max = MAX_ROWS_PER_TABLE;
-    db.batch(vec![
-        query!(db, PRUNE_RATE_LIMITS, counters, max)?,
-        query!(db, PRUNE_REFRESH_TOKENS, ended, max)?,
-        query!(db, PRUNE_SESSIONS, ended, max)?,
-        query!(db, PRUNE_CONFIRMATIONS, ended, max)?,
-        query!(db, PRUNE_RESETS, ended, max)?,
-    ])
-    .await
+async fn prune(env: &Env, now: i64) -> worker::Result<Vec<D1Result>> {
+    let db = config::database(env)?;
+    let statements = STEPS
+        .iter()
+        .map(|(sql, kept_ms, _)| query!(&db, *sql, now - kept_ms, MAX_ROWS_PER_TABLE))
+        .collect::<worker::Result<Vec<_>>>()?;
+    db.batch(statements).await
 }
