@@ -1,6 +1,7 @@
 import { pbkdf2Sync, webcrypto } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type App, spawnApp } from "../support/app";
+import { describe, expect, it } from "vitest";
+import type { App } from "../support/app";
+import { startAppWithMail } from "../support/app-with-mail";
 import { FakeMail } from "../support/fake-mail";
 import { StaffClient, staffEmail } from "../support/staff";
 import shared from "./password-vectors.json" with { type: "json" };
@@ -12,14 +13,8 @@ import shared from "./password-vectors.json" with { type: "json" };
 let app: App;
 const mail = new FakeMail();
 
-beforeAll(async () => {
-  await mail.start();
-  app = await spawnApp({ vars: mail.settings() });
-});
-
-afterAll(async () => {
-  await app?.stop();
-  await mail.stop();
+startAppWithMail(mail, (started) => {
+  app = started;
 });
 
 type Stored = { iterations: number; salt: Buffer; hash: Buffer };

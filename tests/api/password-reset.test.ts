@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type App, spawnApp } from "../support/app";
+import { describe, expect, it } from "vitest";
+import type { App } from "../support/app";
+import { startAppWithMail } from "../support/app-with-mail";
 import { FakeMail } from "../support/fake-mail";
 import { eventually } from "../support/net";
 import { StaffClient, signedInStaff, staffEmail } from "../support/staff";
@@ -8,14 +9,8 @@ let app: App;
 const mail = new FakeMail();
 const ANSWER = "Se o e-mail estiver cadastrado, enviaremos um link para redefinir a senha.";
 
-beforeAll(async () => {
-  await mail.start();
-  app = await spawnApp({ vars: mail.settings() });
-});
-
-afterAll(async () => {
-  await app?.stop();
-  await mail.stop();
+startAppWithMail(mail, (started) => {
+  app = started;
 });
 
 let nextIp = 1;

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type App, spawnApp } from "../support/app";
+import { describe, expect, it } from "vitest";
+import type { App } from "../support/app";
+import { startAppWithMail } from "../support/app-with-mail";
 import { FakeMail } from "../support/fake-mail";
 import { eventually } from "../support/net";
 import { StaffClient, signedInStaff, staffEmail } from "../support/staff";
@@ -11,14 +12,8 @@ import { StaffClient, signedInStaff, staffEmail } from "../support/staff";
 let app: App;
 const mail = new FakeMail();
 
-beforeAll(async () => {
-  await mail.start();
-  app = await spawnApp({ vars: mail.settings() });
-});
-
-afterAll(async () => {
-  await app?.stop();
-  await mail.stop();
+startAppWithMail(mail, (started) => {
+  app = started;
 });
 
 const DAY = 24 * 60 * 60 * 1000;

@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type App, spawnApp } from "../support/app";
+import { describe, expect, it } from "vitest";
+import type { App } from "../support/app";
+import { startAppWithMail } from "../support/app-with-mail";
 import { FakeMail } from "../support/fake-mail";
 import { aLead, postLead } from "../support/leads";
 import { StaffClient, signedInStaff, staffEmail } from "../support/staff";
@@ -9,14 +10,8 @@ import { StaffClient, signedInStaff, staffEmail } from "../support/staff";
 let app: App;
 const mail = new FakeMail();
 
-beforeAll(async () => {
-  await mail.start();
-  app = await spawnApp({ vars: mail.settings() });
-});
-
-afterAll(async () => {
-  await app?.stop();
-  await mail.stop();
+startAppWithMail(mail, (started) => {
+  app = started;
 });
 
 /** How many passwords the worker checked and found wrong for `email` (each is an audit entry). */

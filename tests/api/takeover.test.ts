@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type App, spawnApp } from "../support/app";
+import { describe, expect, it } from "vitest";
+import type { App } from "../support/app";
+import { startAppWithMail } from "../support/app-with-mail";
 import { FakeMail } from "../support/fake-mail";
 import { STAFF_DOMAIN, StaffClient, staffEmail } from "../support/staff";
 
@@ -9,14 +10,8 @@ import { STAFF_DOMAIN, StaffClient, staffEmail } from "../support/staff";
 let app: App;
 const mail = new FakeMail();
 
-beforeAll(async () => {
-  await mail.start();
-  app = await spawnApp({ vars: mail.settings() });
-});
-
-afterAll(async () => {
-  await app?.stop();
-  await mail.stop();
+startAppWithMail(mail, (started) => {
+  app = started;
 });
 
 const HER = "senha-da-ana-2026";
