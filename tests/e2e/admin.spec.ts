@@ -156,6 +156,9 @@ test("a lead left on the landing page appears in the open panel within 30 second
   await page.clock.install();
   await page.reload();
   await expect(page.getByRole("heading", { name: "Lista de Leads" })).toBeVisible();
+  // The list the page asked for on load has been answered, so it was read
+  // before the lead below exists; only the 30-second refresh can bring it.
+  await expect(page.locator(".table-wrap")).toHaveAttribute("aria-busy", "false");
   const stamp = Date.now();
   const name = `Iara Nova ${stamp}`;
   const lead = {
