@@ -1,6 +1,6 @@
 import { expect, test } from "./fixtures";
 import { createStaff, signIn } from "./staff";
-import { runCron, screenshot, sql } from "./support";
+import { panelLoaded, runCron, screenshot, sql } from "./support";
 
 // The panel's side of 'nobody misses a lead': each person's switch for the
 // new-lead e-mails, and the banner while leads are not reaching Jetimob (this
@@ -45,6 +45,7 @@ test("while leads are not reaching Jetimob, /admin says so with the alert's word
 }, testInfo) => {
   await signIn(page, await createStaff(request));
   const banner = page.getByRole("alert").filter({ hasText: "Leads não estão chegando ao Jetimob" });
+  await panelLoaded(page);
   await expect(banner).toHaveCount(0);
 
   await runCron();
@@ -65,6 +66,6 @@ test("while leads are not reaching Jetimob, /admin says so with the alert's word
     Date.now(),
   );
   await page.reload();
-  await expect(page.getByRole("heading", { name: "Lista de Leads" })).toBeVisible();
+  await panelLoaded(page);
   await expect(banner).toHaveCount(0);
 });

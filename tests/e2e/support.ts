@@ -62,6 +62,16 @@ export function seedLeads(leads: SeedLead[]) {
   return insertLeads(currentSite().app, leads);
 }
 
+/**
+ * Waits until the leads panel shows the worker's answer to the list it asked
+ * for on load (its counters hold numbers). Before that, anything the answer
+ * brings (a row, the incident banner) is simply not drawn yet, so checking
+ * that it is absent would prove nothing.
+ */
+export async function panelLoaded(page: Page): Promise<void> {
+  await expect(page.locator(".counter__value").first()).toHaveText(/^\d[\d.]*$/);
+}
+
 /** Fires the worker's cron once (deliveries, notices, delivery alerts) and waits for it. */
 export function runCron(): Promise<void> {
   return currentSite().app.runCron();
