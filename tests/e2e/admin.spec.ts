@@ -20,8 +20,12 @@ function row(page: Page, name: string) {
 
 /** Opens the panel showing only the leads whose names contain `surname` (see seed-data.ts). */
 async function showOnly(page: Page, surname: string) {
+  const answered = page.waitForResponse(
+    (r) => r.url().includes("/api/leads?") && new URL(r.url()).searchParams.get("q") === surname,
+  );
   await page.getByLabel("Buscar por nome, e-mail ou WhatsApp").fill(surname);
   await expect(page).toHaveURL(new RegExp(`q=${encodeURIComponent(surname)}`));
+  await answered;
 }
 
 test.beforeEach(async ({ page, request }) => {

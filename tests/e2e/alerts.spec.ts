@@ -37,6 +37,12 @@ test("'Receber aviso de novos leads' switches the signed-in person's e-mails and
   await notices.focus();
   await page.keyboard.press("Space");
   await expect(notices).toHaveAttribute("aria-checked", String(before));
+  await expect(page.getByText(before ? "Aviso de novos leads ligado" : "Aviso de novos leads desligado")).toBeVisible();
+  const [saved] = await sql<{ lead_notices: number }>(
+    "SELECT lead_notices FROM staff_users WHERE email = ?1",
+    staff.email,
+  );
+  expect(saved?.lead_notices).toBe(before ? 1 : 0);
 });
 
 test("while leads are not reaching Jetimob, /admin says so with the alert's words", async ({

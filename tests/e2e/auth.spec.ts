@@ -1,7 +1,7 @@
 import { STAFF_DOMAIN, staffEmail } from "../support/staff";
 import { expect, type Page, test } from "./fixtures";
 import { createStaff, signIn } from "./staff";
-import { emailedLink, screenshot } from "./support";
+import { emailedLink, LEAD_SUBMIT, screenshot } from "./support";
 
 const PASSWORD = "vinho-tinto-2026";
 
@@ -35,7 +35,7 @@ test.describe("the /auth screen", () => {
 
     await page.getByRole("button", { name: "Voltar ao site" }).click();
     await expect(page).toHaveURL(/\/$/);
-    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    await expect(page.getByRole("button", { name: LEAD_SUBMIT })).toBeVisible();
   });
 
   test("shows and hides the password", async ({ page }) => {
@@ -141,8 +141,14 @@ test.describe("signing in", () => {
 
   test("the right password says so and opens the panel", async ({ page, request }, testInfo) => {
     const staff = await createStaff(request);
-    await signIn(page, staff);
+    await page.goto("/auth");
+    const login = page.getByRole("tabpanel", { name: "Login" });
+    await login.getByLabel("E-mail").fill(staff.email);
+    await login.getByLabel("Senha", { exact: true }).fill(staff.password);
+    await login.getByRole("button", { name: "Entrar" }).click();
+    // The toast shows for 6 seconds: looked for first, before the panel's code has loaded.
     await expect(toast(page, "Login realizado com sucesso!")).toBeVisible();
+    await expect(page).toHaveURL(/\/admin$/);
     await expect(page.getByRole("heading", { name: "Painel Administrativo" })).toBeVisible();
     await expect(page.getByText(`Logado como ${staff.email}`)).toBeVisible();
     await screenshot(page, testInfo, "admin-signed-in");
@@ -159,7 +165,10 @@ test.describe("redirects", () => {
       await held;
       await route.continue();
     });
+    // The prerendered page already says it; the held question proves the script is the one waiting.
+    const asked = page.waitForRequest("**/api/auth/refresh");
     await page.goto("/admin");
+    await asked;
     await expect(page.getByText("Verificando autenticação...")).toBeVisible();
     release();
     await expect(page).toHaveURL(/\/auth$/);
@@ -219,9 +228,10 @@ test.describe("signing out", () => {
     await other.clock.install();
     await other.goto("/admin");
     await expect(other.getByText(`Logado como ${staff.email}`)).toBeVisible();
-    // The other tab's clock stands still: its 30-second session check cannot
-    // fire, so only the first tab's message can sign it out.
-    await other.clock.pauseAt(Date.now() + 1_000);
+    // The clock stands still (the browser context's, so in both tabs): no
+    // 30-second session check can fire, so only the first tab's message can
+    // sign the other out.
+    await other.clock.pauseAt(Date.now() + 5_000);
 
     await page.getByRole("button", { name: "Sair" }).click();
     await expect(other).toHaveURL(/\/auth$/);

@@ -70,8 +70,9 @@ test.describe("response headers as the browser receives them", () => {
 
     await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
     // Using the form fetches the run-time settings; still nothing from elsewhere.
+    const config = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/config");
     await page.getByLabel("Nome completo").focus();
-    await page.waitForLoadState("networkidle");
+    await config;
     expect(violations).toEqual([]);
     expect([...origins]).toEqual([new URL(baseURL ?? "").origin]);
   });

@@ -238,7 +238,7 @@ test.describe("before the page's script arrives", () => {
     await page.getByLabel("E-mail").fill(person.email);
     await page.getByLabel("WhatsApp com DDD").fill(person.whatsappDigits);
     // The first focus asked for the script, which is still held.
-    expect(scripts.requested).toHaveLength(1);
+    await expect.poll(() => scripts.requested.length).toBe(1);
     await expect(page.locator("html")).not.toHaveAttribute("data-hydrated", "true");
 
     scripts.release();
@@ -263,7 +263,7 @@ test.describe("before the page's script arrives", () => {
     try {
       await page.goto("/");
       await fillLeadForm(page, person, { script: false });
-      expect(scripts.requested).toHaveLength(1);
+      await expect.poll(() => scripts.requested.length).toBe(1);
       const [answer] = await Promise.all([
         page.waitForResponse((r) => new URL(r.url()).pathname === LEAD_PATH),
         page.getByRole("button", { name: SUBMIT }).click(),

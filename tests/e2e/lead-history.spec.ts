@@ -89,8 +89,14 @@ test("a lead's row opens with the keyboard, and a possible duplicate is marked a
   await sendLead(page, { ...ana, whatsappDigits: bia.whatsappDigits });
 
   await signIn(page, await createStaff(request));
+  const filtered = page.waitForResponse(
+    (r) => r.url().includes("/api/leads?") && new URL(r.url()).searchParams.get("status") === "duplicados",
+  );
   await page.getByRole("button", { name: /^Possível duplicado/ }).click();
   await expect(page).toHaveURL(/status=duplicados/);
+  await filtered;
+  // Only flagged leads: the seeded Ana Vinhedo, who has no twin, is gone.
+  await expect(page.getByRole("row").filter({ hasText: "Ana Vinhedo" })).toHaveCount(0);
   const anaRow = page.getByRole("row").filter({ hasText: ana.name });
   await expect(anaRow.getByRole("link", { name: "Possível duplicado" })).toBeVisible();
   await expect(page.getByRole("row").filter({ hasText: bia.name })).toBeVisible();
