@@ -21,8 +21,7 @@ import { IncidentBanner } from "./IncidentBanner";
 import { LeadsTable } from "./LeadsTable";
 import { panelMessages } from "./messages";
 import { useListParams } from "./useListParams";
-
-const SEARCH_DELAY_MS = 300;
+import { useSearchTerm } from "./useSearchTerm";
 
 const FILTERS: { value: StatusFilter; label: string; count: (c: LeadsPage["counts"]) => number }[] = [
   { value: "todos", label: "Todos", count: (c) => c.total },
@@ -39,7 +38,6 @@ export function LeadsPanel() {
   const [data, setData] = useState<LeadsPage | null>(null);
   const [loading, setLoading] = useState(true);
   const [busy, setBusy] = useState<Record<string, boolean>>({});
-  const [term, setTerm] = useState(params.q);
   const [toDelete, setToDelete] = useState<Lead | null>(null);
   const [exporting, setExporting] = useState(false);
   const request = useRef<AbortController | null>(null);
@@ -77,15 +75,11 @@ export function LeadsPanel() {
     return () => window.clearInterval(timer);
   }, [params, load]);
 
-  useEffect(() => setTerm(params.q), [params.q]);
-  useEffect(() => {
-    if (term === params.q) return;
-    const timer = window.setTimeout(
-      () => setParams({ ...params, q: term, page: 1 }, { replace: true }),
-      SEARCH_DELAY_MS,
-    );
-    return () => window.clearTimeout(timer);
-  }, [term, params, setParams]);
+  const search = useCallback(
+    (q: string) => setParams({ ...params, q, page: 1 }, { replace: true }),
+    [params, setParams],
+  );
+  const [term, setTerm] = useSearchTerm(params.q, search);
 
   const act = async (lead: Lead, action: () => Promise<void>) => {
     setBusy((b) => ({ ...b, [lead.id]: true }));
