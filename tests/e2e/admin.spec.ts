@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { LEAD_PATH, uniqueIp } from "../support/leads";
 import { expect, type Page, test } from "./fixtures";
 import { createStaff, signIn } from "./staff";
-import { panelLoaded, screenshot, seedLeads, sql } from "./support";
+import { listAnswer, panelLoaded, screenshot, seedLeads, sql } from "./support";
 
 function counter(page: Page, label: string) {
   return page.locator(".counter").filter({ hasText: label }).locator(".counter__value");
@@ -20,9 +20,7 @@ function row(page: Page, name: string) {
 
 /** Opens the panel showing only the leads whose names contain `surname` (see seed-data.ts). */
 async function showOnly(page: Page, surname: string) {
-  const answered = page.waitForResponse(
-    (r) => r.url().includes("/api/leads?") && new URL(r.url()).searchParams.get("q") === surname,
-  );
+  const answered = listAnswer(page, { q: surname });
   await page.getByLabel("Buscar por nome, e-mail ou WhatsApp").fill(surname);
   await expect(page).toHaveURL(new RegExp(`q=${encodeURIComponent(surname)}`));
   await answered;

@@ -4,6 +4,7 @@ import {
   asNewVisitor,
   fillLeadForm,
   LEAD_SUBMIT,
+  listAnswer,
   openLanding,
   type Person,
   screenshot,
@@ -35,7 +36,9 @@ test("a visitor corrects a number on the landing; the panel shows the new one an
   await sendLead(page, person);
 
   await signIn(page, await createStaff(request));
+  const nameSearch = listAnswer(page, { q: person.name });
   await page.getByLabel("Buscar por nome, e-mail ou WhatsApp").fill(person.name);
+  await nameSearch;
   const row = page.getByRole("row").filter({ hasText: person.name });
   await expect(row).toHaveCount(1);
   await expect(row.getByRole("link", { name: display(person.whatsappDigits) })).toBeVisible();
@@ -44,9 +47,7 @@ test("a visitor corrects a number on the landing; the panel shows the new one an
 
   // The earlier, wrong number still finds the lead: the list the panel asks
   // for with it holds the lead, and shows it.
-  const typoSearch = page.waitForResponse(
-    (r) => r.url().includes("/api/leads?") && new URL(r.url()).searchParams.get("q") === display(typo.whatsappDigits),
-  );
+  const typoSearch = listAnswer(page, { q: display(typo.whatsappDigits) });
   await page.getByLabel("Buscar por nome, e-mail ou WhatsApp").fill(display(typo.whatsappDigits));
   const found = (await (await typoSearch).json()) as { leads: { name: string }[] };
   expect(found.leads.map((l) => l.name)).toEqual([person.name]);
@@ -89,9 +90,7 @@ test("a lead's row opens with the keyboard, and a possible duplicate is marked a
   await sendLead(page, { ...ana, whatsappDigits: bia.whatsappDigits });
 
   await signIn(page, await createStaff(request));
-  const filtered = page.waitForResponse(
-    (r) => r.url().includes("/api/leads?") && new URL(r.url()).searchParams.get("status") === "duplicados",
-  );
+  const filtered = listAnswer(page, { status: "duplicados" });
   await page.getByRole("button", { name: /^Possível duplicado/ }).click();
   await expect(page).toHaveURL(/status=duplicados/);
   await filtered;

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { expect, type Page, type TestInfo } from "@playwright/test";
+import { expect, type Page, type Response, type TestInfo } from "@playwright/test";
 import type { App } from "../support/app";
 import type { FakeMail, LinkKind } from "../support/fake-mail";
 import { uniqueIp } from "../support/leads";
@@ -70,6 +70,14 @@ export function seedLeads(leads: SeedLead[]) {
  */
 export async function panelLoaded(page: Page): Promise<void> {
   await expect(page.locator(".counter__value").first()).toHaveText(/^\d[\d.]*$/);
+}
+
+/** The panel's next answer for the list asked with these parameters, say `{ q: "Ana" }`. */
+export function listAnswer(page: Page, asked: Record<string, string>): Promise<Response> {
+  return page.waitForResponse((r) => {
+    const url = new URL(r.url());
+    return url.pathname === "/api/leads" && Object.entries(asked).every(([k, v]) => url.searchParams.get(k) === v);
+  });
 }
 
 /** Fires the worker's cron once (deliveries, notices, delivery alerts) and waits for it. */
