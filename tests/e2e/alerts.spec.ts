@@ -12,6 +12,9 @@ test("'Receber aviso de novos leads' switches the signed-in person's e-mails and
   request,
 }, testInfo) => {
   const staff = await createStaff(request);
+  const stored = async () =>
+    (await sql<{ lead_notices: number }>("SELECT lead_notices FROM staff_users WHERE email = ?1", staff.email))[0]
+      ?.lead_notices;
   await signIn(page, staff);
   const notices = page.getByRole("switch", { name: "Receber aviso de novos leads" });
   await expect(notices).toBeVisible();
@@ -20,11 +23,7 @@ test("'Receber aviso de novos leads' switches the signed-in person's e-mails and
   await notices.click();
   await expect(notices).toHaveAttribute("aria-checked", String(!before));
   await expect(page.getByText(before ? "Aviso de novos leads desligado" : "Aviso de novos leads ligado")).toBeVisible();
-  const [stored] = await sql<{ lead_notices: number }>(
-    "SELECT lead_notices FROM staff_users WHERE email = ?1",
-    staff.email,
-  );
-  expect(stored?.lead_notices).toBe(before ? 0 : 1);
+  expect(await stored()).toBe(before ? 0 : 1);
   await screenshot(page, testInfo, "admin-notice-switch");
 
   await page.reload();
@@ -38,11 +37,7 @@ test("'Receber aviso de novos leads' switches the signed-in person's e-mails and
   await page.keyboard.press("Space");
   await expect(notices).toHaveAttribute("aria-checked", String(before));
   await expect(page.getByText(before ? "Aviso de novos leads ligado" : "Aviso de novos leads desligado")).toBeVisible();
-  const [saved] = await sql<{ lead_notices: number }>(
-    "SELECT lead_notices FROM staff_users WHERE email = ?1",
-    staff.email,
-  );
-  expect(saved?.lead_notices).toBe(before ? 1 : 0);
+  expect(await stored()).toBe(before ? 1 : 0);
 });
 
 test("while leads are not reaching Jetimob, /admin says so with the alert's words", async ({

@@ -1,6 +1,6 @@
 import { STAFF_DOMAIN, staffEmail } from "../support/staff";
 import { expect, type Page, test } from "./fixtures";
-import { createStaff, signIn } from "./staff";
+import { createStaff, signIn, submitLogin } from "./staff";
 import { emailedLink, LEAD_SUBMIT, screenshot } from "./support";
 
 const PASSWORD = "vinho-tinto-2026";
@@ -131,10 +131,7 @@ test.describe("signing in", () => {
   test("a wrong password shows the server's message", async ({ page, request }) => {
     const staff = await createStaff(request);
     await page.goto("/auth");
-    const login = page.getByRole("tabpanel", { name: "Login" });
-    await login.getByLabel("E-mail").fill(staff.email);
-    await login.getByLabel("Senha", { exact: true }).fill("senha-errada");
-    await login.getByRole("button", { name: "Entrar" }).click();
+    await submitLogin(page, staff.email, "senha-errada");
     await expect(toast(page, "Erro no Login")).toContainText("E-mail ou senha incorretos.");
     await expect(page).toHaveURL(/\/auth$/);
   });
@@ -142,10 +139,7 @@ test.describe("signing in", () => {
   test("the right password says so and opens the panel", async ({ page, request }, testInfo) => {
     const staff = await createStaff(request);
     await page.goto("/auth");
-    const login = page.getByRole("tabpanel", { name: "Login" });
-    await login.getByLabel("E-mail").fill(staff.email);
-    await login.getByLabel("Senha", { exact: true }).fill(staff.password);
-    await login.getByRole("button", { name: "Entrar" }).click();
+    await submitLogin(page, staff.email, staff.password);
     // The toast shows for 6 seconds: looked for first, before the panel's code has loaded.
     await expect(toast(page, "Login realizado com sucesso!")).toBeVisible();
     await expect(page).toHaveURL(/\/admin$/);

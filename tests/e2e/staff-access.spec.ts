@@ -2,7 +2,7 @@ import type { Browser, TestInfo } from "@playwright/test";
 import { uniqueIp } from "../support/leads";
 import { staffEmail } from "../support/staff";
 import { expect, type Page, test } from "./fixtures";
-import { createStaff, type Staff, signIn, signUp } from "./staff";
+import { createStaff, type Staff, signIn, signUp, submitLogin } from "./staff";
 import { emailedLink, screenshot, siteUrl, sql } from "./support";
 
 function toast(page: Page, title: string) {
@@ -152,10 +152,7 @@ test.describe("'Equipe'", () => {
     // Their panel's 30-second check finds the session gone.
     await theirPage.clock.runFor(31_000);
     await expect(theirPage).toHaveURL(/\/auth$/);
-    const login = theirPage.getByRole("tabpanel", { name: "Login" });
-    await login.getByLabel("E-mail").fill(leaver.email);
-    await login.getByLabel("Senha", { exact: true }).fill(leaver.password);
-    await login.getByRole("button", { name: "Entrar" }).click();
+    await submitLogin(theirPage, leaver.email, leaver.password);
     await expect(toast(theirPage, "Erro no Login")).toContainText(
       "Conta desativada. Fale com o responsável pelo painel.",
     );

@@ -31,13 +31,18 @@ export async function createStaff(request: APIRequestContext, password = "vinho-
   return { email, password };
 }
 
+/** Fills the /auth page's Login form, already on screen, and presses 'Entrar'. */
+export async function submitLogin(page: Page, email: string, password: string): Promise<void> {
+  const login = page.getByRole("tabpanel", { name: "Login" });
+  await login.getByLabel("E-mail").fill(email);
+  await login.getByLabel("Senha", { exact: true }).fill(password);
+  await login.getByRole("button", { name: "Entrar" }).click();
+}
+
 /** Signs in through the /auth page and waits for the panel. */
 export async function signIn(page: Page, staff: Staff): Promise<void> {
   await page.goto("/auth");
-  const login = page.getByRole("tabpanel", { name: "Login" });
-  await login.getByLabel("E-mail").fill(staff.email);
-  await login.getByLabel("Senha", { exact: true }).fill(staff.password);
-  await login.getByRole("button", { name: "Entrar" }).click();
+  await submitLogin(page, staff.email, staff.password);
   await expect(page).toHaveURL(/\/admin$/);
   await expect(page.getByText(`Logado como ${staff.email}`)).toBeVisible();
 }
