@@ -29,7 +29,7 @@ export default defineConfig(({ isSsrBuild }) => ({
         // The site loads in one piece; only staff pages and the privacy
         // notice are split off, loaded when visited. The landing's loader
         // stays apart: it must import nothing.
-        advancedChunks: {
+        codeSplitting: {
           groups: [
             {
               name: "site",
