@@ -206,6 +206,51 @@ describe("a visitor who sends the form again", () => {
   });
 });
 
+describe("a visitor whose WhatsApp is another lead's", () => {
+  /** Ana, then Bia, then Ana sends Bia's number: kept on Ana's lead, which it leaves as it was. */
+  async function anaTriesBiasNumber() {
+    const ana = aLead({ name: "Ana Conflito" });
+    const bia = aLead({ name: "Bia Conflito" });
+    await submit(ana);
+    await submit(bia);
+    await submit({ ...ana, whatsapp: bia.whatsapp });
+    await app.runCron();
+    await aMinuteLater();
+    mail.clear();
+    const [lead] = await app.sql<{ id: string; whatsapp: string }>(
+      "SELECT id, whatsapp FROM leads WHERE email = ?1",
+      ana.email,
+    );
+    expect(lead?.whatsapp).toBe(`+55${String(ana.whatsapp).replace(/\D/g, "")}`);
+    return { ana, bia, anaId: String(lead?.id) };
+  }
+
+  const kinds = async (leadId: string) =>
+    (await app.sql<{ kind: string }>("SELECT kind FROM lead_submissions WHERE lead_id = ?1 ORDER BY id", leadId)).map(
+      (s) => s.kind,
+    );
+
+  it("and who then sends their own details again changed nothing: no 'Lead atualizou'", async () => {
+    const { ana, anaId } = await anaTriesBiasNumber();
+    await submit(ana);
+    await app.runCron();
+    expect(noticesTo(owner.email)).toEqual([]);
+    expect(await kinds(anaId)).toEqual(["new", "conflict", "repeat"]);
+  });
+
+  it("once that lead is deleted, sends the number again: a correction, from the number the lead had", async () => {
+    const { ana, bia, anaId } = await anaTriesBiasNumber();
+    const [biaLead] = await app.sql<{ id: string }>("SELECT id FROM leads WHERE email = ?1", bia.email);
+    expect((await owner.client.call("DELETE", `/api/leads/${biaLead?.id}`)).status).toBe(200);
+    await submit({ ...ana, whatsapp: bia.whatsapp });
+    await app.runCron();
+    const [notice] = noticesTo(owner.email);
+    expect(notice?.subject).toBe("Lead atualizou os dados: Ana Conflito");
+    expect(notice?.text).toContain(`Ana Conflito — dados atualizados pelo visitante: WhatsApp (antes ${ana.whatsapp})`);
+    expect(await kinds(anaId)).toEqual(["new", "conflict", "correction"]);
+  });
+});
+
 describe("switching the notice", () => {
   it("off: nothing more comes; on again: only the leads from then on", async () => {
     await switchNotices(colleague, false);

@@ -45,7 +45,7 @@ const RELEASE_SQL: &str = "UPDATE staff_users SET notices_lease_until = NULL WHE
 const NEWS_SQL: &str = "SELECT s.id, s.lead_id, s.submitted_at, s.kind, s.name, s.email, \
        s.whatsapp, s.origem, s.utm_campaign, \
        (SELECT json_object('name', p.name, 'email', p.email, 'whatsapp', p.whatsapp) \
-          FROM lead_submissions p WHERE p.lead_id = s.lead_id AND p.id < s.id \
+          FROM lead_submissions p WHERE p.lead_id = s.lead_id AND p.id < s.id AND p.kind != 'conflict' \
           ORDER BY p.id DESC LIMIT 1) AS before \
      FROM lead_submissions s \
      WHERE s.kind IN ('new', 'correction') AND s.id > ?1 ORDER BY s.id LIMIT ?2";

@@ -70,7 +70,7 @@ const LEAD_PAYLOAD_SQL: &str = "SELECT s.lead_id, s.submitted_at, s.name, s.emai
        s.origem, s.utm_source, s.utm_medium, s.utm_campaign, s.utm_term, s.utm_content, s.gclid, \
        s.fbclid, s.referrer, s.page_url, \
        (SELECT json_object('name', p.name, 'email', p.email, 'whatsapp', p.whatsapp) \
-          FROM lead_submissions p WHERE p.lead_id = s.lead_id AND p.id < s.id \
+          FROM lead_submissions p WHERE p.lead_id = s.lead_id AND p.id < s.id AND p.kind != 'conflict' \
           ORDER BY p.id DESC LIMIT 1) AS before \
      FROM lead_submissions s WHERE s.id = ?1";
 

@@ -102,8 +102,9 @@ const CONFLICT_SQL: &str = concat!(
 
 /// The submission, kept on the lead that has its e-mail (after the
 /// statements above, there always is one), with what it was: a new lead, a
-/// correction (details other than the lead's previous submission's), a
-/// conflict (the WhatsApp is another lead's) or a repeat.
+/// correction (details other than the lead's previous submission's, leaving
+/// out conflicts, which changed nothing), a conflict (the WhatsApp is another
+/// lead's) or a repeat.
 const SUBMISSION_SQL: &str = concat!(
     "INSERT INTO lead_submissions (lead_id, submitted_at, name, email, whatsapp, origem, \
        utm_source, utm_medium, utm_campaign, utm_term, utm_content, gclid, fbclid, referrer, \
@@ -112,7 +113,8 @@ const SUBMISSION_SQL: &str = concat!(
        CASE WHEN l.id = ?1 THEN 'new' \
             WHEN EXISTS (SELECT 1 FROM leads w WHERE w.whatsapp = ?4 AND w.id != l.id) THEN 'conflict' \
             WHEN EXISTS (SELECT 1 FROM lead_submissions p WHERE p.lead_id = l.id \
-                           AND p.id = (SELECT max(id) FROM lead_submissions WHERE lead_id = l.id) \
+                           AND p.id = (SELECT max(id) FROM lead_submissions \
+                                       WHERE lead_id = l.id AND kind != 'conflict') \
                            AND p.name IS ?2 AND p.email IS ?3 AND p.whatsapp IS ?4) THEN 'repeat' \
             ELSE 'correction' END \
      FROM leads l WHERE l.email = ?3 AND ",
