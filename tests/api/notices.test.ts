@@ -283,3 +283,20 @@ describe("when the e-mail API fails", () => {
     expect(noticesTo(owner.email).map((m) => m.subject)).toEqual(["Novo lead: Espera Entrega"]);
   });
 });
+
+describe("an account switched off and on again", () => {
+  it("is told only of the leads from then on, not of those it missed", async () => {
+    await submit(aLead({ name: "Enquanto Desativado" }));
+    await app.runCron();
+    const [account] = await app.sql<{ id: string }>("SELECT id FROM staff_users WHERE email = ?1", leaver.email);
+    expect((await owner.client.call("POST", `/api/staff/${account?.id}/enable`, {})).status).toBe(200);
+    await aMinuteLater();
+    mail.clear();
+    await app.runCron();
+    expect(noticesTo(leaver.email)).toEqual([]);
+
+    await submit(aLead({ name: "Depois Reativado" }));
+    await app.runCron();
+    expect(noticesTo(leaver.email).map((m) => m.subject)).toEqual(["Novo lead: Depois Reativado"]);
+  });
+});

@@ -110,7 +110,12 @@ impl TeamAction {
     fn change(self) -> Option<&'static str> {
         match self {
             TeamAction::Disable => Some("UPDATE staff_users SET disabled_at = ?2"),
-            TeamAction::Enable => Some("UPDATE staff_users SET disabled_at = NULL"),
+            // Back from being switched off: told of new leads from now on,
+            // not of every lead it missed meanwhile.
+            TeamAction::Enable => Some(
+                "UPDATE staff_users SET disabled_at = NULL, notices_sent_through = \
+                 (SELECT coalesce(max(id), 0) FROM lead_submissions)",
+            ),
             TeamAction::EndSessions => None,
             // Owners get the new-lead notices by default (from now on).
             TeamAction::MakeOwner => Some(
