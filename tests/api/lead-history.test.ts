@@ -239,6 +239,35 @@ describe("the CRM", () => {
   });
 });
 
+describe("a correction the CRM refused for good", () => {
+  it("is sent again at once by 'Reenviar', which the audit trail records", async () => {
+    const p = person();
+    await send({ name: p.name, email: p.email, whatsapp: p.first });
+    await settled(p.email);
+    jetimob.script(p.email, refused(500, "fora do ar"), refused(500, "fora do ar"));
+    await send({ name: p.name, email: p.email, whatsapp: p.second });
+    await eventually(async () => (await leadByEmail(p.email)).update_attempts === 1);
+    // A week of refusals later (the clock moved by SQL), the cron gives up.
+    await app.sql(
+      "UPDATE leads SET update_requested_at = 0, update_next_attempt_at = 0 WHERE email = ?1 AND update_lease_until IS NULL",
+      p.email,
+    );
+    await app.runCron();
+    const failed = await leadByEmail(p.email);
+    expect(failed).toMatchObject({ update_status: "failed", sent_whatsapp: e164(p.first) });
+
+    const answer = await staff.call("POST", `/api/leads/${failed.id}/resend`, {});
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ delivered: true, lead: { update_status: null } });
+    const calls = jetimob.callsFor(p.email);
+    expect(calls).toHaveLength(4);
+    expect(calls[3]?.fields).toMatchObject({ phone: e164(p.second) });
+    expect(await leadByEmail(p.email)).toMatchObject({ update_status: null, sent_whatsapp: e164(p.second) });
+    const audit = await app.sql("SELECT action FROM audit_log WHERE lead_id = ?1", failed.id);
+    expect(audit).toEqual([{ action: "resend" }]);
+  });
+});
+
 describe("the lead's story", () => {
   it("shows its submissions, delivery attempts and the staff actions on it", async () => {
     const p = person();

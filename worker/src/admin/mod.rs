@@ -8,7 +8,7 @@ mod store;
 
 use chrono::DateTime;
 use futures_util::{StreamExt, stream};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::json;
 use worker::{Env, Headers, Method, Request, Response};
 
@@ -363,8 +363,15 @@ async fn delete(req: &Request, env: &Env, staff: &Staff, id: &str) -> ApiResult<
     http::success(json!({}))
 }
 
-/// `POST /api/leads/{id}/resend`: 'Reenviar' makes the lead due now and tries
-/// it at once; the answer says how that attempt went.
+/// What 'Reenviar' made due.
+#[derive(Deserialize)]
+struct Retried {
+    delivery_status: String,
+}
+
+/// `POST /api/leads/{id}/resend`: 'Reenviar' makes the lead (or the
+/// correction the CRM refused) due now and tries it at once; the answer says
+/// how that attempt went.
 async fn resend(req: &Request, env: &Env, staff: &Staff, id: &str) -> ApiResult<Response> {
     http::require_same_origin(req)?;
     if !crm::is_configured(env) {
@@ -378,10 +385,15 @@ async fn resend(req: &Request, env: &Env, staff: &Staff, id: &str) -> ApiResult<
             crm::store::retry_now(&db, id, now)?,
         ])
         .await?;
-    if !d1::returned_row(&results, 1) {
+    let Some(due) = d1::first_row::<Retried>(&results, 1)? else {
         return Err(unchanged(env, id).await);
-    }
-    let outcome = crm::attempt(env, id).await?;
+    };
+    // A lead the CRM has is resent for its correction.
+    let outcome = if due.delivery_status == "sent" {
+        crm::attempt_correction(env, id).await?
+    } else {
+        crm::attempt(env, id).await?
+    };
     let lead = store::find(&db, id).await?;
     let (delivered, last_error) = match &outcome {
         Outcome::Delivered => (true, None),

@@ -190,7 +190,9 @@ impl Action {
         match self {
             Action::MarkSent => "delivery_status != 'sent'",
             Action::Delete => "1",
-            Action::Resend => "delivery_status IN ('pending', 'failed')",
+            Action::Resend => {
+                "(delivery_status IN ('pending', 'failed') OR update_status = 'failed')"
+            }
         }
     }
 }

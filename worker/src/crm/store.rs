@@ -163,7 +163,7 @@ const RETRY_NOW_SQL: &str = "UPDATE leads SET \
        update_requested_at = CASE WHEN delivery_status = 'sent' THEN ?2 ELSE update_requested_at END, \
        update_next_attempt_at = CASE WHEN delivery_status = 'sent' THEN ?2 ELSE update_next_attempt_at END \
      WHERE id = ?1 AND (delivery_status IN ('pending', 'failed') OR update_status = 'failed') \
-     RETURNING id";
+     RETURNING id, delivery_status";
 
 /// A lead this run holds the lease on (for its first delivery, or for a correction).
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
@@ -395,8 +395,8 @@ pub fn mark_sent_by_staff(
     query!(db, MARK_SENT_BY_STAFF_SQL, id, now)
 }
 
-/// The statement behind 'Reenviar'; `RETURNING id` when the lead (or its
-/// correction) is now due.
+/// The statement behind 'Reenviar'; returns the lead's id and delivery status
+/// when the lead (or, for a lead the CRM has, its correction) is now due.
 pub fn retry_now(db: &D1Database, id: &str, now: i64) -> worker::Result<D1PreparedStatement> {
     query!(db, RETRY_NOW_SQL, id, now)
 }

@@ -3,7 +3,7 @@ import { Link, useRouter } from "../../app/router";
 import { EmailAddress } from "../../components/EmailAddress";
 import { formatDate } from "../../lib/format";
 import type { Lead } from "./api";
-import { attributionNotes, mailtoHref, whatsappChat } from "./format";
+import { attributionNotes, mailtoHref, needsResend, whatsappChat } from "./format";
 import { StatusBadge } from "./StatusBadge";
 import "./lead-page.css";
 
@@ -90,7 +90,7 @@ export function LeadsTable({ leads, busy, crmConfigured, loading, onMarkSent, on
                       Marcar Enviado
                     </button>
                   )}
-                  {lead.delivery_status === "failed" && crmConfigured && (
+                  {needsResend(lead) && crmConfigured && (
                     <button
                       type="button"
                       className="button button--small button--ghost"

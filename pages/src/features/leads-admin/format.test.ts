@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { attributionNotes, mailtoHref, whatsappChat } from "./format";
+import { attributionNotes, mailtoHref, needsResend, whatsappChat } from "./format";
 
 describe("mailtoHref", () => {
   it("links to the address as it is", () => {
@@ -18,6 +18,19 @@ describe("mailtoHref", () => {
 describe("whatsappChat", () => {
   it("links to a chat with the number's digits", () => {
     expect(whatsappChat("+5549999998888")).toBe("https://wa.me/5549999998888");
+  });
+});
+
+describe("needsResend", () => {
+  it("is true for a lead the CRM refused for good, or whose correction it refused for good", () => {
+    expect(needsResend({ delivery_status: "failed", update_status: null })).toBe(true);
+    expect(needsResend({ delivery_status: "sent", update_status: "failed" })).toBe(true);
+  });
+
+  it("is false while the worker still retries, and once the CRM has it all", () => {
+    expect(needsResend({ delivery_status: "pending", update_status: null })).toBe(false);
+    expect(needsResend({ delivery_status: "sent", update_status: "pending" })).toBe(false);
+    expect(needsResend({ delivery_status: "sent", update_status: null })).toBe(false);
   });
 });
 

@@ -16,6 +16,15 @@ export function whatsappChat(e164: string): string {
   return `https://wa.me/${e164.replace(/\D/g, "")}`;
 }
 
+/**
+ * Whether the CRM refused something of the lead for good that a person can
+ * send again ('Reenviar'): the lead itself, or the visitor's correction of a
+ * lead it already has.
+ */
+export function needsResend(lead: Pick<Lead, "delivery_status" | "update_status">): boolean {
+  return lead.delivery_status === "failed" || (lead.delivery_status === "sent" && lead.update_status === "failed");
+}
+
 type Attribution = Partial<Pick<Lead, "utm_medium" | "utm_campaign" | "gclid" | "fbclid">>;
 
 /**
