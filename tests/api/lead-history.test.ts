@@ -239,6 +239,72 @@ describe("the CRM", () => {
   });
 });
 
+describe("'Marcar Enviado' on a lead the visitor corrected after the panel showed it", () => {
+  /** A lead Jetimob refused (so still pending), as the panel showed it, then corrected by its visitor. */
+  async function correctedWhileShown() {
+    const p = person();
+    jetimob.script(p.email, refused(503));
+    await send({ name: p.name, email: p.email, whatsapp: p.first });
+    const shown = await settled(p.email);
+    await send({ name: p.name, email: p.email, whatsapp: p.second });
+    expect(await leadByEmail(p.email)).toMatchObject({ whatsapp: e164(p.second), delivery_status: "pending" });
+    const answer = await staff.call("POST", `/api/leads/${shown.id}/mark-sent`, {
+      name: shown.name,
+      email: shown.email,
+      whatsapp: shown.whatsapp,
+    });
+    expect(answer.status).toBe(200);
+    return { p, id: shown.id };
+  }
+
+  it("takes what it showed as entered in Jetimob, and sends the correction", async () => {
+    const { p } = await correctedWhileShown();
+    expect(await leadByEmail(p.email)).toMatchObject({
+      delivery_status: "sent",
+      sent_by: "staff",
+      sent_whatsapp: e164(p.first),
+      update_status: "pending",
+    });
+    await app.runCron();
+    const calls = jetimob.callsFor(p.email);
+    expect(calls).toHaveLength(2);
+    expect(calls[1]?.fields).toMatchObject({
+      phone: e164(p.second),
+      message: `Dados atualizados pelo visitante: WhatsApp ${p.second} (antes ${p.first})`,
+    });
+    expect(await leadByEmail(p.email)).toMatchObject({ update_status: null, sent_whatsapp: e164(p.second) });
+  });
+
+  it("again, with the corrected details shown: the correction was entered by hand, nothing more is sent", async () => {
+    const { p, id } = await correctedWhileShown();
+    const now = await leadByEmail(p.email);
+    const answer = await staff.call("POST", `/api/leads/${id}/mark-sent`, {
+      name: now.name,
+      email: now.email,
+      whatsapp: now.whatsapp,
+    });
+    expect(answer.status).toBe(200);
+    expect(await leadByEmail(p.email)).toMatchObject({ update_status: null, sent_whatsapp: e164(p.second) });
+    await app.runCron();
+    expect(jetimob.callsFor(p.email)).toHaveLength(1);
+    const audit = await app.sql("SELECT action FROM audit_log WHERE lead_id = ?1", id);
+    expect(audit).toEqual([{ action: "mark_sent" }, { action: "mark_sent" }]);
+    // With nothing left for Jetimob, a third is refused.
+    expect((await staff.call("POST", `/api/leads/${id}/mark-sent`, {})).status).toBe(409);
+  });
+
+  it("with a detail that is not text is refused, and changes nothing", async () => {
+    const p = person();
+    jetimob.script(p.email, refused(503));
+    await send({ name: p.name, email: p.email, whatsapp: p.first });
+    const lead = await settled(p.email);
+    const answer = await staff.call("POST", `/api/leads/${lead.id}/mark-sent`, { whatsapp: 49999 });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toBe("Requisição inválida: envie os dados em JSON.");
+    expect(await leadByEmail(p.email)).toMatchObject({ delivery_status: "pending", sent_by: null });
+  });
+});
+
 describe("a correction the CRM refused for good", () => {
   it("is sent again at once by 'Reenviar', which the audit trail records", async () => {
     const p = person();

@@ -1,3 +1,4 @@
+import { LEAD_PATH, uniqueIp } from "../support/leads";
 import { expect, type Page, test } from "./fixtures";
 import { createStaff, signIn } from "./staff";
 import {
@@ -7,6 +8,7 @@ import {
   listAnswer,
   openLanding,
   type Person,
+  panelLoaded,
   screenshot,
   sql,
   uniquePerson,
@@ -75,6 +77,52 @@ test("a visitor corrects a number on the landing; the panel shows the new one an
 
   await page.getByRole("link", { name: "← Voltar à lista de leads" }).click();
   await expect(page).toHaveURL(/\/admin$/);
+});
+
+test("Marcar Enviado on a lead its visitor corrected since the panel showed it: the correction waits for Jetimob", async ({
+  page,
+  request,
+  baseURL,
+}, testInfo) => {
+  const person = uniquePerson(testInfo);
+  const corrected = `${person.whatsappDigits.slice(0, -1)}${person.whatsappDigits.endsWith("1") ? "2" : "1"}`;
+  const headers = { "CF-Connecting-IP": uniqueIp() };
+  const submit = (digits: string) =>
+    request.post(`${baseURL}${LEAD_PATH}`, {
+      data: { name: person.name, email: person.email, whatsapp: display(digits) },
+      headers,
+    });
+  expect((await submit(person.whatsappDigits)).status()).toBe(200);
+
+  await signIn(page, await createStaff(request));
+  // The panel's own 30-second refresh must not show the correction before the click.
+  await page.clock.install();
+  await page.reload();
+  await panelLoaded(page);
+  const nameSearch = listAnswer(page, { q: person.name });
+  await page.getByLabel("Buscar por nome, e-mail ou WhatsApp").fill(person.name);
+  await nameSearch;
+  const row = page.getByRole("row").filter({ hasText: person.name });
+  await expect(row.getByRole("link", { name: display(person.whatsappDigits) })).toBeVisible();
+
+  // The staff member types the lead into Jetimob by hand; meanwhile its visitor corrects the number.
+  expect((await submit(corrected)).status()).toBe(200);
+  await row.getByRole("button", { name: "Marcar Enviado" }).click();
+  await expect(page.locator(".toast").filter({ hasText: "Status Jetimob atualizado" })).toBeVisible();
+  await expect(row.getByRole("link", { name: display(corrected) })).toBeVisible();
+  await expect(row.locator(".badge")).toHaveText("Enviado");
+  await expect(row).toContainText("Correção do visitante a enviar");
+  await screenshot(page, testInfo, "admin-correction-to-enter");
+  const [stored] = await sql<{ sent_whatsapp: string; update_status: string }>(
+    "SELECT sent_whatsapp, update_status FROM leads WHERE email = ?1",
+    person.email,
+  );
+  expect(stored).toEqual({ sent_whatsapp: `+55${person.whatsappDigits}`, update_status: "pending" });
+
+  // Jetimob is not configured here: the staff enter the correction too, and say so.
+  await row.getByRole("button", { name: "Marcar Enviado" }).click();
+  await expect(row).not.toContainText("Correção do visitante a enviar");
+  await expect(row.getByRole("button", { name: "Marcar Enviado" })).toHaveCount(0);
 });
 
 test("a lead's row opens with the keyboard, and a possible duplicate is marked and filtered", async ({

@@ -26,7 +26,7 @@ use store::{Action, Counts, LeadRow};
 /// Rows per D1 query of the export; 100,000 leads take 50 queries.
 const EXPORT_BATCH: i64 = 2_000;
 
-pub async fn route(req: Request, env: &Env, path: &str) -> ApiResult<Response> {
+pub async fn route(mut req: Request, env: &Env, path: &str) -> ApiResult<Response> {
     let staff = guard::require_staff(&req, env).await?;
     let rest = path.trim_start_matches("/api/leads");
     let segments: Vec<&str> = rest.split('/').filter(|s| !s.is_empty()).collect();
@@ -34,7 +34,7 @@ pub async fn route(req: Request, env: &Env, path: &str) -> ApiResult<Response> {
         ([], Method::Get) => list(&req, env).await,
         (["export.csv"], Method::Get) => export(&req, env, &staff).await,
         ([id], Method::Get) => story(env, id).await,
-        ([id, "mark-sent"], Method::Post) => mark_sent(&req, env, &staff, id).await,
+        ([id, "mark-sent"], Method::Post) => mark_sent(&mut req, env, &staff, id).await,
         ([id, "resend"], Method::Post) => resend(&req, env, &staff, id).await,
         ([id], Method::Delete) => delete(&req, env, &staff, id).await,
         ([] | ["export.csv"], _) => Err(ApiError::MethodNotAllowed("GET")),
@@ -329,15 +329,26 @@ async fn unchanged(env: &Env, id: &str) -> ApiError {
     }
 }
 
-/// `POST /api/leads/{id}/mark-sent`: 'Marcar Enviado'.
-async fn mark_sent(req: &Request, env: &Env, staff: &Staff, id: &str) -> ApiResult<Response> {
+/// `POST /api/leads/{id}/mark-sent` `{name?, email?, whatsapp?}`: 'Marcar
+/// Enviado', with the details the panel showed (what staff entered in the CRM).
+async fn mark_sent(req: &mut Request, env: &Env, staff: &Staff, id: &str) -> ApiResult<Response> {
     http::require_same_origin(req)?;
+    let body = http::read_json_object(req).await?;
+    let field = |key| {
+        http::text_field(&body, key)
+            .map_err(|()| ApiError::BadRequest(messages::INVALID_JSON.into()))
+    };
+    let entered = crm::store::Entered {
+        name: field("name")?,
+        email: field("email")?,
+        whatsapp: field("whatsapp")?,
+    };
     let db = config::database(env)?;
     let now = platform::now_ms();
     let results = db
         .batch(vec![
             store::audit(&db, staff, Action::MarkSent, id, now)?,
-            crm::store::mark_sent_by_staff(&db, id, now)?,
+            crm::store::mark_sent_by_staff(&db, id, now, &entered)?,
         ])
         .await?;
     if !d1::returned_row(&results, 1) {

@@ -144,15 +144,41 @@ const DROP_CORRECTION_SQL: &str = "UPDATE leads SET update_status = NULL, \
 const LOG_ATTEMPT_SQL: &str = "INSERT INTO crm_attempts (lead_id, at, kind, outcome, detail) \
      SELECT ?1, ?2, ?3, ?4, ?5 WHERE EXISTS (SELECT 1 FROM leads WHERE id = ?1)";
 
-/// 'Marcar Enviado': staff entered the lead in the CRM themselves (with the
-/// details it has now). An attempt in flight can no longer record a failure
-/// over it (its lease is gone).
-const MARK_SENT_BY_STAFF_SQL: &str = "UPDATE leads SET jetimob_enviado = 1, \
-       delivery_status = 'sent', sent_at = ?2, sent_by = 'staff', \
-       lease_until = NULL, next_attempt_at = NULL, \
-       sent_name = name, sent_email = email, sent_whatsapp = whatsapp \
-     WHERE id = ?1 AND delivery_status != 'sent' \
-     RETURNING id";
+/// Whether the details staff entered in the CRM (`?3`…`?5`, NULL for the
+/// lead's own) are not the lead's now.
+macro_rules! differs_from_entered {
+    () => {
+        "(name IS NOT coalesce(?3, name) OR email IS NOT coalesce(?4, email) \
+          OR whatsapp IS NOT coalesce(?5, whatsapp))"
+    };
+}
+
+/// 'Marcar Enviado': staff entered the lead in the CRM themselves, with the
+/// details the panel showed them (`?3`…`?5`; NULL: the lead's own), or the
+/// correction the CRM has not learned. If the visitor corrected the lead
+/// since the panel showed it, that correction becomes due, so it is not lost.
+/// An attempt in flight can no longer record a failure over it (its lease is
+/// gone).
+const MARK_SENT_BY_STAFF_SQL: &str = concat!(
+    "UPDATE leads SET jetimob_enviado = 1, \
+       sent_at = CASE WHEN delivery_status = 'sent' THEN sent_at ELSE ?2 END, \
+       sent_by = CASE WHEN delivery_status = 'sent' THEN sent_by ELSE 'staff' END, \
+       delivery_status = 'sent', lease_until = NULL, next_attempt_at = NULL, \
+       sent_name = coalesce(?3, name), sent_email = coalesce(?4, email), \
+       sent_whatsapp = coalesce(?5, whatsapp), \
+       update_status = CASE WHEN ",
+    differs_from_entered!(),
+    " THEN 'pending' END, \
+       update_requested_at = CASE WHEN ",
+    differs_from_entered!(),
+    " THEN ?2 END, \
+       update_next_attempt_at = CASE WHEN ",
+    differs_from_entered!(),
+    " THEN ?2 END, \
+       update_attempts = 0, update_last_error = NULL, update_lease_until = NULL \
+     WHERE id = ?1 AND (delivery_status != 'sent' OR update_status IS NOT NULL) \
+     RETURNING id"
+);
 
 /// Makes a failed or pending lead due at `?2`, or a failed correction of a
 /// delivered one; attempts and last error stay as history.
@@ -387,12 +413,30 @@ pub async fn drop_correction(db: &D1Database, lead: &ClaimedLead) -> worker::Res
 }
 
 /// The statement behind 'Marcar Enviado'; `RETURNING id` when it changed the lead.
+/// What staff entered in the CRM by hand: the details the panel showed them
+/// (`None`: the lead's own, as they are now).
+#[derive(Debug, Default)]
+pub struct Entered {
+    pub name: Option<String>,
+    pub email: Option<String>,
+    pub whatsapp: Option<String>,
+}
+
 pub fn mark_sent_by_staff(
     db: &D1Database,
     id: &str,
     now: i64,
+    entered: &Entered,
 ) -> worker::Result<D1PreparedStatement> {
-    query!(db, MARK_SENT_BY_STAFF_SQL, id, now)
+    query!(
+        db,
+        MARK_SENT_BY_STAFF_SQL,
+        id,
+        now,
+        entered.name,
+        entered.email,
+        entered.whatsapp
+    )
 }
 
 /// The statement behind 'Reenviar'; returns the lead's id and delivery status

@@ -94,7 +94,7 @@ export function LeadsPanel() {
   const onMarkSent = (lead: Lead) =>
     act(lead, async () => {
       try {
-        await markSent(lead.id);
+        await markSent(lead);
         toast(panelMessages.marked);
       } catch {
         toast(panelMessages.markFailed);

@@ -3,7 +3,7 @@ import { Link, useRouter } from "../../app/router";
 import { EmailAddress } from "../../components/EmailAddress";
 import { formatDate } from "../../lib/format";
 import type { Lead } from "./api";
-import { attributionNotes, mailtoHref, needsResend, whatsappChat } from "./format";
+import { attributionNotes, canMarkSent, mailtoHref, needsResend, whatsappChat } from "./format";
 import { StatusBadge } from "./StatusBadge";
 import "./lead-page.css";
 
@@ -80,7 +80,7 @@ export function LeadsTable({ leads, busy, crmConfigured, loading, onMarkSent, on
               </td>
               <td data-label="Ações">
                 <div className="row-actions">
-                  {!lead.jetimob_enviado && (
+                  {canMarkSent(lead, crmConfigured) && (
                     <button
                       type="button"
                       className="button button--small button--primary"

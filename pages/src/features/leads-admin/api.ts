@@ -137,8 +137,18 @@ export function fetchLeadStory(id: string, signal?: AbortSignal): Promise<LeadSt
   return apiRequest<LeadStory>(`/api/leads/${encodeURIComponent(id)}`, { staff: true, signal });
 }
 
-export function markSent(id: string): Promise<unknown> {
-  return apiRequest(`/api/leads/${encodeURIComponent(id)}/mark-sent`, { method: "POST", body: {}, staff: true });
+/**
+ * 'Marcar Enviado': the staff entered the lead in Jetimob with the details the
+ * panel showed them. They go with the request, so a correction the visitor
+ * sent meanwhile is still sent to Jetimob rather than taken as entered.
+ */
+export function markSent(lead: Pick<Lead, "id" | "name" | "email" | "whatsapp">): Promise<unknown> {
+  const { name, email, whatsapp } = lead;
+  return apiRequest(`/api/leads/${encodeURIComponent(lead.id)}/mark-sent`, {
+    method: "POST",
+    body: { name, email, whatsapp },
+    staff: true,
+  });
 }
 
 export function deleteLead(id: string): Promise<unknown> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { attributionNotes, mailtoHref, needsResend, whatsappChat } from "./format";
+import { attributionNotes, canMarkSent, mailtoHref, needsResend, whatsappChat } from "./format";
 
 describe("mailtoHref", () => {
   it("links to the address as it is", () => {
@@ -18,6 +18,22 @@ describe("mailtoHref", () => {
 describe("whatsappChat", () => {
   it("links to a chat with the number's digits", () => {
     expect(whatsappChat("+5549999998888")).toBe("https://wa.me/5549999998888");
+  });
+});
+
+describe("canMarkSent", () => {
+  it("is true for a lead not in Jetimob yet", () => {
+    expect(canMarkSent({ jetimob_enviado: false, update_status: null }, true)).toBe(true);
+  });
+
+  it("is true for a correction Jetimob lacks that the worker will not send", () => {
+    expect(canMarkSent({ jetimob_enviado: true, update_status: "failed" }, true)).toBe(true);
+    expect(canMarkSent({ jetimob_enviado: true, update_status: "pending" }, false)).toBe(true);
+  });
+
+  it("is false once Jetimob has it all, or while the worker still sends the correction", () => {
+    expect(canMarkSent({ jetimob_enviado: true, update_status: null }, true)).toBe(false);
+    expect(canMarkSent({ jetimob_enviado: true, update_status: "pending" }, true)).toBe(false);
   });
 });
 

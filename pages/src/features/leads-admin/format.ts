@@ -25,6 +25,17 @@ export function needsResend(lead: Pick<Lead, "delivery_status" | "update_status"
   return lead.delivery_status === "failed" || (lead.delivery_status === "sent" && lead.update_status === "failed");
 }
 
+/**
+ * Whether 'Marcar Enviado' applies: the lead is not in Jetimob yet, or Jetimob
+ * lacks the visitor's correction and the worker will not send it (it gave up,
+ * or the integration is not configured), so staff enter it by hand.
+ */
+export function canMarkSent(lead: Pick<Lead, "jetimob_enviado" | "update_status">, crmConfigured: boolean): boolean {
+  return (
+    !lead.jetimob_enviado || lead.update_status === "failed" || (lead.update_status === "pending" && !crmConfigured)
+  );
+}
+
 type Attribution = Partial<Pick<Lead, "utm_medium" | "utm_campaign" | "gclid" | "fbclid">>;
 
 /**
