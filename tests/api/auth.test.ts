@@ -321,6 +321,35 @@ describe("sign-out", () => {
     expect((await phone.session()).status).toBe(401);
   });
 
+  it("asked with the access token of a session already ended signs no one out", async () => {
+    const { client: phone, email, password } = await signedInStaff(app, mail);
+    const desktop = new StaffClient(app);
+    expect((await desktop.login(email, password)).status).toBe(200);
+    const ended = phone.accessToken;
+    await phone.logout("local");
+    const stranger = new StaffClient(app);
+    stranger.accessToken = ended;
+    expect((await stranger.logout("global")).status).toBe(200);
+    expect((await desktop.session()).status).toBe(200);
+  });
+
+  it("asked with a refresh token replaced long ago signs no one out", async () => {
+    const { client: phone, email } = await signedInStaff(app, mail);
+    const stale = phone.cookie;
+    expect((await phone.refresh()).status).toBe(200);
+    // The replacement was over 10 seconds ago (the clock moved by SQL).
+    await app.sql(
+      "UPDATE refresh_tokens SET rotated_at = rotated_at - 60000 WHERE rotated_at IS NOT NULL AND session_id IN " +
+        "(SELECT s.id FROM staff_sessions s JOIN staff_users u ON u.id = s.user_id WHERE u.email = ?1)",
+      email,
+    );
+    const stranger = new StaffClient(app);
+    stranger.cookie = stale;
+    expect((await stranger.logout("global")).status).toBe(200);
+    expect((await phone.session()).status).toBe(200);
+    expect((await phone.refresh()).status).toBe(200);
+  });
+
   it("with local scope ends only its own session", async () => {
     const { client: phone, email, password } = await signedInStaff(app, mail);
     const desktop = new StaffClient(app);

@@ -69,7 +69,9 @@ pub async fn refresh(req: Request, env: &Env) -> ApiResult<Response> {
 
 /// `POST /api/auth/logout` `{scope: "global" | "local"}` (global by default):
 /// ends this session, or every session of the user. Always succeeds and
-/// removes the cookie.
+/// removes the cookie. Only a live session signs the others out: an access
+/// token of an ended session, or a refresh token replaced more than
+/// [`RETRY_GRACE_MS`] ago (a stolen one), ends nothing.
 pub async fn logout(mut req: Request, env: &Env) -> ApiResult<Response> {
     http::require_same_origin(&req)?;
     let ctx = AuthContext::new(&req, env)?;
@@ -82,13 +84,14 @@ pub async fn logout(mut req: Request, env: &Env) -> ApiResult<Response> {
         None => match context::refresh_cookie(&req)? {
             Some(token) => store::find_refresh(&ctx.db, &secret_token::hash(&token))
                 .await?
+                .filter(|r| r.rotated_at.is_none_or(|at| at >= ctx.now - RETRY_GRACE_MS))
                 .map(|r| (r.user_id, r.session_id)),
             None => None,
         },
     };
     if let Some((user_id, session_id)) = who {
         let revoke = if global {
-            store::revoke_all_sessions(&ctx.db, &user_id, ctx.now)?
+            store::revoke_all_sessions_from(&ctx.db, &user_id, &session_id, ctx.now)?
         } else {
             store::revoke_session(&ctx.db, &session_id, ctx.now)?
         };

@@ -106,6 +106,11 @@ const REVOKE_SESSION: &str =
     "UPDATE staff_sessions SET revoked_at = ?2 WHERE id = ?1 AND revoked_at IS NULL";
 const REVOKE_USER_SESSIONS: &str =
     "UPDATE staff_sessions SET revoked_at = ?2 WHERE user_id = ?1 AND revoked_at IS NULL";
+/// 'Sair' everywhere, asked from session `?2`: only while that session is
+/// live, so a token of a session already ended signs no one out.
+const REVOKE_USER_SESSIONS_FROM: &str = "UPDATE staff_sessions SET revoked_at = ?3 \
+     WHERE user_id = ?1 AND revoked_at IS NULL AND EXISTS (SELECT 1 FROM staff_sessions l \
+       WHERE l.id = ?2 AND l.user_id = ?1 AND l.revoked_at IS NULL AND l.expires_at > ?3)";
 const REVOKE_OTHER_SESSIONS: &str = "UPDATE staff_sessions SET revoked_at = ?3 \
      WHERE user_id = ?1 AND id != ?2 AND revoked_at IS NULL";
 /// The session behind an access token, if it may still act: not signed out,
@@ -374,6 +379,16 @@ pub fn revoke_all_sessions(
     now: i64,
 ) -> worker::Result<D1PreparedStatement> {
     query!(db, REVOKE_USER_SESSIONS, user_id, now)
+}
+
+/// Every session of the user, if `from_session` (the one asking) is live.
+pub fn revoke_all_sessions_from(
+    db: &D1Database,
+    user_id: &str,
+    from_session: &str,
+    now: i64,
+) -> worker::Result<D1PreparedStatement> {
+    query!(db, REVOKE_USER_SESSIONS_FROM, user_id, from_session, now)
 }
 
 pub fn revoke_other_sessions(
