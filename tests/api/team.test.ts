@@ -125,6 +125,34 @@ describe("'Desativar'", () => {
     expect((await new StaffClient(app).login(leaver.email, leaver.password)).status).toBe(200);
   });
 
+  it("also holds for the person's other addresses: a sign-up with a '+' tag does nothing, and a link asked for before cannot confirm", async () => {
+    const leaver = await signedInStaff(app, mail);
+    const [local, domain] = leaver.email.split("@");
+    const earlier = `${local}+antes@${domain}`;
+    expect((await new StaffClient(app).signup(earlier, "vinho-tinto-2026")).status).toBe(200);
+    const earlierLink = mail.confirmationToken(earlier);
+    expect((await act(owner.client, await accountOf(leaver.email), "disable")).status).toBe(200);
+
+    const tagged = `${local}+painel@${domain}`;
+    const signup = await new StaffClient(app).signup(tagged, "vinho-tinto-2026");
+    expect(signup.status).toBe(409);
+    expect(signup.body.error).toBe("Este email já está cadastrado. Tente fazer login.");
+    await new Promise((r) => setTimeout(r, 300));
+    expect(mail.messagesTo(tagged)).toEqual([]);
+
+    const confirm = await new StaffClient(app).confirm(earlierLink, "vinho-tinto-2026");
+    expect(confirm.status).toBe(400);
+    expect(confirm.body.access_token).toBeUndefined();
+    expect(await app.sql("SELECT confirmed_at FROM staff_users WHERE email = ?1", earlier)).toEqual([
+      { confirmed_at: null },
+    ]);
+
+    // Someone else's tagged address is not affected.
+    expect(
+      (await new StaffClient(app).signup(`outra.pessoa.${Date.now()}+painel@${domain}`, "vinho-tinto-2026")).status,
+    ).toBe(200);
+  });
+
   it("of your own account is refused", async () => {
     const me = await accountOf(owner.email);
     const answer = await act(owner.client, me, "disable");

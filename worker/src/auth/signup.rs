@@ -76,6 +76,7 @@ pub async fn signup(mut req: Request, env: &Env) -> ApiResult<Response> {
             rate_limit::hit(&ctx.db, &SIGNUPS, &network, ctx.now)?,
             rate_limit::hit(&ctx.db, &SIGNUPS_PER_EMAIL, email.as_str(), ctx.now)?,
             store::find_user(&ctx.db, email.as_str())?,
+            store::disabled_mailbox(&ctx.db, &email.mailbox())?,
         ])
         .await?;
     let count = |i| d1::first_row::<CountRow>(&results, i).map(|r| r.map_or(0, |r| r.count));
@@ -85,10 +86,12 @@ pub async fn signup(mut req: Request, env: &Env) -> ApiResult<Response> {
         ));
     }
     let known = d1::first_row::<store::UserRow>(&results, 2)?;
-    // A switched-off account is told nothing new: it is simply taken.
+    // A switched-off account is told nothing new: it is simply taken; so is
+    // another address of its mailbox (`ana+x@` for a switched-off `ana@`).
     if known
         .as_ref()
         .is_some_and(|u| u.confirmed_at.is_some() || u.disabled_at.is_some())
+        || d1::returned_row(&results, 3)
     {
         return Err(ApiError::Conflict(messages::AUTH_ALREADY_REGISTERED.into()));
     }

@@ -38,6 +38,15 @@ impl StaffEmail {
     pub fn as_str(&self) -> &str {
         &self.0
     }
+
+    /// The mailbox the address reaches: without the local part's `+` tag
+    /// (`ana+painel@…` is delivered to `ana@…`).
+    pub fn mailbox(&self) -> String {
+        match (self.0.find('+'), self.0.rfind('@')) {
+            (Some(plus), Some(at)) if plus < at => format!("{}{}", &self.0[..plus], &self.0[at..]),
+            _ => self.0.clone(),
+        }
+    }
 }
 
 /// A password of acceptable length (counted in characters, not bytes).
@@ -70,6 +79,14 @@ impl NewPassword {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_mailbox_leaves_out_a_plus_tag() {
+        let mailbox = |raw| StaffEmail::parse(raw).unwrap().mailbox();
+        assert_eq!(mailbox("Ana+Painel@Imob.com.br"), "ana@imob.com.br");
+        assert_eq!(mailbox("ana+a+b@imob.com.br"), "ana@imob.com.br");
+        assert_eq!(mailbox("ana@imob.com.br"), "ana@imob.com.br");
+    }
 
     const DOMAIN: &str = "altosdaserraimoveis.com.br";
 

@@ -36,10 +36,51 @@ const SIGN_IN_ACCOUNT: &str = "SELECT u.id, u.email, u.password_hash, u.confirme
        END AS pending_password_hash \
      FROM staff_users u WHERE u.email = ?1";
 
+/// The mailbox an address reaches: its local part up to a `+` tag, and its
+/// domain (`ana+x@d` and `ana@d` reach the same person), as SQL.
+macro_rules! mailbox {
+    ($column:literal) => {
+        concat!(
+            "(CASE WHEN instr(",
+            $column,
+            ", '+') BETWEEN 1 AND instr(",
+            $column,
+            ", '@') \
+               THEN substr(",
+            $column,
+            ", 1, instr(",
+            $column,
+            ", '+') - 1) || substr(",
+            $column,
+            ", instr(",
+            $column,
+            ", '@')) ELSE ",
+            $column,
+            " END)"
+        )
+    };
+}
+
+/// A switched-off account that reaches the mailbox `?1` (see [`mailbox!`]):
+/// a sign-up there would give its person a way back in.
+const DISABLED_MAILBOX: &str = concat!(
+    "SELECT id FROM staff_users WHERE disabled_at IS NOT NULL AND ",
+    mailbox!("email"),
+    " = ?1 LIMIT 1"
+);
+
 // E-mail confirmations
-const FIND_CONFIRMATION: &str = "SELECT c.user_id, c.expires_at, c.used_at, u.email, u.disabled_at, \
+/// A link is as switched off as any account of its mailbox.
+const FIND_CONFIRMATION: &str = concat!(
+    "SELECT c.user_id, c.expires_at, c.used_at, u.email, \
+       coalesce(u.disabled_at, (SELECT max(o.disabled_at) FROM staff_users o WHERE ",
+    mailbox!("o.email"),
+    " = ",
+    mailbox!("u.email"),
+    ")) AS disabled_at, \
        coalesce(c.password_hash, u.password_hash) AS password_hash \
-     FROM email_confirmations c JOIN staff_users u ON u.id = c.user_id WHERE c.token_hash = ?1";
+     FROM email_confirmations c JOIN staff_users u ON u.id = c.user_id WHERE c.token_hash = ?1"
+);
 const USE_CONFIRMATION: &str = "UPDATE email_confirmations SET used_at = ?2 \
      WHERE token_hash = ?1 AND used_at IS NULL AND expires_at > ?2";
 /// The account takes the password of the link that confirmed it; the first
@@ -169,6 +210,11 @@ pub struct LiveSessionRow {
 
 pub fn find_user(db: &D1Database, email: &str) -> worker::Result<D1PreparedStatement> {
     query!(db, FIND_USER, email)
+}
+
+/// A row if a switched-off account reaches `mailbox` (`StaffEmail::mailbox`).
+pub fn disabled_mailbox(db: &D1Database, mailbox: &str) -> worker::Result<D1PreparedStatement> {
+    query!(db, DISABLED_MAILBOX, mailbox)
 }
 
 pub async fn find_user_by_id(db: &D1Database, id: &str) -> worker::Result<Option<UserRow>> {
