@@ -191,6 +191,45 @@ describe("a lead waiting more than 15 minutes", () => {
   });
 });
 
+describe("a lead given up after a week of refusals", () => {
+  it("keeps the incident open, with no 'normalizada', until a person acts on it", async () => {
+    const s = await scenario({ keys: true });
+    s.jetimob.answerEveryone(refused(422, { error: "telefone inválido" }));
+    const email = await submit(s.app);
+    await attempted(s.app, email);
+    await s.app.sql("UPDATE leads SET created_at = created_at - ?1 WHERE email = ?2", 16 * MINUTE, email);
+    await cronRuns(s.app, 2);
+    expect(subjects(s.mail.messagesTo(s.owner.email))).toEqual([ALERT]);
+
+    // A week later (the clock moved) its last attempt is refused too, and it is given up.
+    await s.app.sql(
+      "UPDATE leads SET created_at = created_at - ?1, next_attempt_at = 0 WHERE email = ?2",
+      7 * 24 * 60 * MINUTE,
+      email,
+    );
+    await cronRuns(s.app, 3);
+    const [lead] = await s.app.sql<{ id: string; delivery_status: string }>(
+      "SELECT id, delivery_status FROM leads WHERE email = ?1",
+      email,
+    );
+    expect(lead?.delivery_status).toBe("failed");
+    expect(subjects(s.mail.messagesTo(s.owner.email))).toEqual([ALERT]);
+    const shown = await banner(s);
+    expect(shown?.summary).toMatch(/^Leads não estão chegando ao Jetimob desde/);
+    expect(shown?.details.map((d) => d.todo).join(" ")).toContain("Os que falharam (após 7 dias de tentativas)");
+    expect((await health(s.app)).status).toBe(503);
+
+    // Someone fixes it in Jetimob and presses 'Reenviar': now it is over.
+    s.jetimob.answerEveryone(accepted());
+    expect((await s.owner.client.call("POST", `/api/leads/${lead?.id}/resend`, {})).body).toMatchObject({
+      delivered: true,
+    });
+    await cronRuns(s.app, 2);
+    expect(subjects(s.mail.messagesTo(s.owner.email))).toEqual([ALERT, RECOVERED]);
+    expect(await banner(s)).toBeNull();
+  });
+});
+
 describe("delivery off (no Jetimob keys) while leads wait", () => {
   it("is an incident too, and /api/health says so without a word about any lead", async () => {
     const s = await scenario({ keys: false });

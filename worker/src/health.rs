@@ -11,6 +11,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use worker::{Env, Response};
 
+use crate::alerts::incidents::oldest_undelivered;
 use crate::http::{self, ApiResult};
 use crate::{config, crm, platform};
 
@@ -18,9 +19,12 @@ use crate::{config, crm, platform};
 const CACHE_MS: i64 = 10_000;
 
 /// One statement: the oldest undelivered lead and the open incident's reasons.
-const HEALTH_SQL: &str = "SELECT \
-       (SELECT min(created_at) FROM leads WHERE delivery_status = 'pending') AS oldest_pending_at, \
-       (SELECT reasons FROM delivery_incidents WHERE resolved_at IS NULL) AS incident";
+const HEALTH_SQL: &str = concat!(
+    "SELECT ",
+    oldest_undelivered!(),
+    " AS oldest_pending_at, \
+       (SELECT reasons FROM delivery_incidents WHERE resolved_at IS NULL) AS incident"
+);
 
 #[derive(Debug, Deserialize)]
 struct Row {

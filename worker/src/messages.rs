@@ -102,7 +102,9 @@ pub const DELIVERY_KEYS_REFUSED_TODO: &str = "Confira JETIMOB_PUBLIC_KEY e JETIM
 pub const DELIVERY_BACKLOG: &str =
     "Há leads esperando há mais de 15 minutos para chegar ao Jetimob.";
 pub const DELIVERY_BACKLOG_TODO: &str = "Veja no painel o último erro dos leads pendentes. Se o \
-     Jetimob estiver fora do ar, os leads serão enviados sozinhos quando ele voltar.";
+     Jetimob estiver fora do ar, os leads serão enviados sozinhos quando ele voltar. Os que \
+     falharam (após 7 dias de tentativas) esperam por alguém: corrija o problema e use \
+     'Reenviar', ou cadastre o lead no Jetimob e use 'Marcar Enviado'.";
 pub const DELIVERY_OFF: &str =
     "A entrega ao Jetimob está desligada: as chaves da integração não estão configuradas.";
 pub const DELIVERY_OFF_TODO: &str = "Cadastre JETIMOB_PUBLIC_KEY e JETIMOB_PRIVATE_KEY \

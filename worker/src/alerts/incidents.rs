@@ -105,11 +105,25 @@ impl Incident {
     }
 }
 
-const SNAPSHOT_SQL: &str = "SELECT \
-       (SELECT min(created_at) FROM leads WHERE delivery_status = 'pending') AS oldest_pending_at, \
+/// When the oldest lead not in Jetimob arrived, as SQL: one still retried or
+/// one given up (which waits for a person), each found by one index seek.
+macro_rules! oldest_undelivered {
+    () => {
+        "(SELECT min(m) FROM (\
+           SELECT min(created_at) AS m FROM leads WHERE delivery_status = 'pending' \
+           UNION ALL SELECT min(created_at) FROM leads WHERE delivery_status = 'failed'))"
+    };
+}
+pub(crate) use oldest_undelivered;
+
+const SNAPSHOT_SQL: &str = concat!(
+    "SELECT ",
+    oldest_undelivered!(),
+    " AS oldest_pending_at, \
        (SELECT coalesce(sum(n), 0) FROM lead_counters WHERE name IN ('pending', 'failed')) AS waiting, \
        (SELECT detail FROM crm_attempts WHERE id = (SELECT max(id) FROM crm_attempts) \
-          AND outcome = 'failed') AS last_failure";
+          AND outcome = 'failed') AS last_failure"
+);
 
 pub const OPEN_SQL: &str = "SELECT id, started_at, reasons, waiting, alerted_at, resolved_at \
      FROM delivery_incidents WHERE resolved_at IS NULL";
