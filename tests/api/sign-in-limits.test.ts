@@ -98,6 +98,30 @@ describe("a stranger hammering an address", () => {
   });
 });
 
+describe("many devices that signed in to one account", () => {
+  it("30 wrong passwords at once, spread over 7 devices and 30 addresses: at most 20 are checked", async () => {
+    const { email, password } = await signedInStaff(app, mail);
+    const devices: string[] = [];
+    for (let i = 0; i < 7; i++) {
+      const browser = new StaffClient(app, `198.18.16.${i + 1}`);
+      expect((await browser.login(email, password)).status).toBe(200);
+      devices.push(String(browser.device));
+    }
+    expect(new Set(devices).size).toBe(7);
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => {
+        const guess = new StaffClient(app, `198.18.17.${i + 1}`);
+        guess.device = devices[i % devices.length] ?? null;
+        return guess.login(email, `palpite-${i}`);
+      }),
+    );
+    const statuses = tally(answers.map((a) => a.status));
+    expect((statuses[401] ?? 0) + (statuses[429] ?? 0)).toBe(30);
+    expect(statuses[401]).toBeLessThanOrEqual(20);
+    expect(await checkedAndWrong(email)).toBe(statuses[401]);
+  });
+});
+
 describe("a right password", () => {
   it("gives its count back: signing in often never locks anyone out", async () => {
     const { email, password } = await signedInStaff(app, mail);

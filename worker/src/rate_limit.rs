@@ -90,6 +90,16 @@ pub const LOGIN_FAILURES_PER_DEVICE: Limit = Limit {
     binding: None,
 };
 
+/// Password checks from all the devices an account knows, together: someone
+/// who once had the password and kept many devices' cookies still gets few
+/// guesses at a new one.
+pub const LOGIN_FAILURES_PER_ACCOUNT_DEVICES: Limit = Limit {
+    name: "login-devices",
+    max: 20,
+    window_ms: 15 * MINUTE_MS,
+    binding: None,
+};
+
 /// Password checks per address (an office shares one: a little more room).
 /// The binding can only count and check in one call, so with it every
 /// sign-in attempt from the address counts, not just the failures.

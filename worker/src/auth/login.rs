@@ -15,8 +15,8 @@ use crate::d1;
 use crate::http::{self, ApiError, ApiResult, text_field};
 use crate::messages;
 use crate::rate_limit::{
-    self, CountRow, Counter, LOGIN_FAILURES_PER_DEVICE, LOGIN_FAILURES_PER_EMAIL,
-    LOGIN_FAILURES_PER_IP, Limit,
+    self, CountRow, Counter, LOGIN_FAILURES_PER_ACCOUNT_DEVICES, LOGIN_FAILURES_PER_DEVICE,
+    LOGIN_FAILURES_PER_EMAIL, LOGIN_FAILURES_PER_IP, Limit,
 };
 
 /// `POST /api/auth/login` `{email, password}`.
@@ -57,28 +57,33 @@ pub async fn login(mut req: Request, env: &Env) -> ApiResult<Response> {
         Counter::D1 => false,
     };
 
-    let mut statements = vec![
-        rate_limit::hit(&ctx.db, per_account, account_subject, ctx.now)?,
-        store::sign_in_account(&ctx.db, &email)?,
-    ];
+    // Every limit this attempt is counted against: its own counter first,
+    // then the address's (unless counted at the edge) and, for a known
+    // device, all the account's devices together.
+    let mut limits: Vec<(&Limit, &str)> = vec![(per_account, account_subject)];
     if !ip_counted_at_edge {
-        statements.push(rate_limit::hit(
-            &ctx.db,
-            &LOGIN_FAILURES_PER_IP,
-            &network,
-            ctx.now,
-        )?);
+        limits.push((&LOGIN_FAILURES_PER_IP, &network));
+    }
+    if device_id.is_some() {
+        limits.push((&LOGIN_FAILURES_PER_ACCOUNT_DEVICES, &email));
+    }
+    let mut statements = vec![store::sign_in_account(&ctx.db, &email)?];
+    for (limit, subject) in &limits {
+        statements.push(rate_limit::hit(&ctx.db, limit, subject, ctx.now)?);
     }
     let results = ctx.db.batch(statements).await?;
     let count = |i| d1::first_row::<CountRow>(&results, i).map(|r| r.map_or(0, |r| r.count));
-    let ip_allowed = ip_counted_at_edge || LOGIN_FAILURES_PER_IP.allows(count(2)?);
-    if !per_account.allows(count(0)?) || !ip_allowed {
+    let mut allowed = true;
+    for (i, (limit, _)) in limits.iter().enumerate() {
+        allowed &= limit.allows(count(i + 1)?);
+    }
+    if !allowed {
         return Err(ApiError::TooManyRequests(
             messages::AUTH_TOO_MANY_FAILURES.into(),
         ));
     }
 
-    let user = d1::first_row::<store::UserRow>(&results, 1)?;
+    let user = d1::first_row::<store::UserRow>(&results, 0)?;
     let stored = match &user {
         Some(u) if u.confirmed_at.is_some() => Some(u.password_hash.as_str()),
         Some(u) => u.pending_password_hash.as_deref(),
@@ -87,19 +92,9 @@ pub async fn login(mut req: Request, env: &Env) -> ApiResult<Response> {
     let verified = password::matches(&typed, stored).await?;
     let known_id = user.as_ref().map(|u| u.id.clone());
 
-    let mut refunds = vec![rate_limit::refund(
-        &ctx.db,
-        per_account,
-        account_subject,
-        ctx.now,
-    )?];
-    if !ip_counted_at_edge {
-        refunds.push(rate_limit::refund(
-            &ctx.db,
-            &LOGIN_FAILURES_PER_IP,
-            &network,
-            ctx.now,
-        )?);
+    let mut refunds = Vec::new();
+    for (limit, subject) in &limits {
+        refunds.push(rate_limit::refund(&ctx.db, limit, subject, ctx.now)?);
     }
     let Some(user) = user.filter(|_| verified) else {
         let actor = Actor {
