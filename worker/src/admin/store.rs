@@ -188,11 +188,9 @@ impl Action {
     /// entry and the change are written under the same condition, in one batch.
     fn applies_to(self) -> &'static str {
         match self {
-            Action::MarkSent => "(delivery_status != 'sent' OR update_status IS NOT NULL)",
+            Action::MarkSent => crate::crm::store::mark_sent_applies!(),
             Action::Delete => "1",
-            Action::Resend => {
-                "(delivery_status IN ('pending', 'failed') OR update_status = 'failed')"
-            }
+            Action::Resend => crate::crm::store::retry_applies!(),
         }
     }
 }

@@ -153,6 +153,26 @@ macro_rules! differs_from_entered {
     };
 }
 
+/// The leads 'Marcar Enviado' changes: not in the CRM yet, or with a
+/// correction it has not learned. Its audit entry is written under the same
+/// condition.
+macro_rules! mark_sent_applies {
+    () => {
+        "(delivery_status != 'sent' OR update_status IS NOT NULL)"
+    };
+}
+pub(crate) use mark_sent_applies;
+
+/// The leads 'Reenviar' makes due: pending or failed, or with a correction
+/// the CRM refused for good. Its audit entry is written under the same
+/// condition.
+macro_rules! retry_applies {
+    () => {
+        "(delivery_status IN ('pending', 'failed') OR update_status = 'failed')"
+    };
+}
+pub(crate) use retry_applies;
+
 /// 'Marcar Enviado': staff entered the lead in the CRM themselves, with the
 /// details the panel showed them (`?3`…`?5`; NULL: the lead's own), or the
 /// correction the CRM has not learned. If the visitor corrected the lead
@@ -176,20 +196,24 @@ const MARK_SENT_BY_STAFF_SQL: &str = concat!(
     differs_from_entered!(),
     " THEN ?2 END, \
        update_attempts = 0, update_last_error = NULL, update_lease_until = NULL \
-     WHERE id = ?1 AND (delivery_status != 'sent' OR update_status IS NOT NULL) \
-     RETURNING id"
+     WHERE id = ?1 AND ",
+    mark_sent_applies!(),
+    " RETURNING id"
 );
 
 /// Makes a failed or pending lead due at `?2`, or a failed correction of a
 /// delivered one; attempts and last error stay as history.
-const RETRY_NOW_SQL: &str = "UPDATE leads SET \
+const RETRY_NOW_SQL: &str = concat!(
+    "UPDATE leads SET \
        delivery_status = CASE WHEN delivery_status = 'sent' THEN 'sent' ELSE 'pending' END, \
        next_attempt_at = CASE WHEN delivery_status = 'sent' THEN next_attempt_at ELSE ?2 END, \
        update_status = CASE WHEN delivery_status = 'sent' THEN 'pending' ELSE update_status END, \
        update_requested_at = CASE WHEN delivery_status = 'sent' THEN ?2 ELSE update_requested_at END, \
        update_next_attempt_at = CASE WHEN delivery_status = 'sent' THEN ?2 ELSE update_next_attempt_at END \
-     WHERE id = ?1 AND (delivery_status IN ('pending', 'failed') OR update_status = 'failed') \
-     RETURNING id, delivery_status";
+     WHERE id = ?1 AND ",
+    retry_applies!(),
+    " RETURNING id, delivery_status"
+);
 
 /// A lead this run holds the lease on (for its first delivery, or for a correction).
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
@@ -412,7 +436,6 @@ pub async fn drop_correction(db: &D1Database, lead: &ClaimedLead) -> worker::Res
     Ok(())
 }
 
-/// The statement behind 'Marcar Enviado'; `RETURNING id` when it changed the lead.
 /// What staff entered in the CRM by hand: the details the panel showed them
 /// (`None`: the lead's own, as they are now).
 #[derive(Debug, Default)]
@@ -422,6 +445,7 @@ pub struct Entered {
     pub whatsapp: Option<String>,
 }
 
+/// The statement behind 'Marcar Enviado'; `RETURNING id` when it changed the lead.
 pub fn mark_sent_by_staff(
     db: &D1Database,
     id: &str,
