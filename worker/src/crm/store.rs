@@ -469,11 +469,6 @@ pub fn retry_now(db: &D1Database, id: &str, now: i64) -> worker::Result<D1Prepar
     query!(db, RETRY_NOW_SQL, id, now)
 }
 
-/// Whether a statement built by [`retry_now`] or [`mark_sent_by_staff`] changed its lead.
-pub async fn changed(statement: D1PreparedStatement) -> worker::Result<bool> {
-    Ok(statement.first::<String>(Some("id")).await?.is_some())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
