@@ -63,6 +63,10 @@ CREATE UNIQUE INDEX leads_whatsapp ON leads (whatsapp);
 CREATE INDEX leads_newest ON leads (created_at DESC, id DESC);
 CREATE INDEX leads_status_newest ON leads (delivery_status, created_at DESC, id DESC);
 CREATE INDEX leads_sent_newest ON leads (jetimob_enviado, created_at DESC, id DESC);
+-- 'Falharam': the leads waiting for a person (the panel's filter states this
+-- same condition, so the index serves it).
+CREATE INDEX leads_attention_newest ON leads (created_at DESC, id DESC)
+  WHERE delivery_status = 'failed' OR update_status = 'failed';
 -- The delivery cron picks pending leads that are due, and due corrections.
 CREATE INDEX leads_due ON leads (next_attempt_at)
   WHERE delivery_status = 'pending';
@@ -290,11 +294,13 @@ CREATE TABLE cron_state (
   value INTEGER NOT NULL
 ) WITHOUT ROWID;
 
--- The panel's counters: leads per delivery status, and the leads marked
--- 'Possível duplicado'. Kept right by the triggers below, so a panel load
--- reads these rows instead of counting every lead.
+-- The panel's counters: leads per delivery status, the leads marked
+-- 'Possível duplicado', and the leads waiting for a person ('attention': the
+-- CRM never took them, or refused their correction, in a week of retries).
+-- Kept right by the triggers below, so a panel load reads these rows instead
+-- of counting every lead.
 CREATE TABLE lead_counters (
-  name TEXT PRIMARY KEY CHECK (name IN ('pending', 'sent', 'failed', 'duplicates')),
+  name TEXT PRIMARY KEY CHECK (name IN ('pending', 'sent', 'failed', 'duplicates', 'attention')),
   n    INTEGER NOT NULL
 ) WITHOUT ROWID;
 
@@ -326,4 +332,27 @@ CREATE TRIGGER lead_counters_unlink AFTER DELETE ON lead_links
   WHEN NOT EXISTS (SELECT 1 FROM lead_links WHERE lead_id = OLD.lead_id)
 BEGIN
   UPDATE lead_counters SET n = n - 1 WHERE name = 'duplicates';
+END;
+
+-- A lead counts once, whether its delivery, its correction or both were given up.
+CREATE TRIGGER lead_counters_attention_insert AFTER INSERT ON leads
+  WHEN NEW.delivery_status = 'failed' OR NEW.update_status IS 'failed'
+BEGIN
+  UPDATE lead_counters SET n = n + 1 WHERE name = 'attention';
+END;
+
+CREATE TRIGGER lead_counters_attention_delete AFTER DELETE ON leads
+  WHEN OLD.delivery_status = 'failed' OR OLD.update_status IS 'failed'
+BEGIN
+  UPDATE lead_counters SET n = n - 1 WHERE name = 'attention';
+END;
+
+CREATE TRIGGER lead_counters_attention_change AFTER UPDATE OF delivery_status, update_status ON leads
+  WHEN (OLD.delivery_status = 'failed' OR OLD.update_status IS 'failed')
+    IS NOT (NEW.delivery_status = 'failed' OR NEW.update_status IS 'failed')
+BEGIN
+  UPDATE lead_counters
+    SET n = n + (NEW.delivery_status = 'failed' OR NEW.update_status IS 'failed')
+              - (OLD.delivery_status = 'failed' OR OLD.update_status IS 'failed')
+    WHERE name = 'attention';
 END;

@@ -10,6 +10,8 @@ import { type StaffClient, signedInStaff } from "../support/staff";
 // counted on every load. Whatever changes a lead, they must say what a count
 // of the table says: the lead endpoint, the delivery engine (sent, retried,
 // given up), 'Marcar Enviado', 'Reenviar', 'Excluir', and possible duplicates.
+// 'Precisam de atenção' (migration 0007) counts the leads given up and those
+// whose correction was given up, once each.
 const DAY = 24 * 60 * 60_000;
 
 let mail: FakeMail;
@@ -35,7 +37,7 @@ afterAll(async () => {
   await mail?.stop();
 });
 
-type Counts = { total: number; sent: number; pending: number; failed: number; duplicates: number };
+type Counts = { total: number; sent: number; pending: number; failed: number; attention: number; duplicates: number };
 
 /** The counters as a count of the tables says they must be. */
 async function counted(): Promise<Counts> {
@@ -44,6 +46,7 @@ async function counted(): Promise<Counts> {
        count(*) FILTER (WHERE delivery_status = 'sent') AS sent,
        count(*) FILTER (WHERE delivery_status != 'sent') AS pending,
        count(*) FILTER (WHERE delivery_status = 'failed') AS failed,
+       count(*) FILTER (WHERE delivery_status = 'failed' OR update_status = 'failed') AS attention,
        (SELECT count(DISTINCT lead_id) FROM lead_links) AS duplicates
      FROM leads`,
   );
@@ -77,7 +80,7 @@ async function leadOf(email: string) {
 
 describe("the panel's counters", () => {
   it("start at zero, count new leads and the engine's deliveries, in parallel too", async () => {
-    expect(await panelCounts()).toEqual({ total: 0, sent: 0, pending: 0, failed: 0, duplicates: 0 });
+    expect(await panelCounts()).toEqual({ total: 0, sent: 0, pending: 0, failed: 0, attention: 0, duplicates: 0 });
     const leads = Array.from({ length: 12 }, () => aLead());
     for (const lead of leads.slice(6)) jetimob.script(String(lead.email), refused(500));
     await Promise.all(leads.map(submit));
@@ -125,6 +128,58 @@ describe("the panel's counters", () => {
 
     expect((await staff.call("DELETE", `/api/leads/${pendingId}`)).status).toBe(200);
     expect(await panelCounts()).toMatchObject({ total: afterResend.total - 1, sent: afterResend.sent - 1 });
+  });
+
+  it("count a lead whose correction the CRM refused for a week as needing attention, until a person acts", async () => {
+    /** A lead in the CRM whose visitor corrected their WhatsApp, refused until the cron gave up. */
+    async function correctionGivenUp() {
+      const lead = aLead();
+      const email = await submit(lead);
+      const { id } = await leadOf(email);
+      await eventually(async () => {
+        const [row] = await app.sql<{ delivery_status: string }>("SELECT delivery_status FROM leads WHERE id = ?1", id);
+        return row?.delivery_status === "sent" || undefined;
+      }, 15_000);
+      jetimob.script(email, refused(500), refused(500));
+      await submit({ ...lead, whatsapp: aLead().whatsapp });
+      await eventually(async () => {
+        const [row] = await app.sql<{ update_attempts: number; update_lease_until: number | null }>(
+          "SELECT update_attempts, update_lease_until FROM leads WHERE id = ?1",
+          id,
+        );
+        return (row?.update_attempts === 1 && row.update_lease_until === null) || undefined;
+      }, 15_000);
+      await app.sql("UPDATE leads SET update_requested_at = 0, update_next_attempt_at = 0 WHERE id = ?1", id);
+      await app.runCron();
+      const [row] = await app.sql<{ update_status: string }>("SELECT update_status FROM leads WHERE id = ?1", id);
+      expect(row?.update_status).toBe("failed");
+      return id;
+    }
+    const failedIds = async () => {
+      const list = await staff.call("GET", "/api/leads?status=falhas");
+      expect(list.body.total).toBe((list.body.counts as Counts).attention);
+      return (list.body.leads as { id: string }[]).map((l) => l.id);
+    };
+
+    jetimob.answerEveryone(accepted());
+    const before = await panelCounts();
+    const [toMark, toResend, toDelete] = [
+      await correctionGivenUp(),
+      await correctionGivenUp(),
+      await correctionGivenUp(),
+    ];
+    // Still in the CRM (with the old number): counted as sent, and as needing a person.
+    expect(await panelCounts()).toMatchObject({ sent: before.sent + 3, attention: before.attention + 3 });
+    expect(await failedIds()).toEqual(expect.arrayContaining([toMark, toResend, toDelete]));
+
+    expect((await staff.call("POST", `/api/leads/${toMark}/mark-sent`, {})).status).toBe(200);
+    expect((await panelCounts()).attention).toBe(before.attention + 2);
+    expect((await staff.call("POST", `/api/leads/${toResend}/resend`, {})).status).toBe(200);
+    expect((await panelCounts()).attention).toBe(before.attention + 1);
+    expect((await staff.call("DELETE", `/api/leads/${toDelete}`)).status).toBe(200);
+    expect(await panelCounts()).toMatchObject({ attention: before.attention, sent: before.sent + 2 });
+    const left = await failedIds();
+    for (const id of [toMark, toResend, toDelete]) expect(left).not.toContain(id);
   });
 
   it("count a possible duplicate once, and forget it with its lead", async () => {

@@ -18,7 +18,7 @@ type Page = {
   page: number;
   pages: number;
   page_size: number;
-  counts: { total: number; sent: number; pending: number; failed: number };
+  counts: { total: number; sent: number; pending: number; failed: number; attention: number };
   crm_configured: boolean;
 };
 
@@ -110,7 +110,7 @@ describe("the list", () => {
     expect(first.leads[49]?.id).toBe("lead-070");
     expect(first.total).toBe(123);
     expect(first.pages).toBe(3);
-    expect(first.counts).toEqual({ total: 123, sent: 71, pending: 52, failed: 10, duplicates: 0 });
+    expect(first.counts).toEqual({ total: 123, sent: 71, pending: 52, failed: 10, attention: 10, duplicates: 0 });
     expect(first.crm_configured).toBe(true);
 
     const third = await list("?page=3");

@@ -50,6 +50,7 @@ describe(`a database made by release 66b2b0b (${SCHEMA_FILE.split("/").at(-1)})`
       "0004_lead_notices.sql",
       "0005_lead_counters.sql",
       "0006_retention.sql",
+      "0007_attention.sql",
     ]);
   });
 
@@ -146,7 +147,7 @@ describe("after the upgrade, through the API", () => {
     const leads = list.body.leads as Record<string, unknown>[];
     const leadRows = data.tables.leads?.rows ?? [];
     expect(leads.map((l) => l.id).sort()).toEqual(leadRows.map((l) => l.id).sort());
-    expect(list.body.counts).toEqual({ total: 6, sent: 2, pending: 4, failed: 1, duplicates: 0 });
+    expect(list.body.counts).toEqual({ total: 6, sent: 2, pending: 4, failed: 1, attention: 1, duplicates: 0 });
     const joana = leads.find((l) => l.id === "antigo-1");
     expect(joana).toMatchObject({
       name: "Joana Sent Pela Integração",
@@ -223,6 +224,7 @@ describe("after the upgrade, through the API", () => {
     const leads = data.tables.leads?.rows ?? [];
     const count = (status: string) => leads.filter((l) => l.delivery_status === status).length;
     expect(counters).toEqual([
+      { name: "attention", n: count("failed") },
       { name: "duplicates", n: 0 },
       { name: "failed", n: count("failed") },
       { name: "pending", n: count("pending") },

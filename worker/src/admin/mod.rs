@@ -204,7 +204,7 @@ fn filtered_total(status: StatusFilter, counts: &Counts) -> i64 {
         StatusFilter::All => counts.total(),
         StatusFilter::Pending => counts.pending + counts.failed,
         StatusFilter::Sent => counts.sent,
-        StatusFilter::Failed => counts.failed,
+        StatusFilter::Failed => counts.attention,
         StatusFilter::Duplicates => counts.duplicates,
     }
 }
@@ -235,6 +235,9 @@ async fn list(req: &Request, env: &Env) -> ApiResult<Response> {
             "sent": counts.sent,
             "pending": counts.pending + counts.failed,
             "failed": counts.failed,
+            // 'Precisam de atenção' and 'Falharam': given up, or with a
+            // correction given up.
+            "attention": counts.attention,
             "duplicates": counts.duplicates,
         },
         "crm_configured": crm::is_configured(env),
@@ -429,12 +432,14 @@ mod tests {
             sent: 10,
             failed: 3,
             duplicates: 2,
+            // The 3 given up, and 1 sent lead whose correction was given up.
+            attention: 4,
         };
         assert_eq!(counts.total(), 20);
         assert_eq!(filtered_total(StatusFilter::All, &counts), 20);
         assert_eq!(filtered_total(StatusFilter::Pending, &counts), 10);
         assert_eq!(filtered_total(StatusFilter::Sent, &counts), 10);
-        assert_eq!(filtered_total(StatusFilter::Failed, &counts), 3);
+        assert_eq!(filtered_total(StatusFilter::Failed, &counts), 4);
     }
 
     #[test]

@@ -15,7 +15,7 @@ pub enum StatusFilter {
     /// Not in the CRM yet: pending or failed.
     Pending,
     Sent,
-    /// The retry window is over: needs a person.
+    /// Needs a person: the retry window of the lead, or of its correction, is over.
     Failed,
     /// 'Possível duplicado': a submission tied the lead to another.
     Duplicates,
@@ -32,15 +32,16 @@ impl StatusFilter {
         }
     }
 
-    /// A condition each index (`leads_newest`, `leads_sent_newest`,
-    /// `leads_status_newest`) serves in `created_at DESC, id DESC` order
-    /// (the possible duplicates are few: their ids come from `lead_links`).
+    /// A condition each index (`leads_newest`, `leads_sent_newest`, the
+    /// partial `leads_attention_newest`, whose condition this states word for
+    /// word) serves in `created_at DESC, id DESC` order (the possible
+    /// duplicates are few: their ids come from `lead_links`).
     fn condition(self) -> &'static str {
         match self {
             Self::All => "1",
             Self::Pending => "jetimob_enviado = 0",
             Self::Sent => "jetimob_enviado = 1",
-            Self::Failed => "delivery_status = 'failed'",
+            Self::Failed => "(delivery_status = 'failed' OR update_status = 'failed')",
             Self::Duplicates => "id IN (SELECT lead_id FROM lead_links)",
         }
     }
@@ -247,8 +248,9 @@ impl LeadQuery {
     }
 }
 
-/// Leads per delivery status and the possible duplicates: the counters the
-/// triggers keep (migration 0005), four rows whatever the number of leads.
+/// Leads per delivery status, the possible duplicates and the leads waiting
+/// for a person: the counters the triggers keep (migrations 0005 and 0007),
+/// five rows whatever the number of leads.
 pub const COUNTS_SQL: &str = "SELECT name, n FROM lead_counters";
 
 #[cfg(test)]
@@ -367,7 +369,7 @@ mod tests {
         assert!(
             query("status=falhas")
                 .count_sql()
-                .ends_with("WHERE delivery_status = 'failed'")
+                .ends_with("WHERE (delivery_status = 'failed' OR update_status = 'failed')")
         );
         assert!(
             query("q=silva")
@@ -375,6 +377,20 @@ mod tests {
                 .contains("leads_search MATCH ?1")
         );
         assert!(query("q=si").after_sql().contains("body LIKE ?1 ESCAPE"));
+    }
+
+    #[test]
+    fn the_attention_filter_states_its_partial_index_condition() {
+        // SQLite only reads a partial index for a query that states its
+        // condition; otherwise 'Falharam' would read every lead.
+        let migration = include_str!("../../../migrations/0007_attention.sql");
+        let condition = StatusFilter::Failed.condition();
+        let bare = condition.trim_start_matches('(').trim_end_matches(')');
+        assert!(migration.contains(&format!("WHERE {bare};")));
+        assert!(
+            include_str!("../../../schema.sql").contains(&format!("WHERE {bare};")),
+            "schema.sql"
+        );
     }
 
     #[test]

@@ -64,13 +64,15 @@ impl LeadRow {
     }
 }
 
-/// Leads per delivery status, over all leads, and the possible duplicates.
+/// Leads per delivery status, over all leads, the possible duplicates, and
+/// the leads waiting for a person (delivery or correction given up).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Counts {
     pub pending: i64,
     pub sent: i64,
     pub failed: i64,
     pub duplicates: i64,
+    pub attention: i64,
 }
 
 impl Counts {
@@ -137,6 +139,7 @@ pub async fn page_and_counts(db: &D1Database, q: &LeadQuery) -> worker::Result<L
             "failed" => counts.failed = c.n,
             "pending" => counts.pending = c.n,
             "duplicates" => counts.duplicates = c.n,
+            "attention" => counts.attention = c.n,
             _ => {}
         }
     }

@@ -27,7 +27,7 @@ const FILTERS: { value: StatusFilter; label: string; count: (c: LeadsPage["count
   { value: "todos", label: "Todos", count: (c) => c.total },
   { value: "pendentes", label: "Pendentes", count: (c) => c.pending },
   { value: "enviados", label: "Enviados", count: (c) => c.sent },
-  { value: "falhas", label: "Falharam", count: (c) => c.failed },
+  { value: "falhas", label: "Falharam", count: (c) => c.attention },
   { value: "duplicados", label: "Possível duplicado", count: (c) => c.duplicates },
 ];
 
@@ -158,7 +158,7 @@ export function LeadsPanel() {
         <Counter label="Total de Leads" value={counts?.total} />
         <Counter label="Enviados Jetimob" value={counts?.sent} tone="sent" />
         <Counter label="Pendentes" value={counts?.pending} tone="pending" />
-        <Counter label="Precisam de atenção" value={counts?.failed} tone="failed" />
+        <Counter label="Precisam de atenção" value={counts?.attention} tone="failed" />
       </section>
 
       {data && !data.incident && !data.crm_configured && (

@@ -51,7 +51,18 @@ export type LastTouch = {
   fbclid: string | null;
 };
 
-export type Counts = { total: number; sent: number; pending: number; failed: number; duplicates: number };
+/**
+ * The panel's counters. `failed`: leads the CRM never took; `attention`: those
+ * and the leads whose correction it refused, which wait for a person.
+ */
+export type Counts = {
+  total: number;
+  sent: number;
+  pending: number;
+  failed: number;
+  attention: number;
+  duplicates: number;
+};
 
 export type LeadsPage = {
   leads: Lead[];
