@@ -1,0 +1,119 @@
+import { readdir } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type App, spawnApp } from "../support/app";
+import { repoRoot } from "../support/paths";
+import { statementsOf } from "../support/schema";
+import { StaffClient } from "../support/staff";
+
+// A database as release 1cbf1e9 left it: migrations 0001 to 0006 applied the
+// way `wrangler d1 migrations apply` applies them, filled with the rows that
+// release's own worker wrote (tests/fixtures/release-1cbf1e9.sql, every table).
+// The migrations since are applied as production would get them, then every
+// row is read back, and the panel is used on it.
+const RELEASE_MIGRATIONS = 6;
+const FIXTURE = join(repoRoot, "tests/fixtures/release-1cbf1e9.sql");
+const OWNER = { email: "ana.responsavel@altosdaserraimoveis.com.br", password: "vinho-tinto-2026" };
+
+type Rows = Record<string, unknown>[];
+let app: App;
+let before: Record<string, Rows>;
+let after: Record<string, Rows>;
+
+/** Every table's rows (D1's and wrangler's own left out), each table's in one stable order. */
+async function everyRow(): Promise<Record<string, Rows>> {
+  const tables = await app.sql<{ name: string }>(
+    `SELECT name FROM sqlite_master WHERE type = 'table'
+       AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\' AND name != 'd1_migrations'
+     ORDER BY name`,
+  );
+  const all: Record<string, Rows> = {};
+  for (const { name } of tables) {
+    const rows = await app.sql<Record<string, unknown>>(`SELECT * FROM "${name}"`);
+    all[name] = rows
+      .map((r) => JSON.stringify(r))
+      .sort()
+      .map((r) => JSON.parse(r));
+  }
+  return all;
+}
+
+beforeAll(async () => {
+  app = await spawnApp({ migrate: false });
+  const files = (await readdir(join(repoRoot, "migrations"))).filter((f) => f.endsWith(".sql")).sort();
+  await app.sql(
+    `CREATE TABLE IF NOT EXISTS d1_migrations (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE,
+       applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL)`,
+  );
+  for (const file of files.slice(0, RELEASE_MIGRATIONS)) {
+    const statements = await statementsOf(join(repoRoot, "migrations", file));
+    await app.batch([...statements.map((s): [string] => [s]), ["INSERT INTO d1_migrations (name) VALUES (?1)", file]]);
+  }
+  await app.batch((await statementsOf(FIXTURE)).map((s): [string] => [s]));
+  before = await everyRow();
+  await app.migrate();
+  after = await everyRow();
+});
+
+afterAll(async () => {
+  await app?.stop();
+});
+
+describe("a database made by release 1cbf1e9", () => {
+  it("was filled in every table", () => {
+    for (const [table, rows] of Object.entries(before)) expect(rows.length, table).toBeGreaterThan(0);
+  });
+
+  it("gets the migrations since, recorded as applied", async () => {
+    const applied = await app.sql<{ name: string }>("SELECT name FROM d1_migrations ORDER BY id");
+    expect(applied.map((m) => m.name).slice(RELEASE_MIGRATIONS)).toEqual(["0007_attention.sql"]);
+  });
+
+  it("keeps every row of every table as it was, the counters gaining 'attention' alone", () => {
+    expect(Object.keys(after)).toEqual(Object.keys(before));
+    for (const table of Object.keys(before)) {
+      if (table === "lead_counters") continue;
+      expect(after[table], table).toEqual(before[table]);
+    }
+    expect(after.lead_counters?.filter((c) => c.name !== "attention")).toEqual(before.lead_counters);
+  });
+
+  it("0007: 'attention' starts as a count of the leads given up, or whose correction was", () => {
+    const leads = before.leads ?? [];
+    const waiting = leads.filter((l) => l.delivery_status === "failed" || l.update_status === "failed");
+    // The release's data has one of each.
+    expect(waiting.map((l) => [l.delivery_status, l.update_status]).sort()).toEqual([
+      ["failed", null],
+      ["sent", "failed"],
+    ]);
+    expect(after.lead_counters?.find((c) => c.name === "attention")).toEqual({ name: "attention", n: 2 });
+  });
+});
+
+describe("after the upgrade, through the API", () => {
+  it("'Precisam de atenção' and 'Falharam' show both leads, and follow what staff do next", async () => {
+    const staff = new StaffClient(app);
+    expect((await staff.login(OWNER.email, OWNER.password)).status).toBe(200);
+    const list = await staff.call("GET", "/api/leads");
+    expect(list.body.counts).toMatchObject({ total: 11, sent: 9, pending: 2, failed: 1, attention: 2, duplicates: 2 });
+    const failed = await staff.call("GET", "/api/leads?status=falhas");
+    const shown = failed.body.leads as { id: string; name: string; update_status: string | null }[];
+    expect(failed.body.total).toBe(2);
+    expect(shown.map((l) => l.name).sort()).toEqual(["Fátima Desistida", "Rui Correção Recusada"]);
+
+    // 'Marcar Enviado' on the correction: the triggers of 0007 keep the count.
+    const rui = shown.find((l) => l.update_status === "failed");
+    expect((await staff.call("POST", `/api/leads/${rui?.id}/mark-sent`, {})).status).toBe(200);
+    const now = await staff.call("GET", "/api/leads?status=falhas");
+    expect((now.body.counts as { attention: number }).attention).toBe(1);
+    expect((now.body.leads as { name: string }[]).map((l) => l.name)).toEqual(["Fátima Desistida"]);
+  });
+
+  it("'Falharam' is read through its index, not by reading every lead", async () => {
+    const plan = await app.sql<{ detail: string }>(
+      "EXPLAIN QUERY PLAN SELECT id FROM leads WHERE (delivery_status = 'failed' OR update_status = 'failed') " +
+        "ORDER BY created_at DESC, id DESC LIMIT 50",
+    );
+    expect(plan.map((p) => p.detail)).toEqual(["SCAN leads USING INDEX leads_attention_newest"]);
+  });
+});
