@@ -171,6 +171,7 @@ async function panelRowsRead(worker, auth) {
   const deep = Math.max(2, Math.min(1000, Math.floor(LEADS / 50)));
   const first = await get("/api/leads");
   const pending = await get("/api/leads?status=pendentes");
+  const failed = await get("/api/leads?status=falhas");
   const calls = [
     { name: "list and counters, first page", ...first, budget: ROWS_READ_BUDGET },
     { name: "'Próxima' to page 2", ...(await get(`/api/leads?page=2&${after(first)}`)), budget: ROWS_READ_BUDGET },
@@ -183,6 +184,12 @@ async function panelRowsRead(worker, auth) {
     {
       name: "'Pendentes', 'Próxima' to page 2",
       ...(await get(`/api/leads?status=pendentes&page=2&${after(pending)}`)),
+      budget: ROWS_READ_BUDGET,
+    },
+    { name: "'Falharam', first page", ...failed, budget: ROWS_READ_BUDGET },
+    {
+      name: "'Falharam', 'Próxima' to page 2",
+      ...(await get(`/api/leads?status=falhas&page=2&${after(failed)}`)),
       budget: ROWS_READ_BUDGET,
     },
     {

@@ -71,6 +71,13 @@ export const LEAD_COLUMNS = [
   "sent_at",
   "sent_by",
   "jetimob_lead_id",
+  "sent_name",
+  "sent_email",
+  "sent_whatsapp",
+  "update_status",
+  "update_requested_at",
+  "update_attempts",
+  "update_last_error",
 ];
 
 const FIRST_NAMES = [
@@ -397,6 +404,16 @@ export function generateLeads(count, { seed = 1, now = Date.now(), days = 90 } =
       attempts = 28 + Math.floor(rand() * 6);
       lastError = pick(ERRORS);
     }
+    // What the CRM was sent; now and then (about one sent lead in 250, a week
+    // old at least) a visitor's correction of their WhatsApp it refused for a
+    // week, which waits for a person. (Chosen by position, not by the random
+    // stream, so the other columns stay as every earlier seed made them.)
+    const sent = status === "sent" ? { name, email, whatsapp } : { name: null, email: null, whatsapp: null };
+    let correction = { status: null, requestedAt: null, attempts: 0, error: null };
+    if (status === "sent" && i % 250 === 17 && createdAt < now - 8 * DAY_MS) {
+      sent.whatsapp = `${whatsapp.slice(0, -1)}${(Number(whatsapp.at(-1)) + 1) % 10}`;
+      correction = { status: "failed", requestedAt: sentAt + DAY_MS, attempts: 30, error: ERRORS[i % ERRORS.length] };
+    }
 
     leads.push({
       id: uuid(),
@@ -425,6 +442,13 @@ export function generateLeads(count, { seed = 1, now = Date.now(), days = 90 } =
       sent_at: sentAt,
       sent_by: sentBy,
       jetimob_lead_id: jetimobId,
+      sent_name: sent.name,
+      sent_email: sent.email,
+      sent_whatsapp: sent.whatsapp,
+      update_status: correction.status,
+      update_requested_at: correction.requestedAt,
+      update_attempts: correction.attempts,
+      update_last_error: correction.error,
     });
   }
   return leads;
