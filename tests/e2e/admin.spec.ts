@@ -83,19 +83,44 @@ test("deleting asks first; Cancelar keeps the lead, Excluir removes it", async (
   expect(await sql("SELECT id FROM leads WHERE name = 'Davi Excluir'")).toEqual([]);
 });
 
-test("search and filter live in the address, so a reload shows the same view", async ({ page }) => {
+test("search and filter live in the address, so a reload shows the same view", async ({ page }, testInfo) => {
   await showOnly(page, "Filtro");
-  await expect(page.getByRole("row")).toHaveCount(3);
+  await expect(page.getByRole("row")).toHaveCount(4);
   await page.getByRole("button", { name: /^Falharam/ }).click();
   await expect(page).toHaveURL(/status=falhas/);
-  await expect(page.getByRole("row")).toHaveCount(2);
+  // The lead Jetimob never took, and the one whose correction it refused: both wait for a person.
+  await expect(page.getByRole("row")).toHaveCount(3);
   await expect(row(page, "Fábio Filtro")).toContainText("Último erro: HTTP 500: erro interno");
+  const gil = row(page, "Gil Filtro");
+  await expect(gil).toContainText("Correção do visitante não enviada");
+  await expect(gil).toContainText("Último erro: HTTP 422: telefone inválido");
+  // (This site has no Jetimob keys: staff enter the correction by hand.)
+  await expect(gil.getByRole("button", { name: "Marcar Enviado" })).toBeVisible();
+  await screenshot(page, testInfo, "admin-filter-failed");
   await page.reload();
   await expect(page.getByRole("button", { name: /^Falharam/ })).toHaveAttribute("aria-pressed", "true");
   await expect(page.getByLabel("Buscar por nome, e-mail ou WhatsApp")).toHaveValue("Filtro");
-  await expect(page.getByRole("row")).toHaveCount(2);
-  await page.goBack();
   await expect(page.getByRole("row")).toHaveCount(3);
+  await page.goBack();
+  await expect(page.getByRole("row")).toHaveCount(4);
+});
+
+test("'Precisam de atenção' counts a lead whose correction Jetimob refused, until 'Marcar Enviado'", async ({
+  page,
+}) => {
+  await seedLeads([{ name: "Helena Atenção", delivery_status: "sent", update_status: "failed" }]);
+  await page.reload();
+  const waiting = await counterValue(page, "Precisam de atenção");
+  const [counted] = await sql<{ n: number }>(
+    "SELECT count(*) AS n FROM leads WHERE delivery_status = 'failed' OR update_status = 'failed'",
+  );
+  expect(waiting).toBe(counted?.n);
+  await showOnly(page, "Helena");
+  const helena = row(page, "Helena Atenção");
+  await expect(helena.locator(".badge")).toHaveText("Enviado");
+  await helena.getByRole("button", { name: "Marcar Enviado" }).click();
+  await expect(page.locator(".toast").filter({ hasText: "Status Jetimob atualizado" })).toBeVisible();
+  await expect(counter(page, "Precisam de atenção")).toHaveText(String(waiting - 1));
 });
 
 test("searching for nobody shows the empty state", async ({ page }) => {

@@ -12,6 +12,12 @@ export const E2E_LEADS: SeedLead[] = [
   { name: "Davi Excluir" },
   { name: "Elisa Filtro", delivery_status: "sent" },
   { name: "Fábio Filtro", delivery_status: "failed", last_error: "HTTP 500: erro interno" },
+  {
+    name: "Gil Filtro",
+    delivery_status: "sent",
+    update_status: "failed",
+    update_last_error: "HTTP 422: telefone inválido",
+  },
   { name: "Gabi Exporta" },
   { name: "Hugo Exporta" },
   { name: "<img src=x onerror=alert(1)> Xss" },

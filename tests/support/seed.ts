@@ -10,13 +10,17 @@ export type SeedLead = {
   delivery_attempts?: number;
   last_error?: string | null;
   next_attempt_at?: number | null;
+  /** A sent lead's correction (of its WhatsApp) the CRM has not learned: waiting, or given up. */
+  update_status?: "pending" | "failed" | null;
+  update_last_error?: string | null;
 };
 
 let serial = 0;
 
 const INSERT_LEAD = `INSERT INTO leads (id, name, email, whatsapp, origem, created_at, last_submitted_at,
-    delivery_status, jetimob_enviado, delivery_attempts, last_error, next_attempt_at, sent_at, sent_by)
-  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)`;
+    delivery_status, jetimob_enviado, delivery_attempts, last_error, next_attempt_at, sent_at, sent_by,
+    sent_name, sent_email, sent_whatsapp, update_status, update_last_error, update_requested_at)
+  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)`;
 
 /**
  * Writes leads straight into D1 (as if they had arrived over time), in one
@@ -45,6 +49,8 @@ export async function insertLeads(
       last_error: l.last_error ?? (status === "failed" ? "HTTP 500: erro interno" : null),
       next_attempt_at:
         l.next_attempt_at === undefined ? (status === "pending" ? created + 3_600_000 : null) : l.next_attempt_at,
+      update_status: status === "sent" ? (l.update_status ?? null) : null,
+      update_last_error: l.update_last_error ?? (l.update_status === "failed" ? "HTTP 500: erro interno" : null),
     };
   });
   await db.batch(
@@ -63,6 +69,17 @@ export async function insertLeads(
       r.next_attempt_at,
       r.delivery_status === "sent" ? r.created_at + 1000 : null,
       r.delivery_status === "sent" ? "crm" : null,
+      // What the CRM has: the lead's details, or its WhatsApp before the correction.
+      r.delivery_status === "sent" ? r.name : null,
+      r.delivery_status === "sent" ? r.email : null,
+      r.delivery_status !== "sent"
+        ? null
+        : r.update_status
+          ? `${r.whatsapp.slice(0, -1)}${(Number(r.whatsapp.at(-1)) + 1) % 10}`
+          : r.whatsapp,
+      r.update_status,
+      r.update_status ? r.update_last_error : null,
+      r.update_status ? r.created_at + 2000 : null,
     ]),
   );
   return rows;
