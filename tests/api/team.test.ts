@@ -24,6 +24,7 @@ afterAll(async () => {
 type Account = {
   id: string;
   email: string;
+  mailbox: string;
   role: string;
   confirmed: boolean;
   disabled: boolean;
@@ -151,6 +152,51 @@ describe("'Desativar'", () => {
     expect(
       (await new StaffClient(app).signup(`outra.pessoa.${Date.now()}+painel@${domain}`, "vinho-tinto-2026")).status,
     ).toBe(200);
+  });
+
+  it("switches off the person's other addresses made before (ana+x@ with ana@), even as they sign in, and only those", async () => {
+    const leaver = await signedInStaff(app, mail);
+    const [local, domain] = leaver.email.split("@");
+    const tagged = `${local}+painel@${domain}`;
+    const second = new StaffClient(app);
+    expect((await second.signup(tagged, "outra-senha-2026")).status).toBe(200);
+    expect((await second.confirm(mail.confirmationToken(tagged), "outra-senha-2026")).status).toBe(200);
+    // Someone else's tagged address, and an address that only begins like the leaver's.
+    const bystanders = [`outra.${Date.now()}+painel@${domain}`, `${local}x@${domain}`];
+    for (const email of bystanders) {
+      const client = new StaffClient(app);
+      expect((await client.signup(email, "vinho-tinto-2026")).status).toBe(200);
+      expect((await client.confirm(mail.confirmationToken(email), "vinho-tinto-2026")).status).toBe(200);
+    }
+    const account = await accountOf(leaver.email);
+    expect((await accountOf(tagged)).mailbox).toBe(account.mailbox);
+
+    // The tagged address signs in on five devices while the owner switches the person off.
+    const devices = Array.from({ length: 5 }, () => new StaffClient(app));
+    const [done] = await Promise.all([
+      act(owner.client, account, "disable"),
+      ...devices.map((d) => d.login(tagged, "outra-senha-2026")),
+    ]);
+    expect(done.status).toBe(200);
+    for (const client of [second, ...devices]) expect((await client.call("GET", "/api/leads")).status).toBe(401);
+    const signIn = await new StaffClient(app).login(tagged, "outra-senha-2026");
+    expect(signIn.status).toBe(403);
+    expect(await accountOf(tagged)).toMatchObject({ disabled: true, live_sessions: 0 });
+    for (const email of bystanders) expect(await accountOf(email)).toMatchObject({ disabled: false, live_sessions: 1 });
+
+    // Each address in the activity, once.
+    const [taggedId, leaverId] = [(await accountOf(tagged)).id, account.id];
+    const trail = await app.sql<{ account_id: string }>(
+      "SELECT account_id FROM audit_log WHERE action = 'disable' AND account_id IN (?1, ?2) ORDER BY account_id",
+      taggedId,
+      leaverId,
+    );
+    expect(trail.map((e) => e.account_id)).toEqual([taggedId, leaverId].sort());
+
+    // 'Reativar' brings back the address it is given, alone.
+    expect((await act(owner.client, account, "enable")).status).toBe(200);
+    expect((await new StaffClient(app).login(leaver.email, leaver.password)).status).toBe(200);
+    expect((await accountOf(tagged)).disabled).toBe(true);
   });
 
   it("of your own account is refused", async () => {

@@ -117,6 +117,8 @@ test.describe("'Equipe'", () => {
   }, testInfo) => {
     const owner = await createOwner(request);
     const leaver = await createStaff(request);
+    // Another address of theirs, made while they were here.
+    const alias = await createStaff(request, "vinho-tinto-2026", leaver.email.replace("@", "+celular@"));
     // Someone who signed up and has not opened the link yet: the widest row ('Aguardando confirmação').
     const waiting = staffEmail("cadastro");
     await signUp(request, waiting);
@@ -144,9 +146,12 @@ test.describe("'Equipe'", () => {
     await row.getByRole("button", { name: "Desativar" }).click();
     const dialog = page.getByRole("dialog", { name: "Desativar conta?" });
     await expect(dialog).toContainText(leaver.email);
+    await expect(dialog).toContainText(`A outra conta do mesmo email também é desativada: ${alias.email}.`);
+    await screenshot(page, testInfo, "admin-disable-confirm");
     await dialog.getByRole("button", { name: "Desativar" }).click();
     await expect(toast(page, "Conta desativada")).toBeVisible();
     await expect(row.getByText("Desativada")).toBeVisible();
+    await expect(page.getByRole("row").filter({ hasText: alias.email }).getByText("Desativada")).toBeVisible();
     await expect(row.getByRole("button", { name: "Reativar" })).toBeVisible();
 
     // Their panel's 30-second check finds the session gone.

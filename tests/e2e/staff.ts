@@ -22,8 +22,11 @@ export async function signUp(
 }
 
 /** A confirmed staff account, made through the API and the e-mailed link. */
-export async function createStaff(request: APIRequestContext, password = "vinho-tinto-2026"): Promise<Staff> {
-  const email = staffEmail("painel");
+export async function createStaff(
+  request: APIRequestContext,
+  password = "vinho-tinto-2026",
+  email = staffEmail("painel"),
+): Promise<Staff> {
   const headers = await signUp(request, email, password);
   const token = new URL(await emailedLink(email)).searchParams.get("confirmar");
   const confirm = await request.post("/api/auth/confirm", { data: { token, password }, headers });

@@ -42,12 +42,43 @@ impl StaffEmail {
     /// The mailbox the address reaches: without the local part's `+` tag
     /// (`ana+painel@…` is delivered to `ana@…`).
     pub fn mailbox(&self) -> String {
-        match (self.0.find('+'), self.0.rfind('@')) {
-            (Some(plus), Some(at)) if plus < at => format!("{}{}", &self.0[..plus], &self.0[at..]),
-            _ => self.0.clone(),
-        }
+        mailbox_of(&self.0)
     }
 }
+
+/// The mailbox a stored address reaches (see [`StaffEmail::mailbox`]).
+pub fn mailbox_of(address: &str) -> String {
+    match (address.find('+'), address.rfind('@')) {
+        (Some(plus), Some(at)) if plus < at => format!("{}{}", &address[..plus], &address[at..]),
+        _ => address.to_string(),
+    }
+}
+
+/// [`StaffEmail::mailbox`] of a stored address, as SQL: its local part up to
+/// a `+` tag, and its domain (`ana+x@d` and `ana@d` reach the same person).
+macro_rules! mailbox {
+    ($column:literal) => {
+        concat!(
+            "(CASE WHEN instr(",
+            $column,
+            ", '+') BETWEEN 1 AND instr(",
+            $column,
+            ", '@') \
+               THEN substr(",
+            $column,
+            ", 1, instr(",
+            $column,
+            ", '+') - 1) || substr(",
+            $column,
+            ", instr(",
+            $column,
+            ", '@')) ELSE ",
+            $column,
+            " END)"
+        )
+    };
+}
+pub(crate) use mailbox;
 
 /// A password of acceptable length (counted in characters, not bytes).
 #[derive(Clone, PartialEq, Eq)]

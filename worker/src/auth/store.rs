@@ -5,6 +5,7 @@ use crate::d1::query;
 use serde::Deserialize;
 use worker::{D1Database, D1PreparedStatement};
 
+use crate::auth::staff::mailbox;
 use crate::d1;
 
 /// A session ends this long after its sign-in, however often it is used.
@@ -35,31 +36,6 @@ const SIGN_IN_ACCOUNT: &str = "SELECT u.id, u.email, u.password_hash, u.confirme
           WHERE c.user_id = u.id ORDER BY c.created_at DESC LIMIT 1) \
        END AS pending_password_hash \
      FROM staff_users u WHERE u.email = ?1";
-
-/// The mailbox an address reaches: its local part up to a `+` tag, and its
-/// domain (`ana+x@d` and `ana@d` reach the same person), as SQL.
-macro_rules! mailbox {
-    ($column:literal) => {
-        concat!(
-            "(CASE WHEN instr(",
-            $column,
-            ", '+') BETWEEN 1 AND instr(",
-            $column,
-            ", '@') \
-               THEN substr(",
-            $column,
-            ", 1, instr(",
-            $column,
-            ", '+') - 1) || substr(",
-            $column,
-            ", instr(",
-            $column,
-            ", '@')) ELSE ",
-            $column,
-            " END)"
-        )
-    };
-}
 
 /// A switched-off account that reaches the mailbox `?1` (see [`mailbox!`]):
 /// a sign-up there would give its person a way back in.

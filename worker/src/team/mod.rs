@@ -10,6 +10,7 @@ use serde_json::json;
 use worker::{Env, Method, Request, Response};
 
 use crate::auth::guard::{self, Staff};
+use crate::auth::staff::mailbox_of;
 use crate::dates::iso;
 use crate::http::{self, ApiError, ApiResult};
 use crate::{config, d1, messages, platform};
@@ -19,6 +20,9 @@ use store::{AccountRow, TeamAction};
 struct AccountJson<'a> {
     id: &'a str,
     email: &'a str,
+    /// The mailbox the address reaches: accounts that share it are one
+    /// person's, and 'Desativar' switches them off together.
+    mailbox: String,
     role: &'a str,
     confirmed: bool,
     disabled: bool,
@@ -34,6 +38,7 @@ impl<'a> From<&'a AccountRow> for AccountJson<'a> {
         AccountJson {
             id: &a.id,
             email: &a.email,
+            mailbox: mailbox_of(&a.email),
             role: &a.role,
             confirmed: a.confirmed_at.is_some(),
             disabled: a.disabled_at.is_some(),

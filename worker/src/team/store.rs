@@ -11,6 +11,7 @@ use serde::Deserialize;
 use worker::{D1Database, D1PreparedStatement};
 
 use crate::audit::Action;
+use crate::auth::staff::mailbox;
 
 const LIST_SQL: &str = "SELECT u.id, u.email, u.role, u.created_at, u.confirmed_at, \
        u.last_sign_in_at, u.disabled_at, \
@@ -26,10 +27,39 @@ const FIND_SQL: &str = "SELECT id, email, role, created_at, confirmed_at, last_s
 
 const END_SESSIONS_SQL: &str =
     "UPDATE staff_sessions SET revoked_at = ?2 WHERE user_id = ?1 AND revoked_at IS NULL";
-/// After 'Desativar': only if the account is now switched off.
-const END_SESSIONS_OF_DISABLED_SQL: &str = "UPDATE staff_sessions SET revoked_at = ?2 \
-     WHERE user_id = ?1 AND revoked_at IS NULL \
-       AND EXISTS (SELECT 1 FROM staff_users WHERE id = ?1 AND disabled_at IS NOT NULL)";
+
+/// The mailbox of the account `?1` if this batch switched it off (at `?2`),
+/// as SQL: 'Desativar' ends a person's access by every address of theirs.
+macro_rules! mailbox_switched_off_now {
+    () => {
+        concat!(
+            "(SELECT ",
+            mailbox!("a.email"),
+            " FROM staff_users a WHERE a.id = ?1 AND a.disabled_at = ?2)"
+        )
+    };
+}
+
+/// The person's other accounts still on (`ana+x@` beside `ana@`, made before
+/// `ana@` was switched off), never the owner acting (`?3`), who stays an
+/// active owner.
+const OTHER_ADDRESSES: &str = concat!(
+    "disabled_at IS NULL AND id != ?3 AND ",
+    mailbox!("email"),
+    " = ",
+    mailbox_switched_off_now!()
+);
+
+/// After 'Desativar': every session of every account of the mailbox this
+/// batch switched off ends.
+const END_SESSIONS_OF_DISABLED_SQL: &str = concat!(
+    "UPDATE staff_sessions SET revoked_at = ?2 WHERE revoked_at IS NULL AND user_id IN \
+       (SELECT id FROM staff_users WHERE disabled_at = ?2 AND ",
+    mailbox!("email"),
+    " = ",
+    mailbox_switched_off_now!(),
+    ")"
+);
 
 /// Another confirmed owner who is not switched off (`?1` is the account acted on).
 macro_rules! another_active_owner {
@@ -55,7 +85,8 @@ pub struct AccountRow {
 /// What an owner can do to an account.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TeamAction {
-    /// 'Desativar': no sign-in, every session ends at once.
+    /// 'Desativar': no sign-in, every session ends at once, for every
+    /// address of the person's mailbox (`ana+x@` with `ana@`).
     Disable,
     /// 'Reativar'.
     Enable,
@@ -157,22 +188,32 @@ pub fn apply(
     now: i64,
 ) -> worker::Result<Vec<D1PreparedStatement>> {
     let condition = action.applies_to();
-    let audit = format!(
-        "INSERT INTO audit_log (at, staff_id, staff_email, action, account_id) \
-         SELECT ?2, ?3, ?4, ?5, id FROM staff_users WHERE id = ?1 AND {condition}"
-    );
-    let mut statements = vec![query!(
-        db,
-        &audit,
-        account_id,
-        now,
-        owner_id,
-        owner_email,
-        action.audited_as().name()
-    )?];
+    // One audit entry per account the statement's condition picks.
+    let audit = |accounts: &str| {
+        let sql = format!(
+            "INSERT INTO audit_log (at, staff_id, staff_email, action, account_id) \
+             SELECT ?2, ?3, ?4, ?5, id FROM staff_users WHERE {accounts}"
+        );
+        query!(
+            db,
+            &sql,
+            account_id,
+            now,
+            owner_id,
+            owner_email,
+            action.audited_as().name()
+        )
+    };
+    let mut statements = vec![audit(&format!("id = ?1 AND {condition}"))?];
     if let Some(change) = action.change() {
         let change = format!("{change} WHERE id = ?1 AND {condition}");
         statements.push(bind_used(db, &change, account_id, now, owner_id)?);
+    }
+    if action == TeamAction::Disable {
+        // The person's other addresses go with it, each in the audit trail.
+        statements.push(audit(OTHER_ADDRESSES)?);
+        let change = format!("UPDATE staff_users SET disabled_at = ?2 WHERE {OTHER_ADDRESSES}");
+        statements.push(query!(db, &change, account_id, now, owner_id)?);
     }
     if let Some(sql) = action.ends_sessions() {
         statements.push(query!(db, sql, account_id, now)?);

@@ -1,10 +1,14 @@
 import { ConfirmDialog } from "../../components/ConfirmDialog";
+import { EmailAddress } from "../../components/EmailAddress";
 import type { Account } from "./api";
 
-type Props = { account: Account | null; onCancel: () => void; onConfirm: () => void };
+type Props = { account: Account | null; others: Account[]; onCancel: () => void; onConfirm: () => void };
 
-/** Asks before an account is switched off: every session of it ends at once. */
-export function ConfirmDisable({ account, onCancel, onConfirm }: Props) {
+/**
+ * Asks before an account is switched off: every session of it ends at once,
+ * and the person's other addresses (`ana+x@` beside `ana@`) go with it.
+ */
+export function ConfirmDisable({ account, others, onCancel, onConfirm }: Props) {
   return (
     <ConfirmDialog
       open={account !== null}
@@ -15,8 +19,27 @@ export function ConfirmDisable({ account, onCancel, onConfirm }: Props) {
     >
       {account ? (
         <>
-          <strong>{account.email}</strong> deixa de entrar no painel, e todas as sessões abertas dessa conta são
-          encerradas agora. Você pode reativá-la depois.
+          <strong>
+            <EmailAddress email={account.email} />
+          </strong>{" "}
+          deixa de entrar no painel, e todas as sessões abertas dessa conta são encerradas agora. Você pode reativá-la
+          depois.
+          {others.length > 0 && (
+            <span>
+              {" "}
+              {others.length === 1 ? "A outra conta" : "As outras contas"} do mesmo email também{" "}
+              {others.length === 1 ? "é desativada" : "são desativadas"}:{" "}
+              {others.map((o, i) => (
+                <span key={o.id}>
+                  {i > 0 && ", "}
+                  <strong>
+                    <EmailAddress email={o.email} />
+                  </strong>
+                </span>
+              ))}
+              .
+            </span>
+          )}
         </>
       ) : null}
     </ConfirmDialog>

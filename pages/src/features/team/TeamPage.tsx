@@ -4,6 +4,7 @@ import { useToast } from "../../components/toast";
 import { ApiError } from "../../lib/api";
 import { formatCount, formatDate } from "../../lib/format";
 import { StaffLayout } from "../staff-shell/StaffLayout";
+import { otherAddresses } from "./accounts";
 import { type Account, actOn, fetchTeam, type Team, type TeamAction } from "./api";
 import { ConfirmDisable } from "./ConfirmDisable";
 import { actionLabels, teamMessages } from "./messages";
@@ -100,6 +101,7 @@ function TeamPanel() {
       </div>
       <ConfirmDisable
         account={toDisable}
+        others={toDisable ? otherAddresses(team.accounts, toDisable, team.you) : []}
         onCancel={() => setToDisable(null)}
         onConfirm={() => {
           const account = toDisable;

@@ -3,6 +3,8 @@ import { apiRequest } from "../../lib/api";
 export type Account = {
   id: string;
   email: string;
+  /** The mailbox the address reaches (`ana+x@` reaches `ana@`): one person's accounts share it. */
+  mailbox: string;
   role: "owner" | "staff";
   confirmed: boolean;
   disabled: boolean;
