@@ -122,6 +122,40 @@ describe("many devices that signed in to one account", () => {
   });
 });
 
+describe("a new password", () => {
+  it("ends the devices that knew the old one: 20 guesses at once through them count as strangers', yet the browser that changed it stays known", async () => {
+    const { client: hers, email, password } = await signedInStaff(app, mail);
+    const stale: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const browser = new StaffClient(app, `198.18.18.${i + 1}`);
+      expect((await browser.login(email, password)).status).toBe(200);
+      stale.push(String(browser.device));
+    }
+    const before = hers.device;
+    expect((await hers.changePassword(password, "senha-nova-de-2026")).status).toBe(200);
+    expect(hers.device).toBeTruthy();
+    expect(hers.device).not.toBe(before);
+
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => {
+        const guess = new StaffClient(app, `198.18.19.${i + 1}`);
+        guess.device = stale[i % stale.length] ?? null;
+        return guess.login(email, `palpite-${i}`);
+      }),
+    );
+    const statuses = tally(answers.map((a) => a.status));
+    expect(statuses[401]).toBeLessThanOrEqual(5);
+    expect(await checkedAndWrong(email)).toBe(statuses[401]);
+    // A stale device with the new password waits like any stranger; her browser does not.
+    const staleRight = new StaffClient(app, "198.18.18.1");
+    staleRight.device = stale[0] ?? null;
+    expect((await staleRight.login(email, "senha-nova-de-2026")).status).toBe(429);
+    const again = new StaffClient(app, hers.ip);
+    again.device = hers.device;
+    expect((await again.login(email, "senha-nova-de-2026")).status).toBe(200);
+  });
+});
+
 describe("a right password", () => {
   it("gives its count back: signing in often never locks anyone out", async () => {
     const { email, password } = await signedInStaff(app, mail);

@@ -93,10 +93,12 @@ pub fn new_session(
 }
 
 /// Answers a sign-in with the new session: an access token, the refresh
-/// cookie and the device cookie.
+/// cookie and the device cookie (for the account's password `password_hash`,
+/// as now stored).
 pub fn answer_new_session(
     ctx: &AuthContext,
     account: &Account,
+    password_hash: &str,
     session: &NewSession,
 ) -> ApiResult<Response> {
     let response = session_answer(
@@ -106,29 +108,45 @@ pub fn answer_new_session(
         &session.refresh,
         ctx.now + store::SESSION_LIFETIME_MS,
     )?;
-    let device = device::issue(&ctx.secret, &account.email);
+    remember_device(ctx, &account.email, password_hash, &response)?;
+    Ok(response)
+}
+
+/// Sets the device cookie on `response`: this browser is one of the
+/// account's devices, for as long as its password stays `password_hash`.
+pub fn remember_device(
+    ctx: &AuthContext,
+    email: &str,
+    password_hash: &str,
+    response: &Response,
+) -> ApiResult<()> {
+    let holder = device::Holder {
+        email,
+        password_hash,
+    };
     response.headers().append(
         "Set-Cookie",
         &cookie::set_named(
             device::NAME,
-            &device,
+            &device::issue(&ctx.secret, holder),
             device::MAX_AGE_SECONDS,
             ctx.secure_cookies,
         ),
     )?;
-    Ok(response)
+    Ok(())
 }
 
 /// Creates a session (after `before`, in the same batch) and answers with it.
 pub async fn start_session(
     ctx: &AuthContext,
     account: &Account,
+    password_hash: &str,
     mut before: Vec<D1PreparedStatement>,
 ) -> ApiResult<Response> {
     let (session, statements) = new_session(ctx, &account.id)?;
     before.extend(statements);
     ctx.db.batch(before).await?;
-    answer_new_session(ctx, account, &session)
+    answer_new_session(ctx, account, password_hash, &session)
 }
 
 /// An access token for the session and its refresh cookie, which lasts as

@@ -38,9 +38,21 @@ pub async fn login(mut req: Request, env: &Env) -> ApiResult<Response> {
         .unwrap_or_else(|_| raw_email.trim().to_lowercase());
     let network = http::client_network(&req);
 
-    // A device that signed in to this account before counts on its own.
-    let device_id = context::device_cookie(&req)?
-        .and_then(|cookie| device::recognise(&ctx.secret, &email, &cookie));
+    // A device that signed in to this account before, with its password as
+    // it is now, counts on its own (its cookie is checked against the stored
+    // password, read first; a browser without one costs no extra read).
+    let device_id = match context::device_cookie(&req)? {
+        Some(cookie) => store::password_hash(&ctx.db, &email)
+            .await?
+            .and_then(|password_hash| {
+                let holder = device::Holder {
+                    email: &email,
+                    password_hash: &password_hash,
+                };
+                device::recognise(&ctx.secret, holder, &cookie)
+            }),
+        None => None,
+    };
     let (per_account, account_subject): (&Limit, &str) = match &device_id {
         Some(id) => (&LOGIN_FAILURES_PER_DEVICE, id),
         None => (&LOGIN_FAILURES_PER_EMAIL, &email),
@@ -146,5 +158,5 @@ pub async fn login(mut req: Request, env: &Env) -> ApiResult<Response> {
         email: user.email.clone(),
         role: user.role.clone(),
     };
-    context::start_session(&ctx, &account, refunds).await
+    context::start_session(&ctx, &account, &user.password_hash, refunds).await
 }

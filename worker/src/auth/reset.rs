@@ -134,7 +134,7 @@ pub async fn reset(mut req: Request, env: &Env) -> ApiResult<Response> {
         email: user.email.clone(),
         role: user.role.clone(),
     };
-    context::start_session(&ctx, &account, statements).await
+    context::start_session(&ctx, &account, &hash, statements).await
 }
 
 /// `POST /api/auth/password` `{current_password, new_password}`: 'Alterar
@@ -201,5 +201,8 @@ pub async fn change(mut req: Request, env: &Env) -> ApiResult<Response> {
         ctx.now,
     )?);
     ctx.db.batch(statements).await?;
-    http::success(json!({}))
+    // This browser stays a known device; those that knew the old password do not.
+    let response = http::success(json!({}))?;
+    context::remember_device(&ctx, &staff.email, &hash, &response)?;
+    Ok(response)
 }

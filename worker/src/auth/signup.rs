@@ -190,5 +190,5 @@ pub async fn confirm(mut req: Request, env: &Env) -> ApiResult<Response> {
         email: row.email,
         role,
     };
-    context::answer_new_session(&ctx, &account, &session)
+    context::answer_new_session(&ctx, &account, &row.password_hash, &session)
 }

@@ -14,6 +14,9 @@ pub const SESSION_LIFETIME_MS: i64 = 30 * 24 * 60 * 60 * 1000;
 // Accounts
 const FIND_USER: &str = "SELECT id, email, password_hash, confirmed_at, role, disabled_at \
      FROM staff_users WHERE email = ?1";
+/// The password of a confirmed account, as stored (what its device cookies are bound to).
+const PASSWORD_HASH: &str =
+    "SELECT password_hash FROM staff_users WHERE email = ?1 AND confirmed_at IS NOT NULL";
 /// The account a sign-up names, created unconfirmed if new. An account has no
 /// password of its own until it is confirmed ('!' matches no hash): each
 /// sign-up's password waits on its own link.
@@ -186,6 +189,19 @@ pub struct LiveSessionRow {
 
 pub fn find_user(db: &D1Database, email: &str) -> worker::Result<D1PreparedStatement> {
     query!(db, FIND_USER, email)
+}
+
+#[derive(Deserialize)]
+struct PasswordHashRow {
+    password_hash: String,
+}
+
+/// The stored password hash of the confirmed account `email`.
+pub async fn password_hash(db: &D1Database, email: &str) -> worker::Result<Option<String>> {
+    Ok(query!(db, PASSWORD_HASH, email)?
+        .first::<PasswordHashRow>(None)
+        .await?
+        .map(|r| r.password_hash))
 }
 
 /// A row if a switched-off account reaches `mailbox` (`StaffEmail::mailbox`).
