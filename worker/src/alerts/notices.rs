@@ -29,10 +29,22 @@ const CLAIM_SQL: &str = "UPDATE staff_users SET notices_lease_until = ?2 \
        AND (notices_lease_until IS NULL OR notices_lease_until < ?1) \
      RETURNING id, email, notices_sent_through";
 
+/// Where a person told of new leads "from now on" starts: after the newest
+/// submission (`notices_sent_through`), not at the first lead. Used wherever
+/// notices start: switched on, a new owner, an account switched back on.
+macro_rules! notices_from_now {
+    () => {
+        "(SELECT coalesce(max(id), 0) FROM lead_submissions)"
+    };
+}
+pub(crate) use notices_from_now;
+
 /// A person who just switched notices on starts from now, not from the first lead.
-const START_SQL: &str = "UPDATE staff_users SET notices_lease_until = NULL, \
-       notices_sent_through = (SELECT coalesce(max(id), 0) FROM lead_submissions) \
-     WHERE id = ?1";
+const START_SQL: &str = concat!(
+    "UPDATE staff_users SET notices_lease_until = NULL, notices_sent_through = ",
+    notices_from_now!(),
+    " WHERE id = ?1"
+);
 
 /// After an e-mail went: told through `?2`, and held for a minute from `?3`.
 const SENT_SQL: &str =

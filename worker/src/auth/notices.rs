@@ -11,15 +11,19 @@ use serde_json::{Value, json};
 use worker::{Env, Request, Response};
 
 use super::guard;
+use crate::alerts::notices::notices_from_now;
 use crate::http::{self, ApiResult, invalid_field};
 use crate::{config, messages};
 
 const READ_SQL: &str = "SELECT lead_notices FROM staff_users WHERE id = ?1";
-const SWITCH_SQL: &str = "UPDATE staff_users SET \
-       notices_sent_through = CASE WHEN ?2 = 1 AND lead_notices = 0 \
-         THEN (SELECT coalesce(max(id), 0) FROM lead_submissions) ELSE notices_sent_through END, \
+const SWITCH_SQL: &str = concat!(
+    "UPDATE staff_users SET \
+       notices_sent_through = CASE WHEN ?2 = 1 AND lead_notices = 0 THEN ",
+    notices_from_now!(),
+    " ELSE notices_sent_through END, \
        lead_notices = ?2 \
-     WHERE id = ?1 RETURNING lead_notices";
+     WHERE id = ?1 RETURNING lead_notices"
+);
 
 #[derive(Deserialize)]
 struct Row {

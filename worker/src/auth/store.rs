@@ -5,6 +5,7 @@ use crate::d1::query;
 use serde::Deserialize;
 use worker::{D1Database, D1PreparedStatement};
 
+use crate::alerts::notices::notices_from_now;
 use crate::auth::staff::mailbox;
 use crate::d1;
 
@@ -64,15 +65,19 @@ const USE_CONFIRMATION: &str = "UPDATE email_confirmations SET used_at = ?2 \
      WHERE token_hash = ?1 AND used_at IS NULL AND expires_at > ?2";
 /// The account takes the password of the link that confirmed it; the first
 /// account ever confirmed becomes an owner, with the new-lead notices on.
-const CONFIRM_USER: &str = "UPDATE staff_users SET confirmed_at = coalesce(confirmed_at, ?2), \
+const CONFIRM_USER: &str = concat!(
+    "UPDATE staff_users SET confirmed_at = coalesce(confirmed_at, ?2), \
        password_hash = ?3, last_sign_in_at = ?2, \
        role = CASE WHEN EXISTS (SELECT 1 FROM staff_users WHERE role = 'owner' AND confirmed_at IS NOT NULL) \
                    THEN role ELSE 'owner' END, \
        lead_notices = CASE WHEN EXISTS (SELECT 1 FROM staff_users WHERE role = 'owner' AND confirmed_at IS NOT NULL) \
                    THEN lead_notices ELSE 1 END, \
        notices_sent_through = CASE WHEN EXISTS (SELECT 1 FROM staff_users WHERE role = 'owner' AND confirmed_at IS NOT NULL) \
-                   THEN notices_sent_through ELSE (SELECT coalesce(max(id), 0) FROM lead_submissions) END \
-     WHERE id = ?1";
+                   THEN notices_sent_through ELSE ",
+    notices_from_now!(),
+    " END \
+     WHERE id = ?1"
+);
 const RETIRE_CONFIRMATIONS: &str = "UPDATE email_confirmations SET used_at = ?2 \
      WHERE user_id = ?1 AND used_at IS NULL";
 

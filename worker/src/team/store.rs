@@ -10,6 +10,7 @@ use crate::d1::query;
 use serde::Deserialize;
 use worker::{D1Database, D1PreparedStatement};
 
+use crate::alerts::notices::notices_from_now;
 use crate::audit::Action;
 use crate::auth::staff::mailbox;
 
@@ -143,17 +144,18 @@ impl TeamAction {
             TeamAction::Disable => Some("UPDATE staff_users SET disabled_at = ?2"),
             // Back from being switched off: told of new leads from now on,
             // not of every lead it missed meanwhile.
-            TeamAction::Enable => Some(
-                "UPDATE staff_users SET disabled_at = NULL, notices_sent_through = \
-                 (SELECT coalesce(max(id), 0) FROM lead_submissions)",
-            ),
+            TeamAction::Enable => Some(concat!(
+                "UPDATE staff_users SET disabled_at = NULL, notices_sent_through = ",
+                notices_from_now!()
+            )),
             TeamAction::EndSessions => None,
             // Owners get the new-lead notices by default (from now on).
-            TeamAction::MakeOwner => Some(
+            TeamAction::MakeOwner => Some(concat!(
                 "UPDATE staff_users SET role = 'owner', notices_sent_through = \
-                 CASE WHEN lead_notices = 0 THEN (SELECT coalesce(max(id), 0) FROM lead_submissions) \
-                 ELSE notices_sent_through END, lead_notices = 1",
-            ),
+                 CASE WHEN lead_notices = 0 THEN ",
+                notices_from_now!(),
+                " ELSE notices_sent_through END, lead_notices = 1"
+            )),
             TeamAction::RemoveOwner => Some("UPDATE staff_users SET role = 'staff'"),
         }
     }
