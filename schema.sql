@@ -287,8 +287,9 @@ CREATE TABLE webhook_events (
 );
 CREATE INDEX webhook_events_due ON webhook_events (next_attempt_at) WHERE status = 'pending';
 
--- Small bits of state the cron keeps ('webhook_cursor': the last submission
--- turned into webhook events).
+-- Small bits of state the cron keeps or reads ('webhook_cursor': the last
+-- submission turned into webhook events; 'turnstile_failed_at': when the lead
+-- form last refused a visitor because the bot check could not be made).
 CREATE TABLE cron_state (
   name  TEXT PRIMARY KEY,
   value INTEGER NOT NULL

@@ -5,7 +5,7 @@ import { accepted, FakeJetimob, refused } from "../support/fake-jetimob";
 import { FakeMail, type SentMail } from "../support/fake-mail";
 import { aLead, postLead } from "../support/leads";
 import { eventually } from "../support/net";
-import { type StaffClient, signedInStaff } from "../support/staff";
+import { StaffClient, signedInStaff, staffEmail } from "../support/staff";
 
 // Delivery trouble: the cron watches whether leads reach Jetimob and tells
 // the owners once when they stop ('Leads não estão chegando ao Jetimob') and
@@ -367,5 +367,66 @@ describe("/api/health when D1 cannot answer", () => {
       return h.status === 200 ? h : undefined;
     }, 15_000);
     expect(up.body).toMatchObject({ status: "ok", database: "ok" });
+  });
+});
+
+describe("a lead form whose bot check (Turnstile) cannot be made", () => {
+  it("refuses visitors, so it is an incident: one alert saying what to do, and the recovery once a lead gets through", async () => {
+    const passing = () => ({ status: 200, body: { success: true, "error-codes": [] } });
+    const siteverify = await new FakeService(passing).start();
+    const mail = await new FakeMail().start();
+    const jetimob = await new FakeJetimob().start();
+    const app = await spawnApp({
+      vars: {
+        ...mail.settings(),
+        ...jetimob.settings(),
+        TURNSTILE_SITE_KEY: "1x00000000000000000000AA",
+        TURNSTILE_SECRET_KEY: "chave-secreta-do-site",
+        TURNSTILE_VERIFY_URL: `${siteverify.url}/turnstile/v0/siteverify`,
+      },
+    });
+    running.push(async () => {
+      await app.stop();
+      await Promise.all([jetimob.stop(), mail.stop(), siteverify.stop()]);
+    });
+    // The owner signs up while the check works (sign-up is behind it too).
+    const client = new StaffClient(app);
+    const email = staffEmail("responsavel");
+    const body = { email, password: "vinho-tinto-2026", turnstile_token: "XXXX.DUMMY.TOKEN.XXXX" };
+    expect((await client.call("POST", "/api/auth/signup", body)).status).toBe(200);
+    expect((await client.confirm(mail.confirmationToken(email), "vinho-tinto-2026")).status).toBe(200);
+    const owner = { client, email };
+    const s = { app, mail, jetimob, owner, colleague: owner };
+    siteverify.respondWith(() => ({ status: 503, body: { error: "indisponível" } }));
+    await cronRuns(app, 1);
+    expect(await banner(s)).toBeNull();
+
+    // Ten visitors at once, all refused; the cron runs beside them.
+    const answers = await Promise.all([
+      ...Array.from({ length: 10 }, () => postLead(app, aLead({ turnstile_token: "XXXX.DUMMY.TOKEN.XXXX" }))),
+      app.runCron(),
+    ]);
+    for (const answer of answers.slice(0, 10)) expect((answer as { status: number }).status).toBe(502);
+    await cronRuns(app, 3);
+    const alerts = mail.messagesTo(owner.email).filter((m) => m.subject === ALERT);
+    expect(alerts).toHaveLength(1);
+    expect(alerts[0]?.text).toContain("O formulário do site está recusando os visitantes");
+    expect(alerts[0]?.text).toContain("Confira TURNSTILE_SECRET_KEY");
+    // It does not promise that nothing was lost: the refused visitors were not recorded.
+    expect(alerts[0]?.text).toContain("os visitantes que o formulário recusou não ficaram registrados");
+    expect(alerts[0]?.text).not.toContain("Nenhum lead se perde");
+    const shown = await banner(s);
+    expect(shown?.summary).toMatch(/^Leads não estão chegando ao Jetimob desde \d\d\/\d\d\/\d{4} \d\d:\d\d\.$/);
+    expect(shown?.details.map((d) => d.what)).toEqual([
+      "O formulário do site está recusando os visitantes: a verificação anti-robô (Turnstile) não pôde ser feita.",
+    ]);
+    expect((await health(app)).status).toBe(503);
+
+    // The check works again: the next visitor's lead lands, and the incident ends.
+    siteverify.respondWith(passing);
+    expect((await postLead(app, aLead({ turnstile_token: "XXXX.DUMMY.TOKEN.XXXX" }))).status).toBe(200);
+    await cronRuns(app, 2);
+    expect(await banner(s)).toBeNull();
+    expect(subjects(mail.messagesTo(owner.email))).toEqual([ALERT, RECOVERED]);
   });
 });

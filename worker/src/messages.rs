@@ -110,13 +110,28 @@ pub const DELIVERY_OFF: &str =
 pub const DELIVERY_OFF_TODO: &str = "Cadastre JETIMOB_PUBLIC_KEY e JETIMOB_PRIVATE_KEY \
      (npx wrangler secret put); os leads que esperam serão enviados no minuto seguinte.";
 
-/// The open incident in one line: since when, and how many leads wait.
+pub const FORM_BLOCKED: &str = "O formulário do site está recusando os visitantes: a verificação \
+     anti-robô (Turnstile) não pôde ser feita.";
+pub const FORM_BLOCKED_TODO: &str = "Confira TURNSTILE_SECRET_KEY (npx wrangler secret put) e se o \
+     site continua cadastrado no Turnstile da Cloudflare. Se o Turnstile estiver fora do ar, o \
+     formulário volta a funcionar com ele; para reabri-lo já, desligue o Turnstile (apague \
+     TURNSTILE_SITE_KEY) e publique de novo. Os visitantes recusados viram a mensagem de erro e \
+     não ficaram registrados.";
+
+/// The alert's last word on the leads themselves.
+pub const ALERT_LEADS_KEPT: &str = "Nenhum lead se perde: todos ficam guardados no painel e são \
+     enviados ao Jetimob assim que possível.";
+pub const ALERT_VISITORS_REFUSED: &str = "Os leads já recebidos ficam guardados no painel, mas os \
+     visitantes que o formulário recusou não ficaram registrados.";
+
+/// The open incident in one line: since when, and how many leads wait (when any do).
 pub fn delivery_incident(since: &str, waiting: i64) -> String {
     let waiting = match waiting {
-        1 => "1 lead esperando envio".to_string(),
-        n => format!("{n} leads esperando envio"),
+        0 => String::new(),
+        1 => " 1 lead esperando envio.".to_string(),
+        n => format!(" {n} leads esperando envio."),
     };
-    format!("Leads não estão chegando ao Jetimob desde {since}. {waiting}.")
+    format!("Leads não estão chegando ao Jetimob desde {since}.{waiting}")
 }
 
 pub fn delivery_recovered(since: &str) -> String {

@@ -6,7 +6,9 @@
 
 use serde::Deserialize;
 use serde_json::{Map, Value};
-use worker::{Env, Request};
+use worker::{D1Database, Env, Request};
+
+use crate::d1::query;
 
 use crate::http::{ApiError, ApiResult, FieldErrors};
 use crate::{config, messages, outbound};
@@ -22,6 +24,19 @@ const MAX_TOKEN_CHARS: usize = 2048;
 /// The verification normally answers in tens of milliseconds; a visitor
 /// should not wait longer than this for it.
 const TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// The name of the `cron_state` row holding when the lead form last refused
+/// a visitor because the verification could not be made (service down,
+/// secret refused); a macro, for the SQL that reads it.
+macro_rules! failed_at_state {
+    () => {
+        "turnstile_failed_at"
+    };
+}
+pub(crate) use failed_at_state;
+pub const FAILED_AT: &str = failed_at_state!();
+const RECORD_FAILURE_SQL: &str = "INSERT INTO cron_state (name, value) VALUES (?1, ?2) \
+     ON CONFLICT (name) DO UPDATE SET value = max(value, excluded.value)";
 
 /// Turnstile's settings, present only when it is on.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -86,6 +101,29 @@ impl Turnstile {
     /// Checks the token of `body` for a visitor at `remote_ip`; `Ok` means the
     /// submission may go on.
     pub async fn check(&self, body: &Map<String, Value>, remote_ip: &str) -> ApiResult<()> {
+        into_result(self.verdict(body, remote_ip).await)
+    }
+
+    /// As [`Turnstile::check`], for the lead form: a check that could not be
+    /// made refuses a visitor's lead, so it is also recorded (at `now`, in
+    /// [`FAILED_AT`]) for the cron, which tells the owners.
+    pub async fn check_lead(
+        &self,
+        db: &D1Database,
+        body: &Map<String, Value>,
+        remote_ip: &str,
+        now: i64,
+    ) -> ApiResult<()> {
+        let verdict = self.verdict(body, remote_ip).await;
+        if matches!(verdict, Verdict::Unavailable(_))
+            && let Err(error) = query!(db, RECORD_FAILURE_SQL, FAILED_AT, now)?.run().await
+        {
+            worker::console_error!("turnstile: the failure was not recorded: {error}");
+        }
+        into_result(verdict)
+    }
+
+    async fn verdict(&self, body: &Map<String, Value>, remote_ip: &str) -> Verdict {
         let verdict = match token_of(body) {
             Err(message) => Verdict::Refused(message),
             Ok(token) => self.verify(token, remote_ip).await,
@@ -93,7 +131,7 @@ impl Turnstile {
         if let Verdict::Unavailable(detail) = &verdict {
             worker::console_error!("turnstile: verification unavailable: {detail}");
         }
-        into_result(verdict)
+        verdict
     }
 
     async fn verify(&self, token: &str, remote_ip: &str) -> Verdict {

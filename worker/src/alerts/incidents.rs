@@ -3,7 +3,9 @@
 //!
 //! An incident is open while any of these holds: Jetimob refused our keys
 //! (the latest attempt got 401 or 403), the oldest undelivered lead has waited
-//! more than 15 minutes, or delivery is off (no keys) while leads wait. At
+//! more than 15 minutes, delivery is off (no keys) while leads wait, or the
+//! lead form refused a visitor in the last 15 minutes because its bot check
+//! (Turnstile) could not be made, and no lead got through since. At
 //! most one is open at a time (a unique index), and each of its two e-mails
 //! ('Leads não estão chegando ao Jetimob', 'Entrega ao Jetimob normalizada')
 //! is claimed in D1 before it goes: one alert per incident, however many
@@ -18,10 +20,13 @@ use worker::{D1Database, Env};
 use super::webhook;
 use crate::dates::{format_date, iso};
 use crate::mail::{self, Email};
+use crate::turnstile::failed_at_state;
 use crate::{agency, config, crm, messages};
 
 /// Past this, an undelivered lead is a problem someone must look at.
 pub const BACKLOG_MS: i64 = 15 * 60 * 1000;
+/// A visitor refused by a bot check that could not be made counts this long.
+pub const FORM_BLOCKED_MS: i64 = 15 * 60 * 1000;
 /// At most one alert e-mail this often.
 pub const ALERT_GAP_MS: i64 = 60 * 60 * 1000;
 
@@ -34,6 +39,8 @@ pub enum Reason {
     Backlog,
     /// No Jetimob keys, and leads wait.
     Off,
+    /// The lead form refuses visitors: Turnstile's check cannot be made.
+    FormBlocked,
 }
 
 impl Reason {
@@ -42,6 +49,7 @@ impl Reason {
             Reason::KeysRefused => "keys_refused",
             Reason::Backlog => "backlog",
             Reason::Off => "off",
+            Reason::FormBlocked => "form_blocked",
         }
     }
 
@@ -50,6 +58,7 @@ impl Reason {
             "keys_refused" => Some(Reason::KeysRefused),
             "backlog" => Some(Reason::Backlog),
             "off" => Some(Reason::Off),
+            "form_blocked" => Some(Reason::FormBlocked),
             _ => None,
         }
     }
@@ -64,6 +73,11 @@ pub struct Snapshot {
     pub waiting: i64,
     /// The latest delivery attempt failed this way (its `detail`), if it failed.
     pub last_failure: Option<String>,
+    /// When the lead form last refused a visitor because Turnstile's check
+    /// could not be made.
+    pub form_refused_at: Option<i64>,
+    /// When the newest submission arrived.
+    pub last_submission_at: Option<i64>,
 }
 
 /// Why delivery is unhealthy now; empty when it is fine.
@@ -85,6 +99,12 @@ pub fn reasons(snapshot: &Snapshot, configured: bool, now: i64) -> Vec<Reason> {
         .is_some_and(|at| now - at > BACKLOG_MS)
     {
         reasons.push(Reason::Backlog);
+    }
+    // Refused lately, and no lead got through since.
+    if snapshot.form_refused_at.is_some_and(|at| {
+        now - at <= FORM_BLOCKED_MS && snapshot.last_submission_at.is_none_or(|last| last < at)
+    }) {
+        reasons.push(Reason::FormBlocked);
     }
     reasons
 }
@@ -122,7 +142,11 @@ const SNAPSHOT_SQL: &str = concat!(
     " AS oldest_pending_at, \
        (SELECT coalesce(sum(n), 0) FROM lead_counters WHERE name IN ('pending', 'failed')) AS waiting, \
        (SELECT detail FROM crm_attempts WHERE id = (SELECT max(id) FROM crm_attempts) \
-          AND outcome = 'failed') AS last_failure"
+          AND outcome = 'failed') AS last_failure, \
+       (SELECT value FROM cron_state WHERE name = '",
+    failed_at_state!(),
+    "') AS form_refused_at, \
+       (SELECT submitted_at FROM lead_submissions ORDER BY id DESC LIMIT 1) AS last_submission_at"
 );
 
 pub const OPEN_SQL: &str = "SELECT id, started_at, reasons, waiting, alerted_at, resolved_at \
@@ -289,6 +313,8 @@ async fn send_to_owners(
 pub struct Words {
     pub summary: String,
     pub details: Vec<(String, String)>,
+    /// What became of the leads: all kept, or some visitors refused.
+    pub kept: &'static str,
 }
 
 pub fn describe(incident: &Incident) -> Words {
@@ -309,11 +335,21 @@ pub fn describe(incident: &Incident) -> Words {
                 messages::DELIVERY_OFF.to_string(),
                 messages::DELIVERY_OFF_TODO.to_string(),
             ),
+            Reason::FormBlocked => (
+                messages::FORM_BLOCKED.to_string(),
+                messages::FORM_BLOCKED_TODO.to_string(),
+            ),
         })
         .collect();
+    let kept = if incident.reasons().contains(&Reason::FormBlocked) {
+        messages::ALERT_VISITORS_REFUSED
+    } else {
+        messages::ALERT_LEADS_KEPT
+    };
     Words {
         summary: messages::delivery_incident(&since, incident.waiting),
         details,
+        kept,
     }
 }
 
@@ -334,8 +370,8 @@ fn alert_email(to: &str, words: &Words, env: &Env) -> Email {
         ));
     }
     let footer = format!(
-        "Nenhum lead se perde: todos ficam guardados no painel e são enviados ao Jetimob assim que possível. \
-         Painel: {panel}\n\nAviso automático do {development}; você o recebe por ser responsável pelo painel."
+        "{} Painel: {panel}\n\nAviso automático do {development}; você o recebe por ser responsável pelo painel.",
+        words.kept
     );
     text.push_str(&footer);
     html.push_str(&format!(
@@ -377,6 +413,7 @@ mod tests {
             oldest_pending_at: Some(NOW - 2 * MINUTE),
             waiting: 3,
             last_failure: Some("HTTP 500: erro".into()),
+            ..Snapshot::default()
         };
         assert!(reasons(&fine, true, NOW).is_empty());
         assert!(reasons(&Snapshot::default(), false, NOW).is_empty());
@@ -392,10 +429,43 @@ mod tests {
         let late = Snapshot {
             oldest_pending_at: Some(NOW - 16 * MINUTE),
             waiting: 1,
-            last_failure: None,
+            ..Snapshot::default()
         };
         assert_eq!(reasons(&late, true, NOW), [Reason::Backlog]);
         assert_eq!(reasons(&late, false, NOW), [Reason::Off, Reason::Backlog]);
+    }
+
+    #[test]
+    fn a_lead_form_refusing_visitors_is_a_reason_until_a_lead_gets_through_or_15_minutes_pass() {
+        let refused = |at: i64, last: Option<i64>| Snapshot {
+            form_refused_at: Some(at),
+            last_submission_at: last,
+            ..Snapshot::default()
+        };
+        assert_eq!(
+            reasons(&refused(NOW - MINUTE, None), true, NOW),
+            [Reason::FormBlocked]
+        );
+        let before = Some(NOW - 60 * MINUTE);
+        assert_eq!(
+            reasons(&refused(NOW - MINUTE, before), true, NOW),
+            [Reason::FormBlocked]
+        );
+        // A lead got through after it: the form works.
+        assert!(reasons(&refused(NOW - 2 * MINUTE, Some(NOW - MINUTE)), true, NOW).is_empty());
+        // Nobody refused for 15 minutes.
+        assert!(reasons(&refused(NOW - 16 * MINUTE, before), true, NOW).is_empty());
+        // Its alert does not promise that every lead is kept.
+        let incident = Incident {
+            id: 1,
+            started_at: NOW,
+            reasons: "form_blocked".into(),
+            waiting: 0,
+            resolved_at: None,
+        };
+        let words = describe(&incident);
+        assert!(!words.summary.contains("esperando"));
+        assert!(words.kept.contains("não ficaram registrados"));
     }
 
     #[test]
@@ -413,6 +483,7 @@ mod tests {
             "Leads não estão chegando ao Jetimob desde 31/12/2025 21:00. 4 leads esperando envio."
         );
         assert_eq!(words.details.len(), 2);
+        assert!(words.kept.starts_with("Nenhum lead se perde"));
         assert!(words.details[0].1.contains("JETIMOB_PRIVATE_KEY"));
         assert!(words.details[1].0.contains("mais de 15 minutos"));
     }

@@ -83,11 +83,13 @@ async fn accept(
     };
     // After the field checks, so a visitor who fixes a field can send the
     // same, still unspent, token again.
+    let db = config::database(env)?;
     if let Some(turnstile) = Turnstile::from_env(env) {
-        turnstile.check(body, &ip).await?;
+        turnstile
+            .check_lead(&db, body, &ip, platform::now_ms())
+            .await?;
     }
 
-    let db = config::database(env)?;
     let saved = store::save(&db, &lead, d1_limit, platform::now_ms()).await?;
     match saved {
         Saved::Limited => Err(limited()),
