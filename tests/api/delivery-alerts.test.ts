@@ -77,7 +77,7 @@ async function health(app: App) {
 async function banner(s: Scenario) {
   const list = await s.owner.client.call("GET", "/api/leads");
   expect(list.status).toBe(200);
-  return list.body.incident as { summary: string; details: { what: string; todo: string }[] } | null;
+  return list.body.incident as { summary: string; details: { what: string; todo: string }[]; kept: string } | null;
 }
 
 async function cronRuns(app: App, times: number) {
@@ -108,6 +108,9 @@ describe("Jetimob refusing our keys", () => {
 
     const shown = await banner(s);
     expect(alert?.text.startsWith(shown?.summary ?? "?")).toBe(true);
+    expect(shown?.kept).toBe(
+      "Nenhum lead se perde: todos ficam guardados no painel e são enviados ao Jetimob assim que possível.",
+    );
     expect(shown?.details.map((d) => d.what)).toEqual([
       "O Jetimob recusou as chaves de acesso da integração (HTTP 401/403).",
     ]);
@@ -417,6 +420,9 @@ describe("a lead form whose bot check (Turnstile) cannot be made", () => {
     expect(alerts[0]?.text).not.toContain("Nenhum lead se perde");
     const shown = await banner(s);
     expect(shown?.summary).toMatch(/^Leads não estão chegando ao Jetimob desde \d\d\/\d\d\/\d{4} \d\d:\d\d\.$/);
+    expect(shown?.kept).toBe(
+      "Os leads já recebidos ficam guardados no painel, mas os visitantes que o formulário recusou não ficaram registrados.",
+    );
     expect(shown?.details.map((d) => d.what)).toEqual([
       "O formulário do site está recusando os visitantes: a verificação anti-robô (Turnstile) não pôde ser feita.",
     ]);

@@ -59,6 +59,9 @@ test("while leads are not reaching Jetimob, /admin says so with the alert's word
     "A entrega ao Jetimob está desligada: as chaves da integração não estão configuradas.",
   );
   await expect(banner).toContainText("O que fazer: Cadastre JETIMOB_PUBLIC_KEY e JETIMOB_PRIVATE_KEY");
+  await expect(banner).toContainText(
+    "Nenhum lead se perde: todos ficam guardados no painel e são enviados ao Jetimob assim que possível.",
+  );
   await screenshot(page, testInfo, "admin-incident-banner");
 
   // Resolved (as when the keys arrive): the banner goes at the next refresh.

@@ -115,8 +115,7 @@ pub const FORM_BLOCKED: &str = "O formulário do site está recusando os visitan
 pub const FORM_BLOCKED_TODO: &str = "Confira TURNSTILE_SECRET_KEY (npx wrangler secret put) e se o \
      site continua cadastrado no Turnstile da Cloudflare. Se o Turnstile estiver fora do ar, o \
      formulário volta a funcionar com ele; para reabri-lo já, desligue o Turnstile (apague \
-     TURNSTILE_SITE_KEY) e publique de novo. Os visitantes recusados viram a mensagem de erro e \
-     não ficaram registrados.";
+     TURNSTILE_SITE_KEY) e publique de novo.";
 
 /// The alert's last word on the leads themselves.
 pub const ALERT_LEADS_KEPT: &str = "Nenhum lead se perde: todos ficam guardados no painel e são \

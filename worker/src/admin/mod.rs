@@ -250,6 +250,7 @@ async fn list(req: &Request, env: &Env) -> ApiResult<Response> {
                 "details": words.details.iter()
                     .map(|(what, todo)| json!({ "what": what, "todo": todo }))
                     .collect::<Vec<_>>(),
+                "kept": words.kept,
             })
         }),
     }))?;

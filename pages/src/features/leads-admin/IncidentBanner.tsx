@@ -20,9 +20,7 @@ export function IncidentBanner({ incident }: { incident: Incident }) {
           </li>
         ))}
       </ul>
-      <p className="incident__safe">
-        Nenhum lead se perde: todos ficam guardados aqui e são enviados assim que possível.
-      </p>
+      <p className="incident__safe">{incident.kept}</p>
     </section>
   );
 }

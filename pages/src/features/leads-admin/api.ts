@@ -83,6 +83,8 @@ export type Incident = {
   since: number;
   summary: string;
   details: { what: string; todo: string }[];
+  /** What became of the leads: all kept, or some visitors refused by the form. */
+  kept: string;
 };
 
 /** The panel's view, as it appears in the address bar. */
