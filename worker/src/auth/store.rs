@@ -15,9 +15,6 @@ pub const SESSION_LIFETIME_MS: i64 = 30 * 24 * 60 * 60 * 1000;
 // Accounts
 const FIND_USER: &str = "SELECT id, email, password_hash, confirmed_at, role, disabled_at \
      FROM staff_users WHERE email = ?1";
-/// The password of a confirmed account, as stored (what its device cookies are bound to).
-const PASSWORD_HASH: &str =
-    "SELECT password_hash FROM staff_users WHERE email = ?1 AND confirmed_at IS NOT NULL";
 /// The account a sign-up names, created unconfirmed if new. An account has no
 /// password of its own until it is confirmed ('!' matches no hash): each
 /// sign-up's password waits on its own link.
@@ -196,17 +193,14 @@ pub fn find_user(db: &D1Database, email: &str) -> worker::Result<D1PreparedState
     query!(db, FIND_USER, email)
 }
 
-#[derive(Deserialize)]
-struct PasswordHashRow {
-    password_hash: String,
-}
-
-/// The stored password hash of the confirmed account `email`.
+/// The stored password hash of the confirmed account `email` (what its
+/// device cookies are bound to).
 pub async fn password_hash(db: &D1Database, email: &str) -> worker::Result<Option<String>> {
-    Ok(query!(db, PASSWORD_HASH, email)?
-        .first::<PasswordHashRow>(None)
+    Ok(find_user(db, email)?
+        .first::<UserRow>(None)
         .await?
-        .map(|r| r.password_hash))
+        .filter(|u| u.confirmed_at.is_some())
+        .map(|u| u.password_hash))
 }
 
 /// A row if a switched-off account reaches `mailbox` (`StaffEmail::mailbox`).

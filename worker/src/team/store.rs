@@ -29,12 +29,14 @@ const FIND_SQL: &str = "SELECT id, email, role, created_at, confirmed_at, last_s
 const END_SESSIONS_SQL: &str =
     "UPDATE staff_sessions SET revoked_at = ?2 WHERE user_id = ?1 AND revoked_at IS NULL";
 
-/// The mailbox of the account `?1` if this batch switched it off (at `?2`),
-/// as SQL: 'Desativar' ends a person's access by every address of theirs.
-macro_rules! mailbox_switched_off_now {
+/// The account (`email`) reaches the mailbox of the account `?1`, if this
+/// batch switched `?1` off (at `?2`), as SQL: 'Desativar' ends a person's
+/// access by every address of theirs.
+macro_rules! in_mailbox_switched_off_now {
     () => {
         concat!(
-            "(SELECT ",
+            mailbox!("email"),
+            " = (SELECT ",
             mailbox!("a.email"),
             " FROM staff_users a WHERE a.id = ?1 AND a.disabled_at = ?2)"
         )
@@ -46,9 +48,7 @@ macro_rules! mailbox_switched_off_now {
 /// active owner.
 const OTHER_ADDRESSES: &str = concat!(
     "disabled_at IS NULL AND id != ?3 AND ",
-    mailbox!("email"),
-    " = ",
-    mailbox_switched_off_now!()
+    in_mailbox_switched_off_now!()
 );
 
 /// After 'Desativar': every session of every account of the mailbox this
@@ -56,9 +56,7 @@ const OTHER_ADDRESSES: &str = concat!(
 const END_SESSIONS_OF_DISABLED_SQL: &str = concat!(
     "UPDATE staff_sessions SET revoked_at = ?2 WHERE revoked_at IS NULL AND user_id IN \
        (SELECT id FROM staff_users WHERE disabled_at = ?2 AND ",
-    mailbox!("email"),
-    " = ",
-    mailbox_switched_off_now!(),
+    in_mailbox_switched_off_now!(),
     ")"
 );
 
