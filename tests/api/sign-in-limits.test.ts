@@ -34,6 +34,28 @@ async function windowPasses(key: string): Promise<void> {
   await app.sql("UPDATE rate_limits SET window_start = window_start - 900000 WHERE key = ?1", key);
 }
 
+/** Signs in from `count` browsers at addresses `{subnet}.1`…; their device cookies. */
+async function knownDevices(email: string, password: string, count: number, subnet: string): Promise<string[]> {
+  const devices: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const browser = new StaffClient(app, `${subnet}.${i + 1}`);
+    expect((await browser.login(email, password)).status).toBe(200);
+    devices.push(String(browser.device));
+  }
+  return devices;
+}
+
+/** `count` wrong passwords at once from addresses `{subnet}.1`…, each through one of `devices` in turn. */
+function guessesThrough(email: string, devices: string[], count: number, subnet: string) {
+  return Promise.all(
+    Array.from({ length: count }, (_, i) => {
+      const guess = new StaffClient(app, `${subnet}.${i + 1}`);
+      guess.device = devices[i % devices.length] ?? null;
+      return guess.login(email, `palpite-${i}`);
+    }),
+  );
+}
+
 describe("wrong passwords sent all at once", () => {
   it("40 for one account from one address: at most 5 are checked, the rest are refused unchecked", async () => {
     const { email, password } = await signedInStaff(app, mail);
@@ -101,20 +123,9 @@ describe("a stranger hammering an address", () => {
 describe("many devices that signed in to one account", () => {
   it("30 wrong passwords at once, spread over 7 devices and 30 addresses: at most 20 are checked", async () => {
     const { email, password } = await signedInStaff(app, mail);
-    const devices: string[] = [];
-    for (let i = 0; i < 7; i++) {
-      const browser = new StaffClient(app, `198.18.16.${i + 1}`);
-      expect((await browser.login(email, password)).status).toBe(200);
-      devices.push(String(browser.device));
-    }
+    const devices = await knownDevices(email, password, 7, "198.18.16");
     expect(new Set(devices).size).toBe(7);
-    const answers = await Promise.all(
-      Array.from({ length: 30 }, (_, i) => {
-        const guess = new StaffClient(app, `198.18.17.${i + 1}`);
-        guess.device = devices[i % devices.length] ?? null;
-        return guess.login(email, `palpite-${i}`);
-      }),
-    );
+    const answers = await guessesThrough(email, devices, 30, "198.18.17");
     const statuses = tally(answers.map((a) => a.status));
     expect((statuses[401] ?? 0) + (statuses[429] ?? 0)).toBe(30);
     expect(statuses[401]).toBeLessThanOrEqual(20);
@@ -125,24 +136,13 @@ describe("many devices that signed in to one account", () => {
 describe("a new password", () => {
   it("ends the devices that knew the old one: 20 guesses at once through them count as strangers', yet the browser that changed it stays known", async () => {
     const { client: hers, email, password } = await signedInStaff(app, mail);
-    const stale: string[] = [];
-    for (let i = 0; i < 4; i++) {
-      const browser = new StaffClient(app, `198.18.18.${i + 1}`);
-      expect((await browser.login(email, password)).status).toBe(200);
-      stale.push(String(browser.device));
-    }
+    const stale = await knownDevices(email, password, 4, "198.18.18");
     const before = hers.device;
     expect((await hers.changePassword(password, "senha-nova-de-2026")).status).toBe(200);
     expect(hers.device).toBeTruthy();
     expect(hers.device).not.toBe(before);
 
-    const answers = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => {
-        const guess = new StaffClient(app, `198.18.19.${i + 1}`);
-        guess.device = stale[i % stale.length] ?? null;
-        return guess.login(email, `palpite-${i}`);
-      }),
-    );
+    const answers = await guessesThrough(email, stale, 20, "198.18.19");
     const statuses = tally(answers.map((a) => a.status));
     expect(statuses[401]).toBeLessThanOrEqual(5);
     expect(await checkedAndWrong(email)).toBe(statuses[401]);
