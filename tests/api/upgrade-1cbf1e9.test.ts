@@ -1,9 +1,6 @@
-import { readdir } from "node:fs/promises";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, spawnApp } from "../support/app";
-import { repoRoot } from "../support/paths";
-import { statementsOf } from "../support/schema";
+import { asReleaseLeftIt, everyRow, migrationsSince, type Rows } from "../support/release";
 import { StaffClient } from "../support/staff";
 
 // A database as release 1cbf1e9 left it: migrations 0001 to 0006 applied the
@@ -12,47 +9,18 @@ import { StaffClient } from "../support/staff";
 // The migrations since are applied as production would get them, then every
 // row is read back, and the panel is used on it.
 const RELEASE_MIGRATIONS = 6;
-const FIXTURE = join(repoRoot, "tests/fixtures/release-1cbf1e9.sql");
 const OWNER = { email: "ana.responsavel@altosdaserraimoveis.com.br", password: "vinho-tinto-2026" };
 
-type Rows = Record<string, unknown>[];
 let app: App;
 let before: Record<string, Rows>;
 let after: Record<string, Rows>;
 
-/** Every table's rows (D1's and wrangler's own left out), each table's in one stable order. */
-async function everyRow(): Promise<Record<string, Rows>> {
-  const tables = await app.sql<{ name: string }>(
-    `SELECT name FROM sqlite_master WHERE type = 'table'
-       AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\' AND name != 'd1_migrations'
-     ORDER BY name`,
-  );
-  const all: Record<string, Rows> = {};
-  for (const { name } of tables) {
-    const rows = await app.sql<Record<string, unknown>>(`SELECT * FROM "${name}"`);
-    all[name] = rows
-      .map((r) => JSON.stringify(r))
-      .sort()
-      .map((r) => JSON.parse(r));
-  }
-  return all;
-}
-
 beforeAll(async () => {
   app = await spawnApp({ migrate: false });
-  const files = (await readdir(join(repoRoot, "migrations"))).filter((f) => f.endsWith(".sql")).sort();
-  await app.sql(
-    `CREATE TABLE IF NOT EXISTS d1_migrations (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE,
-       applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL)`,
-  );
-  for (const file of files.slice(0, RELEASE_MIGRATIONS)) {
-    const statements = await statementsOf(join(repoRoot, "migrations", file));
-    await app.batch([...statements.map((s): [string] => [s]), ["INSERT INTO d1_migrations (name) VALUES (?1)", file]]);
-  }
-  await app.batch((await statementsOf(FIXTURE)).map((s): [string] => [s]));
-  before = await everyRow();
+  await asReleaseLeftIt(app, "1cbf1e9", RELEASE_MIGRATIONS);
+  before = await everyRow(app);
   await app.migrate();
-  after = await everyRow();
+  after = await everyRow(app);
 });
 
 afterAll(async () => {
@@ -65,8 +33,7 @@ describe("a database made by release 1cbf1e9", () => {
   });
 
   it("gets the migrations since, recorded as applied", async () => {
-    const applied = await app.sql<{ name: string }>("SELECT name FROM d1_migrations ORDER BY id");
-    expect(applied.map((m) => m.name).slice(RELEASE_MIGRATIONS)).toEqual(["0007_attention.sql"]);
+    expect(await migrationsSince(app, RELEASE_MIGRATIONS)).toEqual(["0007_attention.sql"]);
   });
 
   it("keeps every row of every table as it was, the counters gaining 'attention' alone", () => {

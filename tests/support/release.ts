@@ -1,0 +1,51 @@
+import { readdir } from "node:fs/promises";
+import { join } from "node:path";
+import type { App } from "./app";
+import { repoRoot } from "./paths";
+import { statementsOf } from "./schema";
+
+export type Rows = Record<string, unknown>[];
+
+/** Every table's rows (D1's and wrangler's own left out), each table's in one stable order. */
+export async function everyRow(app: App): Promise<Record<string, Rows>> {
+  const tables = await app.sql<{ name: string }>(
+    `SELECT name FROM sqlite_master WHERE type = 'table'
+       AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\' AND name != 'd1_migrations'
+     ORDER BY name`,
+  );
+  const all: Record<string, Rows> = {};
+  for (const { name } of tables) {
+    const rows = await app.sql<Record<string, unknown>>(`SELECT * FROM "${name}"`);
+    all[name] = rows
+      .map((r) => JSON.stringify(r))
+      .sort()
+      .map((r) => JSON.parse(r));
+  }
+  return all;
+}
+
+/**
+ * Makes the app's empty D1 what a release left: its first `migrations`
+ * applied the way `wrangler d1 migrations apply` applies them (each with its
+ * `d1_migrations` row), then `tests/fixtures/release-<commit>.sql` loaded:
+ * rows that release's own worker wrote (tests/fixtures/release.make.ts).
+ */
+export async function asReleaseLeftIt(app: App, commit: string, migrations: number): Promise<void> {
+  const files = (await readdir(join(repoRoot, "migrations"))).filter((f) => f.endsWith(".sql")).sort();
+  await app.sql(
+    `CREATE TABLE IF NOT EXISTS d1_migrations (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE,
+       applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL)`,
+  );
+  for (const file of files.slice(0, migrations)) {
+    const statements = await statementsOf(join(repoRoot, "migrations", file));
+    await app.batch([...statements.map((s): [string] => [s]), ["INSERT INTO d1_migrations (name) VALUES (?1)", file]]);
+  }
+  const fixture = join(repoRoot, `tests/fixtures/release-${commit}.sql`);
+  await app.batch((await statementsOf(fixture)).map((s): [string] => [s]));
+}
+
+/** The migrations applied after the release's own, by name. */
+export async function migrationsSince(app: App, migrations: number): Promise<string[]> {
+  const applied = await app.sql<{ name: string }>("SELECT name FROM d1_migrations ORDER BY id");
+  return applied.map((m) => m.name).slice(migrations);
+}
