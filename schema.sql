@@ -72,6 +72,10 @@ CREATE INDEX leads_due ON leads (next_attempt_at)
   WHERE delivery_status = 'pending';
 CREATE INDEX leads_update_due ON leads (update_next_attempt_at)
   WHERE update_status = 'pending';
+-- The delivery watch: when the oldest correction still waiting for the CRM
+-- (retried or given up) was asked for.
+CREATE INDEX leads_corrections_waiting ON leads (update_requested_at)
+  WHERE update_status IS NOT NULL;
 
 -- Every time the form was sent: the details as typed (normalised) and the
 -- visit's origin and attribution (the lead's last touch is its newest).

@@ -233,12 +233,89 @@ describe("a lead given up after a week of refusals", () => {
   });
 });
 
+describe("a visitor's correction that has not reached Jetimob in 15 minutes", () => {
+  const CORRECTIONS = "Há correções de visitantes esperando há mais de 15 minutos para chegar ao Jetimob";
+
+  it("is an incident while it is retried and after it is given up, until a person acts on it", async () => {
+    const s = await scenario({ keys: true });
+    const lead = aLead();
+    const email = await submit(s.app, lead);
+    await attempted(s.app, email);
+    // Jetimob has the lead; then it refuses the visitor's new number.
+    s.jetimob.answerEveryone(refused(500, { error: "manutenção" }));
+    await submit(s.app, { ...lead, whatsapp: "(49) 98877-6655" });
+    const correcting = async (attempts: number) =>
+      eventually(async () => {
+        const [row] = await s.app.sql<{ id: string; update_attempts: number; update_lease_until: number | null }>(
+          "SELECT id, update_attempts, update_lease_until FROM leads WHERE email = ?1",
+          email,
+        );
+        return row && row.update_attempts >= attempts && row.update_lease_until === null ? row : undefined;
+      }, 15_000);
+    const { id } = await correcting(1);
+    await cronRuns(s.app, 2);
+    expect(subjects(s.mail.messagesTo(s.owner.email))).toEqual([]);
+    expect(await banner(s)).toBeNull();
+
+    // Sixteen minutes pass (the correction's clock moved back, not waited for).
+    await s.app.sql(
+      "UPDATE leads SET update_requested_at = update_requested_at - ?1 WHERE email = ?2",
+      16 * MINUTE,
+      email,
+    );
+    await cronRuns(s.app, 3);
+    const alerts = s.mail.messagesTo(s.owner.email).filter((m) => m.subject === ALERT);
+    expect(alerts).toHaveLength(1);
+    expect(alerts[0]?.text).toContain(
+      `${CORRECTIONS}: lá, esses leads ainda estão com os dados antigos (nome, e-mail ou WhatsApp).`,
+    );
+    expect(alerts[0]?.text).toContain(
+      "O que fazer: Antes de falar com esses visitantes, veja no painel os dados que eles corrigiram.",
+    );
+    expect(alerts[0]?.text).not.toContain("Há leads esperando");
+    expect((await banner(s))?.details.map((d) => d.what)).toEqual([
+      `${CORRECTIONS}: lá, esses leads ainda estão com os dados antigos (nome, e-mail ou WhatsApp).`,
+    ]);
+    const degraded = await eventually(async () => {
+      const h = await health(s.app);
+      return h.status === 503 ? h : undefined;
+    }, 15_000);
+    expect(degraded.body.oldest_correction_minutes).toBeGreaterThanOrEqual(16);
+    expect(degraded.body.oldest_pending_minutes).toBe(0);
+    expect(String(degraded.body.reason)).toContain("corrections");
+
+    // A week later (the clock moved) its last attempt is refused too: given up, still open.
+    await s.app.sql(
+      "UPDATE leads SET update_requested_at = update_requested_at - ?1, update_next_attempt_at = 0 WHERE email = ?2",
+      7 * 24 * 60 * MINUTE,
+      email,
+    );
+    await cronRuns(s.app, 3);
+    const [row] = await s.app.sql<{ update_status: string }>("SELECT update_status FROM leads WHERE id = ?1", id);
+    expect(row?.update_status).toBe("failed");
+    expect((await banner(s))?.details.map((d) => d.todo).join(" ")).toContain("'Precisam de atenção'");
+    expect(subjects(s.mail.messagesTo(s.owner.email))).toEqual([ALERT]);
+
+    // Someone enters the new number in Jetimob and presses 'Marcar Enviado': over.
+    expect((await s.owner.client.call("POST", `/api/leads/${id}/mark-sent`, {})).status).toBe(200);
+    await cronRuns(s.app, 2);
+    expect(subjects(s.mail.messagesTo(s.owner.email))).toEqual([ALERT, RECOVERED]);
+    expect(await banner(s)).toBeNull();
+  });
+});
+
 describe("delivery off (no Jetimob keys) while leads wait", () => {
   it("is an incident too, and /api/health says so without a word about any lead", async () => {
     const s = await scenario({ keys: false });
     const fine = await health(s.app);
     expect(fine.status).toBe(200);
-    expect(fine.body).toEqual({ status: "ok", database: "ok", crm: "off", oldest_pending_minutes: 0 });
+    expect(fine.body).toEqual({
+      status: "ok",
+      database: "ok",
+      crm: "off",
+      oldest_pending_minutes: 0,
+      oldest_correction_minutes: 0,
+    });
     expect(Number(fine.headers.get("cache-control")?.match(/max-age=(\d+)/)?.[1])).toBeLessThanOrEqual(10);
 
     const lead = aLead({ name: "Sem Chaves" });

@@ -94,6 +94,17 @@ describe("with 100,000 leads", () => {
     expect(found.total).toBe(1);
   });
 
+  it("the delivery watch finds the oldest waiting correction without reading the leads", async () => {
+    // The statement every cron run makes (alerts::incidents::oldest_correction!).
+    const { results, meta } = await app.db
+      .prepare("SELECT min(update_requested_at) AS at FROM leads WHERE update_status IS NOT NULL")
+      .all<{ at: number }>();
+    const waiting = generated.filter((l) => l.update_status !== null) as unknown as { update_requested_at: number }[];
+    expect(waiting.length).toBeGreaterThan(100);
+    expect(results[0]?.at).toBe(Math.min(...waiting.map((l) => l.update_requested_at)));
+    expect(meta.rows_read).toBeLessThanOrEqual(3);
+  });
+
   it("exports every lead in one CSV", async () => {
     const response = await fetch(`${app.baseUrl}/api/leads/export.csv`, {
       headers: { Authorization: `Bearer ${staff.accessToken}` },

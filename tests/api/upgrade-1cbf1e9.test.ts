@@ -33,7 +33,10 @@ describe("a database made by release 1cbf1e9", () => {
   });
 
   it("gets the migrations since, recorded as applied", async () => {
-    expect(await migrationsSince(app, RELEASE_MIGRATIONS)).toEqual(["0007_attention.sql"]);
+    expect(await migrationsSince(app, RELEASE_MIGRATIONS)).toEqual([
+      "0007_attention.sql",
+      "0008_corrections_waiting.sql",
+    ]);
   });
 
   it("keeps every row of every table as it was, the counters gaining 'attention' alone", () => {

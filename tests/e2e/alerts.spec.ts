@@ -5,7 +5,7 @@ import { panelLoaded, runCron, screenshot, sql } from "./support";
 // The panel's side of 'nobody misses a lead': each person's switch for the
 // new-lead e-mails, and the banner while leads are not reaching Jetimob (this
 // site has no Jetimob keys and its seeded leads wait, so the cron opens an
-// incident).
+// incident; a seeded correction Jetimob refused adds its own line).
 
 test("'Receber aviso de novos leads' switches the signed-in person's e-mails and stays as left", async ({
   page,
@@ -49,6 +49,11 @@ test("while leads are not reaching Jetimob, /admin says so with the alert's word
   await panelLoaded(page);
   await expect(banner).toHaveCount(0);
 
+  // 'Gil Filtro' corrected their number 16 minutes ago, and Jetimob still has the old one.
+  await sql(
+    "UPDATE leads SET update_requested_at = ?1 WHERE name = 'Gil Filtro' AND update_status IS NOT NULL",
+    Date.now() - 16 * 60_000,
+  );
   await runCron();
   await page.reload();
   await expect(banner).toBeVisible();
@@ -59,6 +64,10 @@ test("while leads are not reaching Jetimob, /admin says so with the alert's word
     "A entrega ao Jetimob está desligada: as chaves da integração não estão configuradas.",
   );
   await expect(banner).toContainText("O que fazer: Cadastre JETIMOB_PUBLIC_KEY e JETIMOB_PRIVATE_KEY");
+  await expect(banner).toContainText(
+    "Há correções de visitantes esperando há mais de 15 minutos para chegar ao Jetimob: lá, esses leads ainda estão com os dados antigos (nome, e-mail ou WhatsApp).",
+  );
+  await expect(banner).toContainText("O que fazer: Antes de falar com esses visitantes, veja no painel os dados");
   await expect(banner).toContainText(
     "Nenhum lead se perde: todos ficam guardados no painel e são enviados ao Jetimob assim que possível.",
   );

@@ -2,7 +2,7 @@
 //! D1 query at most, the answer kept for 10 seconds by each isolate.
 //!
 //! `200 {"status": "ok", "database": "ok", "crm": "configured" | "off",
-//! "oldest_pending_minutes": n}`; `503` with `"status": "degraded"` and the
+//! "oldest_pending_minutes": n, "oldest_correction_minutes": n}`; `503` with `"status": "degraded"` and the
 //! reason when D1 does not answer or a delivery incident is open.
 
 use std::cell::RefCell;
@@ -11,24 +11,28 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use worker::{Env, Response};
 
-use crate::alerts::incidents::oldest_undelivered;
+use crate::alerts::incidents::{oldest_correction, oldest_undelivered};
 use crate::http::{self, ApiResult};
 use crate::{config, crm, platform};
 
 /// How long an answer is reused.
 const CACHE_MS: i64 = 10_000;
 
-/// One statement: the oldest undelivered lead and the open incident's reasons.
+/// One statement: the oldest undelivered lead, the oldest correction not in
+/// the CRM yet, and the open incident's reasons.
 const HEALTH_SQL: &str = concat!(
     "SELECT ",
     oldest_undelivered!(),
-    " AS oldest_pending_at, \
+    " AS oldest_pending_at, ",
+    oldest_correction!(),
+    " AS oldest_correction_at, \
        (SELECT reasons FROM delivery_incidents WHERE resolved_at IS NULL) AS incident"
 );
 
 #[derive(Debug, Deserialize)]
 struct Row {
     oldest_pending_at: Option<i64>,
+    oldest_correction_at: Option<i64>,
     incident: Option<String>,
 }
 
@@ -76,22 +80,25 @@ async fn measure(env: &Env, now: i64) -> (u16, Value) {
         Ok(row) => {
             let row = row.unwrap_or(Row {
                 oldest_pending_at: None,
+                oldest_correction_at: None,
                 incident: None,
             });
-            let minutes = row
-                .oldest_pending_at
-                .map_or(0, |at| ((now - at).max(0)) / 60_000);
+            let waited = |at: Option<i64>| at.map_or(0, |at| (now - at).max(0) / 60_000);
+            let minutes = waited(row.oldest_pending_at);
+            let corrections = waited(row.oldest_correction_at);
             match row.incident {
                 Some(reasons) => (
                     503,
                     json!({ "status": "degraded", "database": "ok", "crm": crm,
                             "oldest_pending_minutes": minutes,
+                            "oldest_correction_minutes": corrections,
                             "reason": format!("delivery incident: {reasons}") }),
                 ),
                 None => (
                     200,
                     json!({ "status": "ok", "database": "ok", "crm": crm,
-                            "oldest_pending_minutes": minutes }),
+                            "oldest_pending_minutes": minutes,
+                            "oldest_correction_minutes": corrections }),
                 ),
             }
         }

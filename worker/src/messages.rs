@@ -105,6 +105,13 @@ pub const DELIVERY_BACKLOG_TODO: &str = "Veja no painel o último erro dos leads
      Jetimob estiver fora do ar, os leads serão enviados sozinhos quando ele voltar. Os que \
      falharam (após 7 dias de tentativas) esperam por alguém: corrija o problema e use \
      'Reenviar', ou cadastre o lead no Jetimob e use 'Marcar Enviado'.";
+pub const DELIVERY_CORRECTIONS: &str = "Há correções de visitantes esperando há mais de 15 \
+     minutos para chegar ao Jetimob: lá, esses leads ainda estão com os dados antigos (nome, \
+     e-mail ou WhatsApp).";
+pub const DELIVERY_CORRECTIONS_TODO: &str = "Antes de falar com esses visitantes, veja no painel os \
+     dados que eles corrigiram. Se o Jetimob estiver fora do ar, as correções serão enviadas \
+     sozinhas quando ele voltar. As que falharam (após 7 dias de tentativas) aparecem em 'Precisam \
+     de atenção': corrija o lead no Jetimob e use 'Marcar Enviado', ou use 'Reenviar'.";
 pub const DELIVERY_OFF: &str =
     "A entrega ao Jetimob está desligada: as chaves da integração não estão configuradas.";
 pub const DELIVERY_OFF_TODO: &str = "Cadastre JETIMOB_PUBLIC_KEY e JETIMOB_PRIVATE_KEY \

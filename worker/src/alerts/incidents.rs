@@ -3,7 +3,8 @@
 //!
 //! An incident is open while any of these holds: Jetimob refused our keys
 //! (the latest attempt got 401 or 403), the oldest undelivered lead has waited
-//! more than 15 minutes, delivery is off (no keys) while leads wait, or the
+//! more than 15 minutes, so has the oldest visitor's correction not yet in
+//! Jetimob, delivery is off (no keys) while leads or corrections wait, or the
 //! lead form refused a visitor in the last 15 minutes because its bot check
 //! (Turnstile) could not be made, and no lead got through since. At
 //! most one is open at a time (a unique index), and each of its two e-mails
@@ -37,7 +38,10 @@ pub enum Reason {
     KeysRefused,
     /// The oldest undelivered lead waited more than 15 minutes.
     Backlog,
-    /// No Jetimob keys, and leads wait.
+    /// A visitor's correction has not reached Jetimob for more than 15
+    /// minutes (still retried, or given up): Jetimob holds their old details.
+    Corrections,
+    /// No Jetimob keys, and leads or corrections wait.
     Off,
     /// The lead form refuses visitors: Turnstile's check cannot be made.
     FormBlocked,
@@ -48,6 +52,7 @@ impl Reason {
         match self {
             Reason::KeysRefused => "keys_refused",
             Reason::Backlog => "backlog",
+            Reason::Corrections => "corrections",
             Reason::Off => "off",
             Reason::FormBlocked => "form_blocked",
         }
@@ -57,6 +62,7 @@ impl Reason {
         match name {
             "keys_refused" => Some(Reason::KeysRefused),
             "backlog" => Some(Reason::Backlog),
+            "corrections" => Some(Reason::Corrections),
             "off" => Some(Reason::Off),
             "form_blocked" => Some(Reason::FormBlocked),
             _ => None,
@@ -71,6 +77,8 @@ pub struct Snapshot {
     pub oldest_pending_at: Option<i64>,
     /// How many leads are not in the CRM yet.
     pub waiting: i64,
+    /// When the oldest correction not in the CRM yet was asked for.
+    pub oldest_correction_at: Option<i64>,
     /// The latest delivery attempt failed this way (its `detail`), if it failed.
     pub last_failure: Option<String>,
     /// When the lead form last refused a visitor because Turnstile's check
@@ -83,7 +91,7 @@ pub struct Snapshot {
 /// Why delivery is unhealthy now; empty when it is fine.
 pub fn reasons(snapshot: &Snapshot, configured: bool, now: i64) -> Vec<Reason> {
     let mut reasons = Vec::new();
-    if !configured && snapshot.waiting > 0 {
+    if !configured && (snapshot.waiting > 0 || snapshot.oldest_correction_at.is_some()) {
         reasons.push(Reason::Off);
     }
     if configured
@@ -99,6 +107,12 @@ pub fn reasons(snapshot: &Snapshot, configured: bool, now: i64) -> Vec<Reason> {
         .is_some_and(|at| now - at > BACKLOG_MS)
     {
         reasons.push(Reason::Backlog);
+    }
+    if snapshot
+        .oldest_correction_at
+        .is_some_and(|at| now - at > BACKLOG_MS)
+    {
+        reasons.push(Reason::Corrections);
     }
     // Refused lately, and no lead got through since.
     if snapshot.form_refused_at.is_some_and(|at| {
@@ -136,10 +150,21 @@ macro_rules! oldest_undelivered {
 }
 pub(crate) use oldest_undelivered;
 
+/// When the oldest correction still waiting for Jetimob (retried or given up)
+/// was asked for; read from the first entry of `leads_corrections_waiting`.
+macro_rules! oldest_correction {
+    () => {
+        "(SELECT min(update_requested_at) FROM leads WHERE update_status IS NOT NULL)"
+    };
+}
+pub(crate) use oldest_correction;
+
 const SNAPSHOT_SQL: &str = concat!(
     "SELECT ",
     oldest_undelivered!(),
-    " AS oldest_pending_at, \
+    " AS oldest_pending_at, ",
+    oldest_correction!(),
+    " AS oldest_correction_at, \
        (SELECT coalesce(sum(n), 0) FROM lead_counters WHERE name IN ('pending', 'failed')) AS waiting, \
        (SELECT detail FROM crm_attempts WHERE id = (SELECT max(id) FROM crm_attempts) \
           AND outcome = 'failed') AS last_failure, \
@@ -331,6 +356,10 @@ pub fn describe(incident: &Incident) -> Words {
                 messages::DELIVERY_BACKLOG.to_string(),
                 messages::DELIVERY_BACKLOG_TODO.to_string(),
             ),
+            Reason::Corrections => (
+                messages::DELIVERY_CORRECTIONS.to_string(),
+                messages::DELIVERY_CORRECTIONS_TODO.to_string(),
+            ),
             Reason::Off => (
                 messages::DELIVERY_OFF.to_string(),
                 messages::DELIVERY_OFF_TODO.to_string(),
@@ -433,6 +462,36 @@ mod tests {
         };
         assert_eq!(reasons(&late, true, NOW), [Reason::Backlog]);
         assert_eq!(reasons(&late, false, NOW), [Reason::Off, Reason::Backlog]);
+    }
+
+    #[test]
+    fn a_correction_waiting_more_than_15_minutes_is_a_reason_of_its_own() {
+        let correcting = |at: i64| Snapshot {
+            oldest_correction_at: Some(at),
+            ..Snapshot::default()
+        };
+        assert!(reasons(&correcting(NOW - 14 * MINUTE), true, NOW).is_empty());
+        assert_eq!(
+            reasons(&correcting(NOW - 16 * MINUTE), true, NOW),
+            [Reason::Corrections]
+        );
+        // Delivery switched off strands corrections as it strands leads.
+        assert_eq!(
+            reasons(&correcting(NOW - MINUTE), false, NOW),
+            [Reason::Off]
+        );
+        let incident = Incident {
+            id: 1,
+            started_at: NOW,
+            reasons: "corrections".into(),
+            waiting: 0,
+            resolved_at: None,
+        };
+        assert_eq!(incident.reasons(), [Reason::Corrections]);
+        let words = describe(&incident);
+        assert!(words.details[0].0.contains("correções de visitantes"));
+        assert!(words.details[0].1.contains("'Precisam de atenção'"));
+        assert!(words.kept.starts_with("Nenhum lead se perde"));
     }
 
     #[test]
