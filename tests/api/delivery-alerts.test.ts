@@ -315,6 +315,7 @@ describe("delivery off (no Jetimob keys) while leads wait", () => {
       crm: "off",
       oldest_pending_minutes: 0,
       oldest_correction_minutes: 0,
+      last_watch_minutes: null,
     });
     expect(Number(fine.headers.get("cache-control")?.match(/max-age=(\d+)/)?.[1])).toBeLessThanOrEqual(10);
 
@@ -424,6 +425,57 @@ describe("the webhook (ALERT_WEBHOOK_URL)", () => {
       lead: { name: "Wanda Webhook", whatsapp: "+5549981230002" },
       before: { whatsapp: "+5549981230001" },
     });
+  });
+});
+
+describe("a cron that stopped (its alerts go out from the cron, so they cannot say it)", () => {
+  const STOPPED = /^O envio automático está parado desde \d\d\/\d\d\/\d{4} \d\d:\d\d\.$/;
+  const NEVER_RAN = "O envio automático ainda não rodou, e há leads esperando há mais de 15 minutos.";
+
+  it("is said by /api/health and the panel's banner after 5 minutes without a run; the next run clears both", async () => {
+    const s = await scenario({ keys: true });
+    await s.app.runCron();
+    const running = await health(s.app);
+    expect(running.body).toMatchObject({ status: "ok", last_watch_minutes: 0 });
+
+    // Six minutes without a run (the last one's time moved back, not waited for).
+    await s.app.sql("UPDATE cron_state SET value = value - ?1 WHERE name = 'delivery_watched_at'", 6 * MINUTE);
+    const shown = await banner(s);
+    expect(shown?.summary).toMatch(STOPPED);
+    expect(shown?.details).toHaveLength(1);
+    expect(shown?.details[0]?.what).toBe(
+      "O agendador do site (o Cron Trigger, que roda a cada minuto) parou: nenhum lead é enviado ao Jetimob, e ninguém recebe os avisos por e-mail, nem o deste problema.",
+    );
+    expect(shown?.details[0]?.todo).toContain("se o Cron Trigger continua cadastrado");
+    const stopped = await eventually(async () => {
+      const h = await health(s.app);
+      return h.status === 503 ? h : undefined;
+    }, 15_000);
+    expect(stopped.body).toMatchObject({ status: "degraded", database: "ok", reason: "cron stopped" });
+    expect(stopped.body.last_watch_minutes).toBeGreaterThanOrEqual(6);
+
+    await s.app.runCron();
+    expect(await banner(s)).toBeNull();
+    await eventually(async () => ((await health(s.app)).status === 200 ? true : undefined), 15_000);
+  });
+
+  it("before it ever ran, a lead waiting more than 15 minutes says so; its first run turns that into the incident", async () => {
+    const s = await scenario({ keys: true });
+    s.jetimob.answerEveryone(refused(500));
+    const email = await submit(s.app);
+    await attempted(s.app, email);
+    expect(await banner(s)).toBeNull();
+    await s.app.sql("UPDATE leads SET created_at = created_at - ?1 WHERE email = ?2", 16 * MINUTE, email);
+    expect((await banner(s))?.summary).toBe(NEVER_RAN);
+    const stopped = await eventually(async () => {
+      const h = await health(s.app);
+      return h.status === 503 ? h : undefined;
+    }, 15_000);
+    expect(stopped.body).toMatchObject({ reason: "cron stopped", last_watch_minutes: null });
+
+    await s.app.runCron();
+    expect((await banner(s))?.summary).toMatch(/^Leads não estão chegando ao Jetimob desde/);
+    expect(subjects(s.mail.messagesTo(s.owner.email))).toEqual([ALERT]);
   });
 });
 

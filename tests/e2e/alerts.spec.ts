@@ -82,3 +82,31 @@ test("while leads are not reaching Jetimob, /admin says so with the alert's word
   await panelLoaded(page);
   await expect(banner).toHaveCount(0);
 });
+
+test("when the cron stops, /admin says so, since the alert e-mails stop with it", async ({
+  page,
+  request,
+}, testInfo) => {
+  await signIn(page, await createStaff(request));
+  await panelLoaded(page);
+  const banner = page.getByRole("alert").filter({ hasText: "O envio automático está parado desde" });
+  await expect(banner).toHaveCount(0);
+
+  // Its last run was six minutes ago.
+  const [{ value: ahead } = { value: 0 }] = await sql<{ value: number }>(
+    "SELECT value FROM cron_state WHERE name = 'delivery_watched_at'",
+  );
+  await sql("UPDATE cron_state SET value = ?1 WHERE name = 'delivery_watched_at'", Date.now() - 6 * 60_000);
+  try {
+    await page.reload();
+    await expect(banner).toBeVisible();
+    await expect(banner).toContainText("O agendador do site (o Cron Trigger, que roda a cada minuto) parou");
+    await expect(banner).toContainText("O que fazer: Confira nas configurações do worker, na Cloudflare");
+    await screenshot(page, testInfo, "admin-cron-stopped");
+  } finally {
+    await sql("UPDATE cron_state SET value = ?1 WHERE name = 'delivery_watched_at'", ahead);
+  }
+  await page.reload();
+  await panelLoaded(page);
+  await expect(banner).toHaveCount(0);
+});

@@ -26,6 +26,10 @@ export const test = base.extend<object, { site: { app: App; mail: FakeMail } }>(
         logFile: join(LOG_DIR, `worker-${workerInfo.workerIndex}-${Date.now()}.log`),
       });
       await insertLeads(app, E2E_LEADS);
+      // The cron runs only when a test fires it, so it is taken as running
+      // (its last watch dated a day ahead): no 'envio automático parado'
+      // banner over every panel; alerts.spec.ts shows that banner on purpose.
+      await app.sql("INSERT INTO cron_state (name, value) VALUES ('delivery_watched_at', ?1)", Date.now() + 86_400_000);
       useSite({ app, mail });
       await use({ app, mail });
       await app.stop();

@@ -2,8 +2,10 @@
 //! D1 query at most, the answer kept for 10 seconds by each isolate.
 //!
 //! `200 {"status": "ok", "database": "ok", "crm": "configured" | "off",
-//! "oldest_pending_minutes": n, "oldest_correction_minutes": n}`; `503` with `"status": "degraded"` and the
-//! reason when D1 does not answer or a delivery incident is open.
+//! "oldest_pending_minutes": n, "oldest_correction_minutes": n,
+//! "last_watch_minutes": n | null}`; `503` with `"status": "degraded"` and
+//! the reason when D1 does not answer, a delivery incident is open, or the
+//! cron stopped (no delivery watch for 5 minutes: see `alerts::heartbeat`).
 
 use std::cell::RefCell;
 
@@ -11,6 +13,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use worker::{Env, Response};
 
+use crate::alerts::heartbeat::{Heartbeat, last_watch};
 use crate::alerts::incidents::{oldest_correction, oldest_undelivered};
 use crate::http::{self, ApiResult};
 use crate::{config, crm, platform};
@@ -19,20 +22,23 @@ use crate::{config, crm, platform};
 const CACHE_MS: i64 = 10_000;
 
 /// One statement: the oldest undelivered lead, the oldest correction not in
-/// the CRM yet, and the open incident's reasons.
+/// the CRM yet, the last delivery watch, and the open incident's reasons.
 const HEALTH_SQL: &str = concat!(
     "SELECT ",
     oldest_undelivered!(),
     " AS oldest_pending_at, ",
     oldest_correction!(),
-    " AS oldest_correction_at, \
+    " AS oldest_correction_at, ",
+    last_watch!(),
+    " AS watched_at, \
        (SELECT reasons FROM delivery_incidents WHERE resolved_at IS NULL) AS incident"
 );
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Default, Deserialize)]
 struct Row {
     oldest_pending_at: Option<i64>,
     oldest_correction_at: Option<i64>,
+    watched_at: Option<i64>,
     incident: Option<String>,
 }
 
@@ -78,28 +84,31 @@ async fn measure(env: &Env, now: i64) -> (u16, Value) {
             )
         }
         Ok(row) => {
-            let row = row.unwrap_or(Row {
-                oldest_pending_at: None,
-                oldest_correction_at: None,
-                incident: None,
-            });
+            let row = row.unwrap_or_default();
+            let beat = Heartbeat {
+                watched_at: row.watched_at,
+                oldest_pending_at: row.oldest_pending_at,
+            };
             let waited = |at: Option<i64>| at.map_or(0, |at| (now - at).max(0) / 60_000);
-            let minutes = waited(row.oldest_pending_at);
-            let corrections = waited(row.oldest_correction_at);
-            match row.incident {
-                Some(reasons) => (
-                    503,
-                    json!({ "status": "degraded", "database": "ok", "crm": crm,
-                            "oldest_pending_minutes": minutes,
-                            "oldest_correction_minutes": corrections,
-                            "reason": format!("delivery incident: {reasons}") }),
-                ),
-                None => (
-                    200,
-                    json!({ "status": "ok", "database": "ok", "crm": crm,
-                            "oldest_pending_minutes": minutes,
-                            "oldest_correction_minutes": corrections }),
-                ),
+            let reasons: Vec<String> = [
+                beat.stopped(now).then(|| "cron stopped".to_string()),
+                row.incident.map(|r| format!("delivery incident: {r}")),
+            ]
+            .into_iter()
+            .flatten()
+            .collect();
+            let mut body = json!({
+                "status": if reasons.is_empty() { "ok" } else { "degraded" },
+                "database": "ok", "crm": crm,
+                "oldest_pending_minutes": waited(row.oldest_pending_at),
+                "oldest_correction_minutes": waited(row.oldest_correction_at),
+                "last_watch_minutes": beat.minutes_ago(now),
+            });
+            if reasons.is_empty() {
+                (200, body)
+            } else {
+                body["reason"] = reasons.join("; ").into();
+                (503, body)
             }
         }
     }

@@ -117,6 +117,21 @@ pub const DELIVERY_OFF: &str =
 pub const DELIVERY_OFF_TODO: &str = "Cadastre JETIMOB_PUBLIC_KEY e JETIMOB_PRIVATE_KEY \
      (npx wrangler secret put); os leads que esperam serão enviados no minuto seguinte.";
 
+// The cron stopped: said by /api/health and the panel, since the alerts
+// themselves go out from the cron.
+pub const WATCH_NEVER_RAN: &str =
+    "O envio automático ainda não rodou, e há leads esperando há mais de 15 minutos.";
+pub const WATCH_STOPPED: &str = "O agendador do site (o Cron Trigger, que roda a cada minuto) \
+     parou: nenhum lead é enviado ao Jetimob, e ninguém recebe os avisos por e-mail, nem o deste \
+     problema.";
+pub const WATCH_STOPPED_TODO: &str = "Confira nas configurações do worker, na Cloudflare, se o \
+     Cron Trigger continua cadastrado; publicar o site de novo (make deploy) o recria a partir do \
+     wrangler.toml. Se ele estiver lá, veja os erros do worker com npx wrangler tail.";
+
+pub fn watch_stopped_since(since: &str) -> String {
+    format!("O envio automático está parado desde {since}.")
+}
+
 pub const FORM_BLOCKED: &str = "O formulário do site está recusando os visitantes: a verificação \
      anti-robô (Turnstile) não pôde ser feita.";
 pub const FORM_BLOCKED_TODO: &str = "Confira TURNSTILE_SECRET_KEY (npx wrangler secret put) e se o \

@@ -6,6 +6,7 @@ use worker::{D1Database, D1PreparedStatement};
 
 use super::query::{COUNTS_SQL, Cursor, LEAD_COLUMNS, LeadQuery, PAGE_SIZE};
 
+use crate::alerts::heartbeat::{self, Heartbeat};
 use crate::alerts::incidents::{self, Incident};
 use crate::auth::guard::Staff;
 use crate::d1;
@@ -99,12 +100,15 @@ pub struct ListPage {
     /// How many leads the search (or the duplicates filter with a search) matches.
     pub matches: Option<i64>,
     pub incident: Option<Incident>,
+    /// The cron's last delivery watch: the banner when it stopped.
+    pub heartbeat: Heartbeat,
     /// What D1 read for it, for `make bench`.
     pub rows_read: usize,
 }
 
 /// A page of the list, the counters, how many leads a search matches (when
-/// there is one) and the open delivery incident, in one batch. The page is
+/// there is one), the open delivery incident and the cron's last watch, in
+/// one batch. The page is
 /// read from where 'Próxima'/'Anterior' says it starts when it says so (an
 /// index seek), else by its number.
 pub async fn page_and_counts(db: &D1Database, q: &LeadQuery) -> worker::Result<ListPage> {
@@ -118,6 +122,7 @@ pub async fn page_and_counts(db: &D1Database, q: &LeadQuery) -> worker::Result<L
         page,
         db.prepare(COUNTS_SQL),
         db.prepare(incidents::OPEN_SQL),
+        db.prepare(heartbeat::READ_SQL),
     ];
     if let Some(term) = term {
         statements.push(query!(db, &q.count_sql(), term)?);
@@ -144,12 +149,14 @@ pub async fn page_and_counts(db: &D1Database, q: &LeadQuery) -> worker::Result<L
         }
     }
     let incident = d1::first_row::<Incident>(&results, 2)?;
-    let matches = d1::first_row::<Count>(&results, 3)?.map(|c| c.n);
+    let heartbeat = d1::first_row::<Heartbeat>(&results, 3)?.unwrap_or_default();
+    let matches = d1::first_row::<Count>(&results, 4)?.map(|c| c.n);
     Ok(ListPage {
         leads,
         counts,
         matches,
         incident,
+        heartbeat,
         rows_read,
     })
 }

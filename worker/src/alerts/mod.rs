@@ -2,6 +2,7 @@
 //! delivery-trouble alerts to the owners, and the optional webhook. All run
 //! from the cron, after the deliveries, every minute.
 
+pub mod heartbeat;
 pub mod incidents;
 pub mod notices;
 pub mod webhook;
@@ -20,8 +21,13 @@ pub async fn run(env: &Env) {
         }
     };
     let now = platform::now_ms();
-    if let Err(e) = incidents::watch(env, &db, now).await {
-        worker::console_error!("alerts: watching delivery failed: {e}");
+    match incidents::watch(env, &db, now).await {
+        Ok(()) => {
+            if let Err(e) = heartbeat::record(&db, now).await {
+                worker::console_error!("alerts: recording the watch failed: {e}");
+            }
+        }
+        Err(e) => worker::console_error!("alerts: watching delivery failed: {e}"),
     }
     if let Err(e) = notices::send_due(env, &db, now).await {
         worker::console_error!("alerts: new-lead notices failed: {e}");

@@ -80,7 +80,8 @@ export type LeadsPage = {
 };
 
 export type Incident = {
-  since: number;
+  /** When it began; null for a cron that never ran. */
+  since: number | null;
   summary: string;
   details: { what: string; todo: string }[];
   /** What became of the leads: all kept, or some visitors refused by the form. */
