@@ -108,9 +108,8 @@ pub struct ListPage {
 
 /// A page of the list, the counters, how many leads a search matches (when
 /// there is one), the open delivery incident and the cron's last watch, in
-/// one batch. The page is
-/// read from where 'Próxima'/'Anterior' says it starts when it says so (an
-/// index seek), else by its number.
+/// one batch. The page is read from where 'Próxima'/'Anterior' says it
+/// starts when it says so (an index seek), else by its number.
 pub async fn page_and_counts(db: &D1Database, q: &LeadQuery) -> worker::Result<ListPage> {
     let term = q.search.bound();
     let page = match &q.cursor {
