@@ -479,6 +479,52 @@ describe("a cron that stopped (its alerts go out from the cron, so they cannot s
   });
 });
 
+describe("an e-mail API that refuses (its key revoked, its quota spent)", () => {
+  const FAILING =
+    "A API de e-mail recusou o último envio: confirmações de cadastro, redefinições de senha, avisos de novos leads e os alertas do painel não estão saindo.";
+
+  it("is said by /api/health and the panel, alone or beside a delivery incident, until an e-mail goes again", async () => {
+    const s = await scenario({ keys: true });
+    expect(await banner(s)).toBeNull();
+
+    s.mail.respondWith(() => ({ status: 401, body: { message: "API key is invalid" } }));
+    const newcomer = await new StaffClient(s.app).signup(staffEmail("nova"), "vinho-tinto-2026");
+    expect(newcomer.status).toBe(502);
+    const shown = await banner(s);
+    expect(shown?.summary).toMatch(
+      /^Os e-mails do site não estão saindo: o último envio, em \d\d\/\d\d\/\d{4} \d\d:\d\d, foi recusado\.$/,
+    );
+    expect(shown?.details.map((d) => d.what)).toEqual([FAILING]);
+    expect(shown?.details[0]?.todo).toContain("Confira MAIL_API_KEY");
+    expect(shown?.kept).toBe("Os leads continuam chegando ao painel e ao Jetimob; só os e-mails deixam de sair.");
+    const failing = await eventually(async () => {
+      const h = await health(s.app);
+      return h.status === 503 ? h : undefined;
+    }, 15_000);
+    expect(failing.body).toMatchObject({ status: "degraded", database: "ok", reason: "mail failing" });
+
+    // Jetimob refuses our keys too: the incident's banner, with the e-mail's line under it.
+    s.jetimob.answerEveryone(refused(401));
+    const email = await submit(s.app);
+    await attempted(s.app, email);
+    await s.app.runCron();
+    const both = await banner(s);
+    expect(both?.summary).toMatch(/^Leads não estão chegando ao Jetimob desde/);
+    expect(both?.details.map((d) => d.what)).toEqual([
+      "O Jetimob recusou as chaves de acesso da integração (HTTP 401/403).",
+      FAILING,
+    ]);
+
+    // The key is fixed: the owner asks a reset for their own address, it goes, and the line goes with it.
+    s.mail.respondWith(() => ({ status: 200, body: { id: "mail-ok" } }));
+    expect((await s.owner.client.requestReset(s.owner.email)).status).toBe(200);
+    await eventually(async () => ((await banner(s))?.details.length === 1 ? true : undefined), 15_000);
+    expect((await banner(s))?.details.map((d) => d.what)).toEqual([
+      "O Jetimob recusou as chaves de acesso da integração (HTTP 401/403).",
+    ]);
+  });
+});
+
 describe("/api/health when D1 cannot answer", () => {
   it("answers 503 'database unavailable', and 200 again within 10 s of the database coming back", async () => {
     // A D1 the worker cannot read: no migration applied, so every query fails.

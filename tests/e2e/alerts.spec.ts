@@ -110,3 +110,32 @@ test("when the cron stops, /admin says so, since the alert e-mails stop with it"
   await panelLoaded(page);
   await expect(banner).toHaveCount(0);
 });
+
+test("while the e-mail API refuses, /admin says so, since the alerts go out by e-mail", async ({
+  page,
+  request,
+}, testInfo) => {
+  await signIn(page, await createStaff(request));
+  await panelLoaded(page);
+  const banner = page.getByRole("alert").filter({ hasText: "Os e-mails do site não estão saindo" });
+  await expect(banner).toHaveCount(0);
+
+  // The latest send was refused (as the worker notes it when the API answers 401).
+  await sql(
+    "INSERT INTO cron_state (name, value) VALUES ('mail_failed_at', ?1) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+    Date.now(),
+  );
+  try {
+    await page.reload();
+    await expect(banner).toBeVisible();
+    await expect(banner).toContainText("A API de e-mail recusou o último envio");
+    await expect(banner).toContainText("O que fazer: Confira MAIL_API_KEY");
+    await expect(banner).toContainText("Os leads continuam chegando ao painel e ao Jetimob");
+    await screenshot(page, testInfo, "admin-mail-failing");
+  } finally {
+    await sql("DELETE FROM cron_state WHERE name = 'mail_failed_at'");
+  }
+  await page.reload();
+  await panelLoaded(page);
+  await expect(banner).toHaveCount(0);
+});

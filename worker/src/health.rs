@@ -4,8 +4,9 @@
 //! `200 {"status": "ok", "database": "ok", "crm": "configured" | "off",
 //! "oldest_pending_minutes": n, "oldest_correction_minutes": n,
 //! "last_watch_minutes": n | null}`; `503` with `"status": "degraded"` and
-//! the reason when D1 does not answer, a delivery incident is open, or the
-//! cron stopped (no delivery watch for 5 minutes: see `alerts::heartbeat`).
+//! the reason when D1 does not answer, a delivery incident is open, the cron
+//! stopped (no delivery watch for 5 minutes) or the e-mail API refused the
+//! latest message (see `alerts::heartbeat`).
 
 use std::cell::RefCell;
 
@@ -13,7 +14,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use worker::{Env, Response};
 
-use crate::alerts::heartbeat::{Heartbeat, last_watch};
+use crate::alerts::heartbeat::{Heartbeat, last_mail, last_watch};
 use crate::alerts::incidents::{oldest_correction, oldest_undelivered};
 use crate::http::{self, ApiResult};
 use crate::{config, crm, platform};
@@ -22,7 +23,8 @@ use crate::{config, crm, platform};
 const CACHE_MS: i64 = 10_000;
 
 /// One statement: the oldest undelivered lead, the oldest correction not in
-/// the CRM yet, the last delivery watch, and the open incident's reasons.
+/// the CRM yet, the last delivery watch, the e-mail API's last answers, and
+/// the open incident's reasons.
 const HEALTH_SQL: &str = concat!(
     "SELECT ",
     oldest_undelivered!(),
@@ -30,8 +32,9 @@ const HEALTH_SQL: &str = concat!(
     oldest_correction!(),
     " AS oldest_correction_at, ",
     last_watch!(),
-    " AS watched_at, \
-       (SELECT reasons FROM delivery_incidents WHERE resolved_at IS NULL) AS incident"
+    " AS watched_at, ",
+    last_mail!(),
+    ", (SELECT reasons FROM delivery_incidents WHERE resolved_at IS NULL) AS incident"
 );
 
 #[derive(Debug, Default, Deserialize)]
@@ -39,6 +42,8 @@ struct Row {
     oldest_pending_at: Option<i64>,
     oldest_correction_at: Option<i64>,
     watched_at: Option<i64>,
+    mail_sent_at: Option<i64>,
+    mail_failed_at: Option<i64>,
     incident: Option<String>,
 }
 
@@ -88,11 +93,15 @@ async fn measure(env: &Env, now: i64) -> (u16, Value) {
             let beat = Heartbeat {
                 watched_at: row.watched_at,
                 oldest_pending_at: row.oldest_pending_at,
+                mail_sent_at: row.mail_sent_at,
+                mail_failed_at: row.mail_failed_at,
             };
             let waited = |at: Option<i64>| at.map_or(0, |at| (now - at).max(0) / 60_000);
             let reasons: Vec<String> = [
                 beat.stopped(now).then(|| "cron stopped".to_string()),
                 row.incident.map(|r| format!("delivery incident: {r}")),
+                beat.mail_failing_since()
+                    .map(|_| "mail failing".to_string()),
             ]
             .into_iter()
             .flatten()

@@ -11,7 +11,8 @@ use std::time::Duration;
 use serde::Serialize;
 use worker::Env;
 
-use crate::{agency, config, outbound};
+use crate::d1::query;
+use crate::{agency, config, outbound, platform};
 
 const DEFAULT_MAIL_API_BASE_URL: &str = "https://api.resend.com";
 
@@ -72,7 +73,7 @@ pub fn is_available(env: &Env) -> bool {
 }
 
 /// Sends `email`; an error means it was not accepted by the e-mail API (or
-/// that e-mail is off here).
+/// that e-mail is off here). What the API answered is noted (see [`note`]).
 pub async fn send(env: &Env, email: &Email) -> worker::Result<()> {
     let key = match delivery(env) {
         Delivery::Api(key) => key,
@@ -92,6 +93,52 @@ pub async fn send(env: &Env, email: &Email) -> worker::Result<()> {
             ));
         }
     };
+    let outcome = post(env, &key, email).await;
+    note(env, outcome.is_ok()).await;
+    outcome
+}
+
+/// The `cron_state` rows holding when the e-mail API last took a message and
+/// last did not: `/api/health` and the panel say e-mail is failing while the
+/// later one is a failure (`alerts::heartbeat`). Macros, for the SQL that
+/// reads them.
+macro_rules! sent_at_state {
+    () => {
+        "mail_sent_at"
+    };
+}
+macro_rules! failed_at_state {
+    () => {
+        "mail_failed_at"
+    };
+}
+pub(crate) use {failed_at_state, sent_at_state};
+
+const NOTE_SQL: &str = "INSERT INTO cron_state (name, value) VALUES (?1, ?2) \
+     ON CONFLICT (name) DO UPDATE SET value = max(value, excluded.value)";
+
+/// Notes that the API took a message now, or did not. A note that cannot be
+/// written is logged: the e-mail's own outcome is what the caller acts on.
+async fn note(env: &Env, sent: bool) {
+    let state = if sent {
+        sent_at_state!()
+    } else {
+        failed_at_state!()
+    };
+    let noted: worker::Result<()> = async {
+        let db = config::database(env)?;
+        query!(&db, NOTE_SQL, state, platform::now_ms())?
+            .run()
+            .await?;
+        Ok(())
+    }
+    .await;
+    if let Err(e) = noted {
+        worker::console_error!("mail: noting {state} failed: {e}");
+    }
+}
+
+async fn post(env: &Env, key: &str, email: &Email) -> worker::Result<()> {
     let base = config::setting(env, "MAIL_API_BASE_URL")
         .unwrap_or_else(|| DEFAULT_MAIL_API_BASE_URL.into());
     let from = config::setting(env, "MAIL_FROM").unwrap_or_else(default_from);
@@ -109,7 +156,7 @@ pub async fn send(env: &Env, email: &Email) -> worker::Result<()> {
     ];
     let url = format!("{}/emails", base.trim_end_matches('/'));
     let request = outbound::post(&url, &headers, &body.into())?;
-    let secrets = [key.as_str()];
+    let secrets = [key];
     match outbound::send(request, TIMEOUT).await {
         Ok(answer) if answer.is_success() => Ok(()),
         Ok(answer) => Err(worker::Error::RustError(format!(

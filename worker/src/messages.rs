@@ -132,6 +132,22 @@ pub fn watch_stopped_since(since: &str) -> String {
     format!("O envio automático está parado desde {since}.")
 }
 
+// The e-mail API refusing: said by /api/health and the panel, since the
+// alerts themselves go out by e-mail.
+pub const MAIL_FAILING: &str = "A API de e-mail recusou o último envio: confirmações de \
+     cadastro, redefinições de senha, avisos de novos leads e os alertas do painel não estão \
+     saindo.";
+pub const MAIL_FAILING_TODO: &str = "Confira MAIL_API_KEY (npx wrangler secret put), se o \
+     domínio do remetente continua verificado e se o limite de envios do plano não acabou. Os \
+     avisos de novos leads voltam a sair sozinhos. Este aviso some quando um e-mail sair: para \
+     conferir, peça 'Esqueci minha senha' para o seu próprio e-mail.";
+pub const MAIL_KEPT: &str =
+    "Os leads continuam chegando ao painel e ao Jetimob; só os e-mails deixam de sair.";
+
+pub fn mail_failing(since: &str) -> String {
+    format!("Os e-mails do site não estão saindo: o último envio, em {since}, foi recusado.")
+}
+
 pub const FORM_BLOCKED: &str = "O formulário do site está recusando os visitantes: a verificação \
      anti-robô (Turnstile) não pôde ser feita.";
 pub const FORM_BLOCKED_TODO: &str = "Confira TURNSTILE_SECRET_KEY (npx wrangler secret put) e se o \

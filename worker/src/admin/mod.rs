@@ -12,7 +12,6 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 use worker::{Env, Headers, Method, Request, Response};
 
-use crate::alerts::incidents;
 use crate::audit::{self, Actor, Subject};
 use crate::auth::guard::{self, Staff};
 use crate::crm::{self, Outcome};
@@ -209,17 +208,6 @@ fn filtered_total(status: StatusFilter, counts: &Counts) -> i64 {
     }
 }
 
-/// The banner above the counters: a stopped cron first (the open incident,
-/// if any, is as old as the last watch), else the open delivery incident.
-fn banner(page: &store::ListPage, now: i64) -> Option<(Option<i64>, incidents::Words)> {
-    if page.heartbeat.stopped(now) {
-        return Some((page.heartbeat.watched_at, page.heartbeat.words()));
-    }
-    page.incident
-        .as_ref()
-        .map(|incident| (Some(incident.started_at), incidents::describe(incident)))
-}
-
 /// `GET /api/leads?status=&q=&page=[&after=|&before=]`: a page of 50, newest
 /// first, the counters and the open delivery incident. `first` and `last`
 /// are the keys 'Anterior' and 'Próxima' send back as `before` and `after`.
@@ -252,9 +240,10 @@ async fn list(req: &Request, env: &Env) -> ApiResult<Response> {
             "duplicates": counts.duplicates,
         },
         "crm_configured": crm::is_configured(env),
-        // While leads are not reaching Jetimob, or the cron that sends
-        // them (and the alerts) stopped: the banner's words.
-        "incident": banner(&page, platform::now_ms()).map(|(since, words)| json!({
+        // While leads are not reaching Jetimob, the cron that sends them
+        // (and the alerts) stopped, or e-mail fails: the banner's words.
+        "incident": page.heartbeat.banner(page.incident.as_ref(), platform::now_ms())
+            .map(|(since, words)| json!({
             "since": since,
             "summary": words.summary,
             "details": words.details.iter()

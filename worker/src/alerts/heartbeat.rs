@@ -1,15 +1,23 @@
-//! Who watches the watch. Alerts go out from the cron; a cron that stopped
-//! (its trigger gone after a deploy, every run failing before the watch)
-//! stops the deliveries and the alerts that would say so, in silence. So
-//! each run's delivery watch, once it has looked, leaves its time in
-//! `cron_state`, and the request paths read it: `/api/health` answers 503
-//! and the panel shows a banner when no watch ran for 5 minutes, or, before
-//! any ever ran, when a lead has waited more than 15.
+//! Who watches the watch: what the alert e-mails cannot say themselves.
+//!
+//! Alerts go out from the cron; a cron that stopped (its trigger gone after
+//! a deploy, every run failing before the watch) stops the deliveries and
+//! the alerts that would say so, in silence. So each run's delivery watch,
+//! once it has looked, leaves its time in `cron_state`, and the request
+//! paths read it: `/api/health` answers 503 and the panel shows a banner
+//! when no watch ran for 5 minutes, or, before any ever ran, when a lead
+//! has waited more than 15.
+//!
+//! Alerts also go out by e-mail; an e-mail API that refuses (its key
+//! revoked, its quota spent) stops them, and with them sign-up
+//! confirmations, password resets and new-lead notices. Every send notes
+//! its outcome (`mail::send`), and while the latest note is a failure the
+//! same two paths say so.
 
 use serde::Deserialize;
 use worker::D1Database;
 
-use super::incidents::{BACKLOG_MS, Words, oldest_undelivered};
+use super::incidents::{self, BACKLOG_MS, Incident, Words, oldest_undelivered};
 use crate::d1::query;
 use crate::dates::format_date;
 use crate::messages;
@@ -25,17 +33,33 @@ macro_rules! last_watch {
 }
 pub(crate) use last_watch;
 
+/// When the e-mail API last took a message and last did not, as SQL
+/// columns `mail_sent_at` and `mail_failed_at`.
+macro_rules! last_mail {
+    () => {
+        concat!(
+            "(SELECT value FROM cron_state WHERE name = '",
+            $crate::mail::sent_at_state!(),
+            "') AS mail_sent_at, (SELECT value FROM cron_state WHERE name = '",
+            $crate::mail::failed_at_state!(),
+            "') AS mail_failed_at"
+        )
+    };
+}
+pub(crate) use last_mail;
+
 const RECORD_SQL: &str = "INSERT INTO cron_state (name, value) VALUES ('delivery_watched_at', ?1) \
      ON CONFLICT (name) DO UPDATE SET value = max(value, excluded.value)";
 
-/// What the panel reads beside its page: the last watch and the oldest
-/// undelivered lead.
+/// What the panel reads beside its page: the last watch, the oldest
+/// undelivered lead and the e-mail API's last answers.
 pub const READ_SQL: &str = concat!(
     "SELECT ",
     last_watch!(),
     " AS watched_at, ",
     oldest_undelivered!(),
-    " AS oldest_pending_at"
+    " AS oldest_pending_at, ",
+    last_mail!()
 );
 
 /// The watch ran to its end now.
@@ -50,6 +74,10 @@ pub struct Heartbeat {
     pub watched_at: Option<i64>,
     /// When the oldest undelivered lead arrived.
     pub oldest_pending_at: Option<i64>,
+    /// When the e-mail API last took a message.
+    pub mail_sent_at: Option<i64>,
+    /// When the e-mail API last did not.
+    pub mail_failed_at: Option<i64>,
 }
 
 impl Heartbeat {
@@ -69,8 +97,46 @@ impl Heartbeat {
         self.watched_at.map(|at| (now - at).max(0) / 60_000)
     }
 
-    /// The panel's banner while the cron is stopped.
-    pub fn words(&self) -> Words {
+    /// When the e-mail API refused the latest message, if the latest was
+    /// refused.
+    pub fn mail_failing_since(&self) -> Option<i64> {
+        self.mail_failed_at
+            .filter(|failed| self.mail_sent_at.is_none_or(|sent| sent < *failed))
+    }
+
+    /// The panel's banner, and since when: a stopped cron first (an open
+    /// incident is as old as the last watch), else the open incident;
+    /// failing e-mail adds its line to either, or stands alone.
+    pub fn banner(&self, incident: Option<&Incident>, now: i64) -> Option<(Option<i64>, Words)> {
+        let mut shown = if self.stopped(now) {
+            Some((self.watched_at, self.stopped_words()))
+        } else {
+            incident.map(|i| (Some(i.started_at), incidents::describe(i)))
+        };
+        if let Some(failed_at) = self.mail_failing_since() {
+            let line = (
+                messages::MAIL_FAILING.to_string(),
+                messages::MAIL_FAILING_TODO.to_string(),
+            );
+            match &mut shown {
+                Some((_, words)) => words.details.push(line),
+                None => {
+                    shown = Some((
+                        Some(failed_at),
+                        Words {
+                            summary: messages::mail_failing(&format_date(failed_at)),
+                            details: vec![line],
+                            kept: messages::MAIL_KEPT,
+                        },
+                    ))
+                }
+            }
+        }
+        shown
+    }
+
+    /// The words while the cron is stopped.
+    fn stopped_words(&self) -> Words {
         let summary = match self.watched_at {
             Some(at) => messages::watch_stopped_since(&format_date(at)),
             None => messages::WATCH_NEVER_RAN.to_string(),
@@ -97,7 +163,12 @@ mod tests {
         Heartbeat {
             watched_at: watched.map(|m| NOW - m * MINUTE),
             oldest_pending_at: pending.map(|m| NOW - m * MINUTE),
+            ..Heartbeat::default()
         }
+    }
+
+    fn summary(beat: &Heartbeat, incident: Option<&Incident>) -> Option<String> {
+        beat.banner(incident, NOW).map(|(_, words)| words.summary)
     }
 
     #[test]
@@ -110,7 +181,8 @@ mod tests {
     #[test]
     fn no_watch_for_more_than_5_minutes_is_a_stopped_cron() {
         assert!(beat(Some(6), None).stopped(NOW));
-        let words = beat(Some(6), None).words();
+        let (since, words) = beat(Some(6), None).banner(None, NOW).unwrap();
+        assert_eq!(since, Some(NOW - 6 * MINUTE));
         assert!(
             words
                 .summary
@@ -126,8 +198,66 @@ mod tests {
         assert!(beat(None, Some(16)).stopped(NOW));
         assert_eq!(beat(None, Some(16)).minutes_ago(NOW), None);
         assert_eq!(
-            beat(None, Some(16)).words().summary,
-            messages::WATCH_NEVER_RAN
+            summary(&beat(None, Some(16)), None).as_deref(),
+            Some(messages::WATCH_NEVER_RAN)
         );
+    }
+
+    #[test]
+    fn a_stopped_cron_comes_before_the_open_incident_which_comes_before_nothing() {
+        let incident = Incident {
+            id: 1,
+            started_at: NOW - 30 * MINUTE,
+            reasons: "backlog".into(),
+            waiting: 2,
+            resolved_at: None,
+        };
+        assert_eq!(summary(&beat(Some(1), None), None), None);
+        let open = summary(&beat(Some(1), None), Some(&incident)).unwrap();
+        assert!(open.starts_with("Leads não estão chegando ao Jetimob"));
+        let stopped = summary(&beat(Some(6), None), Some(&incident)).unwrap();
+        assert!(stopped.starts_with("O envio automático está parado"));
+    }
+
+    #[test]
+    fn e_mail_fails_while_its_latest_answer_is_a_refusal() {
+        let mail = |sent: Option<i64>, failed: Option<i64>| Heartbeat {
+            watched_at: Some(NOW),
+            mail_sent_at: sent.map(|m| NOW - m * MINUTE),
+            mail_failed_at: failed.map(|m| NOW - m * MINUTE),
+            ..Heartbeat::default()
+        };
+        assert_eq!(mail(None, None).mail_failing_since(), None);
+        assert_eq!(mail(Some(1), Some(2)).mail_failing_since(), None);
+        assert_eq!(
+            mail(Some(2), Some(1)).mail_failing_since(),
+            Some(NOW - MINUTE)
+        );
+        assert_eq!(mail(None, Some(1)).mail_failing_since(), Some(NOW - MINUTE));
+
+        // Alone, it is the banner; with an incident, one more line of it.
+        let (since, alone) = mail(Some(2), Some(1)).banner(None, NOW).unwrap();
+        assert_eq!(since, Some(NOW - MINUTE));
+        assert!(
+            alone
+                .summary
+                .starts_with("Os e-mails do site não estão saindo")
+        );
+        assert_eq!(alone.details.len(), 1);
+        assert_eq!(alone.kept, messages::MAIL_KEPT);
+        let incident = Incident {
+            id: 1,
+            started_at: NOW - 30 * MINUTE,
+            reasons: "keys_refused".into(),
+            waiting: 1,
+            resolved_at: None,
+        };
+        let (_, both) = mail(None, Some(1)).banner(Some(&incident), NOW).unwrap();
+        assert!(
+            both.summary
+                .starts_with("Leads não estão chegando ao Jetimob")
+        );
+        assert_eq!(both.details.len(), 2);
+        assert_eq!(both.details[1].0, messages::MAIL_FAILING);
     }
 }
