@@ -100,8 +100,7 @@ async fn measure(env: &Env, now: i64) -> (u16, Value) {
             let reasons: Vec<String> = [
                 beat.stopped(now).then(|| "cron stopped".to_string()),
                 row.incident.map(|r| format!("delivery incident: {r}")),
-                beat.mail_failing_since()
-                    .map(|_| "mail failing".to_string()),
+                beat.mail_refused_at().map(|_| "mail failing".to_string()),
             ]
             .into_iter()
             .flatten()

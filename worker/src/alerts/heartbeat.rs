@@ -97,9 +97,9 @@ impl Heartbeat {
         self.watched_at.map(|at| (now - at).max(0) / 60_000)
     }
 
-    /// When the e-mail API refused the latest message, if the latest was
-    /// refused.
-    pub fn mail_failing_since(&self) -> Option<i64> {
+    /// When the e-mail API refused the latest message, if it did (no e-mail
+    /// went since): e-mail is failing.
+    pub fn mail_refused_at(&self) -> Option<i64> {
         self.mail_failed_at
             .filter(|failed| self.mail_sent_at.is_none_or(|sent| sent < *failed))
     }
@@ -113,7 +113,7 @@ impl Heartbeat {
         } else {
             incident.map(|i| (Some(i.started_at), incidents::describe(i)))
         };
-        if let Some(failed_at) = self.mail_failing_since() {
+        if let Some(failed_at) = self.mail_refused_at() {
             let line = (
                 messages::MAIL_FAILING.to_string(),
                 messages::MAIL_FAILING_TODO.to_string(),
@@ -167,6 +167,17 @@ mod tests {
         }
     }
 
+    /// An incident opened half an hour ago, for these reasons.
+    fn open_incident(reasons: &str) -> Incident {
+        Incident {
+            id: 1,
+            started_at: NOW - 30 * MINUTE,
+            reasons: reasons.into(),
+            waiting: 1,
+            resolved_at: None,
+        }
+    }
+
     fn summary(beat: &Heartbeat, incident: Option<&Incident>) -> Option<String> {
         beat.banner(incident, NOW).map(|(_, words)| words.summary)
     }
@@ -205,13 +216,7 @@ mod tests {
 
     #[test]
     fn a_stopped_cron_comes_before_the_open_incident_which_comes_before_nothing() {
-        let incident = Incident {
-            id: 1,
-            started_at: NOW - 30 * MINUTE,
-            reasons: "backlog".into(),
-            waiting: 2,
-            resolved_at: None,
-        };
+        let incident = open_incident("backlog");
         assert_eq!(summary(&beat(Some(1), None), None), None);
         let open = summary(&beat(Some(1), None), Some(&incident)).unwrap();
         assert!(open.starts_with("Leads não estão chegando ao Jetimob"));
@@ -227,13 +232,10 @@ mod tests {
             mail_failed_at: failed.map(|m| NOW - m * MINUTE),
             ..Heartbeat::default()
         };
-        assert_eq!(mail(None, None).mail_failing_since(), None);
-        assert_eq!(mail(Some(1), Some(2)).mail_failing_since(), None);
-        assert_eq!(
-            mail(Some(2), Some(1)).mail_failing_since(),
-            Some(NOW - MINUTE)
-        );
-        assert_eq!(mail(None, Some(1)).mail_failing_since(), Some(NOW - MINUTE));
+        assert_eq!(mail(None, None).mail_refused_at(), None);
+        assert_eq!(mail(Some(1), Some(2)).mail_refused_at(), None);
+        assert_eq!(mail(Some(2), Some(1)).mail_refused_at(), Some(NOW - MINUTE));
+        assert_eq!(mail(None, Some(1)).mail_refused_at(), Some(NOW - MINUTE));
 
         // Alone, it is the banner; with an incident, one more line of it.
         let (since, alone) = mail(Some(2), Some(1)).banner(None, NOW).unwrap();
@@ -245,13 +247,7 @@ mod tests {
         );
         assert_eq!(alone.details.len(), 1);
         assert_eq!(alone.kept, messages::MAIL_KEPT);
-        let incident = Incident {
-            id: 1,
-            started_at: NOW - 30 * MINUTE,
-            reasons: "keys_refused".into(),
-            waiting: 1,
-            resolved_at: None,
-        };
+        let incident = open_incident("keys_refused");
         let (_, both) = mail(None, Some(1)).banner(Some(&incident), NOW).unwrap();
         assert!(
             both.summary
