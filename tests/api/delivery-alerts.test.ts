@@ -12,6 +12,9 @@ import { StaffClient, signedInStaff, staffEmail } from "../support/staff";
 // once when they start again ('Entrega ao Jetimob normalizada'); the panel
 // shows a banner meanwhile and /api/health answers 503.
 const ALERT = "Leads não estão chegando ao Jetimob";
+/** The alert's subject when only visitors' corrections are stuck, or only the form refuses visitors. */
+const CORRECTIONS_ALERT = "Correções de leads não estão chegando ao Jetimob";
+const FORM_ALERT = "O formulário do site está recusando visitantes";
 const RECOVERED = "Entrega ao Jetimob normalizada";
 const MINUTE = 60_000;
 
@@ -50,7 +53,7 @@ afterAll(async () => {
 });
 
 function subjects(mails: SentMail[]): string[] {
-  return mails.map((m) => m.subject).filter((s) => s === ALERT || s === RECOVERED);
+  return mails.map((m) => m.subject).filter((s) => [ALERT, CORRECTIONS_ALERT, FORM_ALERT, RECOVERED].includes(s));
 }
 
 async function submit(app: App, lead = aLead()) {
@@ -264,7 +267,8 @@ describe("a visitor's correction that has not reached Jetimob in 15 minutes", ()
       email,
     );
     await cronRuns(s.app, 3);
-    const alerts = s.mail.messagesTo(s.owner.email).filter((m) => m.subject === ALERT);
+    // Leads reach Jetimob: the subject and the banner say it is the corrections.
+    const alerts = s.mail.messagesTo(s.owner.email).filter((m) => m.subject === CORRECTIONS_ALERT);
     expect(alerts).toHaveLength(1);
     expect(alerts[0]?.text).toContain(
       `${CORRECTIONS}: lá, esses leads ainda estão com os dados antigos (nome, e-mail ou WhatsApp).`,
@@ -273,7 +277,12 @@ describe("a visitor's correction that has not reached Jetimob in 15 minutes", ()
       "O que fazer: Antes de falar com esses visitantes, veja no painel os dados que eles corrigiram.",
     );
     expect(alerts[0]?.text).not.toContain("Há leads esperando");
-    expect((await banner(s))?.details.map((d) => d.what)).toEqual([
+    expect(alerts[0]?.text).toMatch(
+      /^Correções de leads não estão chegando ao Jetimob desde \d\d\/\d\d\/\d{4} \d\d:\d\d\./,
+    );
+    const shown = await banner(s);
+    expect(shown?.summary).toMatch(/^Correções de leads não estão chegando ao Jetimob desde/);
+    expect(shown?.details.map((d) => d.what)).toEqual([
       `${CORRECTIONS}: lá, esses leads ainda estão com os dados antigos (nome, e-mail ou WhatsApp).`,
     ]);
     const degraded = await eventually(async () => {
@@ -294,12 +303,12 @@ describe("a visitor's correction that has not reached Jetimob in 15 minutes", ()
     const [row] = await s.app.sql<{ update_status: string }>("SELECT update_status FROM leads WHERE id = ?1", id);
     expect(row?.update_status).toBe("failed");
     expect((await banner(s))?.details.map((d) => d.todo).join(" ")).toContain("'Precisam de atenção'");
-    expect(subjects(s.mail.messagesTo(s.owner.email))).toEqual([ALERT]);
+    expect(subjects(s.mail.messagesTo(s.owner.email))).toEqual([CORRECTIONS_ALERT]);
 
     // Someone enters the new number in Jetimob and presses 'Marcar Enviado': over.
     expect((await s.owner.client.call("POST", `/api/leads/${id}/mark-sent`, {})).status).toBe(200);
     await cronRuns(s.app, 2);
-    expect(subjects(s.mail.messagesTo(s.owner.email))).toEqual([ALERT, RECOVERED]);
+    expect(subjects(s.mail.messagesTo(s.owner.email))).toEqual([CORRECTIONS_ALERT, RECOVERED]);
     expect(await banner(s)).toBeNull();
   });
 });
@@ -586,7 +595,7 @@ describe("a lead form whose bot check (Turnstile) cannot be made", () => {
     ]);
     for (const answer of answers.slice(0, 10)) expect((answer as { status: number }).status).toBe(502);
     await cronRuns(app, 3);
-    const alerts = mail.messagesTo(owner.email).filter((m) => m.subject === ALERT);
+    const alerts = mail.messagesTo(owner.email).filter((m) => m.subject === FORM_ALERT);
     expect(alerts).toHaveLength(1);
     expect(alerts[0]?.text).toContain("O formulário do site está recusando os visitantes");
     expect(alerts[0]?.text).toContain("Confira TURNSTILE_SECRET_KEY");
@@ -594,7 +603,9 @@ describe("a lead form whose bot check (Turnstile) cannot be made", () => {
     expect(alerts[0]?.text).toContain("os visitantes que o formulário recusou não ficaram registrados");
     expect(alerts[0]?.text).not.toContain("Nenhum lead se perde");
     const shown = await banner(s);
-    expect(shown?.summary).toMatch(/^Leads não estão chegando ao Jetimob desde \d\d\/\d\d\/\d{4} \d\d:\d\d\.$/);
+    expect(shown?.summary).toMatch(
+      /^O formulário do site está recusando visitantes desde \d\d\/\d\d\/\d{4} \d\d:\d\d\.$/,
+    );
     expect(shown?.kept).toBe(
       "Os leads já recebidos ficam guardados no painel, mas os visitantes que o formulário recusou não ficaram registrados.",
     );
@@ -608,6 +619,6 @@ describe("a lead form whose bot check (Turnstile) cannot be made", () => {
     expect((await postLead(app, aLead({ turnstile_token: "XXXX.DUMMY.TOKEN.XXXX" }))).status).toBe(200);
     await cronRuns(app, 2);
     expect(await banner(s)).toBeNull();
-    expect(subjects(mail.messagesTo(owner.email))).toEqual([ALERT, RECOVERED]);
+    expect(subjects(mail.messagesTo(owner.email))).toEqual([FORM_ALERT, RECOVERED]);
   });
 });

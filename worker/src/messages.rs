@@ -93,6 +93,8 @@ pub const OWNER_NEEDS_ACTIVE_ACCOUNT: &str =
 // Delivery trouble ('Leads não estão chegando ao Jetimob'): the alert, the
 // panel's banner, the recovery.
 pub const DELIVERY_ALERT_SUBJECT: &str = "Leads não estão chegando ao Jetimob";
+pub const CORRECTIONS_ALERT_SUBJECT: &str = "Correções de leads não estão chegando ao Jetimob";
+pub const FORM_ALERT_SUBJECT: &str = "O formulário do site está recusando visitantes";
 pub const DELIVERY_RECOVERED_SUBJECT: &str = "Entrega ao Jetimob normalizada";
 pub const DELIVERY_KEYS_REFUSED: &str =
     "O Jetimob recusou as chaves de acesso da integração (HTTP 401/403).";
@@ -161,14 +163,15 @@ pub const ALERT_LEADS_KEPT: &str = "Nenhum lead se perde: todos ficam guardados 
 pub const ALERT_VISITORS_REFUSED: &str = "Os leads já recebidos ficam guardados no painel, mas os \
      visitantes que o formulário recusou não ficaram registrados.";
 
-/// The open incident in one line: since when, and how many leads wait (when any do).
-pub fn delivery_incident(since: &str, waiting: i64) -> String {
+/// The open incident in one line: what (its headline), since when, and how
+/// many leads wait (when any do).
+pub fn delivery_incident(headline: &str, since: &str, waiting: i64) -> String {
     let waiting = match waiting {
         0 => String::new(),
         1 => " 1 lead esperando envio.".to_string(),
         n => format!(" {n} leads esperando envio."),
     };
-    format!("Leads não estão chegando ao Jetimob desde {since}.{waiting}")
+    format!("{headline} desde {since}.{waiting}")
 }
 
 pub fn delivery_recovered(since: &str) -> String {

@@ -260,7 +260,8 @@ async fn alert_if_due(env: &Env, db: &D1Database, now: i64) -> worker::Result<()
         return Ok(());
     };
     let words = describe(&incident);
-    if let Err(error) = send_to_owners(env, db, |to| alert_email(to, &words, env)).await {
+    let subject = headline(&incident.reasons());
+    if let Err(error) = send_to_owners(env, db, |to| alert_email(to, subject, &words, env)).await {
         worker::console_error!(
             "incidents: the alert was not sent ({error}); trying again next minute"
         );
@@ -342,6 +343,17 @@ pub struct Words {
     pub kept: &'static str,
 }
 
+/// What the incident is about, in the alert's subject and the banner's
+/// first words: leads not reaching Jetimob, unless only visitors'
+/// corrections are stuck, or only the form refuses visitors.
+pub fn headline(reasons: &[Reason]) -> &'static str {
+    match reasons {
+        [Reason::Corrections] => messages::CORRECTIONS_ALERT_SUBJECT,
+        [Reason::FormBlocked] => messages::FORM_ALERT_SUBJECT,
+        _ => messages::DELIVERY_ALERT_SUBJECT,
+    }
+}
+
 pub fn describe(incident: &Incident) -> Words {
     let since = format_date(incident.started_at);
     let details = incident
@@ -376,13 +388,17 @@ pub fn describe(incident: &Incident) -> Words {
         messages::ALERT_LEADS_KEPT
     };
     Words {
-        summary: messages::delivery_incident(&since, incident.waiting),
+        summary: messages::delivery_incident(
+            headline(&incident.reasons()),
+            &since,
+            incident.waiting,
+        ),
         details,
         kept,
     }
 }
 
-fn alert_email(to: &str, words: &Words, env: &Env) -> Email {
+fn alert_email(to: &str, subject: &str, words: &Words, env: &Env) -> Email {
     let panel = format!("{}/admin", config::site_origin(env));
     let development = &agency::config().development.name;
     let mut text = format!("{}\n\n", words.summary);
@@ -409,7 +425,7 @@ fn alert_email(to: &str, words: &Words, env: &Env) -> Email {
     ));
     Email {
         to: to.to_string(),
-        subject: messages::DELIVERY_ALERT_SUBJECT.to_string(),
+        subject: subject.to_string(),
         text,
         html,
     }
@@ -489,6 +505,16 @@ mod tests {
         };
         assert_eq!(incident.reasons(), [Reason::Corrections]);
         let words = describe(&incident);
+        assert!(
+            words
+                .summary
+                .starts_with("Correções de leads não estão chegando ao Jetimob desde ")
+        );
+        // With leads waiting too, it is about the leads.
+        assert_eq!(
+            headline(&[Reason::Backlog, Reason::Corrections]),
+            messages::DELIVERY_ALERT_SUBJECT
+        );
         assert!(words.details[0].0.contains("correções de visitantes"));
         assert!(words.details[0].1.contains("'Precisam de atenção'"));
         assert!(words.kept.starts_with("Nenhum lead se perde"));
@@ -523,6 +549,11 @@ mod tests {
             resolved_at: None,
         };
         let words = describe(&incident);
+        assert!(
+            words
+                .summary
+                .starts_with("O formulário do site está recusando visitantes desde ")
+        );
         assert!(!words.summary.contains("esperando"));
         assert!(words.kept.contains("não ficaram registrados"));
     }
