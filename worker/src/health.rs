@@ -14,27 +14,24 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use worker::{Env, Response};
 
-use crate::alerts::heartbeat::{Heartbeat, last_mail, last_watch};
-use crate::alerts::incidents::{oldest_correction, oldest_undelivered};
+use crate::alerts::heartbeat::{Heartbeat, heartbeat_columns};
+use crate::alerts::incidents::oldest_correction;
 use crate::http::{self, ApiResult};
 use crate::{config, crm, platform};
 
 /// How long an answer is reused.
 const CACHE_MS: i64 = 10_000;
 
-/// One statement: the oldest undelivered lead, the oldest correction not in
-/// the CRM yet, the last delivery watch, the e-mail API's last answers, and
-/// the open incident's reasons.
+/// One statement: the heartbeat (the last delivery watch, the oldest
+/// undelivered lead, the e-mail API's last answers), the oldest correction
+/// not in the CRM yet, and the open incident's reasons.
 const HEALTH_SQL: &str = concat!(
     "SELECT ",
-    oldest_undelivered!(),
-    " AS oldest_pending_at, ",
+    heartbeat_columns!(),
+    ", ",
     oldest_correction!(),
-    " AS oldest_correction_at, ",
-    last_watch!(),
-    " AS watched_at, ",
-    last_mail!(),
-    ", (SELECT reasons FROM delivery_incidents WHERE resolved_at IS NULL) AS incident"
+    " AS oldest_correction_at, \
+       (SELECT reasons FROM delivery_incidents WHERE resolved_at IS NULL) AS incident"
 );
 
 #[derive(Debug, Default, Deserialize)]

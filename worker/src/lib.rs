@@ -9,6 +9,7 @@ mod audit;
 pub mod auth;
 mod config;
 pub mod crm;
+mod cron_state;
 mod d1;
 mod dates;
 mod email;

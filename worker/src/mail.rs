@@ -11,7 +11,7 @@ use std::time::Duration;
 use serde::Serialize;
 use worker::Env;
 
-use crate::d1::query;
+use crate::cron_state::{self, mail_failed_at, mail_sent_at};
 use crate::{agency, config, outbound, platform};
 
 const DEFAULT_MAIL_API_BASE_URL: &str = "https://api.resend.com";
@@ -98,41 +98,21 @@ pub async fn send(env: &Env, email: &Email) -> worker::Result<()> {
     outcome
 }
 
-/// The `cron_state` rows holding when the e-mail API last took a message and
-/// last did not: `/api/health` and the panel say e-mail is failing while the
-/// later one is a failure (`alerts::heartbeat`). Macros, for the SQL that
-/// reads them.
-macro_rules! sent_at_state {
-    () => {
-        "mail_sent_at"
-    };
-}
-macro_rules! failed_at_state {
-    () => {
-        "mail_failed_at"
-    };
-}
-pub(crate) use {failed_at_state, sent_at_state};
-
-const NOTE_SQL: &str = "INSERT INTO cron_state (name, value) VALUES (?1, ?2) \
-     ON CONFLICT (name) DO UPDATE SET value = max(value, excluded.value)";
-
-/// Notes that the API took a message now, or did not. A note that cannot be
-/// written is logged: the e-mail's own outcome is what the caller acts on.
+/// Notes in `cron_state` that the API took a message now (`mail_sent_at`),
+/// or did not (`mail_failed_at`): `/api/health` and the panel say e-mail is
+/// failing while the later one is a failure (`alerts::heartbeat`). A note
+/// that cannot be written is logged: the e-mail's own outcome is what the
+/// caller acts on.
 async fn note(env: &Env, sent: bool) {
     let state = if sent {
-        sent_at_state!()
+        mail_sent_at!()
     } else {
-        failed_at_state!()
+        mail_failed_at!()
     };
-    let noted: worker::Result<()> = async {
-        let db = config::database(env)?;
-        query!(&db, NOTE_SQL, state, platform::now_ms())?
-            .run()
-            .await?;
-        Ok(())
-    }
-    .await;
+    let noted = match config::database(env) {
+        Ok(db) => cron_state::note(&db, state, platform::now_ms()).await,
+        Err(e) => Err(e),
+    };
     if let Err(e) = noted {
         worker::console_error!("mail: noting {state} failed: {e}");
     }

@@ -8,8 +8,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 use worker::{D1Database, Env, Request};
 
-use crate::d1::query;
-
+use crate::cron_state::{self, turnstile_failed_at};
 use crate::http::{ApiError, ApiResult, FieldErrors};
 use crate::{config, messages, outbound};
 
@@ -24,19 +23,6 @@ const MAX_TOKEN_CHARS: usize = 2048;
 /// The verification normally answers in tens of milliseconds; a visitor
 /// should not wait longer than this for it.
 const TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
-
-/// The name of the `cron_state` row holding when the lead form last refused
-/// a visitor because the verification could not be made (service down,
-/// secret refused); a macro, for the SQL that reads it.
-macro_rules! failed_at_state {
-    () => {
-        "turnstile_failed_at"
-    };
-}
-pub(crate) use failed_at_state;
-pub const FAILED_AT: &str = failed_at_state!();
-const RECORD_FAILURE_SQL: &str = "INSERT INTO cron_state (name, value) VALUES (?1, ?2) \
-     ON CONFLICT (name) DO UPDATE SET value = max(value, excluded.value)";
 
 /// Turnstile's settings, present only when it is on.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -105,8 +91,9 @@ impl Turnstile {
     }
 
     /// As [`Turnstile::check`], for the lead form: a check that could not be
-    /// made refuses a visitor's lead, so it is also recorded (at `now`, in
-    /// [`FAILED_AT`]) for the cron, which tells the owners.
+    /// made refuses a visitor's lead, so it is also noted (at `now`, as
+    /// `turnstile_failed_at` in `cron_state`) for the cron, which tells the
+    /// owners.
     pub async fn check_lead(
         &self,
         db: &D1Database,
@@ -116,7 +103,7 @@ impl Turnstile {
     ) -> ApiResult<()> {
         let verdict = self.verdict(body, remote_ip).await;
         if matches!(verdict, Verdict::Unavailable(_))
-            && let Err(error) = query!(db, RECORD_FAILURE_SQL, FAILED_AT, now)?.run().await
+            && let Err(error) = cron_state::note(db, turnstile_failed_at!(), now).await
         {
             worker::console_error!("turnstile: the failure was not recorded: {error}");
         }

@@ -17,55 +17,38 @@
 use serde::Deserialize;
 use worker::D1Database;
 
-use super::incidents::{self, BACKLOG_MS, Incident, Words, oldest_undelivered};
-use crate::d1::query;
+use super::incidents::{self, BACKLOG_MS, Incident, Words};
+use crate::cron_state::{self, delivery_watched_at};
 use crate::dates::format_date;
 use crate::messages;
 
 /// Past this without a watch, the cron has stopped (it runs every minute).
 pub const STOPPED_MS: i64 = 5 * 60 * 1000;
 
-/// The time of the last delivery watch, as a SQL expression.
-macro_rules! last_watch {
-    () => {
-        "(SELECT value FROM cron_state WHERE name = 'delivery_watched_at')"
-    };
-}
-pub(crate) use last_watch;
-
-/// When the e-mail API last took a message and last did not, as SQL
-/// columns `mail_sent_at` and `mail_failed_at`.
-macro_rules! last_mail {
+/// A [`Heartbeat`]'s columns, for a SELECT: the last watch, the oldest
+/// undelivered lead and the e-mail API's last answers.
+macro_rules! heartbeat_columns {
     () => {
         concat!(
-            "(SELECT value FROM cron_state WHERE name = '",
-            $crate::mail::sent_at_state!(),
-            "') AS mail_sent_at, (SELECT value FROM cron_state WHERE name = '",
-            $crate::mail::failed_at_state!(),
-            "') AS mail_failed_at"
+            $crate::cron_state::noted!(delivery_watched_at),
+            " AS watched_at, ",
+            $crate::alerts::incidents::oldest_undelivered!(),
+            " AS oldest_pending_at, ",
+            $crate::cron_state::noted!(mail_sent_at),
+            " AS mail_sent_at, ",
+            $crate::cron_state::noted!(mail_failed_at),
+            " AS mail_failed_at"
         )
     };
 }
-pub(crate) use last_mail;
+pub(crate) use heartbeat_columns;
 
-const RECORD_SQL: &str = "INSERT INTO cron_state (name, value) VALUES ('delivery_watched_at', ?1) \
-     ON CONFLICT (name) DO UPDATE SET value = max(value, excluded.value)";
-
-/// What the panel reads beside its page: the last watch, the oldest
-/// undelivered lead and the e-mail API's last answers.
-pub const READ_SQL: &str = concat!(
-    "SELECT ",
-    last_watch!(),
-    " AS watched_at, ",
-    oldest_undelivered!(),
-    " AS oldest_pending_at, ",
-    last_mail!()
-);
+/// What the panel reads beside its page.
+pub const READ_SQL: &str = concat!("SELECT ", heartbeat_columns!());
 
 /// The watch ran to its end now.
 pub async fn record(db: &D1Database, now: i64) -> worker::Result<()> {
-    query!(db, RECORD_SQL, now)?.run().await?;
-    Ok(())
+    cron_state::note(db, delivery_watched_at!(), now).await
 }
 
 #[derive(Debug, Clone, Copy, Default, Deserialize)]

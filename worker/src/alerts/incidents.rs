@@ -19,9 +19,9 @@ use serde_json::json;
 use worker::{D1Database, Env};
 
 use super::webhook;
+use crate::cron_state::noted;
 use crate::dates::{format_date, iso};
 use crate::mail::{self, Email};
-use crate::turnstile::failed_at_state;
 use crate::{agency, config, crm, messages};
 
 /// Past this, an undelivered lead is a problem someone must look at.
@@ -168,9 +168,9 @@ const SNAPSHOT_SQL: &str = concat!(
        (SELECT coalesce(sum(n), 0) FROM lead_counters WHERE name IN ('pending', 'failed')) AS waiting, \
        (SELECT detail FROM crm_attempts WHERE id = (SELECT max(id) FROM crm_attempts) \
           AND outcome = 'failed') AS last_failure, \
-       (SELECT value FROM cron_state WHERE name = '",
-    failed_at_state!(),
-    "') AS form_refused_at, \
+       ",
+    noted!(turnstile_failed_at),
+    " AS form_refused_at, \
        (SELECT submitted_at FROM lead_submissions ORDER BY id DESC LIMIT 1) AS last_submission_at"
 );
 
@@ -356,9 +356,9 @@ pub fn headline(reasons: &[Reason]) -> &'static str {
 
 pub fn describe(incident: &Incident) -> Words {
     let since = format_date(incident.started_at);
-    let details = incident
-        .reasons()
-        .into_iter()
+    let reasons = incident.reasons();
+    let details = reasons
+        .iter()
         .map(|reason| match reason {
             Reason::KeysRefused => (
                 messages::DELIVERY_KEYS_REFUSED.to_string(),
@@ -382,17 +382,13 @@ pub fn describe(incident: &Incident) -> Words {
             ),
         })
         .collect();
-    let kept = if incident.reasons().contains(&Reason::FormBlocked) {
+    let kept = if reasons.contains(&Reason::FormBlocked) {
         messages::ALERT_VISITORS_REFUSED
     } else {
         messages::ALERT_LEADS_KEPT
     };
     Words {
-        summary: messages::delivery_incident(
-            headline(&incident.reasons()),
-            &since,
-            incident.waiting,
-        ),
+        summary: messages::delivery_incident(headline(&reasons), &since, incident.waiting),
         details,
         kept,
     }
