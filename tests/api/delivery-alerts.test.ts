@@ -76,6 +76,14 @@ async function health(app: App) {
   return { status: answer.status, body: (await answer.json()) as Record<string, unknown>, headers: answer.headers };
 }
 
+/** /api/health once it answers `status` (each isolate keeps an answer for 10 s). */
+function healthOnceItAnswers(app: App, status: 200 | 503) {
+  return eventually(async () => {
+    const h = await health(app);
+    return h.status === status ? h : undefined;
+  }, 15_000);
+}
+
 /** The panel's list as the owner sees it: its `incident`. */
 async function banner(s: Scenario) {
   const list = await s.owner.client.call("GET", "/api/leads");
@@ -117,10 +125,7 @@ describe("Jetimob refusing our keys", () => {
     expect(shown?.details.map((d) => d.what)).toEqual([
       "O Jetimob recusou as chaves de acesso da integração (HTTP 401/403).",
     ]);
-    const degraded = await eventually(async () => {
-      const h = await health(s.app);
-      return h.status === 503 ? h : undefined;
-    }, 15_000);
+    const degraded = await healthOnceItAnswers(s.app, 503);
     expect(degraded.body).toMatchObject({ status: "degraded", database: "ok", crm: "configured" });
     expect(String(degraded.body.reason)).toContain("keys_refused");
 
@@ -139,7 +144,7 @@ describe("Jetimob refusing our keys", () => {
       /os leads voltaram a chegar ao Jetimob \(o problema começou em \d\d\/\d\d\/\d{4} \d\d:\d\d\)/,
     );
     expect(await banner(s)).toBeNull();
-    await eventually(async () => ((await health(s.app)).status === 200 ? true : undefined), 15_000);
+    await healthOnceItAnswers(s.app, 200);
   });
 
   it("alerts once an hour at most when delivery flaps: the banner shows the new incident at once", async () => {
@@ -188,10 +193,7 @@ describe("a lead waiting more than 15 minutes", () => {
     expect(alerts).toHaveLength(1);
     expect(alerts[0]?.text).toContain("Há leads esperando há mais de 15 minutos para chegar ao Jetimob.");
     expect(alerts[0]?.text).toContain("O que fazer: Veja no painel o último erro dos leads pendentes.");
-    const degraded = await eventually(async () => {
-      const h = await health(s.app);
-      return h.status === 503 ? h : undefined;
-    }, 15_000);
+    const degraded = await healthOnceItAnswers(s.app, 503);
     expect(degraded.body.oldest_pending_minutes).toBeGreaterThanOrEqual(16);
     expect(String(degraded.body.reason)).toContain("backlog");
   });
@@ -285,10 +287,7 @@ describe("a visitor's correction that has not reached Jetimob in 15 minutes", ()
     expect(shown?.details.map((d) => d.what)).toEqual([
       `${CORRECTIONS}: lá, esses leads ainda estão com os dados antigos (nome, e-mail ou WhatsApp).`,
     ]);
-    const degraded = await eventually(async () => {
-      const h = await health(s.app);
-      return h.status === 503 ? h : undefined;
-    }, 15_000);
+    const degraded = await healthOnceItAnswers(s.app, 503);
     expect(degraded.body.oldest_correction_minutes).toBeGreaterThanOrEqual(16);
     expect(degraded.body.oldest_pending_minutes).toBe(0);
     expect(String(degraded.body.reason)).toContain("corrections");
@@ -338,10 +337,7 @@ describe("delivery off (no Jetimob keys) while leads wait", () => {
     );
     expect((await banner(s))?.details[0]?.todo).toContain("Cadastre JETIMOB_PUBLIC_KEY e JETIMOB_PRIVATE_KEY");
 
-    const degraded = await eventually(async () => {
-      const h = await health(s.app);
-      return h.status === 503 ? h : undefined;
-    }, 15_000);
+    const degraded = await healthOnceItAnswers(s.app, 503);
     expect(degraded.body).toMatchObject({ status: "degraded", database: "ok", crm: "off" });
     const said = JSON.stringify(degraded.body);
     expect(said).not.toContain("Sem Chaves");
@@ -456,16 +452,13 @@ describe("a cron that stopped (its alerts go out from the cron, so they cannot s
       "O agendador do site (o Cron Trigger, que roda a cada minuto) parou: nenhum lead é enviado ao Jetimob, e ninguém recebe os avisos por e-mail, nem o deste problema.",
     );
     expect(shown?.details[0]?.todo).toContain("se o Cron Trigger continua cadastrado");
-    const stopped = await eventually(async () => {
-      const h = await health(s.app);
-      return h.status === 503 ? h : undefined;
-    }, 15_000);
+    const stopped = await healthOnceItAnswers(s.app, 503);
     expect(stopped.body).toMatchObject({ status: "degraded", database: "ok", reason: "cron stopped" });
     expect(stopped.body.last_watch_minutes).toBeGreaterThanOrEqual(6);
 
     await s.app.runCron();
     expect(await banner(s)).toBeNull();
-    await eventually(async () => ((await health(s.app)).status === 200 ? true : undefined), 15_000);
+    await healthOnceItAnswers(s.app, 200);
   });
 
   it("before it ever ran, a lead waiting more than 15 minutes says so; its first run turns that into the incident", async () => {
@@ -476,10 +469,7 @@ describe("a cron that stopped (its alerts go out from the cron, so they cannot s
     expect(await banner(s)).toBeNull();
     await s.app.sql("UPDATE leads SET created_at = created_at - ?1 WHERE email = ?2", 16 * MINUTE, email);
     expect((await banner(s))?.summary).toBe(NEVER_RAN);
-    const stopped = await eventually(async () => {
-      const h = await health(s.app);
-      return h.status === 503 ? h : undefined;
-    }, 15_000);
+    const stopped = await healthOnceItAnswers(s.app, 503);
     expect(stopped.body).toMatchObject({ reason: "cron stopped", last_watch_minutes: null });
 
     await s.app.runCron();
@@ -506,10 +496,7 @@ describe("an e-mail API that refuses (its key revoked, its quota spent)", () => 
     expect(shown?.details.map((d) => d.what)).toEqual([FAILING]);
     expect(shown?.details[0]?.todo).toContain("Confira MAIL_API_KEY");
     expect(shown?.kept).toBe("Os leads continuam chegando ao painel e ao Jetimob; só os e-mails deixam de sair.");
-    const failing = await eventually(async () => {
-      const h = await health(s.app);
-      return h.status === 503 ? h : undefined;
-    }, 15_000);
+    const failing = await healthOnceItAnswers(s.app, 503);
     expect(failing.body).toMatchObject({ status: "degraded", database: "ok", reason: "mail failing" });
 
     // Jetimob refuses our keys too: the incident's banner, with the e-mail's line under it.
@@ -549,10 +536,7 @@ describe("/api/health when D1 cannot answer", () => {
     });
 
     await app.migrate();
-    const up = await eventually(async () => {
-      const h = await health(app);
-      return h.status === 200 ? h : undefined;
-    }, 15_000);
+    const up = await healthOnceItAnswers(app, 200);
     expect(up.body).toMatchObject({ status: "ok", database: "ok" });
   });
 });
