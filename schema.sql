@@ -260,8 +260,10 @@ CREATE INDEX audit_log_lead ON audit_log (lead_id) WHERE lead_id IS NOT NULL;
 -- Delivery trouble ('Leads não estão chegando ao Jetimob'): at most one open
 -- at a time. `reasons`: a comma-separated list of 'keys_refused' (Jetimob
 -- refused our keys), 'backlog' (the oldest undelivered lead waited over 15
--- minutes), 'off' (no keys while leads wait). Each alert is claimed (its
--- column set) before it is sent, so overlapping cron runs send it once.
+-- minutes), 'corrections' (so did the oldest visitor's correction), 'off' (no
+-- keys while leads wait), 'form_blocked' (the form refused visitors: its bot
+-- check could not be made). Each alert is claimed (its column set) before it
+-- is sent, so overlapping cron runs send it once.
 CREATE TABLE delivery_incidents (
   id                 INTEGER PRIMARY KEY AUTOINCREMENT,
   started_at         INTEGER NOT NULL,
@@ -269,17 +271,22 @@ CREATE TABLE delivery_incidents (
   waiting            INTEGER NOT NULL DEFAULT 0,
   alerted_at         INTEGER,
   resolved_at        INTEGER,
-  recovery_alerted_at INTEGER
+  recovery_alerted_at INTEGER,
+  -- What the alert named (the reasons when it was claimed), for the recovery.
+  alerted_reasons    TEXT
 );
 CREATE UNIQUE INDEX delivery_incidents_open ON delivery_incidents ((resolved_at IS NULL))
   WHERE resolved_at IS NULL;
 
 -- Events for the optional webhook (ALERT_WEBHOOK_URL), delivered like leads:
 -- claimed with a lease, retried with backoff, then left failed. A lead event
--- names its submission; an incident event carries its own JSON.
+-- names its submission; an incident or e-mail event carries its own JSON, and
+-- its `once_key` ('incident:<id>', 'recovered:<id>', 'mail.failing:<…>', …)
+-- keeps it to one event however many cron runs record it.
 CREATE TABLE webhook_events (
   id              INTEGER PRIMARY KEY AUTOINCREMENT,
-  event           TEXT NOT NULL CHECK (event IN ('lead.created', 'lead.updated', 'delivery.incident', 'delivery.recovered')),
+  event           TEXT NOT NULL CHECK (event IN ('lead.created', 'lead.updated', 'delivery.incident',
+                                                 'delivery.recovered', 'mail.failing', 'mail.recovered')),
   submission_id   INTEGER UNIQUE REFERENCES lead_submissions (id) ON DELETE CASCADE,
   payload         TEXT,
   created_at      INTEGER NOT NULL,
@@ -287,13 +294,17 @@ CREATE TABLE webhook_events (
   attempts        INTEGER NOT NULL DEFAULT 0,
   next_attempt_at INTEGER,
   lease_until     INTEGER,
-  last_error      TEXT
+  last_error      TEXT,
+  once_key        TEXT UNIQUE
 );
 CREATE INDEX webhook_events_due ON webhook_events (next_attempt_at) WHERE status = 'pending';
 
 -- Small bits of state the cron keeps or reads ('webhook_cursor': the last
 -- submission turned into webhook events; 'turnstile_failed_at': when the lead
--- form last refused a visitor because the bot check could not be made).
+-- form last refused a visitor because the bot check could not be made;
+-- 'mail_sent_at', 'mail_failed_at': the e-mail API's last answers;
+-- 'mail_failure_told_at': the refusal the webhook was told of;
+-- 'delivery_watched_at': the cron's last delivery watch).
 CREATE TABLE cron_state (
   name  TEXT PRIMARY KEY,
   value INTEGER NOT NULL

@@ -16,6 +16,9 @@ const ALERT = "Leads não estão chegando ao Jetimob";
 const CORRECTIONS_ALERT = "Correções de leads não estão chegando ao Jetimob";
 const FORM_ALERT = "O formulário do site está recusando visitantes";
 const RECOVERED = "Entrega ao Jetimob normalizada";
+/** The recovery's subject speaks of what the alert named. */
+const CORRECTIONS_RECOVERED = "Correções de leads normalizadas";
+const FORM_RECOVERED = "Formulário do site normalizado";
 const MINUTE = 60_000;
 
 type Scenario = {
@@ -53,7 +56,11 @@ afterAll(async () => {
 });
 
 function subjects(mails: SentMail[]): string[] {
-  return mails.map((m) => m.subject).filter((s) => [ALERT, CORRECTIONS_ALERT, FORM_ALERT, RECOVERED].includes(s));
+  return mails
+    .map((m) => m.subject)
+    .filter((s) =>
+      [ALERT, CORRECTIONS_ALERT, FORM_ALERT, RECOVERED, CORRECTIONS_RECOVERED, FORM_RECOVERED].includes(s),
+    );
 }
 
 async function submit(app: App, lead = aLead()) {
@@ -307,7 +314,11 @@ describe("a visitor's correction that has not reached Jetimob in 15 minutes", ()
     // Someone enters the new number in Jetimob and presses 'Marcar Enviado': over.
     expect((await s.owner.client.call("POST", `/api/leads/${id}/mark-sent`, {})).status).toBe(200);
     await cronRuns(s.app, 2);
-    expect(subjects(s.mail.messagesTo(s.owner.email))).toEqual([CORRECTIONS_ALERT, RECOVERED]);
+    expect(subjects(s.mail.messagesTo(s.owner.email))).toEqual([CORRECTIONS_ALERT, CORRECTIONS_RECOVERED]);
+    const recovery = s.mail.messagesTo(s.owner.email).find((m) => m.subject === CORRECTIONS_RECOVERED);
+    expect(recovery?.text).toMatch(
+      /^Correções de leads normalizadas: nenhuma correção de visitante espera mais para chegar ao Jetimob \(o problema começou em \d\d\/\d\d\/\d{4} \d\d:\d\d\)\./,
+    );
     expect(await banner(s)).toBeNull();
   });
 });
@@ -430,6 +441,73 @@ describe("the webhook (ALERT_WEBHOOK_URL)", () => {
       lead: { name: "Wanda Webhook", whatsapp: "+5549981230002" },
       before: { whatsapp: "+5549981230001" },
     });
+  });
+});
+
+describe("the webhook while the e-mail API refuses (the alerts themselves are e-mails)", () => {
+  it("hears the incident and the e-mail trouble, once each, and then each end", async () => {
+    const hook = await new FakeService(() => ({ status: 204 })).start();
+    const mail = await new FakeMail().start();
+    const jetimob = await new FakeJetimob().start();
+    const app = await spawnApp({
+      vars: { ...mail.settings(), ...jetimob.settings(), ALERT_WEBHOOK_URL: `${hook.url}/hooks/leads` },
+    });
+    running.push(async () => {
+      await app.stop();
+      await Promise.all([jetimob.stop(), mail.stop(), hook.stop()]);
+    });
+    const owner = await signedInStaff(app, mail);
+    /** The events that are not leads, as the webhook got them. */
+    const told = () =>
+      hook.received
+        .map((r) => JSON.parse(r.body.toString()) as Record<string, unknown>)
+        .filter((e) => !String(e.event).startsWith("lead."));
+    await cronRuns(app, 1);
+    expect(told()).toEqual([]);
+
+    // The e-mail API's key is revoked, and Jetimob refuses ours: no alert e-mail can go.
+    mail.respondWith(() => ({ status: 401, body: { message: "API key is invalid" } }));
+    jetimob.answerEveryone(refused(401));
+    const email = await submit(app);
+    await attempted(app, email);
+    await cronRuns(app, 3);
+    const during = told();
+    expect(during.map((e) => e.event).sort()).toEqual(["delivery.incident", "mail.failing"]);
+    expect(during.find((e) => e.event === "delivery.incident")).toMatchObject({
+      reasons: ["keys_refused"],
+      waiting: 1,
+      message: expect.stringMatching(/^Leads não estão chegando ao Jetimob desde/),
+    });
+    const failing = during.find((e) => e.event === "mail.failing");
+    expect(failing?.message).toMatch(
+      /^Os e-mails do site não estão saindo: o último envio, em \d\d\/\d\d\/\d{4} \d\d:\d\d, foi recusado\.$/,
+    );
+    // Every run tried the owners' alert again, and the API refused each.
+    expect(mail.messagesTo(owner.email).filter((m) => m.subject === ALERT).length).toBeGreaterThan(1);
+    const [incident] = await app.sql<{ alerted_at: number | null }>("SELECT alerted_at FROM delivery_incidents");
+    expect(incident?.alerted_at).toBeNull();
+
+    // Jetimob takes our keys again while the e-mail API still refuses: the incident ends, and the webhook hears it.
+    jetimob.answerEveryone(accepted());
+    await app.sql("UPDATE leads SET next_attempt_at = 0");
+    await cronRuns(app, 3);
+    const ended = told().slice(during.length);
+    expect(ended.map((e) => e.event)).toEqual(["delivery.recovered"]);
+    expect(ended[0]?.message).toMatch(/^Entrega ao Jetimob normalizada: os leads voltaram a chegar ao Jetimob/);
+
+    // The key is fixed: the owner's own reset request goes, and the webhook hears that e-mail works again.
+    const refusedTries = mail.messagesTo(owner.email).length;
+    mail.respondWith(() => ({ status: 200, body: { id: "mail-ok" } }));
+    expect((await owner.client.requestReset(owner.email)).status).toBe(200);
+    await cronRuns(app, 3);
+    const back = told().slice(during.length + ended.length);
+    expect(back.map((e) => e.event)).toEqual(["mail.recovered"]);
+    expect(back[0]).toMatchObject({
+      since: failing?.since,
+      message: expect.stringMatching(/^Os e-mails do site voltaram a sair \(o problema começou em /),
+    });
+    // The owners were never alerted by e-mail, so neither the alert nor its 'normalizada' follows.
+    expect(subjects(mail.messagesTo(owner.email).slice(refusedTries))).toEqual([]);
   });
 });
 
@@ -603,6 +681,12 @@ describe("a lead form whose bot check (Turnstile) cannot be made", () => {
     expect((await postLead(app, aLead({ turnstile_token: "XXXX.DUMMY.TOKEN.XXXX" }))).status).toBe(200);
     await cronRuns(app, 2);
     expect(await banner(s)).toBeNull();
-    expect(subjects(mail.messagesTo(owner.email))).toEqual([FORM_ALERT, RECOVERED]);
+    expect(subjects(mail.messagesTo(owner.email))).toEqual([FORM_ALERT, FORM_RECOVERED]);
+    // It speaks of the form, not of leads coming back to Jetimob (they never stopped).
+    const recovery = mail.messagesTo(owner.email).find((m) => m.subject === FORM_RECOVERED);
+    expect(recovery?.text).toMatch(
+      /^Formulário do site normalizado: a verificação anti-robô \(Turnstile\) não recusa mais visitantes \(o problema começou em /,
+    );
+    expect(recovery?.text).not.toContain("leads voltaram");
   });
 });

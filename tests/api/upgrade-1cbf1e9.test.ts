@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, spawnApp } from "../support/app";
-import { asReleaseLeftIt, everyRow, migrationsSince, type Rows } from "../support/release";
+import { asReleaseLeftIt, everyRow, migrationsSince, type Rows, withColumnsAddedSince } from "../support/release";
 import { StaffClient } from "../support/staff";
 
 // A database as release 1cbf1e9 left it: migrations 0001 to 0006 applied the
@@ -36,14 +36,16 @@ describe("a database made by release 1cbf1e9", () => {
     expect(await migrationsSince(app, RELEASE_MIGRATIONS)).toEqual([
       "0007_attention.sql",
       "0008_corrections_waiting.sql",
+      "0009_webhook_hears_mail.sql",
     ]);
   });
 
   it("keeps every row of every table as it was, the counters gaining 'attention' alone", () => {
     expect(Object.keys(after)).toEqual(Object.keys(before));
+    const expected = withColumnsAddedSince(before, RELEASE_MIGRATIONS);
     for (const table of Object.keys(before)) {
       if (table === "lead_counters") continue;
-      expect(after[table], table).toEqual(before[table]);
+      expect(after[table], table).toEqual(expected[table]);
     }
     expect(after.lead_counters?.filter((c) => c.name !== "attention")).toEqual(before.lead_counters);
   });

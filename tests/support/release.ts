@@ -49,3 +49,28 @@ export async function migrationsSince(app: App, migrations: number): Promise<str
   const applied = await app.sql<{ name: string }>("SELECT name FROM d1_migrations ORDER BY id");
   return applied.map((m) => m.name).slice(migrations);
 }
+
+/** Columns migrations added to existing tables, by migration: what each holds on a release's row. */
+const COLUMNS_ADDED: Record<number, Record<string, (row: Rows[number]) => Rows[number]>> = {
+  // What an incident's alert named: its reasons then, for one alerted already.
+  9: {
+    delivery_incidents: (row) => ({ alerted_reasons: row.alerted_at === null ? null : row.reasons }),
+    webhook_events: () => ({ once_key: null }),
+  },
+};
+
+/**
+ * A release's rows (from {@link everyRow}) as they should read after the
+ * migrations since its first `migrations`: unchanged, but for the columns
+ * added since.
+ */
+export function withColumnsAddedSince(rows: Record<string, Rows>, migrations: number): Record<string, Rows> {
+  const added = Object.entries(COLUMNS_ADDED)
+    .filter(([migration]) => Number(migration) > migrations)
+    .flatMap(([, tables]) => Object.entries(tables));
+  const out: Record<string, Rows> = { ...rows };
+  for (const [table, columns] of added) {
+    out[table] = (out[table] ?? []).map((row) => ({ ...row, ...columns(row) }));
+  }
+  return out;
+}

@@ -2,7 +2,7 @@
 //! each a named row of `cron_state` holding the latest time it happened.
 //! Noted by the code where it happens; read in SQL with [`noted!`].
 
-use worker::D1Database;
+use worker::{D1Database, D1PreparedStatement};
 
 use crate::d1::query;
 
@@ -32,7 +32,16 @@ macro_rules! delivery_watched_at {
         "delivery_watched_at"
     };
 }
-pub(crate) use {delivery_watched_at, mail_failed_at, mail_sent_at, turnstile_failed_at};
+/// The e-mail API's refusal the webhook was told of ('mail.failing'); gone
+/// once it was told of the recovery.
+macro_rules! mail_failure_told_at {
+    () => {
+        "mail_failure_told_at"
+    };
+}
+pub(crate) use {
+    delivery_watched_at, mail_failed_at, mail_failure_told_at, mail_sent_at, turnstile_failed_at,
+};
 
 /// The time noted under a name (one of the macros above), as a SQL expression.
 macro_rules! noted {
@@ -49,11 +58,23 @@ pub(crate) use noted;
 const NOTE_SQL: &str = "INSERT INTO cron_state (name, value) VALUES (?1, ?2) \
      ON CONFLICT (name) DO UPDATE SET value = max(value, excluded.value)";
 
+const FORGET_SQL: &str = "DELETE FROM cron_state WHERE name = ?1";
+
 /// Notes that `name` happened at `at`; the latest time stays, whatever
 /// order parallel notes land in.
 pub async fn note(db: &D1Database, name: &str, at: i64) -> worker::Result<()> {
-    query!(db, NOTE_SQL, name, at)?.run().await?;
+    noting(db, name, at)?.run().await?;
     Ok(())
+}
+
+/// [`note`] as a statement, to batch with what it goes with.
+pub fn noting(db: &D1Database, name: &str, at: i64) -> worker::Result<D1PreparedStatement> {
+    query!(db, NOTE_SQL, name, at)
+}
+
+/// Forgets what was noted under `name`, as a statement to batch.
+pub fn forgetting(db: &D1Database, name: &str) -> worker::Result<D1PreparedStatement> {
+    query!(db, FORGET_SQL, name)
 }
 
 #[cfg(test)]

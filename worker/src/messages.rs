@@ -96,6 +96,8 @@ pub const DELIVERY_ALERT_SUBJECT: &str = "Leads não estão chegando ao Jetimob"
 pub const CORRECTIONS_ALERT_SUBJECT: &str = "Correções de leads não estão chegando ao Jetimob";
 pub const FORM_ALERT_SUBJECT: &str = "O formulário do site está recusando visitantes";
 pub const DELIVERY_RECOVERED_SUBJECT: &str = "Entrega ao Jetimob normalizada";
+pub const CORRECTIONS_RECOVERED_SUBJECT: &str = "Correções de leads normalizadas";
+pub const FORM_RECOVERED_SUBJECT: &str = "Formulário do site normalizado";
 pub const DELIVERY_KEYS_REFUSED: &str =
     "O Jetimob recusou as chaves de acesso da integração (HTTP 401/403).";
 pub const DELIVERY_KEYS_REFUSED_TODO: &str = "Confira JETIMOB_PUBLIC_KEY e JETIMOB_PRIVATE_KEY \
@@ -150,6 +152,10 @@ pub fn mail_failing(since: &str) -> String {
     format!("Os e-mails do site não estão saindo: o último envio, em {since}, foi recusado.")
 }
 
+pub fn mail_recovered(since: &str) -> String {
+    format!("Os e-mails do site voltaram a sair (o problema começou em {since}).")
+}
+
 pub const FORM_BLOCKED: &str = "O formulário do site está recusando os visitantes: a verificação \
      anti-robô (Turnstile) não pôde ser feita.";
 pub const FORM_BLOCKED_TODO: &str = "Confira TURNSTILE_SECRET_KEY (npx wrangler secret put) e se o \
@@ -177,6 +183,18 @@ pub fn delivery_incident(headline: &str, since: &str, waiting: i64) -> String {
 pub fn delivery_recovered(since: &str) -> String {
     format!(
         "Entrega ao Jetimob normalizada: os leads voltaram a chegar ao Jetimob (o problema começou em {since})."
+    )
+}
+
+pub fn corrections_recovered(since: &str) -> String {
+    format!(
+        "Correções de leads normalizadas: nenhuma correção de visitante espera mais para chegar ao Jetimob (o problema começou em {since})."
+    )
+}
+
+pub fn form_recovered(since: &str) -> String {
+    format!(
+        "Formulário do site normalizado: a verificação anti-robô (Turnstile) não recusa mais visitantes (o problema começou em {since})."
     )
 }
 

@@ -12,14 +12,17 @@
 //! revoked, its quota spent) stops them, and with them sign-up
 //! confirmations, password resets and new-lead notices. Every send notes
 //! its outcome (`mail::send`), and while the latest note is a failure the
-//! same two paths say so.
+//! same two paths say so, and the webhook hears it once ('mail.failing',
+//! then 'mail.recovered' once an e-mail goes again).
 
 use serde::Deserialize;
-use worker::D1Database;
+use serde_json::json;
+use worker::{D1Database, Env};
 
 use super::incidents::{self, BACKLOG_MS, Incident, Words};
-use crate::cron_state::{self, delivery_watched_at};
-use crate::dates::format_date;
+use super::webhook;
+use crate::cron_state::{self, delivery_watched_at, mail_failure_told_at, noted};
+use crate::dates::{format_date, iso};
 use crate::messages;
 
 /// Past this without a watch, the cron has stopped (it runs every minute).
@@ -49,6 +52,78 @@ pub const READ_SQL: &str = concat!("SELECT ", heartbeat_columns!());
 /// The watch ran to its end now.
 pub async fn record(db: &D1Database, now: i64) -> worker::Result<()> {
     cron_state::note(db, delivery_watched_at!(), now).await
+}
+
+/// The e-mail API's last answers, and the refusal the webhook was told of.
+const MAIL_NEWS_SQL: &str = concat!(
+    "SELECT ",
+    noted!(mail_sent_at),
+    " AS mail_sent_at, ",
+    noted!(mail_failed_at),
+    " AS mail_failed_at, ",
+    noted!(mail_failure_told_at),
+    " AS told_at"
+);
+
+#[derive(Debug, Default, Deserialize)]
+struct MailNews {
+    mail_sent_at: Option<i64>,
+    mail_failed_at: Option<i64>,
+    told_at: Option<i64>,
+}
+
+/// Tells the webhook that the e-mail API refuses ('mail.failing'), and that
+/// it takes messages again ('mail.recovered'): once each, however many cron
+/// runs see it (each event has its key; the note of what was told is
+/// written in the same batch). The alerts are e-mails, so the webhook is the
+/// one way left to tell the team.
+pub async fn tell_webhook(env: &Env, db: &D1Database, now: i64) -> worker::Result<()> {
+    if webhook::url(env).is_none() {
+        return Ok(());
+    }
+    let news: MailNews = db
+        .prepare(MAIL_NEWS_SQL)
+        .first(None)
+        .await?
+        .unwrap_or_default();
+    let beat = Heartbeat {
+        mail_sent_at: news.mail_sent_at,
+        mail_failed_at: news.mail_failed_at,
+        ..Heartbeat::default()
+    };
+    let (event, fields, note) = match (beat.mail_refused_at(), news.told_at) {
+        (Some(failed_at), None) => (
+            webhook::Event {
+                name: "mail.failing",
+                // One per stretch of refusals: the last e-mail that went names it.
+                key: format!("mail.failing:{}", news.mail_sent_at.unwrap_or(0)),
+                after: None,
+            },
+            json!({
+                "since": iso(failed_at),
+                "message": messages::mail_failing(&format_date(failed_at)),
+            }),
+            cron_state::noting(db, mail_failure_told_at!(), failed_at)?,
+        ),
+        (None, Some(told_at)) => (
+            webhook::Event {
+                name: "mail.recovered",
+                key: format!("mail.recovered:{told_at}"),
+                after: None,
+            },
+            json!({
+                "since": iso(told_at),
+                "recovered_at": news.mail_sent_at.and_then(iso),
+                "message": messages::mail_recovered(&format_date(told_at)),
+            }),
+            cron_state::forgetting(db, mail_failure_told_at!())?,
+        ),
+        _ => return Ok(()),
+    };
+    if let Some(recorded) = webhook::record(env, db, event, fields, now)? {
+        db.batch(vec![recorded, note]).await?;
+    }
+    Ok(())
 }
 
 #[derive(Debug, Clone, Copy, Default, Deserialize)]
@@ -157,7 +232,8 @@ mod tests {
             started_at: NOW - 30 * MINUTE,
             reasons: reasons.into(),
             waiting: 1,
-            resolved_at: None,
+            alerted_at: None,
+            alerted_reasons: None,
         }
     }
 

@@ -12,6 +12,10 @@
 //! is claimed in D1 before it goes: one alert per incident, however many
 //! cron runs see it, and no more than one alert an hour. An incident that
 //! ends before its alert went ends quietly (no recovery e-mail either).
+//!
+//! The webhook hears each incident when its alert is claimed, whatever
+//! becomes of the e-mail (the e-mail API may be the thing refusing), and
+//! its end when it resolves, in the same batch.
 
 use crate::d1::query;
 use serde::Deserialize;
@@ -130,13 +134,31 @@ pub struct Incident {
     pub started_at: i64,
     pub reasons: String,
     pub waiting: i64,
-    pub resolved_at: Option<i64>,
+    pub alerted_at: Option<i64>,
+    /// The reasons its alert named; none before it was claimed.
+    pub alerted_reasons: Option<String>,
 }
 
 impl Incident {
+    /// Why it is open now.
     pub fn reasons(&self) -> Vec<Reason> {
-        self.reasons.split(',').filter_map(Reason::parse).collect()
+        parse_reasons(&self.reasons)
     }
+
+    /// What its alert named (for an incident alerted before 0009, its last
+    /// reasons): what the recovery speaks of.
+    pub fn named(&self) -> Vec<Reason> {
+        parse_reasons(self.alerted_reasons.as_deref().unwrap_or(&self.reasons))
+    }
+
+    /// Its webhook event's key.
+    fn event_key(&self) -> String {
+        format!("incident:{}", self.id)
+    }
+}
+
+fn parse_reasons(listed: &str) -> Vec<Reason> {
+    listed.split(',').filter_map(Reason::parse).collect()
 }
 
 /// When the oldest lead not in Jetimob arrived, as SQL: one still retried or
@@ -174,8 +196,18 @@ const SNAPSHOT_SQL: &str = concat!(
        (SELECT submitted_at FROM lead_submissions ORDER BY id DESC LIMIT 1) AS last_submission_at"
 );
 
-pub const OPEN_SQL: &str = "SELECT id, started_at, reasons, waiting, alerted_at, resolved_at \
-     FROM delivery_incidents WHERE resolved_at IS NULL";
+/// An [`Incident`]'s columns.
+macro_rules! incident_columns {
+    () => {
+        "id, started_at, reasons, waiting, alerted_at, alerted_reasons"
+    };
+}
+
+pub const OPEN_SQL: &str = concat!(
+    "SELECT ",
+    incident_columns!(),
+    " FROM delivery_incidents WHERE resolved_at IS NULL"
+);
 
 const OPEN_INCIDENT_SQL: &str = "INSERT OR IGNORE INTO delivery_incidents (started_at, reasons, waiting) \
      VALUES (?1, ?2, ?3)";
@@ -185,19 +217,25 @@ const UPDATE_SQL: &str = "UPDATE delivery_incidents SET reasons = ?2, waiting = 
 /// Never within an hour of the last alert: delivery that flaps between
 /// failing and working alerts once an hour at most (the panel's banner shows
 /// every incident at once).
-const CLAIM_ALERT_SQL: &str = "UPDATE delivery_incidents SET alerted_at = ?1 \
+const CLAIM_ALERT_SQL: &str = concat!(
+    "UPDATE delivery_incidents SET alerted_at = ?1, alerted_reasons = reasons \
      WHERE resolved_at IS NULL AND alerted_at IS NULL \
        AND NOT EXISTS (SELECT 1 FROM delivery_incidents WHERE alerted_at > ?1 - ?2) \
-     RETURNING id, started_at, reasons, waiting, alerted_at, resolved_at";
+     RETURNING ",
+    incident_columns!()
+);
 const UNCLAIM_ALERT_SQL: &str = "UPDATE delivery_incidents SET alerted_at = NULL WHERE id = ?1";
 const RESOLVE_SQL: &str = "UPDATE delivery_incidents SET resolved_at = ?2 \
      WHERE id = ?1 AND resolved_at IS NULL";
 /// Claims the recovery e-mail of a resolved incident whose alert went out.
-const CLAIM_RECOVERY_SQL: &str = "UPDATE delivery_incidents SET recovery_alerted_at = ?1 \
+const CLAIM_RECOVERY_SQL: &str = concat!(
+    "UPDATE delivery_incidents SET recovery_alerted_at = ?1 \
      WHERE id = (SELECT id FROM delivery_incidents WHERE resolved_at IS NOT NULL \
                    AND alerted_at IS NOT NULL AND recovery_alerted_at IS NULL \
                  ORDER BY id DESC LIMIT 1) \
-     RETURNING id, started_at, reasons, waiting, alerted_at, resolved_at";
+     RETURNING ",
+    incident_columns!()
+);
 const UNCLAIM_RECOVERY_SQL: &str =
     "UPDATE delivery_incidents SET recovery_alerted_at = NULL WHERE id = ?1";
 const OWNERS_SQL: &str = "SELECT email FROM staff_users \
@@ -244,7 +282,9 @@ pub async fn watch(env: &Env, db: &D1Database, now: i64) -> worker::Result<()> {
                 .await?;
         }
         (Some(incident), true) => {
-            query!(db, RESOLVE_SQL, incident.id, now)?.run().await?;
+            let mut batch = vec![query!(db, RESOLVE_SQL, incident.id, now)?];
+            batch.extend(recovered_event(env, db, &incident, now)?);
+            db.batch(batch).await?;
         }
         (None, true) => {}
     }
@@ -260,8 +300,28 @@ async fn alert_if_due(env: &Env, db: &D1Database, now: i64) -> worker::Result<()
         return Ok(());
     };
     let words = describe(&incident);
+    // The webhook first: it hears the incident even when the e-mail is what fails.
+    let event = webhook::Event {
+        name: "delivery.incident",
+        key: incident.event_key(),
+        after: None,
+    };
+    let fields = json!({
+        "since": iso(incident.started_at),
+        "reasons": incident.reasons().iter().map(|r| r.name()).collect::<Vec<_>>(),
+        "waiting": incident.waiting,
+        "message": words.summary,
+    });
+    let recorded = match webhook::record(env, db, event, fields, now)? {
+        Some(statement) => statement.run().await.map(drop),
+        None => Ok(()),
+    };
     let subject = headline(&incident.reasons());
-    if let Err(error) = send_to_owners(env, db, |to| alert_email(to, subject, &words, env)).await {
+    let sent = match recorded {
+        Ok(()) => send_to_owners(env, db, |to| alert_email(to, subject, &words, env)).await,
+        Err(error) => Err(error),
+    };
+    if let Err(error) = sent {
         worker::console_error!(
             "incidents: the alert was not sent ({error}); trying again next minute"
         );
@@ -269,19 +329,30 @@ async fn alert_if_due(env: &Env, db: &D1Database, now: i64) -> worker::Result<()
         return Ok(());
     }
     worker::console_warn!("incidents: {}", words.summary);
-    webhook::record_incident(
-        env,
-        db,
-        "delivery.incident",
-        json!({
-            "since": iso(incident.started_at),
-            "reasons": incident.reasons().iter().map(|r| r.name()).collect::<Vec<_>>(),
-            "waiting": incident.waiting,
-            "message": words.summary,
-        }),
-        now,
-    )
-    .await
+    Ok(())
+}
+
+/// The webhook's 'delivery.recovered', recorded as the incident resolves:
+/// for those who heard of it, by its e-mail or its webhook event.
+fn recovered_event(
+    env: &Env,
+    db: &D1Database,
+    incident: &Incident,
+    now: i64,
+) -> worker::Result<Option<worker::D1PreparedStatement>> {
+    let (_, summary) = recovery(&incident.named(), &format_date(incident.started_at));
+    let event = webhook::Event {
+        name: "delivery.recovered",
+        key: format!("recovered:{}", incident.id),
+        // An alert e-mailed before 0009 had its event recorded with it, unkeyed.
+        after: incident.alerted_at.is_none().then(|| incident.event_key()),
+    };
+    let fields = json!({
+        "since": iso(incident.started_at),
+        "recovered_at": iso(now),
+        "message": summary,
+    });
+    webhook::record(env, db, event, fields, now)
 }
 
 async fn recover_if_due(env: &Env, db: &D1Database, now: i64) -> worker::Result<()> {
@@ -291,8 +362,10 @@ async fn recover_if_due(env: &Env, db: &D1Database, now: i64) -> worker::Result<
     else {
         return Ok(());
     };
-    let summary = messages::delivery_recovered(&format_date(incident.started_at));
-    if let Err(error) = send_to_owners(env, db, |to| recovery_email(to, &summary, env)).await {
+    let (subject, summary) = recovery(&incident.named(), &format_date(incident.started_at));
+    if let Err(error) =
+        send_to_owners(env, db, |to| recovery_email(to, subject, &summary, env)).await
+    {
         worker::console_error!(
             "incidents: the recovery e-mail was not sent ({error}); trying again next minute"
         );
@@ -300,18 +373,7 @@ async fn recover_if_due(env: &Env, db: &D1Database, now: i64) -> worker::Result<
         return Ok(());
     }
     worker::console_log!("incidents: {summary}");
-    webhook::record_incident(
-        env,
-        db,
-        "delivery.recovered",
-        json!({
-            "since": iso(incident.started_at),
-            "recovered_at": incident.resolved_at.and_then(iso),
-            "message": summary,
-        }),
-        now,
-    )
-    .await
+    Ok(())
 }
 
 async fn send_to_owners(
@@ -351,6 +413,25 @@ pub fn headline(reasons: &[Reason]) -> &'static str {
         [Reason::Corrections] => messages::CORRECTIONS_ALERT_SUBJECT,
         [Reason::FormBlocked] => messages::FORM_ALERT_SUBJECT,
         _ => messages::DELIVERY_ALERT_SUBJECT,
+    }
+}
+
+/// The recovery's subject and line, speaking of what the alert named: the
+/// form or the corrections when it named only them.
+pub fn recovery(named: &[Reason], since: &str) -> (&'static str, String) {
+    match named {
+        [Reason::Corrections] => (
+            messages::CORRECTIONS_RECOVERED_SUBJECT,
+            messages::corrections_recovered(since),
+        ),
+        [Reason::FormBlocked] => (
+            messages::FORM_RECOVERED_SUBJECT,
+            messages::form_recovered(since),
+        ),
+        _ => (
+            messages::DELIVERY_RECOVERED_SUBJECT,
+            messages::delivery_recovered(since),
+        ),
     }
 }
 
@@ -427,11 +508,11 @@ fn alert_email(to: &str, subject: &str, words: &Words, env: &Env) -> Email {
     }
 }
 
-fn recovery_email(to: &str, summary: &str, env: &Env) -> Email {
+fn recovery_email(to: &str, subject: &str, summary: &str, env: &Env) -> Email {
     let panel = format!("{}/admin", config::site_origin(env));
     Email {
         to: to.to_string(),
-        subject: messages::DELIVERY_RECOVERED_SUBJECT.to_string(),
+        subject: subject.to_string(),
         text: format!("{summary}\n\nPainel: {panel}"),
         html: format!(
             "<div style=\"font-family:sans-serif;line-height:1.5\"><p>{}</p><p><a href=\"{}\">Abrir o painel</a></p></div>",
@@ -497,7 +578,8 @@ mod tests {
             started_at: NOW,
             reasons: "corrections".into(),
             waiting: 0,
-            resolved_at: None,
+            alerted_at: None,
+            alerted_reasons: None,
         };
         assert_eq!(incident.reasons(), [Reason::Corrections]);
         let words = describe(&incident);
@@ -542,7 +624,8 @@ mod tests {
             started_at: NOW,
             reasons: "form_blocked".into(),
             waiting: 0,
-            resolved_at: None,
+            alerted_at: None,
+            alerted_reasons: None,
         };
         let words = describe(&incident);
         assert!(
@@ -561,7 +644,8 @@ mod tests {
             started_at: 1_767_225_600_000,
             reasons: "keys_refused,backlog".into(),
             waiting: 4,
-            resolved_at: None,
+            alerted_at: None,
+            alerted_reasons: None,
         };
         let words = describe(&incident);
         assert_eq!(
@@ -572,5 +656,37 @@ mod tests {
         assert!(words.kept.starts_with("Nenhum lead se perde"));
         assert!(words.details[0].1.contains("JETIMOB_PRIVATE_KEY"));
         assert!(words.details[1].0.contains("mais de 15 minutos"));
+    }
+
+    #[test]
+    fn the_recovery_speaks_of_what_the_alert_named() {
+        let incident = |reasons: &str, alerted: Option<&str>| Incident {
+            id: 1,
+            started_at: NOW,
+            reasons: reasons.into(),
+            waiting: 0,
+            alerted_at: alerted.map(|_| NOW),
+            alerted_reasons: alerted.map(Into::into),
+        };
+        // Alerted for a backlog that has since narrowed to a correction: the leads recovered.
+        let narrowed = incident("corrections", Some("backlog,corrections"));
+        assert_eq!(narrowed.named(), [Reason::Backlog, Reason::Corrections]);
+        let since = "24/11/2026 09:00";
+        assert_eq!(
+            recovery(&narrowed.named(), since),
+            (
+                "Entrega ao Jetimob normalizada",
+                "Entrega ao Jetimob normalizada: os leads voltaram a chegar ao Jetimob (o problema começou em 24/11/2026 09:00).".to_string()
+            )
+        );
+        // Alerted before 0009 kept no list: its last reasons stand in.
+        assert_eq!(incident("corrections", None).named(), [Reason::Corrections]);
+        let (subject, line) = recovery(&[Reason::Corrections], since);
+        assert_eq!(subject, "Correções de leads normalizadas");
+        assert!(line.contains("nenhuma correção de visitante espera mais"));
+        let (subject, line) = recovery(&[Reason::FormBlocked], since);
+        assert_eq!(subject, "Formulário do site normalizado");
+        assert!(line.contains("não recusa mais visitantes"));
+        assert!(!line.contains("leads voltaram"));
     }
 }

@@ -29,6 +29,9 @@ pub async fn run(env: &Env) {
         }
         Err(e) => worker::console_error!("alerts: watching delivery failed: {e}"),
     }
+    if let Err(e) = heartbeat::tell_webhook(env, &db, now).await {
+        worker::console_error!("alerts: telling the webhook about e-mail failed: {e}");
+    }
     if let Err(e) = notices::send_due(env, &db, now).await {
         worker::console_error!("alerts: new-lead notices failed: {e}");
     }

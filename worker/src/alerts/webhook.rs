@@ -1,20 +1,22 @@
 //! The optional webhook (`ALERT_WEBHOOK_URL`, a secret): the same events as
-//! the e-mails, as JSON for chat tools and automations —
-//! `{"event": "lead.created" | "lead.updated" | "delivery.incident" |
-//! "delivery.recovered", "at": …, …}`. POSTed with a 5 s timeout and
-//! retried like deliveries (claimed with a lease, backoff for a week, then
-//! left failed). No personal data but the lead's own fields.
+//! the e-mails, and what the e-mails cannot say, as JSON for chat tools and
+//! automations — `{"event": "lead.created" | "lead.updated" |
+//! "delivery.incident" | "delivery.recovered" | "mail.failing" |
+//! "mail.recovered", "at": …, …}`. POSTed with a 5 s timeout and retried
+//! like deliveries (claimed with a lease, backoff for a week, then left
+//! failed). No personal data but the lead's own fields.
 //!
 //! Lead events come from the submissions (new leads and corrections) after
-//! a cursor the cron moves; incident events are recorded by the incident
-//! watch. Nothing is recorded while the webhook is not configured.
+//! a cursor the cron moves; the others are recorded by the watches, each
+//! under a key that keeps it to one event however many runs record it.
+//! Nothing is recorded while the webhook is not configured.
 
 use std::time::Duration;
 
 use crate::d1::query;
 use serde::Deserialize;
 use serde_json::{Value, json};
-use worker::{D1Database, Env};
+use worker::{D1Database, D1PreparedStatement, Env};
 
 use crate::crm::schedule::{self, AfterFailure};
 use crate::dates::iso;
@@ -50,8 +52,12 @@ const MOVE_CURSOR_SQL: &str = "UPDATE cron_state SET value = max(value, \
        coalesce((SELECT max(submission_id) FROM webhook_events), value)) \
      WHERE name = 'webhook_cursor'";
 
-const INCIDENT_EVENT_SQL: &str = "INSERT INTO webhook_events (event, payload, created_at, next_attempt_at) \
-     VALUES (?1, ?2, ?3, ?3)";
+/// An event of its own payload, once per key (?4); when ?5 names another
+/// event's key, only if that event was recorded.
+const RECORD_SQL: &str = "INSERT OR IGNORE INTO webhook_events \
+       (event, payload, created_at, next_attempt_at, once_key) \
+     SELECT ?1, ?2, ?3, ?3, ?4 \
+     WHERE ?5 IS NULL OR EXISTS (SELECT 1 FROM webhook_events WHERE once_key = ?5)";
 
 const CLAIM_SQL: &str = "UPDATE webhook_events SET lease_until = ?2, attempts = attempts + 1 \
      WHERE id IN (SELECT id FROM webhook_events \
@@ -105,25 +111,41 @@ struct LeadPayloadRow {
     before: Option<String>,
 }
 
-/// Records an incident event (when the webhook is configured).
-pub async fn record_incident(
+/// An event the watches record: what it is, its key (one event per key,
+/// however many cron runs record it), and the key of the event it follows,
+/// if it is only news to those who heard that one.
+pub struct Event<'a> {
+    pub name: &'a str,
+    pub key: String,
+    pub after: Option<String>,
+}
+
+/// The statement recording `event` with its `fields`, to run or to batch
+/// with the change it reports; none while the webhook is not configured.
+pub fn record(
     env: &Env,
     db: &D1Database,
-    event: &str,
+    event: Event,
     fields: Value,
     now: i64,
-) -> worker::Result<()> {
+) -> worker::Result<Option<D1PreparedStatement>> {
     if url(env).is_none() {
-        return Ok(());
+        return Ok(None);
     }
-    let mut payload = json!({ "event": event, "at": iso(now) });
+    let mut payload = json!({ "event": event.name, "at": iso(now) });
     if let (Some(target), Value::Object(extra)) = (payload.as_object_mut(), fields) {
         target.extend(extra);
     }
-    query!(db, INCIDENT_EVENT_SQL, event, payload.to_string(), now)?
-        .run()
-        .await?;
-    Ok(())
+    let statement = query!(
+        db,
+        RECORD_SQL,
+        event.name,
+        payload.to_string(),
+        now,
+        event.key,
+        event.after
+    )?;
+    Ok(Some(statement))
 }
 
 /// Makes events of the new submissions, then delivers the due events.
