@@ -19,6 +19,8 @@ const RECOVERED = "Entrega ao Jetimob normalizada";
 /** The recovery's subject speaks of what the alert named. */
 const CORRECTIONS_RECOVERED = "Correções de leads normalizadas";
 const FORM_RECOVERED = "Formulário do site normalizado";
+const WEBHOOK_ALERT = "O webhook do site não está recebendo os avisos";
+const WEBHOOK_RECOVERED = "Webhook do site normalizado";
 const MINUTE = 60_000;
 
 type Scenario = {
@@ -59,7 +61,16 @@ function subjects(mails: SentMail[]): string[] {
   return mails
     .map((m) => m.subject)
     .filter((s) =>
-      [ALERT, CORRECTIONS_ALERT, FORM_ALERT, RECOVERED, CORRECTIONS_RECOVERED, FORM_RECOVERED].includes(s),
+      [
+        ALERT,
+        CORRECTIONS_ALERT,
+        FORM_ALERT,
+        WEBHOOK_ALERT,
+        RECOVERED,
+        CORRECTIONS_RECOVERED,
+        FORM_RECOVERED,
+        WEBHOOK_RECOVERED,
+      ].includes(s),
     );
 }
 
@@ -441,6 +452,74 @@ describe("the webhook (ALERT_WEBHOOK_URL)", () => {
       lead: { name: "Wanda Webhook", whatsapp: "+5549981230002" },
       before: { whatsapp: "+5549981230001" },
     });
+  });
+});
+
+describe("a webhook that keeps refusing (its channel hears nothing)", () => {
+  it("is an incident after three refused tries: the owners are e-mailed, the banner says what to check, and it ends once the events go", async () => {
+    const hook = await new FakeService(() => ({ status: 404, body: { error: "no such hook" } })).start();
+    const mail = await new FakeMail().start();
+    const jetimob = await new FakeJetimob().start();
+    const app = await spawnApp({
+      vars: { ...mail.settings(), ...jetimob.settings(), ALERT_WEBHOOK_URL: `${hook.url}/hooks/leads` },
+    });
+    running.push(async () => {
+      await app.stop();
+      await Promise.all([jetimob.stop(), mail.stop(), hook.stop()]);
+    });
+    const owner = await signedInStaff(app, mail);
+    const s = { app, mail, jetimob, owner, colleague: owner };
+    const retryNow = () => app.sql("UPDATE webhook_events SET next_attempt_at = 0 WHERE status = 'pending'");
+
+    // A lead's event is refused, and refused again a minute later: a hiccup, not yet an incident.
+    await submit(app);
+    await app.runCron();
+    await retryNow();
+    await app.runCron();
+    await cronRuns(app, 1);
+    expect(await banner(s)).toBeNull();
+    expect(subjects(mail.messagesTo(owner.email))).toEqual([]);
+
+    // The third try is refused too: one alert, however many runs see it.
+    await retryNow();
+    await app.runCron();
+    await cronRuns(app, 3);
+    const alerts = mail.messagesTo(owner.email).filter((m) => m.subject === WEBHOOK_ALERT);
+    expect(alerts).toHaveLength(1);
+    expect(alerts[0]?.text).toMatch(
+      /^O webhook do site não está recebendo os avisos desde \d\d\/\d\d\/\d{4} \d\d:\d\d\./,
+    );
+    expect(alerts[0]?.text).toContain("O webhook (ALERT_WEBHOOK_URL) recusou o mesmo aviso três vezes");
+    expect(alerts[0]?.text).toContain("Confira se o endereço em ALERT_WEBHOOK_URL continua válido");
+    const shown = await banner(s);
+    expect(shown?.summary).toMatch(/^O webhook do site não está recebendo os avisos desde/);
+    expect(shown?.details.map((d) => d.what)).toEqual([
+      "O webhook (ALERT_WEBHOOK_URL) recusou o mesmo aviso três vezes: o canal que o recebe (um chat, uma automação) está sem notícias dos novos leads e dos alertas.",
+    ]);
+    const degraded = await healthOnceItAnswers(app, 503);
+    expect(degraded.body.reason).toBe("delivery incident: webhook_failing");
+
+    // The address is fixed: the waiting events go (the incident's own among them), and it ends.
+    hook.respondWith(() => ({ status: 204 }));
+    await retryNow();
+    await app.runCron();
+    await cronRuns(app, 2);
+    expect(await banner(s)).toBeNull();
+    expect(subjects(mail.messagesTo(owner.email))).toEqual([WEBHOOK_ALERT, WEBHOOK_RECOVERED]);
+    const delivered = await app.sql<{ event: string; status: string }>(
+      "SELECT event, status FROM webhook_events ORDER BY id",
+    );
+    expect(delivered).toEqual([
+      { event: "lead.created", status: "sent" },
+      { event: "delivery.incident", status: "sent" },
+      { event: "delivery.recovered", status: "sent" },
+    ]);
+    // Every cron run asks it (alerts::incidents' snapshot); the events sent, one per lead
+    // for months, are not read: only the pending ones, through their partial index.
+    const plan = await app.sql<{ detail: string }>(
+      "EXPLAIN QUERY PLAN SELECT min(created_at) FROM webhook_events WHERE status = 'pending' AND last_error IS NOT NULL AND attempts >= 3",
+    );
+    expect(plan.map((p) => p.detail)).toEqual(["SEARCH webhook_events USING INDEX webhook_events_due"]);
   });
 });
 

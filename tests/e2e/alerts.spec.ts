@@ -139,3 +139,34 @@ test("while the e-mail API refuses, /admin says so, since the alerts go out by e
   await panelLoaded(page);
   await expect(banner).toHaveCount(0);
 });
+
+test("while the webhook keeps refusing, /admin says so with the alert's words", async ({ page, request }, testInfo) => {
+  await signIn(page, await createStaff(request));
+  await panelLoaded(page);
+  const banner = page.getByRole("alert").filter({ hasText: "O webhook (ALERT_WEBHOOK_URL) recusou o mesmo aviso" });
+  await expect(banner).toHaveCount(0);
+
+  // A lead's event refused three times (as the worker leaves it when the hook answers 404).
+  await sql(
+    `INSERT INTO webhook_events (event, payload, created_at, status, attempts, next_attempt_at, last_error)
+     VALUES ('delivery.recovered', '{}', ?1, 'pending', 3, ?2, 'HTTP 404: no such hook')`,
+    Date.now() - 7 * 60_000,
+    Date.now() + 30 * 60_000,
+  );
+  try {
+    await runCron();
+    await page.reload();
+    await expect(banner).toBeVisible();
+    await expect(banner).toContainText("O que fazer: Confira se o endereço em ALERT_WEBHOOK_URL continua válido");
+    await screenshot(page, testInfo, "admin-webhook-failing");
+  } finally {
+    await sql("DELETE FROM webhook_events WHERE last_error = 'HTTP 404: no such hook'");
+    await sql(
+      "UPDATE delivery_incidents SET resolved_at = ?1, recovery_alerted_at = ?1 WHERE resolved_at IS NULL",
+      Date.now(),
+    );
+  }
+  await page.reload();
+  await panelLoaded(page);
+  await expect(banner).toHaveCount(0);
+});

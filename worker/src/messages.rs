@@ -98,6 +98,8 @@ pub const FORM_ALERT_SUBJECT: &str = "O formulário do site está recusando visi
 pub const DELIVERY_RECOVERED_SUBJECT: &str = "Entrega ao Jetimob normalizada";
 pub const CORRECTIONS_RECOVERED_SUBJECT: &str = "Correções de leads normalizadas";
 pub const FORM_RECOVERED_SUBJECT: &str = "Formulário do site normalizado";
+pub const WEBHOOK_ALERT_SUBJECT: &str = "O webhook do site não está recebendo os avisos";
+pub const WEBHOOK_RECOVERED_SUBJECT: &str = "Webhook do site normalizado";
 pub const DELIVERY_KEYS_REFUSED: &str =
     "O Jetimob recusou as chaves de acesso da integração (HTTP 401/403).";
 pub const DELIVERY_KEYS_REFUSED_TODO: &str = "Confira JETIMOB_PUBLIC_KEY e JETIMOB_PRIVATE_KEY \
@@ -163,6 +165,14 @@ pub const FORM_BLOCKED_TODO: &str = "Confira TURNSTILE_SECRET_KEY (npx wrangler 
      formulário volta a funcionar com ele; para reabri-lo já, desligue o Turnstile (apague \
      TURNSTILE_SITE_KEY) e publique de novo.";
 
+pub const WEBHOOK_FAILING: &str = "O webhook (ALERT_WEBHOOK_URL) recusou o mesmo aviso três \
+     vezes: o canal que o recebe (um chat, uma automação) está sem notícias dos novos leads e dos \
+     alertas.";
+pub const WEBHOOK_FAILING_TODO: &str = "Confira se o endereço em ALERT_WEBHOOK_URL continua válido \
+     (npx wrangler secret put) e se o canal ainda o aceita; o último erro aparece em npx wrangler \
+     tail. Os avisos que esperam são reenviados sozinhos durante uma semana; os leads estão todos \
+     no painel.";
+
 /// The alert's last word on the leads themselves.
 pub const ALERT_LEADS_KEPT: &str = "Nenhum lead se perde: todos ficam guardados no painel e são \
      enviados ao Jetimob assim que possível.";
@@ -195,6 +205,12 @@ pub fn corrections_recovered(since: &str) -> String {
 pub fn form_recovered(since: &str) -> String {
     format!(
         "Formulário do site normalizado: a verificação anti-robô (Turnstile) não recusa mais visitantes (o problema começou em {since})."
+    )
+}
+
+pub fn webhook_recovered(since: &str) -> String {
+    format!(
+        "Webhook do site normalizado: nenhum aviso espera mais para ser reenviado (o problema começou em {since})."
     )
 }
 

@@ -6,7 +6,8 @@
 //! more than 15 minutes, so has the oldest visitor's correction not yet in
 //! Jetimob, delivery is off (no keys) while leads or corrections wait, or the
 //! lead form refused a visitor in the last 15 minutes because its bot check
-//! (Turnstile) could not be made, and no lead got through since. At
+//! (Turnstile) could not be made, and no lead got through since, or the
+//! webhook refused an event three times over (its channel hears nothing). At
 //! most one is open at a time (a unique index), and each of its two e-mails
 //! ('Leads não estão chegando ao Jetimob', 'Entrega ao Jetimob normalizada')
 //! is claimed in D1 before it goes: one alert per incident, however many
@@ -32,6 +33,9 @@ use crate::{agency, config, crm, messages};
 pub const BACKLOG_MS: i64 = 15 * 60 * 1000;
 /// A visitor refused by a bot check that could not be made counts this long.
 pub const FORM_BLOCKED_MS: i64 = 15 * 60 * 1000;
+/// A webhook event refused this many times (the first try, and the retries
+/// 1 and 5 minutes later) means the webhook is failing, not hiccuping.
+pub const WEBHOOK_FAILED_TRIES: i64 = 3;
 /// At most one alert e-mail this often.
 pub const ALERT_GAP_MS: i64 = 60 * 60 * 1000;
 
@@ -49,6 +53,8 @@ pub enum Reason {
     Off,
     /// The lead form refuses visitors: Turnstile's check cannot be made.
     FormBlocked,
+    /// The webhook refused an event three times: its channel hears nothing.
+    WebhookFailing,
 }
 
 impl Reason {
@@ -59,6 +65,7 @@ impl Reason {
             Reason::Corrections => "corrections",
             Reason::Off => "off",
             Reason::FormBlocked => "form_blocked",
+            Reason::WebhookFailing => "webhook_failing",
         }
     }
 
@@ -69,6 +76,7 @@ impl Reason {
             "corrections" => Some(Reason::Corrections),
             "off" => Some(Reason::Off),
             "form_blocked" => Some(Reason::FormBlocked),
+            "webhook_failing" => Some(Reason::WebhookFailing),
             _ => None,
         }
     }
@@ -90,6 +98,8 @@ pub struct Snapshot {
     pub form_refused_at: Option<i64>,
     /// When the newest submission arrived.
     pub last_submission_at: Option<i64>,
+    /// When the oldest webhook event still refused after three tries was made.
+    pub webhook_failing_since: Option<i64>,
 }
 
 /// Why delivery is unhealthy now; empty when it is fine.
@@ -123,6 +133,9 @@ pub fn reasons(snapshot: &Snapshot, configured: bool, now: i64) -> Vec<Reason> {
         now - at <= FORM_BLOCKED_MS && snapshot.last_submission_at.is_none_or(|last| last < at)
     }) {
         reasons.push(Reason::FormBlocked);
+    }
+    if snapshot.webhook_failing_since.is_some() {
+        reasons.push(Reason::WebhookFailing);
     }
     reasons
 }
@@ -193,7 +206,9 @@ const SNAPSHOT_SQL: &str = concat!(
        ",
     noted!(turnstile_failed_at),
     " AS form_refused_at, \
-       (SELECT submitted_at FROM lead_submissions ORDER BY id DESC LIMIT 1) AS last_submission_at"
+       (SELECT submitted_at FROM lead_submissions ORDER BY id DESC LIMIT 1) AS last_submission_at, \
+       (SELECT min(created_at) FROM webhook_events WHERE status = 'pending' \
+          AND last_error IS NOT NULL AND attempts >= ?1) AS webhook_failing_since"
 );
 
 /// An [`Incident`]'s columns.
@@ -250,7 +265,10 @@ struct EmailRow {
 /// what is due.
 pub async fn watch(env: &Env, db: &D1Database, now: i64) -> worker::Result<()> {
     let results = db
-        .batch(vec![db.prepare(SNAPSHOT_SQL), db.prepare(OPEN_SQL)])
+        .batch(vec![
+            query!(db, SNAPSHOT_SQL, WEBHOOK_FAILED_TRIES)?,
+            db.prepare(OPEN_SQL),
+        ])
         .await?;
     let snapshot: Snapshot = results
         .first()
@@ -412,6 +430,7 @@ pub fn headline(reasons: &[Reason]) -> &'static str {
     match reasons {
         [Reason::Corrections] => messages::CORRECTIONS_ALERT_SUBJECT,
         [Reason::FormBlocked] => messages::FORM_ALERT_SUBJECT,
+        [Reason::WebhookFailing] => messages::WEBHOOK_ALERT_SUBJECT,
         _ => messages::DELIVERY_ALERT_SUBJECT,
     }
 }
@@ -427,6 +446,10 @@ pub fn recovery(named: &[Reason], since: &str) -> (&'static str, String) {
         [Reason::FormBlocked] => (
             messages::FORM_RECOVERED_SUBJECT,
             messages::form_recovered(since),
+        ),
+        [Reason::WebhookFailing] => (
+            messages::WEBHOOK_RECOVERED_SUBJECT,
+            messages::webhook_recovered(since),
         ),
         _ => (
             messages::DELIVERY_RECOVERED_SUBJECT,
@@ -460,6 +483,10 @@ pub fn describe(incident: &Incident) -> Words {
             Reason::FormBlocked => (
                 messages::FORM_BLOCKED.to_string(),
                 messages::FORM_BLOCKED_TODO.to_string(),
+            ),
+            Reason::WebhookFailing => (
+                messages::WEBHOOK_FAILING.to_string(),
+                messages::WEBHOOK_FAILING_TODO.to_string(),
             ),
         })
         .collect();
@@ -688,5 +715,38 @@ mod tests {
         assert_eq!(subject, "Formulário do site normalizado");
         assert!(line.contains("não recusa mais visitantes"));
         assert!(!line.contains("leads voltaram"));
+    }
+
+    #[test]
+    fn a_webhook_that_refused_an_event_three_times_is_an_incident_of_its_own() {
+        let failing = Snapshot {
+            webhook_failing_since: Some(NOW - 10 * MINUTE),
+            ..Snapshot::default()
+        };
+        assert_eq!(reasons(&failing, true, NOW), [Reason::WebhookFailing]);
+        let incident = Incident {
+            id: 1,
+            started_at: NOW,
+            reasons: "webhook_failing".into(),
+            waiting: 0,
+            alerted_at: None,
+            alerted_reasons: None,
+        };
+        assert_eq!(incident.reasons(), [Reason::WebhookFailing]);
+        let words = describe(&incident);
+        assert!(
+            words
+                .summary
+                .starts_with("O webhook do site não está recebendo os avisos desde ")
+        );
+        assert!(words.details[0].1.contains("ALERT_WEBHOOK_URL"));
+        let (subject, line) = recovery(&incident.named(), "24/11/2026 09:00");
+        assert_eq!(subject, "Webhook do site normalizado");
+        assert!(line.contains("nenhum aviso espera mais"));
+        // Beside leads that wait, it is about the leads.
+        assert_eq!(
+            headline(&[Reason::Backlog, Reason::WebhookFailing]),
+            messages::DELIVERY_ALERT_SUBJECT
+        );
     }
 }
