@@ -1,6 +1,6 @@
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { type App, spawnApp } from "../support/app";
-import { FakeService } from "../support/fake-http";
+import { FakeService, type Responder } from "../support/fake-http";
 import { accepted, FakeJetimob, refused } from "../support/fake-jetimob";
 import { FakeMail, type SentMail } from "../support/fake-mail";
 import { aLead, postLead } from "../support/leads";
@@ -27,26 +27,36 @@ type Scenario = {
   app: App;
   mail: FakeMail;
   jetimob: FakeJetimob;
+  /** The webhook's endpoint, when the scenario has one (ALERT_WEBHOOK_URL). */
+  hook: FakeService | null;
   owner: { client: StaffClient; email: string };
   colleague: { client: StaffClient; email: string };
 };
 
 const running: (() => Promise<void>)[] = [];
 
-async function scenario(options: { keys: boolean }): Promise<Scenario> {
+async function scenario(options: { keys: boolean; webhook?: Responder }): Promise<Scenario> {
   const mail = await new FakeMail().start();
   const jetimob = await new FakeJetimob().start();
+  const hook = options.webhook ? await new FakeService(options.webhook).start() : null;
   // Without the keys, delivery is off.
   const jetimobSettings = options.keys ? jetimob.settings() : { JETIMOB_BASE_URL: jetimob.url };
-  const app = await spawnApp({ vars: { ...mail.settings(), ...jetimobSettings } });
+  const hookSettings: Record<string, string> = hook ? { ALERT_WEBHOOK_URL: `${hook.url}/hooks/leads` } : {};
+  const app = await spawnApp({ vars: { ...mail.settings(), ...jetimobSettings, ...hookSettings } });
   running.push(async () => {
     await app.stop();
-    await jetimob.stop();
-    await mail.stop();
+    await Promise.all([jetimob.stop(), mail.stop(), hook?.stop()]);
   });
   const owner = await signedInStaff(app, mail);
   const colleague = await signedInStaff(app, mail);
-  return { app, mail, jetimob, owner, colleague };
+  return { app, mail, jetimob, hook, owner, colleague };
+}
+
+/** A scenario with Jetimob's keys whose webhook answers with `webhook`. */
+async function withWebhook(webhook: Responder): Promise<Scenario & { hook: FakeService }> {
+  const s = await scenario({ keys: true, webhook });
+  if (!s.hook) throw new Error("no webhook started");
+  return { ...s, hook: s.hook };
 }
 
 afterEach(async () => {
@@ -103,7 +113,7 @@ function healthOnceItAnswers(app: App, status: 200 | 503) {
 }
 
 /** The panel's list as the owner sees it: its `incident`. */
-async function banner(s: Scenario) {
+async function banner(s: Pick<Scenario, "owner">) {
   const list = await s.owner.client.call("GET", "/api/leads");
   expect(list.status).toBe(200);
   return list.body.incident as { summary: string; details: { what: string; todo: string }[]; kept: string } | null;
@@ -457,18 +467,8 @@ describe("the webhook (ALERT_WEBHOOK_URL)", () => {
 
 describe("a webhook that keeps refusing (its channel hears nothing)", () => {
   it("is an incident after three refused tries: the owners are e-mailed, the banner says what to check, and it ends once the events go", async () => {
-    const hook = await new FakeService(() => ({ status: 404, body: { error: "no such hook" } })).start();
-    const mail = await new FakeMail().start();
-    const jetimob = await new FakeJetimob().start();
-    const app = await spawnApp({
-      vars: { ...mail.settings(), ...jetimob.settings(), ALERT_WEBHOOK_URL: `${hook.url}/hooks/leads` },
-    });
-    running.push(async () => {
-      await app.stop();
-      await Promise.all([jetimob.stop(), mail.stop(), hook.stop()]);
-    });
-    const owner = await signedInStaff(app, mail);
-    const s = { app, mail, jetimob, owner, colleague: owner };
+    const s = await withWebhook(() => ({ status: 404, body: { error: "no such hook" } }));
+    const { app, mail, owner, hook } = s;
     const retryNow = () => app.sql("UPDATE webhook_events SET next_attempt_at = 0 WHERE status = 'pending'");
 
     // A lead's event is refused, and refused again a minute later: a hiccup, not yet an incident.
@@ -525,17 +525,7 @@ describe("a webhook that keeps refusing (its channel hears nothing)", () => {
 
 describe("the webhook while the e-mail API refuses (the alerts themselves are e-mails)", () => {
   it("hears the incident and the e-mail trouble, once each, and then each end", async () => {
-    const hook = await new FakeService(() => ({ status: 204 })).start();
-    const mail = await new FakeMail().start();
-    const jetimob = await new FakeJetimob().start();
-    const app = await spawnApp({
-      vars: { ...mail.settings(), ...jetimob.settings(), ALERT_WEBHOOK_URL: `${hook.url}/hooks/leads` },
-    });
-    running.push(async () => {
-      await app.stop();
-      await Promise.all([jetimob.stop(), mail.stop(), hook.stop()]);
-    });
-    const owner = await signedInStaff(app, mail);
+    const { app, mail, jetimob, owner, hook } = await withWebhook(() => ({ status: 204 }));
     /** The events that are not leads, as the webhook got them. */
     const told = () =>
       hook.received
@@ -724,7 +714,7 @@ describe("a lead form whose bot check (Turnstile) cannot be made", () => {
     expect((await client.call("POST", "/api/auth/signup", body)).status).toBe(200);
     expect((await client.confirm(mail.confirmationToken(email), "vinho-tinto-2026")).status).toBe(200);
     const owner = { client, email };
-    const s = { app, mail, jetimob, owner, colleague: owner };
+    const s = { owner };
     siteverify.respondWith(() => ({ status: 503, body: { error: "indisponível" } }));
     await cronRuns(app, 1);
     expect(await banner(s)).toBeNull();
