@@ -1,3 +1,4 @@
+import { createHmac } from "node:crypto";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { type App, spawnApp } from "../support/app";
 import { FakeService, type Responder } from "../support/fake-http";
@@ -433,6 +434,8 @@ describe("the webhook (ALERT_WEBHOOK_URL)", () => {
       reasons: ["keys_refused"],
       waiting: 1,
     });
+    // Without ALERT_WEBHOOK_SECRET, nothing is signed.
+    expect(hook.received.map((r) => r.headers["x-webhook-signature"])).toEqual([undefined, undefined]);
 
     // Both failed (HTTP 500): they wait for their next try, then go again, once each.
     hook.respondWith(() => ({ status: 204 }));
@@ -462,6 +465,45 @@ describe("the webhook (ALERT_WEBHOOK_URL)", () => {
       lead: { name: "Wanda Webhook", whatsapp: "+5549981230002" },
       before: { whatsapp: "+5549981230001" },
     });
+  });
+});
+
+describe("the webhook's POSTs, for a receiver that checks them", () => {
+  it("carry the same id on every retry, and with ALERT_WEBHOOK_SECRET a signature of their moment and body", async () => {
+    const secret = "segredo-do-webhook-de-teste";
+    const hook = await new FakeService(() => ({ status: 503, body: { error: `fora; segredo ${secret}` } })).start();
+    const app = await spawnApp({
+      vars: { ALERT_WEBHOOK_URL: `${hook.url}/hooks/leads`, ALERT_WEBHOOK_SECRET: secret },
+    });
+    running.push(async () => {
+      await app.stop();
+      await hook.stop();
+    });
+    await submit(app);
+    await app.runCron();
+    // What is kept of the failure never holds the secret, even when the receiver echoes it.
+    const [failed] = await app.sql<{ last_error: string }>(
+      "SELECT last_error FROM webhook_events WHERE event = 'lead.created'",
+    );
+    expect(failed?.last_error).toContain("HTTP 503");
+    expect(failed?.last_error).not.toContain(secret);
+
+    hook.respondWith(() => ({ status: 204 }));
+    await app.sql("UPDATE webhook_events SET next_attempt_at = 0 WHERE status = 'pending'");
+    await app.runCron();
+    // The lead's event (no Jetimob keys here, so an incident's event goes beside it).
+    const posts = hook.received.filter((r) => JSON.parse(r.body.toString()).event === "lead.created");
+    expect(posts).toHaveLength(2);
+    const [first, retry] = posts;
+    expect(first?.headers["x-webhook-id"]).toMatch(/^\d+$/);
+    expect(retry?.headers["x-webhook-id"]).toBe(first?.headers["x-webhook-id"]);
+    for (const post of [first, retry]) {
+      const timestamp = String(post?.headers["x-webhook-timestamp"]);
+      expect(Math.abs(Number(timestamp) - Date.now() / 1000)).toBeLessThan(60);
+      // Computed as a receiver would, from the raw body it got.
+      const expected = createHmac("sha256", secret).update(`${timestamp}.${post?.body.toString()}`).digest("hex");
+      expect(post?.headers["x-webhook-signature"]).toBe(`v1=${expected}`);
+    }
   });
 });
 

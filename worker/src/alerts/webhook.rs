@@ -10,8 +10,19 @@
 //! a cursor the cron moves; the others are recorded by the watches, each
 //! under a key that keeps it to one event however many runs record it.
 //! Nothing is recorded while the webhook is not configured.
+//!
+//! Each POST names its event (`X-Webhook-Id`, the same on every retry, so a
+//! receiver can drop a repeat) and its moment (`X-Webhook-Timestamp`, Unix
+//! seconds). With `ALERT_WEBHOOK_SECRET` set it is also signed:
+//! `X-Webhook-Signature: v1=<hex HMAC-SHA256(secret, "<timestamp>.<body>")>`,
+//! so an automation can refuse what did not come from this site, and a
+//! signed POST replayed later by its old timestamp.
 
+use std::fmt::Write as _;
 use std::time::Duration;
+
+use hmac::{Hmac, Mac};
+use sha2::Sha256;
 
 use crate::d1::query;
 use serde::Deserialize;
@@ -30,6 +41,25 @@ const MAX_NEW_EVENTS: i64 = 500;
 
 pub fn url(env: &Env) -> Option<String> {
     config::setting(env, "ALERT_WEBHOOK_URL")
+}
+
+/// Where a POST goes and how it is signed.
+struct Target {
+    url: String,
+    secret: Option<String>,
+}
+
+/// The signature of `body` sent at `timestamp` (Unix seconds) under `secret`.
+pub fn signature(secret: &str, timestamp: i64, body: &str) -> String {
+    let mut mac =
+        Hmac::<Sha256>::new_from_slice(secret.as_bytes()).expect("HMAC takes a key of any length");
+    mac.update(format!("{timestamp}.").as_bytes());
+    mac.update(body.as_bytes());
+    let mut signed = String::from("v1=");
+    for byte in mac.finalize().into_bytes() {
+        let _ = write!(signed, "{byte:02x}");
+    }
+    signed
 }
 
 /// The first time, the cursor starts with the leads of the last ten minutes
@@ -150,8 +180,12 @@ pub fn record(
 
 /// Makes events of the new submissions, then delivers the due events.
 pub async fn run(env: &Env, db: &D1Database, now: i64) -> worker::Result<usize> {
-    let Some(target) = url(env) else {
+    let Some(url) = url(env) else {
         return Ok(0);
+    };
+    let target = Target {
+        url,
+        secret: config::setting(env, "ALERT_WEBHOOK_SECRET"),
     };
     db.batch(vec![
         query!(db, START_CURSOR_SQL, now, FIRST_LOOK_BACK_MS)?,
@@ -174,7 +208,7 @@ pub async fn run(env: &Env, db: &D1Database, now: i64) -> worker::Result<usize> 
                 continue;
             }
         };
-        match post(&target, &body).await {
+        match post(&target, event.id, &body, now).await {
             Ok(()) => {
                 query!(db, SENT_SQL, event.id)?.run().await?;
                 sent += 1;
@@ -239,17 +273,50 @@ async fn payload(db: &D1Database, event: &Claimed, origin: &str) -> worker::Resu
     Ok(Some(body.to_string()))
 }
 
-async fn post(target: &str, body: &str) -> Result<(), String> {
-    let headers = [("Content-Type", "application/json")];
-    let request = outbound::post(target, &headers, &body.into())
+async fn post(target: &Target, id: i64, body: &str, now: i64) -> Result<(), String> {
+    let timestamp = now.div_euclid(1000);
+    let (id, sent_at) = (id.to_string(), timestamp.to_string());
+    let signed = target
+        .secret
+        .as_deref()
+        .map(|secret| signature(secret, timestamp, body));
+    let mut headers = vec![
+        ("Content-Type", "application/json"),
+        ("X-Webhook-Id", id.as_str()),
+        ("X-Webhook-Timestamp", sent_at.as_str()),
+    ];
+    if let Some(signed) = &signed {
+        headers.push(("X-Webhook-Signature", signed));
+    }
+    let secrets = [target.url.as_str(), target.secret.as_deref().unwrap_or("")];
+    let request = outbound::post(&target.url, &headers, &body.into())
         .map_err(|e| format!("bad ALERT_WEBHOOK_URL: {e}"))?;
     match outbound::send(request, TIMEOUT).await {
         Ok(answer) if answer.is_success() => Ok(()),
         Ok(answer) => Err(format!(
             "HTTP {}: {}",
             answer.status,
-            outbound::redact(&answer.body, &[target], 200)
+            outbound::redact(&answer.body, &secrets, 200)
         )),
-        Err(failure) => Err(failure.describe(&[target])),
+        Err(failure) => Err(failure.describe(&secrets)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_signature_is_the_hmac_of_the_timestamp_and_the_body() {
+        // As a receiver computes it: echo -n '1790000000.{"event":"lead.created"}' |
+        // openssl dgst -sha256 -hmac segredo-do-webhook
+        assert_eq!(
+            signature(
+                "segredo-do-webhook",
+                1_790_000_000,
+                r#"{"event":"lead.created"}"#
+            ),
+            "v1=122924e7f354a627d6f7f43631ad28334ac1cf26bb31ac70500f27652fabbeb4"
+        );
     }
 }
