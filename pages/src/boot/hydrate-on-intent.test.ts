@@ -78,6 +78,68 @@ describe("startOnIntentOrIdle", () => {
     expect(start).toHaveBeenCalledTimes(1);
   });
 
+  /** Paint timing as a browser reports it, the page's web fonts, and when each comes. */
+  function paintTiming(win: globalThis.Window) {
+    let report: ((list: { getEntriesByName(name: string): unknown[] }) => void) | null = null;
+    class PaintObserver {
+      static supportedEntryTypes = ["paint", "largest-contentful-paint"];
+      constructor(callback: typeof report) {
+        report = callback;
+      }
+      observe() {}
+      disconnect() {
+        report = null;
+      }
+    }
+    Object.defineProperty(win, "PerformanceObserver", { value: PaintObserver });
+    let fontsDrawn: () => void = () => {};
+    const ready = new Promise<void>((resolve) => {
+      fontsDrawn = resolve;
+    });
+    Object.defineProperty(win.document, "fonts", { value: { ready } });
+    const entries = (name: string) => ({ getEntriesByName: (n: string) => (n === name ? [{}] : []) });
+    return {
+      painted: () => report?.(entries("first-contentful-paint")),
+      paintedOther: () => report?.(entries("first-paint")),
+      fontsDrawn: () => fontsDrawn(),
+      observing: () => report !== null,
+    };
+  }
+  const moment = () => new Promise((r) => setTimeout(r, 50));
+
+  it("where paint timing is reported, waits after load for the first contentful paint", async () => {
+    const { win, idle, load } = await open();
+    const timing = paintTiming(win);
+    timing.fontsDrawn();
+    const start = vi.fn();
+    startOnIntentOrIdle(start, win);
+    load();
+    await moment();
+    timing.paintedOther();
+    await moment();
+    expect(idle).toHaveLength(0);
+    timing.painted();
+    await vi.waitFor(() => expect(idle).toHaveLength(1));
+    expect(timing.observing()).toBe(false);
+    idle[0]?.();
+    expect(start).toHaveBeenCalledTimes(1);
+  });
+
+  it("and for the web fonts, whose swap is the text's last paint", async () => {
+    const { win, idle, load } = await open();
+    const timing = paintTiming(win);
+    const start = vi.fn();
+    startOnIntentOrIdle(start, win);
+    load();
+    timing.painted();
+    await moment();
+    expect(idle).toHaveLength(0);
+    timing.fontsDrawn();
+    await vi.waitFor(() => expect(idle).toHaveLength(1));
+    idle[0]?.();
+    expect(start).toHaveBeenCalledTimes(1);
+  });
+
   it("without requestIdleCallback starts just after load and the next frame", async () => {
     const { win, load } = await open({ idleCallbacks: false });
     const start = vi.fn();
