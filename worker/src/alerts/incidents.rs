@@ -330,9 +330,11 @@ async fn alert_if_due(env: &Env, db: &D1Database, now: i64) -> worker::Result<()
         "waiting": incident.waiting,
         "message": words.summary,
     });
-    let recorded = match webhook::record(env, db, event, fields, now)? {
-        Some(statement) => statement.run().await.map(drop),
-        None => Ok(()),
+    // Claimed: from here any failure gives the claim back, for the next run.
+    let recorded = match webhook::record(env, db, event, fields, now) {
+        Ok(Some(statement)) => statement.run().await.map(drop),
+        Ok(None) => Ok(()),
+        Err(error) => Err(error),
     };
     let subject = headline(&incident.reasons());
     let sent = match recorded {
