@@ -199,6 +199,27 @@ describe("'Desativar'", () => {
     expect((await accountOf(tagged)).disabled).toBe(true);
   });
 
+  it("leaves no session behind for a sign-in that races it, however the race falls", async () => {
+    const leaver = await signedInStaff(app, mail);
+    const account = await accountOf(leaver.email);
+    const devices = Array.from({ length: 12 }, () => new StaffClient(app));
+    // 'Desativar' lands while the sign-ins are between reading the account and making their session.
+    const [done, ...signIns] = await Promise.all([
+      new Promise((r) => setTimeout(r, 25)).then(() => act(owner.client, account, "disable")),
+      ...devices.map((d) => d.login(leaver.email, leaver.password)),
+    ]);
+    expect(done.status).toBe(200);
+    // Each sign-in came before (its session ended with the others) or found the account off.
+    for (const signIn of signIns) expect([200, 403, 429]).toContain(signIn.status);
+    expect((await accountOf(leaver.email)).live_sessions).toBe(0);
+
+    // Switched on again, none of those sessions comes back: each device signs in anew.
+    expect((await act(owner.client, account, "enable")).status).toBe(200);
+    for (const device of [leaver.client, ...devices]) expect((await device.refresh()).status).toBe(401);
+    expect((await accountOf(leaver.email)).live_sessions).toBe(0);
+    expect((await new StaffClient(app).login(leaver.email, leaver.password)).status).toBe(200);
+  });
+
   it("of your own account is refused", async () => {
     const me = await accountOf(owner.email);
     const answer = await act(owner.client, me, "disable");

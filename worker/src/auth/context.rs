@@ -2,12 +2,12 @@
 //! request's time and origin; starting a session and answering with it.
 
 use serde::Serialize;
-use worker::{D1Database, D1PreparedStatement, Env, Request, Response};
+use worker::{D1Database, D1PreparedStatement, D1Result, Env, Request, Response};
 
 use super::access_token::{Signer, StaffClaims};
 use super::{cookie, device, secret_token, store};
 use crate::http::{self, ApiError, ApiResult};
-use crate::{config, messages, platform};
+use crate::{config, d1, messages, platform};
 
 /// A signing key shorter than this is refused: HS256 is only as strong as its key.
 pub const MIN_SECRET_BYTES: usize = 32;
@@ -144,9 +144,21 @@ pub async fn start_session(
     mut before: Vec<D1PreparedStatement>,
 ) -> ApiResult<Response> {
     let (session, statements) = new_session(ctx, &account.id)?;
+    let session_at = before.len();
     before.extend(statements);
-    ctx.db.batch(before).await?;
+    let results = ctx.db.batch(before).await?;
+    session_made(&results, session_at)?;
     answer_new_session(ctx, account, password_hash, &session)
+}
+
+/// Whether the batch made the session whose statements start at `at`: not
+/// when the account was switched off meanwhile (403, as for a sign-in that
+/// finds it off).
+pub fn session_made(results: &[D1Result], at: usize) -> ApiResult<()> {
+    match results.get(at).map(d1::changes) {
+        Some(1) => Ok(()),
+        _ => Err(ApiError::Forbidden(messages::AUTH_ACCOUNT_DISABLED.into())),
+    }
 }
 
 /// An access token for the session and its refresh cookie, which lasts as

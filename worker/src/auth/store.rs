@@ -100,10 +100,13 @@ const MARK_SIGNED_IN: &str = "UPDATE staff_users SET last_sign_in_at = ?2 WHERE 
 const ROLE_OF: &str = "SELECT role FROM staff_users WHERE id = ?1";
 
 // Sessions and refresh tokens
+/// Only for an account that is not switched off, as the batch finds it: a
+/// sign-in racing 'Desativar' either ends before it (and its session is
+/// ended with the others) or finds the account off and makes none.
 const INSERT_SESSION: &str = "INSERT INTO staff_sessions (id, user_id, created_at, last_used_at, expires_at) \
-     VALUES (?1, ?2, ?3, ?3, ?4)";
-const INSERT_REFRESH: &str =
-    "INSERT INTO refresh_tokens (token_hash, session_id, created_at) VALUES (?1, ?2, ?3)";
+     SELECT ?1, id, ?3, ?3, ?4 FROM staff_users WHERE id = ?2 AND disabled_at IS NULL";
+const INSERT_REFRESH: &str = "INSERT INTO refresh_tokens (token_hash, session_id, created_at) \
+     SELECT ?1, id, ?3 FROM staff_sessions WHERE id = ?2";
 const FIND_REFRESH: &str = "SELECT t.session_id, t.rotated_at, s.user_id, s.revoked_at, s.expires_at, \
        u.email, u.role, u.disabled_at \
      FROM refresh_tokens t \
@@ -336,7 +339,9 @@ pub fn mark_signed_in(
     query!(db, MARK_SIGNED_IN, user_id, now)
 }
 
-/// A new session and its first refresh token; it ends `SESSION_LIFETIME_MS` from now.
+/// A new session and its first refresh token; it ends `SESSION_LIFETIME_MS`
+/// from now. The first statement changes no row when the account is
+/// switched off by the time the batch runs: then there is no session.
 pub fn new_session(
     db: &D1Database,
     session_id: &str,
