@@ -202,6 +202,7 @@ describe("'Desativar'", () => {
   it("leaves no session behind for a sign-in that races it, however the race falls", async () => {
     const leaver = await signedInStaff(app, mail);
     const account = await accountOf(leaver.email);
+    const last = (await app.sql<{ last: number }>("SELECT max(id) AS last FROM audit_log"))[0]?.last;
     const devices = Array.from({ length: 12 }, () => new StaffClient(app));
     // 'Desativar' lands while the sign-ins are between reading the account and making their session.
     const [done, ...signIns] = await Promise.all([
@@ -212,6 +213,17 @@ describe("'Desativar'", () => {
     // Each sign-in came before (its session ended with the others) or found the account off.
     for (const signIn of signIns) expect([200, 403, 429]).toContain(signIn.status);
     expect((await accountOf(leaver.email)).live_sessions).toBe(0);
+    // 'Atividade' tells each sign-in as its answer did: made before 'Desativar', refused after it.
+    const trail = await app.sql<{ action: string }>(
+      "SELECT action FROM audit_log WHERE id > ?1 AND (staff_id = ?2 OR account_id = ?2) ORDER BY id",
+      last,
+      account.id,
+    );
+    const actions = trail.map((e) => e.action);
+    const answered = (status: number) => signIns.filter((s) => s.status === status).length;
+    expect(actions.filter((a) => a === "sign_in")).toHaveLength(answered(200));
+    expect(actions.filter((a) => a === "sign_in_failed")).toHaveLength(answered(403));
+    expect(actions.slice(actions.indexOf("disable"))).not.toContain("sign_in");
 
     // Switched on again, none of those sessions comes back: each device signs in anew.
     expect((await act(owner.client, account, "enable")).status).toBe(200);

@@ -67,6 +67,21 @@ pub enum Subject<'a> {
 
 const RECORD_SQL: &str = "INSERT INTO audit_log (at, staff_id, staff_email, action, account_id) \
      VALUES (?1, ?2, ?3, ?4, ?5)";
+const RECORD_IF_ON_SQL: &str = "INSERT INTO audit_log (at, staff_id, staff_email, action, account_id) \
+     SELECT ?1, ?2, ?3, ?4, ?5 WHERE EXISTS \
+       (SELECT 1 FROM staff_users WHERE id = ?2 AND disabled_at IS NULL)";
+const RECORD_IF_OFF_SQL: &str = "INSERT INTO audit_log (at, staff_id, staff_email, action, account_id) \
+     SELECT ?1, ?2, ?3, ?4, ?5 WHERE EXISTS \
+       (SELECT 1 FROM staff_users WHERE id = ?2 AND disabled_at IS NOT NULL)";
+
+/// The state the actor's account must be in, when the batch runs, for an
+/// entry to be written: a sign-in that races 'Desativar' is recorded as what
+/// its answer says, made (switched on) or refused (switched off).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IfAccount {
+    On,
+    Off,
+}
 
 /// The longest address kept for a failed sign-in (what was typed).
 const MAX_EMAIL_CHARS: usize = 254;
@@ -79,12 +94,40 @@ pub fn record(
     subject: Subject,
     now: i64,
 ) -> worker::Result<D1PreparedStatement> {
+    entry(db, RECORD_SQL, actor, action, subject, now)
+}
+
+/// An entry written only if the actor's account is `state` as the batch
+/// finds it.
+pub fn record_if(
+    db: &D1Database,
+    state: IfAccount,
+    actor: Actor,
+    action: Action,
+    subject: Subject,
+    now: i64,
+) -> worker::Result<D1PreparedStatement> {
+    let sql = match state {
+        IfAccount::On => RECORD_IF_ON_SQL,
+        IfAccount::Off => RECORD_IF_OFF_SQL,
+    };
+    entry(db, sql, actor, action, subject, now)
+}
+
+fn entry(
+    db: &D1Database,
+    sql: &str,
+    actor: Actor,
+    action: Action,
+    subject: Subject,
+    now: i64,
+) -> worker::Result<D1PreparedStatement> {
     let account = match subject {
         Subject::Nothing => None,
         Subject::Account(id) => Some(id),
     };
     let email: String = actor.email.chars().take(MAX_EMAIL_CHARS).collect();
-    query!(db, RECORD_SQL, now, actor.id, email, action.name(), account)
+    query!(db, sql, now, actor.id, email, action.name(), account)
 }
 
 /// An entry as the 'Atividade' page shows it.

@@ -10,7 +10,7 @@ use super::context::{self, Account, AuthContext};
 use super::password;
 use super::staff::StaffEmail;
 use super::{device, store};
-use crate::audit::{self, Action, Actor, Subject};
+use crate::audit::{self, Action, Actor, IfAccount, Subject};
 use crate::d1;
 use crate::http::{self, ApiError, ApiResult, text_field};
 use crate::messages;
@@ -145,12 +145,23 @@ pub async fn login(mut req: Request, env: &Env) -> ApiResult<Response> {
         ctx.db.batch(refunds).await?;
         return Err(ApiError::Forbidden(messages::AUTH_ACCOUNT_DISABLED.into()));
     }
+    // 'Desativar' may land before this batch: then no session is made, the
+    // answer is 403, and the activity says so.
     refunds.push(store::mark_signed_in(&ctx.db, &user.id, ctx.now)?);
-    refunds.push(audit::record(
+    refunds.push(audit::record_if(
         &ctx.db,
+        IfAccount::On,
         actor,
         Action::SignIn,
         Subject::Nothing,
+        ctx.now,
+    )?);
+    refunds.push(audit::record_if(
+        &ctx.db,
+        IfAccount::Off,
+        actor,
+        Action::SignInFailed,
+        Subject::Account(&user.id),
         ctx.now,
     )?);
     let account = Account {

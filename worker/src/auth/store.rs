@@ -96,7 +96,9 @@ const RETIRE_RESETS: &str = "UPDATE password_resets SET used_at = ?2 \
 const SET_PASSWORD: &str = "UPDATE staff_users SET password_hash = ?2 WHERE id = ?1";
 const FIND_USER_BY_ID: &str = "SELECT id, email, password_hash, confirmed_at, role, disabled_at \
      FROM staff_users WHERE id = ?1";
-const MARK_SIGNED_IN: &str = "UPDATE staff_users SET last_sign_in_at = ?2 WHERE id = ?1";
+/// Like the session it goes with, only for an account switched on.
+const MARK_SIGNED_IN: &str =
+    "UPDATE staff_users SET last_sign_in_at = ?2 WHERE id = ?1 AND disabled_at IS NULL";
 const ROLE_OF: &str = "SELECT role FROM staff_users WHERE id = ?1";
 
 // Sessions and refresh tokens
