@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { App } from "../support/app";
 import { startAppWithMail } from "../support/app-with-mail";
@@ -7,7 +8,8 @@ import { eventually } from "../support/net";
 import { StaffClient, signedInStaff, staffEmail } from "../support/staff";
 
 // What the cron stops keeping (worker/src/retention.rs): sessions and links a
-// month after they stopped working, rate-limit counters after a day.
+// month after they stopped working, rate-limit counters after a day, webhook
+// events a month after they were made.
 
 let app: App;
 const mail = new FakeMail();
@@ -153,6 +155,77 @@ describe("rate-limit counters", () => {
   });
 });
 
+/** A statement of worker/src/retention.rs, as the worker sends it to D1. */
+function retentionStatement(name: string): string {
+  const source = readFileSync(new URL("../../worker/src/retention.rs", import.meta.url), "utf8");
+  const literal = new RegExp(`const ${name}: &str = "([^"]*)";`).exec(source)?.[1];
+  if (!literal) throw new Error(`no ${name} in retention.rs`);
+  return literal.replace(/\\\n\s*/g, "");
+}
+
+async function addEvent(key: string, createdAt: number, status: string) {
+  await app.sql(
+    "INSERT INTO webhook_events (event, payload, created_at, status, once_key) VALUES ('delivery.incident', '{}', ?1, ?2, ?3)",
+    createdAt,
+    status,
+    key,
+  );
+}
+
+describe("webhook events", () => {
+  it("go a month after they were made, once sent or given up; an open incident's own event stays", async () => {
+    const now = Date.now();
+    const [old, recent] = [now - 31 * DAY, now - 29 * DAY];
+    const [open] = await app.sql<{ id: number }>(
+      "INSERT INTO delivery_incidents (started_at, reasons, waiting) VALUES (?1, 'backlog', 1) RETURNING id",
+      old,
+    );
+    const [ended] = await app.sql<{ id: number }>(
+      "INSERT INTO delivery_incidents (started_at, reasons, waiting, resolved_at) VALUES (?1, 'backlog', 1, ?1) RETURNING id",
+      old,
+    );
+    await addEvent("retention-test:old-sent", old, "sent");
+    await addEvent("retention-test:old-given-up", old, "failed");
+    await addEvent("retention-test:old-still-trying", old, "pending");
+    await addEvent(`incident:${open?.id}`, old, "sent");
+    await addEvent(`incident:${ended?.id}`, old, "sent");
+    await addEvent("retention-test:recent-sent", recent, "sent");
+
+    await app.runCron();
+
+    const left = await app.sql<{ once_key: string }>(
+      "SELECT once_key FROM webhook_events WHERE once_key LIKE 'retention-test:%' OR once_key IN (?1, ?2) ORDER BY id",
+      `incident:${open?.id}`,
+      `incident:${ended?.id}`,
+    );
+    expect(left.map((e) => e.once_key)).toEqual([
+      "retention-test:old-still-trying",
+      `incident:${open?.id}`,
+      "retention-test:recent-sent",
+    ]);
+    expect(app.logs()).toMatch(/retention: removed .*3 webhook events/);
+    await app.sql("DELETE FROM webhook_events WHERE once_key LIKE 'retention-test:%' OR once_key LIKE 'incident:%'");
+    await app.sql("DELETE FROM delivery_incidents");
+  });
+
+  it("a run with none to remove reads about one row, however many are kept", async () => {
+    const recent = Date.now() - 29 * DAY;
+    await app.sql(
+      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000)
+       INSERT INTO webhook_events (event, payload, created_at, status, once_key)
+       SELECT 'delivery.incident', '{}', ?1 + i, 'sent', 'retention-test:kept-' || i FROM n`,
+      recent,
+    );
+    const { meta } = await app.db
+      .prepare(retentionStatement("PRUNE_WEBHOOK_EVENTS"))
+      .bind(Date.now() - 30 * DAY, 2000)
+      .run();
+    expect(meta.changes).toBe(0);
+    expect(meta.rows_read).toBeLessThanOrEqual(3);
+    await app.sql("DELETE FROM webhook_events WHERE once_key LIKE 'retention-test:%'");
+  });
+});
+
 describe("a backlog", () => {
   it("is cleared over several runs, at most 2,000 rows of a table each", async () => {
     const { client, email } = await signedInStaff(app, mail, PASSWORD);
@@ -174,19 +247,26 @@ describe("a backlog", () => {
         email,
         ended,
       ],
+      [
+        `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2500)
+         INSERT INTO webhook_events (event, payload, created_at, status, once_key)
+         SELECT 'delivery.incident', '{}', ?1, 'sent', 'backlog-' || i FROM n`,
+        ended,
+      ],
     ]);
     const left = async () => ({
       tokens: await tokenRows(session),
       session: await sessionRows(session),
       resets: await count("SELECT count(*) AS n FROM password_resets WHERE token_hash LIKE 'backlog-%'"),
+      events: await count("SELECT count(*) AS n FROM webhook_events WHERE once_key LIKE 'backlog-%'"),
     });
-    expect(await left()).toEqual({ tokens: 4500, session: 1, resets: 2500 });
+    expect(await left()).toEqual({ tokens: 4500, session: 1, resets: 2500, events: 2500 });
 
     await app.runCron();
-    expect(await left()).toEqual({ tokens: 2500, session: 1, resets: 500 });
+    expect(await left()).toEqual({ tokens: 2500, session: 1, resets: 500, events: 500 });
     await app.runCron();
-    expect(await left()).toEqual({ tokens: 500, session: 1, resets: 0 });
+    expect(await left()).toEqual({ tokens: 500, session: 1, resets: 0, events: 0 });
     await app.runCron();
-    expect(await left()).toEqual({ tokens: 0, session: 0, resets: 0 });
+    expect(await left()).toEqual({ tokens: 0, session: 0, resets: 0, events: 0 });
   });
 });

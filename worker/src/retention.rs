@@ -6,12 +6,17 @@
 //! them) and password reset links a month after they expired. Until then the
 //! rows are there to look at if an account's access is ever in question, and
 //! someone who signed up and never confirmed still hears "confirm your
-//! e-mail" when signing in.
+//! e-mail" when signing in. And the webhook's events a month after they were
+//! made, once sent or given up (retries stop after a week); an open
+//! incident's own event stays while it is open, since its key is what keeps
+//! the incident to one event and makes its end heard.
 //!
-//! Each statement finds its rows by an index on the time it looks at and
-//! removes at most [`MAX_ROWS_PER_TABLE`] per run, so a run that has nothing
-//! to do reads next to nothing and a backlog (the first run after an
-//! upgrade) is cleared over a few runs instead of in one long one.
+//! Each statement finds its rows by an index on the time it looks at (the
+//! webhook's events by their ids, which grow with time: the first event
+//! young enough to keep bounds the range) and removes at most
+//! [`MAX_ROWS_PER_TABLE`] per run, so a run that has nothing to do reads
+//! next to nothing and a backlog (the first run after an upgrade) is cleared
+//! over a few runs instead of in one long one.
 
 use worker::{D1Result, Env};
 
@@ -44,9 +49,21 @@ const PRUNE_CONFIRMATIONS: &str = "DELETE FROM email_confirmations WHERE rowid I
 const PRUNE_RESETS: &str = "DELETE FROM password_resets WHERE rowid IN \
      (SELECT rowid FROM password_resets WHERE expires_at < ?1 LIMIT ?2)";
 
+/// Events are ids in order of their making, so the first one made since the
+/// cut-off (found by reading from the oldest, stopping at it) bounds the old
+/// ones: after a first clean-up, a run reads about one row.
+const PRUNE_WEBHOOK_EVENTS: &str = "DELETE FROM webhook_events WHERE id IN \
+     (SELECT id FROM webhook_events \
+      WHERE id < coalesce((SELECT id FROM webhook_events WHERE created_at >= ?1 ORDER BY id LIMIT 1), \
+                          9223372036854775807) \
+        AND created_at < ?1 AND status != 'pending' \
+        AND (once_key IS NULL OR once_key NOT IN \
+               (SELECT 'incident:' || id FROM delivery_incidents WHERE resolved_at IS NULL)) \
+      ORDER BY id LIMIT ?2)";
+
 /// The clean-up's statements in batch order: each with how long its rows
 /// are kept and what it removes, for the log.
-const STEPS: [(&str, i64, &str); 5] = [
+const STEPS: [(&str, i64, &str); 6] = [
     (
         PRUNE_RATE_LIMITS,
         RATE_LIMIT_RETENTION_MS,
@@ -60,6 +77,7 @@ const STEPS: [(&str, i64, &str); 5] = [
         "confirmation links",
     ),
     (PRUNE_RESETS, ENDED_RETENTION_MS, "reset links"),
+    (PRUNE_WEBHOOK_EVENTS, ENDED_RETENTION_MS, "webhook events"),
 ];
 
 /// One cron run's clean-up. A failure is logged and left to the next run.
