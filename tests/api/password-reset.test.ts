@@ -3,7 +3,7 @@ import type { App } from "../support/app";
 import { startAppWithMail } from "../support/app-with-mail";
 import { FakeMail } from "../support/fake-mail";
 import { eventually } from "../support/net";
-import { StaffClient, signedInStaff, staffEmail } from "../support/staff";
+import { type Call, StaffClient, signedInStaff, staffEmail } from "../support/staff";
 
 let app: App;
 const mail = new FakeMail();
@@ -187,5 +187,94 @@ describe("'Alterar senha'", () => {
 
   it("needs a live session", async () => {
     expect((await fresh().changePassword("a", "nova-senha-2026")).status).toBe(401);
+  });
+
+  it("checks at most 5 guesses per session at once; strangers' failed sign-ins do not stop the person", async () => {
+    const { client, email, password } = await signedInStaff(app, mail);
+    const thief = fresh();
+    expect((await thief.login(email, password)).status).toBe(200);
+    // Strangers spend the address's allowance of sign-in attempts...
+    const strangers = await Promise.all(Array.from({ length: 8 }, () => fresh().login(email, "chute-errado")));
+    expect(strangers.filter((a) => a.status === 429).length).toBeGreaterThan(0);
+    // ...and a session that guesses at the current password gets 5 checks, however many at once.
+    const guesses = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => thief.changePassword(`chute-${i}`, "senha-do-intruso")),
+    );
+    const checked = guesses.filter((g) => g.status === 422).length;
+    expect(checked).toBeLessThanOrEqual(5);
+    expect(guesses.filter((g) => g.status === 429).length).toBe(12 - checked);
+    // The person, signed in elsewhere, still changes hers.
+    expect((await client.changePassword(password, "nova-senha-2026")).status).toBe(200);
+    expect((await thief.session()).status).toBe(401);
+  });
+});
+
+describe("a sign-in with the old password that races the new one", () => {
+  type Person = Awaited<ReturnType<typeof signedInStaff>>;
+  /**
+   * Sixteen browsers that signed in before (each with its own allowance of attempts) sign in
+   * again with the old password, one every 4 ms, while the change `ready` prepared sets a new one
+   * 30 ms in: some read the account before it and make their session after it. No session made
+   * with the old password may outlive it.
+   */
+  async function race(ready: (person: Person) => Promise<() => Promise<Call>>, recorded: string): Promise<Person> {
+    const person = await signedInStaff(app, mail);
+    const [user] = await app.sql<{ id: string }>("SELECT id FROM staff_users WHERE email = ?1", person.email);
+    const devices = Array.from({ length: 16 }, () => fresh());
+    for (const device of devices) {
+      expect((await device.login(person.email, person.password)).status).toBe(200);
+      expect((await device.logout("local")).status).toBe(200);
+    }
+    const change = await ready(person);
+    const [before] = await app.sql<{ last: number }>("SELECT max(id) AS last FROM audit_log");
+    const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    const [changed, ...signIns] = await Promise.all([
+      pause(30).then(change),
+      ...devices.map((d, i) => pause(i * 4).then(() => d.login(person.email, person.password))),
+    ]);
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    // Made before the new password (then ended with the other sessions), refused as a wrong
+    // password, or over the allowance of attempts.
+    for (const signIn of signIns) expect([200, 401, 429]).toContain(signIn.status);
+    for (const [i, device] of devices.entries()) {
+      if (signIns[i]?.status !== 200) continue;
+      expect((await device.session()).status).toBe(401);
+      expect((await device.refresh()).status).toBe(401);
+    }
+    // The one session left is that of the browser that set the new password.
+    const [live] = await app.sql<{ n: number }>(
+      "SELECT count(*) AS n FROM staff_sessions WHERE user_id = ?1 AND revoked_at IS NULL",
+      user?.id,
+    );
+    expect(live).toEqual({ n: 1 });
+    // 'Atividade' tells each sign-in as its answer did, and none was made after the new password.
+    const trail = await app.sql<{ action: string }>(
+      "SELECT action FROM audit_log WHERE id > ?1 AND staff_id = ?2 ORDER BY id",
+      before?.last,
+      user?.id,
+    );
+    const actions = trail.map((e) => e.action);
+    const answered = (status: number) => signIns.filter((s) => s.status === status).length;
+    expect(actions.filter((a) => a === "sign_in")).toHaveLength(answered(200));
+    expect(actions.filter((a) => a === "sign_in_failed")).toHaveLength(answered(401));
+    expect(actions).toContain(recorded);
+    expect(actions.slice(actions.indexOf(recorded))).not.toContain("sign_in");
+    return person;
+  }
+
+  it("'Alterar senha': every session of the old password ends, the one that changed it stays", async () => {
+    const person = await race(
+      async (p) => () => p.client.changePassword(p.password, "outra-senha-da-serra"),
+      "password_change",
+    );
+    expect((await person.client.session()).status).toBe(200);
+  });
+
+  it("a reset link: every session of the old password ends", async () => {
+    await race(async (p) => {
+      await fresh().requestReset(p.email);
+      const link = await resetLink(p.email);
+      return () => fresh().reset(link, "outra-senha-da-serra");
+    }, "password_reset");
   });
 });

@@ -67,20 +67,27 @@ pub enum Subject<'a> {
 
 const RECORD_SQL: &str = "INSERT INTO audit_log (at, staff_id, staff_email, action, account_id) \
      VALUES (?1, ?2, ?3, ?4, ?5)";
-const RECORD_IF_ON_SQL: &str = "INSERT INTO audit_log (at, staff_id, staff_email, action, account_id) \
+const RECORD_IF_STANDS_SQL: &str = "INSERT INTO audit_log (at, staff_id, staff_email, action, account_id) \
      SELECT ?1, ?2, ?3, ?4, ?5 WHERE EXISTS \
-       (SELECT 1 FROM staff_users WHERE id = ?2 AND disabled_at IS NULL)";
+       (SELECT 1 FROM staff_users WHERE id = ?2 AND disabled_at IS NULL AND password_hash = ?6)";
 const RECORD_IF_OFF_SQL: &str = "INSERT INTO audit_log (at, staff_id, staff_email, action, account_id) \
      SELECT ?1, ?2, ?3, ?4, ?5 WHERE EXISTS \
        (SELECT 1 FROM staff_users WHERE id = ?2 AND disabled_at IS NOT NULL)";
+const RECORD_IF_PASSWORD_CHANGED_SQL: &str = "INSERT INTO audit_log (at, staff_id, staff_email, action, account_id) \
+     SELECT ?1, ?2, ?3, ?4, ?5 WHERE EXISTS \
+       (SELECT 1 FROM staff_users WHERE id = ?2 AND disabled_at IS NULL AND password_hash != ?6)";
 
 /// The state the actor's account must be in, when the batch runs, for an
-/// entry to be written: a sign-in that races 'Desativar' is recorded as what
-/// its answer says, made (switched on) or refused (switched off).
+/// entry to be written: a sign-in that races 'Desativar' or a new password
+/// is recorded as what its answer says, made or refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum IfAccount {
-    On,
+pub enum IfAccount<'a> {
+    /// Switched on, with the password the sign-in checked (its hash).
+    Stands(&'a str),
+    /// Switched off.
     Off,
+    /// Switched on, with a password other than the one checked (its hash).
+    PasswordChanged(&'a str),
 }
 
 /// The longest address kept for a failed sign-in (what was typed).
@@ -94,7 +101,8 @@ pub fn record(
     subject: Subject,
     now: i64,
 ) -> worker::Result<D1PreparedStatement> {
-    entry(db, RECORD_SQL, actor, action, subject, now)
+    let (account, email) = entry_params(actor, subject);
+    query!(db, RECORD_SQL, now, actor.id, email, action.name(), account)
 }
 
 /// An entry written only if the actor's account is `state` as the batch
@@ -107,27 +115,25 @@ pub fn record_if(
     subject: Subject,
     now: i64,
 ) -> worker::Result<D1PreparedStatement> {
-    let sql = match state {
-        IfAccount::On => RECORD_IF_ON_SQL,
-        IfAccount::Off => RECORD_IF_OFF_SQL,
+    let (sql, checked) = match state {
+        IfAccount::Stands(hash) => (RECORD_IF_STANDS_SQL, Some(hash)),
+        IfAccount::Off => (RECORD_IF_OFF_SQL, None),
+        IfAccount::PasswordChanged(hash) => (RECORD_IF_PASSWORD_CHANGED_SQL, Some(hash)),
     };
-    entry(db, sql, actor, action, subject, now)
+    let (account, email) = entry_params(actor, subject);
+    match checked {
+        Some(hash) => query!(db, sql, now, actor.id, email, action.name(), account, hash),
+        None => query!(db, sql, now, actor.id, email, action.name(), account),
+    }
 }
 
-fn entry(
-    db: &D1Database,
-    sql: &str,
-    actor: Actor,
-    action: Action,
-    subject: Subject,
-    now: i64,
-) -> worker::Result<D1PreparedStatement> {
+/// The account an entry is about, and the actor's address as kept.
+fn entry_params<'a>(actor: Actor, subject: Subject<'a>) -> (Option<&'a str>, String) {
     let account = match subject {
         Subject::Nothing => None,
         Subject::Account(id) => Some(id),
     };
-    let email: String = actor.email.chars().take(MAX_EMAIL_CHARS).collect();
-    query!(db, sql, now, actor.id, email, action.name(), account)
+    (account, actor.email.chars().take(MAX_EMAIL_CHARS).collect())
 }
 
 /// An entry as the 'Atividade' page shows it.

@@ -81,6 +81,16 @@ pub const LOGIN_FAILURES_PER_EMAIL: Limit = Limit {
     binding: None,
 };
 
+/// Guesses at the current password through 'Alterar senha', per session: a
+/// stolen access token finds nothing, and strangers' sign-ins, counted per
+/// address, never keep the signed-in person from changing it.
+pub const PASSWORD_CHANGE_TRIES: Limit = Limit {
+    name: "password-change",
+    max: 5,
+    window_ms: 15 * MINUTE_MS,
+    binding: None,
+};
+
 /// Password checks from a device that signed in to the account before (its
 /// own counter, so a stranger's failures never lock the owner's device out).
 pub const LOGIN_FAILURES_PER_DEVICE: Limit = Limit {

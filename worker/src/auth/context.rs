@@ -81,14 +81,18 @@ pub struct NewSession {
 }
 
 /// The statements that create a session for `user_id`, to run in the batch
-/// of whatever signs the person in; then [`answer_new_session`].
+/// of whatever signs the person in, for as long as the account's password
+/// is `password_hash` (the one checked, or set earlier in the batch); then
+/// [`answer_new_session`].
 pub fn new_session(
     ctx: &AuthContext,
     user_id: &str,
+    password_hash: &str,
 ) -> ApiResult<(NewSession, Vec<D1PreparedStatement>)> {
     let id = platform::new_id();
     let (refresh, refresh_hash) = secret_token::generate();
-    let statements = store::new_session(&ctx.db, &id, user_id, &refresh_hash, ctx.now)?;
+    let statements =
+        store::new_session(&ctx.db, &id, user_id, password_hash, &refresh_hash, ctx.now)?;
     Ok((NewSession { id, refresh }, statements))
 }
 
@@ -136,29 +140,34 @@ pub fn remember_device(
     Ok(())
 }
 
-/// Creates a session (after `before`, in the same batch) and answers with it.
+/// Creates a session (after `before`, in the same batch) and answers with
+/// it; when the batch makes none, `refused` tells why from its results.
 pub async fn start_session(
     ctx: &AuthContext,
     account: &Account,
     password_hash: &str,
     mut before: Vec<D1PreparedStatement>,
+    refused: impl FnOnce(&[D1Result]) -> ApiError,
 ) -> ApiResult<Response> {
-    let (session, statements) = new_session(ctx, &account.id)?;
+    let (session, statements) = new_session(ctx, &account.id, password_hash)?;
     let session_at = before.len();
     before.extend(statements);
     let results = ctx.db.batch(before).await?;
-    session_made(&results, session_at)?;
+    if !session_made(&results, session_at) {
+        return Err(refused(&results));
+    }
     answer_new_session(ctx, account, password_hash, &session)
 }
 
-/// Whether the batch made the session whose statements start at `at`: not
-/// when the account was switched off meanwhile (403, as for a sign-in that
-/// finds it off).
-pub fn session_made(results: &[D1Result], at: usize) -> ApiResult<()> {
-    match results.get(at).map(d1::changes) {
-        Some(1) => Ok(()),
-        _ => Err(ApiError::Forbidden(messages::AUTH_ACCOUNT_DISABLED.into())),
-    }
+/// Whether the batch made the session whose statements start at `at`.
+pub fn session_made(results: &[D1Result], at: usize) -> bool {
+    results.get(at).map(d1::changes) == Some(1)
+}
+
+/// The answer when an account was switched off before its session was made,
+/// as for a sign-in that finds it off.
+pub fn switched_off() -> ApiError {
+    ApiError::Forbidden(messages::AUTH_ACCOUNT_DISABLED.into())
 }
 
 /// An access token for the session and its refresh cookie, which lasts as

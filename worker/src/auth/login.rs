@@ -145,29 +145,41 @@ pub async fn login(mut req: Request, env: &Env) -> ApiResult<Response> {
         ctx.db.batch(refunds).await?;
         return Err(ApiError::Forbidden(messages::AUTH_ACCOUNT_DISABLED.into()));
     }
-    // 'Desativar' may land before this batch: then no session is made, the
-    // answer is 403, and the activity says so.
-    refunds.push(store::mark_signed_in(&ctx.db, &user.id, ctx.now)?);
-    refunds.push(audit::record_if(
-        &ctx.db,
-        IfAccount::On,
-        actor,
-        Action::SignIn,
-        Subject::Nothing,
-        ctx.now,
-    )?);
-    refunds.push(audit::record_if(
-        &ctx.db,
-        IfAccount::Off,
-        actor,
-        Action::SignInFailed,
-        Subject::Account(&user.id),
-        ctx.now,
-    )?);
+    // 'Desativar', 'Alterar senha' or a reset may land before this batch:
+    // then no session is made, the answer is that of a sign-in made after
+    // them (403 switched off; 401, as a wrong password, for the old one),
+    // and the activity says so.
+    let checked = user.password_hash.as_str();
+    refunds.push(store::mark_signed_in(&ctx.db, &user.id, checked, ctx.now)?);
+    let outcomes = [
+        (IfAccount::Stands(checked), Action::SignIn, Subject::Nothing),
+        (
+            IfAccount::Off,
+            Action::SignInFailed,
+            Subject::Account(&user.id),
+        ),
+        (
+            IfAccount::PasswordChanged(checked),
+            Action::SignInFailed,
+            Subject::Nothing,
+        ),
+    ];
+    let off_at = refunds.len() + 1;
+    for (state, action, subject) in outcomes {
+        refunds.push(audit::record_if(
+            &ctx.db, state, actor, action, subject, ctx.now,
+        )?);
+    }
     let account = Account {
         id: user.id.clone(),
         email: user.email.clone(),
         role: user.role.clone(),
     };
-    context::start_session(&ctx, &account, &user.password_hash, refunds).await
+    context::start_session(&ctx, &account, checked, refunds, |results| {
+        match results.get(off_at).map(d1::changes) {
+            Some(1) => context::switched_off(),
+            _ => ApiError::Unauthorized(messages::AUTH_INVALID_CREDENTIALS.into()),
+        }
+    })
+    .await
 }

@@ -15,13 +15,13 @@ use super::password::{self, PasswordHash};
 use super::signup::refuse_common;
 use super::staff::{NewPassword, StaffEmail};
 use super::{emails, secret_token, store};
-use crate::audit::{self, Action, Actor, Subject};
+use crate::audit::{self, Action, Actor, IfAccount, Subject};
 use crate::d1;
 use crate::http::{self, ApiError, ApiResult, invalid_field, text_field};
 use crate::mail;
 use crate::messages;
 use crate::rate_limit::{
-    self, CountRow, LOGIN_FAILURES_PER_EMAIL, RESET_REQUESTS_PER_EMAIL, RESET_REQUESTS_PER_IP,
+    self, CountRow, PASSWORD_CHANGE_TRIES, RESET_REQUESTS_PER_EMAIL, RESET_REQUESTS_PER_IP,
 };
 
 /// A reset link is valid for 1 hour.
@@ -121,7 +121,7 @@ pub async fn reset(mut req: Request, env: &Env) -> ApiResult<Response> {
     };
     let mut statements = store::set_password(&ctx.db, &user.id, &hash, ctx.now)?;
     statements.push(store::revoke_all_sessions(&ctx.db, &user.id, ctx.now)?);
-    statements.push(store::mark_signed_in(&ctx.db, &user.id, ctx.now)?);
+    statements.push(store::mark_signed_in(&ctx.db, &user.id, &hash, ctx.now)?);
     statements.push(audit::record(
         &ctx.db,
         actor,
@@ -134,7 +134,12 @@ pub async fn reset(mut req: Request, env: &Env) -> ApiResult<Response> {
         email: user.email.clone(),
         role: user.role.clone(),
     };
-    context::start_session(&ctx, &account, &hash, statements).await
+    // The batch sets the password its session asks for; only 'Desativar'
+    // landing first leaves it without one.
+    context::start_session(&ctx, &account, &hash, statements, |_| {
+        context::switched_off()
+    })
+    .await
 }
 
 /// `POST /api/auth/password` `{current_password, new_password}`: 'Alterar
@@ -154,44 +159,48 @@ pub async fn change(mut req: Request, env: &Env) -> ApiResult<Response> {
     let new = NewPassword::parse(&text(&body, "new_password"))
         .map_err(|m| invalid_field(m, "new_password"))?;
     refuse_common(env, &new, "new_password").await?;
-    // The current password is guessed against the account's own limit, so a
+    // The current password is guessed against the session's own limit, so a
     // stolen access token cannot be used to find it.
     let results = ctx
         .db
         .batch(vec![
-            rate_limit::hit(&ctx.db, &LOGIN_FAILURES_PER_EMAIL, &staff.email, ctx.now)?,
+            rate_limit::hit(&ctx.db, &PASSWORD_CHANGE_TRIES, &staff.session_id, ctx.now)?,
             store::find_user(&ctx.db, &staff.email)?,
         ])
         .await?;
     let tries = d1::first_row::<CountRow>(&results, 0)?.map_or(0, |r| r.count);
-    if !LOGIN_FAILURES_PER_EMAIL.allows(tries) {
+    if !PASSWORD_CHANGE_TRIES.allows(tries) {
         return Err(ApiError::TooManyRequests(
             messages::AUTH_TOO_MANY_FAILURES.into(),
         ));
     }
     let user = d1::first_row::<store::UserRow>(&results, 1)?;
-    if !password::matches(&current, user.as_ref().map(|u| u.password_hash.as_str())).await? {
+    let checked = user.map(|u| u.password_hash);
+    if !password::matches(&current, checked.as_deref()).await? {
         return Err(invalid_field(
             messages::AUTH_CURRENT_PASSWORD_WRONG,
             "current_password",
         ));
     }
+    let checked = checked.unwrap_or_default();
     let hash = PasswordHash::new(new.as_str()).await?.to_string();
-    let mut statements = store::set_password(&ctx.db, &staff.user_id, &hash, ctx.now)?;
-    statements.push(store::revoke_other_sessions(
+    let mut statements = store::change_password(
         &ctx.db,
         &staff.user_id,
         &staff.session_id,
+        &checked,
+        &hash,
         ctx.now,
-    )?);
+    )?;
     statements.push(rate_limit::refund(
         &ctx.db,
-        &LOGIN_FAILURES_PER_EMAIL,
-        &staff.email,
+        &PASSWORD_CHANGE_TRIES,
+        &staff.session_id,
         ctx.now,
     )?);
-    statements.push(audit::record(
+    statements.push(audit::record_if(
         &ctx.db,
+        IfAccount::Stands(&hash),
         Actor {
             id: Some(&staff.user_id),
             email: &staff.email,
@@ -200,7 +209,18 @@ pub async fn change(mut req: Request, env: &Env) -> ApiResult<Response> {
         Subject::Account(&staff.user_id),
         ctx.now,
     )?);
-    ctx.db.batch(statements).await?;
+    let results = ctx.db.batch(statements).await?;
+    if results.first().map(d1::changes) != Some(1) {
+        // A reset, a sign-out or 'Desativar' came first and ended this
+        // session; or another change did, and the password typed as the
+        // current one no longer is.
+        return Err(
+            match store::live_session(&ctx.db, &staff.session_id, ctx.now).await? {
+                None => ApiError::Unauthorized(messages::AUTH_SESSION_REQUIRED.into()),
+                Some(_) => invalid_field(messages::AUTH_CURRENT_PASSWORD_WRONG, "current_password"),
+            },
+        );
+    }
     // This browser stays a known device; those that knew the old password do not.
     let response = http::success(json!({}))?;
     context::remember_device(&ctx, &staff.email, &hash, &response)?;

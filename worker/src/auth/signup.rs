@@ -179,11 +179,14 @@ pub async fn confirm(mut req: Request, env: &Env) -> ApiResult<Response> {
     )?);
     statements.push(store::role_of(&ctx.db, &row.user_id)?);
     let role_at = statements.len() - 1;
-    let (session, mut session_statements) = context::new_session(&ctx, &row.user_id)?;
+    let (session, mut session_statements) =
+        context::new_session(&ctx, &row.user_id, &row.password_hash)?;
     let session_at = statements.len();
     statements.append(&mut session_statements);
     let results = ctx.db.batch(statements).await?;
-    context::session_made(&results, session_at)?;
+    if !context::session_made(&results, session_at) {
+        return Err(context::switched_off());
+    }
     let role = d1::first_row::<store::RoleRow>(&results, role_at)?
         .map(|r| r.role)
         .unwrap_or_else(|| "staff".into());

@@ -94,19 +94,36 @@ const USE_RESET: &str = "UPDATE password_resets SET used_at = ?2 \
 const RETIRE_RESETS: &str = "UPDATE password_resets SET used_at = ?2 \
      WHERE user_id = ?1 AND used_at IS NULL";
 const SET_PASSWORD: &str = "UPDATE staff_users SET password_hash = ?2 WHERE id = ?1";
+/// 'Alterar senha' as a compare-and-swap: only while the password is still
+/// the one checked (`?3`), the account on and the asking session live, so a
+/// change that races a reset (or another change) cannot undo it. The
+/// statements after it act only if it did: the account then has the new
+/// hash, whose salt is new.
+const CHANGE_PASSWORD: &str = "UPDATE staff_users SET password_hash = ?2 \
+     WHERE id = ?1 AND password_hash = ?3 AND disabled_at IS NULL AND EXISTS \
+       (SELECT 1 FROM staff_sessions WHERE id = ?4 AND user_id = ?1 AND revoked_at IS NULL AND expires_at > ?5)";
+const RETIRE_RESETS_IF_CHANGED: &str = "UPDATE password_resets SET used_at = ?2 \
+     WHERE user_id = ?1 AND used_at IS NULL AND EXISTS \
+       (SELECT 1 FROM staff_users WHERE id = ?1 AND password_hash = ?3)";
+const REVOKE_OTHER_SESSIONS_IF_CHANGED: &str = "UPDATE staff_sessions SET revoked_at = ?3 \
+     WHERE user_id = ?1 AND id != ?2 AND revoked_at IS NULL AND EXISTS \
+       (SELECT 1 FROM staff_users WHERE id = ?1 AND password_hash = ?4)";
 const FIND_USER_BY_ID: &str = "SELECT id, email, password_hash, confirmed_at, role, disabled_at \
      FROM staff_users WHERE id = ?1";
-/// Like the session it goes with, only for an account switched on.
-const MARK_SIGNED_IN: &str =
-    "UPDATE staff_users SET last_sign_in_at = ?2 WHERE id = ?1 AND disabled_at IS NULL";
+/// Like the session it goes with, only for an account switched on whose
+/// password is still the one checked.
+const MARK_SIGNED_IN: &str = "UPDATE staff_users SET last_sign_in_at = ?2 \
+     WHERE id = ?1 AND disabled_at IS NULL AND password_hash = ?3";
 const ROLE_OF: &str = "SELECT role FROM staff_users WHERE id = ?1";
 
 // Sessions and refresh tokens
-/// Only for an account that is not switched off, as the batch finds it: a
-/// sign-in racing 'Desativar' either ends before it (and its session is
-/// ended with the others) or finds the account off and makes none.
+/// Only for an account that is not switched off and whose password is still
+/// the one the sign-in checked, as the batch finds it: a sign-in racing
+/// 'Desativar', 'Alterar senha' or a reset either ends before it (and its
+/// session is ended with the others) or finds the change and makes none.
 const INSERT_SESSION: &str = "INSERT INTO staff_sessions (id, user_id, created_at, last_used_at, expires_at) \
-     SELECT ?1, id, ?3, ?3, ?4 FROM staff_users WHERE id = ?2 AND disabled_at IS NULL";
+     SELECT ?1, id, ?3, ?3, ?4 FROM staff_users \
+     WHERE id = ?2 AND disabled_at IS NULL AND password_hash = ?5";
 const INSERT_REFRESH: &str = "INSERT INTO refresh_tokens (token_hash, session_id, created_at) \
      SELECT ?1, id, ?3 FROM staff_sessions WHERE id = ?2";
 const FIND_REFRESH: &str = "SELECT t.session_id, t.rotated_at, s.user_id, s.revoked_at, s.expires_at, \
@@ -138,8 +155,6 @@ const REVOKE_USER_SESSIONS: &str =
 const REVOKE_USER_SESSIONS_FROM: &str = "UPDATE staff_sessions SET revoked_at = ?3 \
      WHERE user_id = ?1 AND revoked_at IS NULL AND EXISTS (SELECT 1 FROM staff_sessions l \
        WHERE l.id = ?2 AND l.user_id = ?1 AND l.revoked_at IS NULL AND l.expires_at > ?3)";
-const REVOKE_OTHER_SESSIONS: &str = "UPDATE staff_sessions SET revoked_at = ?3 \
-     WHERE user_id = ?1 AND id != ?2 AND revoked_at IS NULL";
 /// The session behind an access token, if it may still act: not signed out,
 /// not past its end, its account not switched off.
 const LIVE_SESSION: &str = "SELECT s.user_id, u.email, u.role FROM staff_sessions s \
@@ -328,26 +343,66 @@ pub fn set_password(
     ])
 }
 
+/// What one signed-in person's 'Alterar senha' writes: the new password if
+/// the account's is still `checked` and `session_id` still live, then (only
+/// if it was set) the end of its reset links and of every other session.
+/// The first statement changes one row, or none when a reset, another
+/// change, a sign-out or 'Desativar' came first.
+pub fn change_password(
+    db: &D1Database,
+    user_id: &str,
+    session_id: &str,
+    checked: &str,
+    new_hash: &str,
+    now: i64,
+) -> worker::Result<Vec<D1PreparedStatement>> {
+    Ok(vec![
+        query!(
+            db,
+            CHANGE_PASSWORD,
+            user_id,
+            new_hash,
+            checked,
+            session_id,
+            now
+        )?,
+        query!(db, RETIRE_RESETS_IF_CHANGED, user_id, now, new_hash)?,
+        query!(
+            db,
+            REVOKE_OTHER_SESSIONS_IF_CHANGED,
+            user_id,
+            session_id,
+            now,
+            new_hash
+        )?,
+    ])
+}
+
 /// The account's role, read in a batch after whatever may have changed it.
 pub fn role_of(db: &D1Database, user_id: &str) -> worker::Result<D1PreparedStatement> {
     query!(db, ROLE_OF, user_id)
 }
 
+/// The account's last sign-in is now, if its password is still
+/// `password_hash` (the one checked) and it is switched on.
 pub fn mark_signed_in(
     db: &D1Database,
     user_id: &str,
+    password_hash: &str,
     now: i64,
 ) -> worker::Result<D1PreparedStatement> {
-    query!(db, MARK_SIGNED_IN, user_id, now)
+    query!(db, MARK_SIGNED_IN, user_id, now, password_hash)
 }
 
 /// A new session and its first refresh token; it ends `SESSION_LIFETIME_MS`
-/// from now. The first statement changes no row when the account is
-/// switched off by the time the batch runs: then there is no session.
+/// from now. The first statement changes no row when, by the time the batch
+/// runs, the account is switched off or its password is no longer
+/// `password_hash`: then there is no session.
 pub fn new_session(
     db: &D1Database,
     session_id: &str,
     user_id: &str,
+    password_hash: &str,
     refresh_hash: &str,
     now: i64,
 ) -> worker::Result<Vec<D1PreparedStatement>> {
@@ -358,7 +413,8 @@ pub fn new_session(
             session_id,
             user_id,
             now,
-            now + SESSION_LIFETIME_MS
+            now + SESSION_LIFETIME_MS,
+            password_hash
         )?,
         query!(db, INSERT_REFRESH, refresh_hash, session_id, now)?,
     ])
@@ -433,15 +489,6 @@ pub fn revoke_all_sessions_from(
     now: i64,
 ) -> worker::Result<D1PreparedStatement> {
     query!(db, REVOKE_USER_SESSIONS_FROM, user_id, from_session, now)
-}
-
-pub fn revoke_other_sessions(
-    db: &D1Database,
-    user_id: &str,
-    keep_session_id: &str,
-    now: i64,
-) -> worker::Result<D1PreparedStatement> {
-    query!(db, REVOKE_OTHER_SESSIONS, user_id, keep_session_id, now)
 }
 
 pub async fn live_session(
