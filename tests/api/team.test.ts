@@ -359,3 +359,40 @@ describe("'Atividade'", () => {
     expect([...seen].sort((x, y) => y - x)).toEqual(seen);
   });
 });
+
+describe("two owners acting on each other at once", () => {
+  it("Bia removing Ana while Ana switches off Bia's second address (and Bia with it): one is refused", async () => {
+    // Whichever lands second finds its owner no longer one (removed, or switched off), so the
+    // panel can never be left without an active owner by two owners at once.
+    for (let round = 0; round < 10; round++) {
+      const ana = await signedInStaff(app, mail);
+      const bia = await signedInStaff(app, mail);
+      const [local, domain] = bia.email.split("@");
+      const tagged = `${local}+teste@${domain}`;
+      const second = new StaffClient(app);
+      expect((await second.signup(tagged, "outra-senha-2026")).status).toBe(200);
+      expect((await second.confirm(mail.confirmationToken(tagged), "outra-senha-2026")).status).toBe(200);
+      const anaAccount = await accountOf(ana.email);
+      const biaAccount = await accountOf(bia.email);
+      const taggedAccount = await accountOf(tagged);
+      for (const made of [anaAccount, biaAccount]) {
+        expect((await act(owner.client, made, "make-owner")).status).toBe(200);
+      }
+
+      const [removed, switchedOff] = await Promise.all([
+        act(bia.client, anaAccount, "remove-owner"),
+        act(ana.client, taggedAccount, "disable"),
+      ]);
+      expect([removed.status, switchedOff.status].sort()).toEqual([200, 403]);
+      // Ana removed (and her switching-off refused), or Bia switched off (and her removing refused).
+      if (removed.status === 200) expect((await accountOf(ana.email)).role).toBe("staff");
+      else expect((await accountOf(bia.email)).disabled).toBe(true);
+
+      // Put things back: only the file's first owner stays an owner.
+      for (const email of [ana.email, bia.email]) {
+        const account = await accountOf(email);
+        if (!account.disabled) expect((await act(owner.client, account, "disable")).status).toBe(200);
+      }
+    }
+  });
+});

@@ -94,6 +94,13 @@ async fn act(
         return Err(ApiError::NotFound(messages::STAFF_NOT_FOUND.into()));
     };
     if !applied {
+        // Switched off or no longer an owner since this request's own check.
+        let still_owner = store::find(&db, &owner.user_id, now)
+            .await?
+            .is_some_and(|me| me.role == "owner" && me.disabled_at.is_none());
+        if !still_owner {
+            return Err(ApiError::Forbidden(messages::OWNERS_ONLY.into()));
+        }
         return Err(why_not(action, &account, owner));
     }
     http::success(json!({ "account": AccountJson::from(&account) }))

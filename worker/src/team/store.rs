@@ -26,8 +26,21 @@ const FIND_SQL: &str = "SELECT id, email, role, created_at, confirmed_at, last_s
           WHERE s.user_id = staff_users.id AND s.revoked_at IS NULL AND s.expires_at > ?2) AS live_sessions \
      FROM staff_users WHERE id = ?1";
 
-const END_SESSIONS_SQL: &str =
-    "UPDATE staff_sessions SET revoked_at = ?2 WHERE user_id = ?1 AND revoked_at IS NULL";
+/// The owner acting (`?3`) is still an active owner when the batch runs:
+/// one switched off or removed since the request's own check changes
+/// nothing, so two owners acting on each other at once cannot leave the
+/// panel without one.
+macro_rules! actor_is_owner {
+    () => {
+        "EXISTS (SELECT 1 FROM staff_users me WHERE me.id = ?3 AND me.role = 'owner' \
+         AND me.disabled_at IS NULL)"
+    };
+}
+
+const END_SESSIONS_SQL: &str = concat!(
+    "UPDATE staff_sessions SET revoked_at = ?2 WHERE user_id = ?1 AND revoked_at IS NULL AND ",
+    actor_is_owner!()
+);
 
 /// The account (`email`) reaches the mailbox of the account `?1`, if this
 /// batch switched `?1` off (at `?2`), as SQL: 'Desativar' ends a person's
@@ -45,7 +58,7 @@ macro_rules! in_mailbox_switched_off_now {
 
 /// The person's other accounts still on (`ana+x@` beside `ana@`, made before
 /// `ana@` was switched off), never the owner acting (`?3`), who stays an
-/// active owner.
+/// active owner (the batch switched `?1` off only if `?3` was one).
 const OTHER_ADDRESSES: &str = concat!(
     "disabled_at IS NULL AND id != ?3 AND ",
     in_mailbox_switched_off_now!()
@@ -119,20 +132,28 @@ impl TeamAction {
         }
     }
 
-    /// When the action changes the account `?1` (`?3`: the owner acting).
+    /// When the action changes the account `?1` (`?3`: the owner acting,
+    /// who must still be an active owner).
     fn applies_to(self) -> &'static str {
         match self {
             TeamAction::Disable => concat!(
                 "disabled_at IS NULL AND id != ?3 AND (role != 'owner' OR confirmed_at IS NULL OR ",
                 another_active_owner!(),
-                ")"
+                ") AND ",
+                actor_is_owner!()
             ),
-            TeamAction::Enable => "disabled_at IS NOT NULL",
-            TeamAction::EndSessions => "1",
-            TeamAction::MakeOwner => {
-                "role = 'staff' AND confirmed_at IS NOT NULL AND disabled_at IS NULL"
-            }
-            TeamAction::RemoveOwner => concat!("role = 'owner' AND ", another_active_owner!()),
+            TeamAction::Enable => concat!("disabled_at IS NOT NULL AND ", actor_is_owner!()),
+            TeamAction::EndSessions => actor_is_owner!(),
+            TeamAction::MakeOwner => concat!(
+                "role = 'staff' AND confirmed_at IS NOT NULL AND disabled_at IS NULL AND ",
+                actor_is_owner!()
+            ),
+            TeamAction::RemoveOwner => concat!(
+                "role = 'owner' AND ",
+                another_active_owner!(),
+                " AND ",
+                actor_is_owner!()
+            ),
         }
     }
 
@@ -216,7 +237,7 @@ pub fn apply(
         statements.push(query!(db, &change, account_id, now, owner_id)?);
     }
     if let Some(sql) = action.ends_sessions() {
-        statements.push(query!(db, sql, account_id, now)?);
+        statements.push(bind_used(db, sql, account_id, now, owner_id)?);
     }
     Ok(statements)
 }
@@ -267,5 +288,19 @@ mod tests {
             );
         }
         assert!(TeamAction::Disable.applies_to().contains("id != ?3"));
+    }
+
+    #[test]
+    fn every_action_needs_its_owner_still_an_active_owner() {
+        for action in [
+            TeamAction::Disable,
+            TeamAction::Enable,
+            TeamAction::EndSessions,
+            TeamAction::MakeOwner,
+            TeamAction::RemoveOwner,
+        ] {
+            assert!(action.applies_to().contains(actor_is_owner!()));
+        }
+        assert!(END_SESSIONS_SQL.contains(actor_is_owner!()));
     }
 }
