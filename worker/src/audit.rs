@@ -67,15 +67,23 @@ pub enum Subject<'a> {
 
 const RECORD_SQL: &str = "INSERT INTO audit_log (at, staff_id, staff_email, action, account_id) \
      VALUES (?1, ?2, ?3, ?4, ?5)";
-const RECORD_IF_STANDS_SQL: &str = "INSERT INTO audit_log (at, staff_id, staff_email, action, account_id) \
-     SELECT ?1, ?2, ?3, ?4, ?5 WHERE EXISTS \
-       (SELECT 1 FROM staff_users WHERE id = ?2 AND disabled_at IS NULL AND password_hash = ?6)";
-const RECORD_IF_OFF_SQL: &str = "INSERT INTO audit_log (at, staff_id, staff_email, action, account_id) \
-     SELECT ?1, ?2, ?3, ?4, ?5 WHERE EXISTS \
-       (SELECT 1 FROM staff_users WHERE id = ?2 AND disabled_at IS NOT NULL)";
-const RECORD_IF_PASSWORD_CHANGED_SQL: &str = "INSERT INTO audit_log (at, staff_id, staff_email, action, account_id) \
-     SELECT ?1, ?2, ?3, ?4, ?5 WHERE EXISTS \
-       (SELECT 1 FROM staff_users WHERE id = ?2 AND disabled_at IS NULL AND password_hash != ?6)";
+/// [`RECORD_SQL`], written only if the actor's account (`?2`) meets
+/// `$state` when the batch runs.
+macro_rules! record_if_account {
+    ($state:expr) => {
+        concat!(
+            "INSERT INTO audit_log (at, staff_id, staff_email, action, account_id) \
+             SELECT ?1, ?2, ?3, ?4, ?5 WHERE EXISTS \
+               (SELECT 1 FROM staff_users WHERE id = ?2 AND ",
+            $state,
+            ")"
+        )
+    };
+}
+const RECORD_IF_STANDS_SQL: &str = record_if_account!("disabled_at IS NULL AND password_hash = ?6");
+const RECORD_IF_OFF_SQL: &str = record_if_account!("disabled_at IS NOT NULL");
+const RECORD_IF_PASSWORD_CHANGED_SQL: &str =
+    record_if_account!("disabled_at IS NULL AND password_hash != ?6");
 
 /// The state the actor's account must be in, when the batch runs, for an
 /// entry to be written: a sign-in that races 'Desativar' or a new password
