@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, spawnApp } from "../support/app";
 import { FakeMail } from "../support/fake-mail";
+import { insertLeads } from "../support/seed";
 import { type Call, StaffClient, signedInStaff } from "../support/staff";
 
 // Owners ('Responsável') and staff: who has access, switching an ex-employee
@@ -232,6 +233,51 @@ describe("'Desativar'", () => {
     // From the person's own browser (known by its device cookie): the racing sign-ins may have
     // spent the address's own allowance of attempts.
     expect((await leaver.client.login(leaver.email, leaver.password)).status).toBe(200);
+  });
+
+  it("stops a lead action that passed its check a moment before: each one is in 'Atividade' before it, or changed nothing", async () => {
+    const leaver = await signedInStaff(app, mail);
+    const account = await accountOf(leaver.email);
+    const leads = await insertLeads(
+      app,
+      Array.from({ length: 16 }, () => ({})),
+    );
+    const last = (await app.sql<{ last: number }>("SELECT max(id) AS last FROM audit_log"))[0]?.last;
+    const later = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    // One action every 4 ms (deleting, or 'Marcar Enviado'); 'Desativar' lands 30 ms in, while
+    // some are between their session check and their change.
+    const deletes = (i: number) => i % 2 === 1;
+    const [done, ...answers] = await Promise.all([
+      later(30).then(() => act(owner.client, account, "disable")),
+      ...leads.map((lead, i) =>
+        later(i * 4).then(() =>
+          deletes(i)
+            ? leaver.client.call("DELETE", `/api/leads/${lead.id}`)
+            : leaver.client.call("POST", `/api/leads/${lead.id}/mark-sent`, {}),
+        ),
+      ),
+    ]);
+    expect(done.status).toBe(200);
+    for (const answer of answers) expect([200, 401]).toContain(answer.status);
+
+    // A lead changed exactly when its action was answered 200.
+    const rows = await app.sql<{ id: string; delivery_status: string }>(
+      `SELECT id, delivery_status FROM leads WHERE id IN (${leads.map((_, i) => `?${i + 1}`).join(", ")})`,
+      ...leads.map((l) => l.id),
+    );
+    const status = new Map(rows.map((r) => [r.id, r.delivery_status]));
+    const changed = leads.map((lead, i) => (deletes(i) ? !status.has(lead.id) : status.get(lead.id) === "sent"));
+    expect(changed).toEqual(answers.map((a) => a.status === 200));
+
+    // 'Atividade' has each change once, and none after 'Desativar'.
+    const trail = await app.sql<{ action: string }>(
+      "SELECT action FROM audit_log WHERE id > ?1 AND (staff_id = ?2 OR account_id = ?2) ORDER BY id",
+      last,
+      account.id,
+    );
+    const actions = trail.map((e) => e.action);
+    expect(actions.filter((a) => a !== "disable")).toHaveLength(answers.filter((a) => a.status === 200).length);
+    expect(actions.slice(actions.indexOf("disable"))).toEqual(["disable"]);
   });
 
   it("of your own account is refused", async () => {

@@ -10,7 +10,7 @@ use chrono::DateTime;
 use futures_util::{StreamExt, stream};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
-use worker::{Env, Headers, Method, Request, Response};
+use worker::{D1Database, D1PreparedStatement, D1Result, Env, Headers, Method, Request, Response};
 
 use crate::audit::{self, Actor, Subject};
 use crate::auth::guard::{self, Staff};
@@ -318,6 +318,34 @@ fn next_cursor(rows: &[LeadRow]) -> Option<(i64, String)> {
     rows.last().map(|l| (l.created_at, l.id.clone()))
 }
 
+/// Writes a lead action's audit entry and its change (`change`), and reads
+/// whether the staff session may still act, in one batch. Both are written
+/// only while it may, so a session ended (or its account switched off)
+/// between the request's check and this batch changes nothing, and answers
+/// 401 like any ended session.
+async fn act(
+    db: &D1Database,
+    staff: &Staff,
+    action: Action,
+    id: &str,
+    now: i64,
+    change: D1PreparedStatement,
+) -> ApiResult<Vec<D1Result>> {
+    let results = db
+        .batch(vec![
+            store::audit(db, staff, action, id, now)?,
+            change,
+            store::session_live(db, staff, now)?,
+        ])
+        .await?;
+    if !d1::returned_row(&results, 1) && !d1::returned_row(&results, 2) {
+        return Err(ApiError::Unauthorized(
+            messages::AUTH_SESSION_REQUIRED.into(),
+        ));
+    }
+    Ok(results)
+}
+
 /// Why an action changed nothing: the lead is gone, or already sent.
 async fn unchanged(env: &Env, id: &str) -> ApiError {
     let status = match config::database(env) {
@@ -347,12 +375,8 @@ async fn mark_sent(req: &mut Request, env: &Env, staff: &Staff, id: &str) -> Api
     };
     let db = config::database(env)?;
     let now = platform::now_ms();
-    let results = db
-        .batch(vec![
-            store::audit(&db, staff, Action::MarkSent, id, now)?,
-            crm::store::mark_sent_by_staff(&db, id, now, &entered)?,
-        ])
-        .await?;
+    let change = crm::store::mark_sent_by_staff(&db, id, now, &entered, &staff.session_id)?;
+    let results = act(&db, staff, Action::MarkSent, id, now, change).await?;
     if !d1::returned_row(&results, 1) {
         return Err(unchanged(env, id).await);
     }
@@ -364,12 +388,8 @@ async fn delete(req: &Request, env: &Env, staff: &Staff, id: &str) -> ApiResult<
     http::require_same_origin(req)?;
     let db = config::database(env)?;
     let now = platform::now_ms();
-    let results = db
-        .batch(vec![
-            store::audit(&db, staff, Action::Delete, id, now)?,
-            store::delete(&db, id)?,
-        ])
-        .await?;
+    let change = store::delete(&db, staff, id, now)?;
+    let results = act(&db, staff, Action::Delete, id, now, change).await?;
     if !d1::returned_row(&results, 1) {
         return Err(ApiError::NotFound(messages::LEAD_NOT_FOUND.into()));
     }
@@ -392,12 +412,8 @@ async fn resend(req: &Request, env: &Env, staff: &Staff, id: &str) -> ApiResult<
     }
     let db = config::database(env)?;
     let now = platform::now_ms();
-    let results = db
-        .batch(vec![
-            store::audit(&db, staff, Action::Resend, id, now)?,
-            crm::store::retry_now(&db, id, now)?,
-        ])
-        .await?;
+    let change = crm::store::retry_now(&db, id, now, &staff.session_id)?;
+    let results = act(&db, staff, Action::Resend, id, now, change).await?;
     let Some(due) = d1::first_row::<Retried>(&results, 1)? else {
         return Err(unchanged(env, id).await);
     };

@@ -8,7 +8,7 @@ use super::query::{COUNTS_SQL, Cursor, LEAD_COLUMNS, LeadQuery, PAGE_SIZE};
 
 use crate::alerts::heartbeat::{self, Heartbeat};
 use crate::alerts::incidents::{self, Incident};
-use crate::auth::guard::Staff;
+use crate::auth::guard::{Staff, session_is_live};
 use crate::d1;
 
 /// A lead as the panel and the export read it.
@@ -204,7 +204,9 @@ impl Action {
     }
 }
 
-/// Records who did what to which lead (its id only), if the action applies.
+/// Records who did what to which lead (its id only), if the action applies
+/// and the staff member's session may still act: the same conditions as the
+/// change it records, in the same batch.
 pub fn audit(
     db: &D1Database,
     staff: &Staff,
@@ -214,8 +216,9 @@ pub fn audit(
 ) -> worker::Result<D1PreparedStatement> {
     let sql = format!(
         "INSERT INTO audit_log (at, staff_id, staff_email, action, lead_id) \
-         SELECT ?1, ?2, ?3, ?4, id FROM leads WHERE id = ?5 AND {}",
-        action.applies_to()
+         SELECT ?1, ?2, ?3, ?4, id FROM leads WHERE id = ?5 AND {} AND {}",
+        action.applies_to(),
+        session_is_live!("?6", "?1")
     );
     query!(
         db,
@@ -224,15 +227,37 @@ pub fn audit(
         staff.user_id,
         staff.email,
         action.name(),
-        lead_id
+        lead_id,
+        staff.session_id
     )
 }
 
-const DELETE_SQL: &str = "DELETE FROM leads WHERE id = ?1 RETURNING id";
+/// A row if the staff session `?1` may still act at `?2`: read in an action's
+/// batch, it tells a change refused because the session ended from one the
+/// lead's state refused.
+const SESSION_LIVE_SQL: &str = concat!("SELECT 1 AS live WHERE ", session_is_live!("?1", "?2"));
+const DELETE_SQL: &str = concat!(
+    "DELETE FROM leads WHERE id = ?1 AND ",
+    session_is_live!("?2", "?3"),
+    " RETURNING id"
+);
 const STATUS_SQL: &str = "SELECT delivery_status FROM leads WHERE id = ?1";
 
-pub fn delete(db: &D1Database, lead_id: &str) -> worker::Result<D1PreparedStatement> {
-    query!(db, DELETE_SQL, lead_id)
+pub fn session_live(
+    db: &D1Database,
+    staff: &Staff,
+    now: i64,
+) -> worker::Result<D1PreparedStatement> {
+    query!(db, SESSION_LIVE_SQL, staff.session_id, now)
+}
+
+pub fn delete(
+    db: &D1Database,
+    staff: &Staff,
+    lead_id: &str,
+    now: i64,
+) -> worker::Result<D1PreparedStatement> {
+    query!(db, DELETE_SQL, lead_id, staff.session_id, now)
 }
 
 /// The lead's delivery status, `None` if there is no such lead.

@@ -155,11 +155,48 @@ const REVOKE_USER_SESSIONS: &str =
 const REVOKE_USER_SESSIONS_FROM: &str = "UPDATE staff_sessions SET revoked_at = ?3 \
      WHERE user_id = ?1 AND revoked_at IS NULL AND EXISTS (SELECT 1 FROM staff_sessions l \
        WHERE l.id = ?2 AND l.user_id = ?1 AND l.revoked_at IS NULL AND l.expires_at > ?3)";
-/// The session behind an access token, if it may still act: not signed out,
-/// not past its end, its account not switched off.
-const LIVE_SESSION: &str = "SELECT s.user_id, u.email, u.role FROM staff_sessions s \
-     JOIN staff_users u ON u.id = s.user_id \
-     WHERE s.id = ?1 AND s.revoked_at IS NULL AND s.expires_at > ?2 AND u.disabled_at IS NULL";
+/// A session (`$s`, of staff_sessions) of an account (`$u`, of staff_users)
+/// that may still act at `$now`: not signed out, not past its end, its
+/// account not switched off.
+macro_rules! may_act {
+    ($s:literal, $u:literal, $now:literal) => {
+        concat!(
+            $s,
+            ".revoked_at IS NULL AND ",
+            $s,
+            ".expires_at > ",
+            $now,
+            " AND ",
+            $u,
+            ".disabled_at IS NULL"
+        )
+    };
+}
+
+/// Session `$sid` may still act at `$now` (SQL parameters), as a condition a
+/// change carries: a 'Desativar', 'Encerrar sessões' or 'Sair' that lands
+/// between a request's check ([`live_session`]) and its change stops the
+/// change too.
+macro_rules! session_is_live {
+    ($sid:literal, $now:literal) => {
+        concat!(
+            "EXISTS (SELECT 1 FROM staff_sessions ls JOIN staff_users lu ON lu.id = ls.user_id \
+             WHERE ls.id = ",
+            $sid,
+            " AND ",
+            $crate::auth::guard::may_act!("ls", "lu", $now),
+            ")"
+        )
+    };
+}
+pub(crate) use {may_act, session_is_live};
+
+/// The session behind an access token, if it may still act.
+const LIVE_SESSION: &str = concat!(
+    "SELECT s.user_id, u.email, u.role FROM staff_sessions s \
+     JOIN staff_users u ON u.id = s.user_id WHERE s.id = ?1 AND ",
+    may_act!("s", "u", "?2")
+);
 
 #[derive(Debug, Deserialize)]
 pub struct UserRow {

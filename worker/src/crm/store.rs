@@ -12,6 +12,7 @@
 //! sent after it, and one made before the first delivery needs none: the
 //! lead goes with its newest details.
 
+use crate::auth::guard::session_is_live;
 use crate::d1::query;
 use serde::Deserialize;
 use worker::{D1Database, D1PreparedStatement, D1Result};
@@ -178,7 +179,7 @@ pub(crate) use retry_applies;
 /// correction the CRM has not learned. If the visitor corrected the lead
 /// since the panel showed it, that correction becomes due, so it is not lost.
 /// An attempt in flight can no longer record a failure over it (its lease is
-/// gone).
+/// gone). Only while the staff session `?6` may still act.
 const MARK_SENT_BY_STAFF_SQL: &str = concat!(
     "UPDATE leads SET jetimob_enviado = 1, \
        sent_at = CASE WHEN delivery_status = 'sent' THEN sent_at ELSE ?2 END, \
@@ -198,11 +199,14 @@ const MARK_SENT_BY_STAFF_SQL: &str = concat!(
        update_attempts = 0, update_last_error = NULL, update_lease_until = NULL \
      WHERE id = ?1 AND ",
     mark_sent_applies!(),
+    " AND ",
+    session_is_live!("?6", "?2"),
     " RETURNING id"
 );
 
 /// Makes a failed or pending lead due at `?2`, or a failed correction of a
-/// delivered one; attempts and last error stay as history.
+/// delivered one; attempts and last error stay as history. Only while the
+/// staff session `?3` may still act.
 const RETRY_NOW_SQL: &str = concat!(
     "UPDATE leads SET \
        delivery_status = CASE WHEN delivery_status = 'sent' THEN 'sent' ELSE 'pending' END, \
@@ -212,6 +216,8 @@ const RETRY_NOW_SQL: &str = concat!(
        update_next_attempt_at = CASE WHEN delivery_status = 'sent' THEN ?2 ELSE update_next_attempt_at END \
      WHERE id = ?1 AND ",
     retry_applies!(),
+    " AND ",
+    session_is_live!("?3", "?2"),
     " RETURNING id, delivery_status"
 );
 
@@ -451,6 +457,7 @@ pub fn mark_sent_by_staff(
     id: &str,
     now: i64,
     entered: &Entered,
+    session_id: &str,
 ) -> worker::Result<D1PreparedStatement> {
     query!(
         db,
@@ -459,14 +466,20 @@ pub fn mark_sent_by_staff(
         now,
         entered.name,
         entered.email,
-        entered.whatsapp
+        entered.whatsapp,
+        session_id
     )
 }
 
 /// The statement behind 'Reenviar'; returns the lead's id and delivery status
 /// when the lead (or, for a lead the CRM has, its correction) is now due.
-pub fn retry_now(db: &D1Database, id: &str, now: i64) -> worker::Result<D1PreparedStatement> {
-    query!(db, RETRY_NOW_SQL, id, now)
+pub fn retry_now(
+    db: &D1Database,
+    id: &str,
+    now: i64,
+    session_id: &str,
+) -> worker::Result<D1PreparedStatement> {
+    query!(db, RETRY_NOW_SQL, id, now, session_id)
 }
 
 #[cfg(test)]
