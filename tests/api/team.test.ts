@@ -159,16 +159,10 @@ describe("'Desativar'", () => {
     const leaver = await signedInStaff(app, mail);
     const [local, domain] = leaver.email.split("@");
     const tagged = `${local}+painel@${domain}`;
-    const second = new StaffClient(app);
-    expect((await second.signup(tagged, "outra-senha-2026")).status).toBe(200);
-    expect((await second.confirm(mail.confirmationToken(tagged), "outra-senha-2026")).status).toBe(200);
+    const { client: second } = await signedInStaff(app, mail, "outra-senha-2026", tagged);
     // Someone else's tagged address, and an address that only begins like the leaver's.
     const bystanders = [`outra.${Date.now()}+painel@${domain}`, `${local}x@${domain}`];
-    for (const email of bystanders) {
-      const client = new StaffClient(app);
-      expect((await client.signup(email, "vinho-tinto-2026")).status).toBe(200);
-      expect((await client.confirm(mail.confirmationToken(email), "vinho-tinto-2026")).status).toBe(200);
-    }
+    for (const email of bystanders) await signedInStaff(app, mail, undefined, email);
     const account = await accountOf(leaver.email);
     expect((await accountOf(tagged)).mailbox).toBe(account.mailbox);
 
@@ -415,9 +409,7 @@ describe("two owners acting on each other at once", () => {
       const bia = await signedInStaff(app, mail);
       const [local, domain] = bia.email.split("@");
       const tagged = `${local}+teste@${domain}`;
-      const second = new StaffClient(app);
-      expect((await second.signup(tagged, "outra-senha-2026")).status).toBe(200);
-      expect((await second.confirm(mail.confirmationToken(tagged), "outra-senha-2026")).status).toBe(200);
+      await signedInStaff(app, mail, "outra-senha-2026", tagged);
       const anaAccount = await accountOf(ana.email);
       const biaAccount = await accountOf(bia.email);
       const taggedAccount = await accountOf(tagged);

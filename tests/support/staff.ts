@@ -100,9 +100,8 @@ export class StaffClient {
   }
 }
 
-/** Signs up, confirms through the e-mailed link and returns a signed-in client. */
-export async function signedInStaff(app: App, mail: FakeMail, password = "vinho-tinto-2026") {
-  const email = staffEmail();
+/** Signs up (a fresh company address unless `email` is given), confirms through the e-mailed link and returns a signed-in client. */
+export async function signedInStaff(app: App, mail: FakeMail, password = "vinho-tinto-2026", email = staffEmail()) {
   const client = new StaffClient(app);
   const signup = await client.signup(email, password);
   if (signup.status !== 200) throw new Error(`sign-up failed: ${JSON.stringify(signup.body)}`);
