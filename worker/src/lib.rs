@@ -16,6 +16,7 @@ mod email;
 mod health;
 mod http;
 pub mod leads;
+mod live_session;
 mod mail;
 mod messages;
 mod outbound;

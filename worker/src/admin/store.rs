@@ -8,8 +8,9 @@ use super::query::{COUNTS_SQL, Cursor, LEAD_COLUMNS, LeadQuery, PAGE_SIZE};
 
 use crate::alerts::heartbeat::{self, Heartbeat};
 use crate::alerts::incidents::{self, Incident};
-use crate::auth::guard::{Staff, session_is_live};
+use crate::auth::guard::Staff;
 use crate::d1;
+use crate::live_session::session_is_live;
 
 /// A lead as the panel and the export read it.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]

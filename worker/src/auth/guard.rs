@@ -7,8 +7,6 @@ use worker::{Env, Request};
 
 use super::context::signer;
 use super::store;
-/// The same check, as SQL a change carries (see [`store::live_session`]).
-pub(crate) use super::store::{may_act, session_is_live};
 use crate::http::{ApiError, ApiResult};
 use crate::{config, messages, platform};
 

@@ -8,6 +8,7 @@ use worker::{D1Database, D1PreparedStatement};
 use crate::alerts::notices::notices_from_now;
 use crate::auth::staff::mailbox;
 use crate::d1;
+use crate::live_session::may_act;
 
 /// A session ends this long after its sign-in, however often it is used.
 pub const SESSION_LIFETIME_MS: i64 = 30 * 24 * 60 * 60 * 1000;
@@ -155,41 +156,6 @@ const REVOKE_USER_SESSIONS: &str =
 const REVOKE_USER_SESSIONS_FROM: &str = "UPDATE staff_sessions SET revoked_at = ?3 \
      WHERE user_id = ?1 AND revoked_at IS NULL AND EXISTS (SELECT 1 FROM staff_sessions l \
        WHERE l.id = ?2 AND l.user_id = ?1 AND l.revoked_at IS NULL AND l.expires_at > ?3)";
-/// A session (`$s`, of staff_sessions) of an account (`$u`, of staff_users)
-/// that may still act at `$now`: not signed out, not past its end, its
-/// account not switched off.
-macro_rules! may_act {
-    ($s:literal, $u:literal, $now:literal) => {
-        concat!(
-            $s,
-            ".revoked_at IS NULL AND ",
-            $s,
-            ".expires_at > ",
-            $now,
-            " AND ",
-            $u,
-            ".disabled_at IS NULL"
-        )
-    };
-}
-
-/// Session `$sid` may still act at `$now` (SQL parameters), as a condition a
-/// change carries: a 'Desativar', 'Encerrar sessões' or 'Sair' that lands
-/// between a request's check ([`live_session`]) and its change stops the
-/// change too.
-macro_rules! session_is_live {
-    ($sid:literal, $now:literal) => {
-        concat!(
-            "EXISTS (SELECT 1 FROM staff_sessions ls JOIN staff_users lu ON lu.id = ls.user_id \
-             WHERE ls.id = ",
-            $sid,
-            " AND ",
-            $crate::auth::guard::may_act!("ls", "lu", $now),
-            ")"
-        )
-    };
-}
-pub(crate) use {may_act, session_is_live};
 
 /// The session behind an access token, if it may still act.
 const LIVE_SESSION: &str = concat!(

@@ -12,8 +12,8 @@
 //! sent after it, and one made before the first delivery needs none: the
 //! lead goes with its newest details.
 
-use crate::auth::guard::session_is_live;
 use crate::d1::query;
+use crate::live_session::session_is_live;
 use serde::Deserialize;
 use worker::{D1Database, D1PreparedStatement, D1Result};
 
