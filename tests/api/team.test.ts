@@ -291,6 +291,42 @@ describe("'Encerrar sessões'", () => {
     expect((await colleague.client.session()).status).toBe(401);
     expect((await new StaffClient(app).login(colleague.email, colleague.password)).status).toBe(200);
   });
+
+  it("stops the team actions an owner already has on their way: each one is in 'Atividade' before it, or changed nothing", async () => {
+    const bia = await signedInStaff(app, mail);
+    const biaAccount = await accountOf(bia.email);
+    expect((await act(owner.client, biaAccount, "make-owner")).status).toBe(200);
+    const targets = [];
+    for (let i = 0; i < 16; i++) targets.push(await accountOf((await signedInStaff(app, mail)).email));
+    const last = (await app.sql<{ last: number }>("SELECT max(id) AS last FROM audit_log"))[0]?.last;
+    const later = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    // Bia switches someone off every 4 ms; 30 ms in, the owner ends her sessions, while some of
+    // her actions are between their session check and their change.
+    const [done, ...answers] = await Promise.all([
+      later(30).then(() => act(owner.client, biaAccount, "end-sessions")),
+      ...targets.map((target, i) => later(i * 4).then(() => act(bia.client, target, "disable"))),
+    ]);
+    expect(done.status).toBe(200);
+    for (const answer of answers) expect([200, 401]).toContain(answer.status);
+
+    // An account is off exactly when its 'Desativar' was answered 200.
+    const now = await team();
+    const off = targets.map((t) => now.find((a) => a.id === t.id)?.disabled);
+    expect(off).toEqual(answers.map((a) => a.status === 200));
+
+    // 'Atividade' has each of them once, and none after 'Encerrar sessões'.
+    const trail = await app.sql<{ action: string }>(
+      "SELECT action FROM audit_log WHERE id > ?1 AND staff_id IN (?2, ?3) ORDER BY id",
+      last,
+      biaAccount.id,
+      (await accountOf(owner.email)).id,
+    );
+    const actions = trail.map((e) => e.action);
+    expect(actions.filter((a) => a === "disable")).toHaveLength(answers.filter((a) => a.status === 200).length);
+    expect(actions.slice(actions.indexOf("end_sessions"))).toEqual(["end_sessions"]);
+    // The owners' tests below count on one owner.
+    expect((await act(owner.client, biaAccount, "remove-owner")).status).toBe(200);
+  });
 });
 
 describe("owners", () => {

@@ -86,9 +86,15 @@ async fn act(
     http::require_same_origin(req)?;
     let db = config::database(env)?;
     let now = platform::now_ms();
-    let statements = store::apply(&db, action, id, &owner.user_id, &owner.email, now)?;
+    let statements = store::apply(&db, action, id, owner, now)?;
     let results = db.batch(statements).await?;
     let applied = results.first().map(d1::changes) == Some(1);
+    if !applied && !d1::returned_row(&results, results.len() - 1) {
+        // Signed out, or its sessions ended, since this request's own check.
+        return Err(ApiError::Unauthorized(
+            messages::AUTH_SESSION_REQUIRED.into(),
+        ));
+    }
     let account = store::find(&db, id, now).await?;
     let Some(account) = account else {
         return Err(ApiError::NotFound(messages::STAFF_NOT_FOUND.into()));

@@ -12,7 +12,9 @@ use worker::{D1Database, D1PreparedStatement};
 
 use crate::alerts::notices::notices_from_now;
 use crate::audit::Action;
+use crate::auth::guard::Staff;
 use crate::auth::staff::mailbox;
+use crate::live_session::{may_act, session_is_live};
 
 const LIST_SQL: &str = "SELECT u.id, u.email, u.role, u.created_at, u.confirmed_at, \
        u.last_sign_in_at, u.disabled_at, \
@@ -26,14 +28,19 @@ const FIND_SQL: &str = "SELECT id, email, role, created_at, confirmed_at, last_s
           WHERE s.user_id = staff_users.id AND s.revoked_at IS NULL AND s.expires_at > ?2) AS live_sessions \
      FROM staff_users WHERE id = ?1";
 
-/// The owner acting (`?3`) is still an active owner when the batch runs:
-/// one switched off or removed since the request's own check changes
-/// nothing, so two owners acting on each other at once cannot leave the
-/// panel without one.
+/// The owner acting (`?3`, from session `?6`) is still an active owner, on a
+/// session that may still act, when the batch runs: one switched off,
+/// removed or signed out since the request's own check changes nothing, so
+/// two owners acting on each other at once cannot leave the panel without
+/// one, and 'Encerrar sessões' stops an owner's actions already on their way.
 macro_rules! actor_is_owner {
     () => {
-        "EXISTS (SELECT 1 FROM staff_users me WHERE me.id = ?3 AND me.role = 'owner' \
-         AND me.disabled_at IS NULL)"
+        concat!(
+            "EXISTS (SELECT 1 FROM staff_sessions ms JOIN staff_users me ON me.id = ms.user_id \
+             WHERE ms.id = ?6 AND me.id = ?3 AND me.role = 'owner' AND ",
+            may_act!("ms", "me", "?2"),
+            ")"
+        )
     };
 }
 
@@ -199,64 +206,87 @@ pub async fn find(db: &D1Database, id: &str, now: i64) -> worker::Result<Option<
 
 /// The audit entry, then the change, then what follows from it, all under
 /// the action's condition. The first statement's result says whether the
-/// action applied.
+/// action applied; the last one whether the acting owner's session may still
+/// act.
 pub fn apply(
     db: &D1Database,
     action: TeamAction,
     account_id: &str,
-    owner_id: &str,
-    owner_email: &str,
+    owner: &Staff,
     now: i64,
 ) -> worker::Result<Vec<D1PreparedStatement>> {
+    let values = Values {
+        account_id,
+        now,
+        owner,
+        action,
+    };
     let condition = action.applies_to();
     // One audit entry per account the statement's condition picks.
     let audit = |accounts: &str| {
-        let sql = format!(
-            "INSERT INTO audit_log (at, staff_id, staff_email, action, account_id) \
-             SELECT ?2, ?3, ?4, ?5, id FROM staff_users WHERE {accounts}"
-        );
-        query!(
+        values.bind(
             db,
-            &sql,
-            account_id,
-            now,
-            owner_id,
-            owner_email,
-            action.audited_as().name()
+            &format!(
+                "INSERT INTO audit_log (at, staff_id, staff_email, action, account_id) \
+                 SELECT ?2, ?3, ?4, ?5, id FROM staff_users WHERE {accounts}"
+            ),
         )
     };
     let mut statements = vec![audit(&format!("id = ?1 AND {condition}"))?];
     if let Some(change) = action.change() {
-        let change = format!("{change} WHERE id = ?1 AND {condition}");
-        statements.push(bind_used(db, &change, account_id, now, owner_id)?);
+        statements.push(values.bind(db, &format!("{change} WHERE id = ?1 AND {condition}"))?);
     }
     if action == TeamAction::Disable {
         // The person's other addresses go with it, each in the audit trail.
         statements.push(audit(OTHER_ADDRESSES)?);
         let change = format!("UPDATE staff_users SET disabled_at = ?2 WHERE {OTHER_ADDRESSES}");
-        statements.push(query!(db, &change, account_id, now, owner_id)?);
+        statements.push(values.bind(db, &change)?);
     }
     if let Some(sql) = action.ends_sessions() {
-        statements.push(bind_used(db, sql, account_id, now, owner_id)?);
+        statements.push(values.bind(db, sql)?);
     }
+    statements.push(values.bind(db, SESSION_LIVE_SQL)?);
     Ok(statements)
 }
 
-/// Binds `?1`…`?3` as far as `sql` uses them (D1 refuses a value bound to a
-/// placeholder the statement does not have).
-fn bind_used(
-    db: &D1Database,
-    sql: &str,
-    account_id: &str,
+/// Whether the acting owner's session (`?6`) may still act: read last in
+/// the batch, it tells an action refused because that session ended.
+const SESSION_LIVE_SQL: &str = concat!("SELECT 1 AS live WHERE ", session_is_live!("?6", "?2"));
+
+/// What a team action's statements bind: `?1` the account acted on, `?2`
+/// now, `?3` and `?4` the owner acting, `?5` the action's name in the audit
+/// trail, `?6` the owner's session.
+struct Values<'a> {
+    account_id: &'a str,
     now: i64,
-    owner_id: &str,
-) -> worker::Result<D1PreparedStatement> {
-    if sql.contains("?3") {
-        query!(db, sql, account_id, now, owner_id)
-    } else if sql.contains("?2") {
-        query!(db, sql, account_id, now)
-    } else {
-        query!(db, sql, account_id)
+    owner: &'a Staff,
+    action: TeamAction,
+}
+
+impl Values<'_> {
+    /// Binds `?1`… up to the last one `sql` uses (D1 refuses more values
+    /// than the statement has placeholders).
+    fn bind(&self, db: &D1Database, sql: &str) -> worker::Result<D1PreparedStatement> {
+        let (id, now, owner) = (self.account_id, self.now, self.owner);
+        let name = self.action.audited_as().name();
+        let used = (1..=6).rev().find(|n| sql.contains(&format!("?{n}")));
+        match used {
+            Some(6) => query!(
+                db,
+                sql,
+                id,
+                now,
+                owner.user_id,
+                owner.email,
+                name,
+                owner.session_id
+            ),
+            Some(5) => query!(db, sql, id, now, owner.user_id, owner.email, name),
+            Some(4) => query!(db, sql, id, now, owner.user_id, owner.email),
+            Some(3) => query!(db, sql, id, now, owner.user_id),
+            Some(2) => query!(db, sql, id, now),
+            _ => query!(db, sql, id),
+        }
     }
 }
 
