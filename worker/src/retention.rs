@@ -51,7 +51,11 @@ const PRUNE_RESETS: &str = "DELETE FROM password_resets WHERE rowid IN \
 
 /// Events are ids in order of their making, so the first one made since the
 /// cut-off (found by reading from the oldest, stopping at it) bounds the old
-/// ones: after a first clean-up, a run reads about one row.
+/// ones: after a first clean-up, a run reads about one row. An open
+/// incident's event stays: `'incident:' || id` is the key
+/// `alerts::incidents` gives it (`event_key`), written here again because
+/// the statement stays one literal (`retention.test.ts` reads it from this
+/// file): change both together.
 const PRUNE_WEBHOOK_EVENTS: &str = "DELETE FROM webhook_events WHERE id IN \
      (SELECT id FROM webhook_events \
       WHERE id < coalesce((SELECT id FROM webhook_events WHERE created_at >= ?1 ORDER BY id LIMIT 1), \

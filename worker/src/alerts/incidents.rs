@@ -164,7 +164,9 @@ impl Incident {
         parse_reasons(self.alerted_reasons.as_deref().unwrap_or(&self.reasons))
     }
 
-    /// Its webhook event's key.
+    /// Its webhook event's key. The clean-up (`retention.rs`) keeps an open
+    /// incident's event by this same key, written there in SQL: change both
+    /// together.
     fn event_key(&self) -> String {
         format!("incident:{}", self.id)
     }
