@@ -113,6 +113,7 @@ function ActivityPanel() {
 
 function EntryRow({ entry }: { entry: Entry }) {
   const failed = entry.action === "sign_in_failed";
+  const subject = subjectOf(entry);
   return (
     <tr className={failed ? "activity-table__row--failed" : undefined}>
       <td data-label="Quando">
@@ -123,16 +124,21 @@ function EntryRow({ entry }: { entry: Entry }) {
           <EmailAddress email={entry.actor_email} />
         </div>
       </td>
-      <td data-label="O quê">{actionNames[entry.action] ?? entry.action}</td>
-      <td data-label="Sobre" className="activity-table__subject">
-        <Subject entry={entry} />
+      <td data-label="O quê" className="activity-table__what">
+        {actionNames[entry.action] ?? entry.action}
+      </td>
+      <td
+        data-label="Sobre"
+        className={subject ? "activity-table__subject" : "activity-table__subject activity-table__subject--none"}
+      >
+        {subject ?? <span className="activity-table__none">—</span>}
       </td>
     </tr>
   );
 }
 
-/** The lead (its id only) or the account an entry is about. */
-function Subject({ entry }: { entry: Entry }) {
+/** The lead (its id only) or the account an entry is about, if it is about another one. */
+function subjectOf(entry: Entry) {
   if (entry.lead_id) {
     return (
       <span>
@@ -150,5 +156,5 @@ function Subject({ entry }: { entry: Entry }) {
       </span>
     );
   }
-  return <span className="activity-table__none">—</span>;
+  return null;
 }
