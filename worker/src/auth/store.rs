@@ -100,9 +100,13 @@ const SET_PASSWORD: &str = "UPDATE staff_users SET password_hash = ?2 WHERE id =
 /// change that races a reset (or another change) cannot undo it. The
 /// statements after it act only if it did: the account then has the new
 /// hash, whose salt is new.
-const CHANGE_PASSWORD: &str = "UPDATE staff_users SET password_hash = ?2 \
-     WHERE id = ?1 AND password_hash = ?3 AND disabled_at IS NULL AND EXISTS \
-       (SELECT 1 FROM staff_sessions WHERE id = ?4 AND user_id = ?1 AND revoked_at IS NULL AND expires_at > ?5)";
+const CHANGE_PASSWORD: &str = concat!(
+    "UPDATE staff_users SET password_hash = ?2 WHERE id = ?1 AND password_hash = ?3 AND EXISTS \
+       (SELECT 1 FROM staff_sessions s JOIN staff_users u ON u.id = s.user_id \
+        WHERE s.id = ?4 AND s.user_id = ?1 AND ",
+    may_act!("s", "u", "?5"),
+    ")"
+);
 const RETIRE_RESETS_IF_CHANGED: &str = "UPDATE password_resets SET used_at = ?2 \
      WHERE user_id = ?1 AND used_at IS NULL AND EXISTS \
        (SELECT 1 FROM staff_users WHERE id = ?1 AND password_hash = ?3)";
@@ -153,9 +157,13 @@ const REVOKE_USER_SESSIONS: &str =
     "UPDATE staff_sessions SET revoked_at = ?2 WHERE user_id = ?1 AND revoked_at IS NULL";
 /// 'Sair' everywhere, asked from session `?2`: only while that session is
 /// live, so a token of a session already ended signs no one out.
-const REVOKE_USER_SESSIONS_FROM: &str = "UPDATE staff_sessions SET revoked_at = ?3 \
-     WHERE user_id = ?1 AND revoked_at IS NULL AND EXISTS (SELECT 1 FROM staff_sessions l \
-       WHERE l.id = ?2 AND l.user_id = ?1 AND l.revoked_at IS NULL AND l.expires_at > ?3)";
+const REVOKE_USER_SESSIONS_FROM: &str = concat!(
+    "UPDATE staff_sessions SET revoked_at = ?3 WHERE user_id = ?1 AND revoked_at IS NULL AND EXISTS \
+       (SELECT 1 FROM staff_sessions l JOIN staff_users lu ON lu.id = l.user_id \
+        WHERE l.id = ?2 AND l.user_id = ?1 AND ",
+    may_act!("l", "lu", "?3"),
+    ")"
+);
 
 /// The session behind an access token, if it may still act.
 const LIVE_SESSION: &str = concat!(
