@@ -37,4 +37,16 @@ macro_rules! session_is_live {
         )
     };
 }
-pub(crate) use {may_act, session_is_live};
+
+/// A row (`live`) if session `$sid` may still act at `$now`: read last in a
+/// change's batch, it tells a change refused because the session ended from
+/// one its subject's state refused.
+macro_rules! live_row {
+    ($sid:literal, $now:literal) => {
+        concat!(
+            "SELECT 1 AS live WHERE ",
+            $crate::live_session::session_is_live!($sid, $now)
+        )
+    };
+}
+pub(crate) use {live_row, may_act, session_is_live};

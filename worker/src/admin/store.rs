@@ -10,7 +10,7 @@ use crate::alerts::heartbeat::{self, Heartbeat};
 use crate::alerts::incidents::{self, Incident};
 use crate::auth::guard::Staff;
 use crate::d1;
-use crate::live_session::session_is_live;
+use crate::live_session::{live_row, session_is_live};
 
 /// A lead as the panel and the export read it.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
@@ -233,10 +233,7 @@ pub fn audit(
     )
 }
 
-/// A row if the staff session `?1` may still act at `?2`: read in an action's
-/// batch, it tells a change refused because the session ended from one the
-/// lead's state refused.
-const SESSION_LIVE_SQL: &str = concat!("SELECT 1 AS live WHERE ", session_is_live!("?1", "?2"));
+const SESSION_LIVE_SQL: &str = live_row!("?1", "?2");
 const DELETE_SQL: &str = concat!(
     "DELETE FROM leads WHERE id = ?1 AND ",
     session_is_live!("?2", "?3"),

@@ -14,7 +14,7 @@ use crate::alerts::notices::notices_from_now;
 use crate::audit::Action;
 use crate::auth::guard::Staff;
 use crate::auth::staff::mailbox;
-use crate::live_session::{may_act, session_is_live};
+use crate::live_session::{live_row, may_act};
 
 const LIST_SQL: &str = "SELECT u.id, u.email, u.role, u.created_at, u.confirmed_at, \
        u.last_sign_in_at, u.disabled_at, \
@@ -249,9 +249,8 @@ pub fn apply(
     Ok(statements)
 }
 
-/// Whether the acting owner's session (`?6`) may still act: read last in
-/// the batch, it tells an action refused because that session ended.
-const SESSION_LIVE_SQL: &str = concat!("SELECT 1 AS live WHERE ", session_is_live!("?6", "?2"));
+/// Whether the acting owner's session (`?6`) may still act.
+const SESSION_LIVE_SQL: &str = live_row!("?6", "?2");
 
 /// What a team action's statements bind: `?1` the account acted on, `?2`
 /// now, `?3` and `?4` the owner acting, `?5` the action's name in the audit
