@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { App } from "../support/app";
 import { startAppWithMail } from "../support/app-with-mail";
 import { FakeMail } from "../support/fake-mail";
-import { eventually } from "../support/net";
+import { eventually, sleep } from "../support/net";
 import { type Call, StaffClient, signedInStaff, staffEmail } from "../support/staff";
 
 let app: App;
@@ -227,10 +227,9 @@ describe("a sign-in with the old password that races the new one", () => {
     }
     const change = await ready(person);
     const [before] = await app.sql<{ last: number }>("SELECT max(id) AS last FROM audit_log");
-    const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
     const [changed, ...signIns] = await Promise.all([
-      pause(30).then(change),
-      ...devices.map((d, i) => pause(i * 4).then(() => d.login(person.email, person.password))),
+      sleep(30).then(change),
+      ...devices.map((d, i) => sleep(i * 4).then(() => d.login(person.email, person.password))),
     ]);
     expect(changed.status, JSON.stringify(changed.body)).toBe(200);
     // Made before the new password (then ended with the other sessions), refused as a wrong

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, spawnApp } from "../support/app";
 import { FakeMail } from "../support/fake-mail";
+import { sleep } from "../support/net";
 import { insertLeads } from "../support/seed";
 import { type Call, StaffClient, signedInStaff } from "../support/staff";
 
@@ -42,6 +43,11 @@ async function accountOf(email: string): Promise<Account> {
   const found = (await team()).find((a) => a.email === email);
   if (!found) throw new Error(`no account ${email}`);
   return found;
+}
+
+/** The id of the newest entry in 'Atividade', to read what a test adds after it. */
+async function lastEntry(): Promise<number | undefined> {
+  return (await app.sql<{ last: number }>("SELECT max(id) AS last FROM audit_log"))[0]?.last;
 }
 
 function act(by: StaffClient, account: { id: string }, action: string): Promise<Call> {
@@ -119,7 +125,7 @@ describe("'Desativar'", () => {
       message: "Se o e-mail estiver cadastrado, enviaremos um link para redefinir a senha.",
     });
     expect((await new StaffClient(app).signup(leaver.email, "outra-senha-2026")).status).toBe(409);
-    await new Promise((r) => setTimeout(r, 300));
+    await sleep(300);
     expect(mail.messagesTo(leaver.email)).toHaveLength(mails);
 
     // 'Reativar' lets them in again.
@@ -139,7 +145,7 @@ describe("'Desativar'", () => {
     const signup = await new StaffClient(app).signup(tagged, "vinho-tinto-2026");
     expect(signup.status).toBe(409);
     expect(signup.body.error).toBe("Este email já está cadastrado. Tente fazer login.");
-    await new Promise((r) => setTimeout(r, 300));
+    await sleep(300);
     expect(mail.messagesTo(tagged)).toEqual([]);
 
     const confirm = await new StaffClient(app).confirm(earlierLink, "vinho-tinto-2026");
@@ -197,11 +203,11 @@ describe("'Desativar'", () => {
   it("leaves no session behind for a sign-in that races it, however the race falls", async () => {
     const leaver = await signedInStaff(app, mail);
     const account = await accountOf(leaver.email);
-    const last = (await app.sql<{ last: number }>("SELECT max(id) AS last FROM audit_log"))[0]?.last;
+    const last = await lastEntry();
     const devices = Array.from({ length: 12 }, () => new StaffClient(app));
     // 'Desativar' lands while the sign-ins are between reading the account and making their session.
     const [done, ...signIns] = await Promise.all([
-      new Promise((r) => setTimeout(r, 25)).then(() => act(owner.client, account, "disable")),
+      sleep(25).then(() => act(owner.client, account, "disable")),
       ...devices.map((d) => d.login(leaver.email, leaver.password)),
     ]);
     expect(done.status).toBe(200);
@@ -236,15 +242,14 @@ describe("'Desativar'", () => {
       app,
       Array.from({ length: 16 }, () => ({})),
     );
-    const last = (await app.sql<{ last: number }>("SELECT max(id) AS last FROM audit_log"))[0]?.last;
-    const later = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    const last = await lastEntry();
     // One action every 4 ms (deleting, or 'Marcar Enviado'); 'Desativar' lands 30 ms in, while
     // some are between their session check and their change.
     const deletes = (i: number) => i % 2 === 1;
     const [done, ...answers] = await Promise.all([
-      later(30).then(() => act(owner.client, account, "disable")),
+      sleep(30).then(() => act(owner.client, account, "disable")),
       ...leads.map((lead, i) =>
-        later(i * 4).then(() =>
+        sleep(i * 4).then(() =>
           deletes(i)
             ? leaver.client.call("DELETE", `/api/leads/${lead.id}`)
             : leaver.client.call("POST", `/api/leads/${lead.id}/mark-sent`, {}),
@@ -298,13 +303,12 @@ describe("'Encerrar sessões'", () => {
     expect((await act(owner.client, biaAccount, "make-owner")).status).toBe(200);
     const targets = [];
     for (let i = 0; i < 16; i++) targets.push(await accountOf((await signedInStaff(app, mail)).email));
-    const last = (await app.sql<{ last: number }>("SELECT max(id) AS last FROM audit_log"))[0]?.last;
-    const later = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    const last = await lastEntry();
     // Bia switches someone off every 4 ms; 30 ms in, the owner ends her sessions, while some of
     // her actions are between their session check and their change.
     const [done, ...answers] = await Promise.all([
-      later(30).then(() => act(owner.client, biaAccount, "end-sessions")),
-      ...targets.map((target, i) => later(i * 4).then(() => act(bia.client, target, "disable"))),
+      sleep(30).then(() => act(owner.client, biaAccount, "end-sessions")),
+      ...targets.map((target, i) => sleep(i * 4).then(() => act(bia.client, target, "disable"))),
     ]);
     expect(done.status).toBe(200);
     for (const answer of answers) expect([200, 401]).toContain(answer.status);
