@@ -8,8 +8,8 @@
 // Each file is measured raw, gzip and brotli (Node's zlib, default levels).
 // The budgets are on brotli, which is what Cloudflare serves to browsers that
 // ask for it (every current one). The page's script, which the landing's
-// inline loader fetches only when the visitor starts using the form or the
-// browser is idle after load (`<script data-entry>`), is listed apart as
+// inline loader fetches only when the browser is idle after load and runs
+// when the visitor starts using the form (`<script data-entry>`), is listed apart as
 // "later"; lazy chunks (/auth, /admin, the privacy page) are in neither.
 import { readFile } from "node:fs/promises";
 import { dirname, join, normalize } from "node:path";
@@ -182,7 +182,7 @@ export async function measureFirstLoad(dist = DEFAULT_DIST) {
     if (src) await visit(src, "/index.html", "<script>");
     else inline.script += Buffer.byteLength(body);
     const entry = attribute(tag, "data-entry");
-    if (entry) deferred.push([entry, "the inline loader, on the first touch of the form or when idle"]);
+    if (entry) deferred.push([entry, "the inline loader: fetched when idle, run on the first touch of the form"]);
   }
   for (const [tag] of html.matchAll(/<link\b[^>]*>/gi)) {
     const rel = (attribute(tag, "rel") ?? "").toLowerCase().split(/\s+/);
@@ -249,7 +249,7 @@ export function report(load) {
     const t = load.totals[kind];
     rows.push([kind === "all" ? "TOTAL" : `total ${kind}`, "", kb(t.raw), kb(t.gzip), kb(t.brotli)]);
   }
-  rows.push(["later: on the first touch of the form, or when idle after load", "", "", "", ""]);
+  rows.push(["later: fetched when idle after load, run on the first touch of the form", "", "", "", ""]);
   for (const r of load.later) rows.push([r.path, r.kind, kb(r.raw), kb(r.gzip), kb(r.brotli)]);
   const l = load.laterTotal;
   rows.push(["total later", "", kb(l.raw), kb(l.gzip), kb(l.brotli)]);

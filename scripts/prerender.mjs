@@ -3,9 +3,9 @@
 //
 // The landing (`/`) is built to paint from its HTML alone: its stylesheet is
 // inline, its display font is cut down to the characters it shows, and its
-// only script is a small inline loader that fetches the page's script when
-// the visitor starts using the form or the browser is idle after load
-// (src/boot/landing.ts). The hashes of that inline style and script go to
+// only script is a small inline loader that runs the page's script when the
+// visitor starts using the form, having fetched it when the browser was idle
+// after load (src/boot/landing.ts). The hashes of that inline style and script go to
 // pages/dist/csp-hashes.json, which the worker reads to allow exactly them in
 // the page's Content-Security-Policy.
 import { createHash } from "node:crypto";
@@ -119,8 +119,8 @@ await rm(join(dist, boot.file));
 
 /**
  * The landing's template: the stylesheet inline, and in place of the page's
- * script the inline loader, which fetches it when the visitor starts using
- * the form or the browser is idle after load (src/boot/landing.ts).
+ * script the inline loader, which fetches it when the browser is idle after
+ * load and runs it when the visitor starts using the form (src/boot/landing.ts).
  */
 // (Replacements are functions: the inserted code may hold `$` patterns.)
 const landingTemplate = template

@@ -68,10 +68,11 @@ test.describe("response headers as the browser receives them", () => {
     expect(inlineHashes(html, "script")).toHaveLength(1);
     expectStrictPagePolicy(headers, html);
 
-    await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
-    // Using the form fetches the run-time settings; still nothing from elsewhere.
+    // Using the form runs the page's script, which fetches the run-time
+    // settings; still nothing from elsewhere.
     const config = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/config");
     await page.getByLabel("Nome completo").focus();
+    await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
     await config;
     expect(violations).toEqual([]);
     expect([...origins]).toEqual([new URL(baseURL ?? "").origin]);

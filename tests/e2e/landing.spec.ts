@@ -228,6 +228,39 @@ test.describe("before the page's script arrives", () => {
     expect(fetched.filter((p) => p.endsWith(".js"))).toEqual([expect.stringMatching(/^\/assets\/index-[\w-]+\.js$/)]);
   });
 
+  test("when the browser is idle the script is fetched, and it runs only when the visitor touches the form", async ({
+    page,
+  }) => {
+    const scripts: string[] = [];
+    page.on("requestfinished", (r) => {
+      const path = new URL(r.url()).pathname;
+      if (path.endsWith(".js")) scripts.push(path);
+    });
+    await page.goto("/");
+    await expect.poll(() => scripts).toEqual([expect.stringMatching(/^\/assets\/index-[\w-]+\.js$/)]);
+    // Fetched, not run: a reader's phone does no more work than that.
+    await page.waitForTimeout(500);
+    await expect(page.locator("html")).not.toHaveAttribute("data-hydrated", "true");
+
+    await page.getByLabel("E-mail").focus();
+    await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+    expect(scripts).toHaveLength(1);
+  });
+
+  test("the closing call leads to the form and puts the cursor in it before the script runs, which starts it", async ({
+    page,
+  }) => {
+    await neverIdle(page);
+    await page.goto("/");
+    const closing = page.getByRole("link", { name: "Quero garantir minha vaga" });
+    await closing.scrollIntoViewIfNeeded();
+    await expect(page.getByLabel("Nome completo")).not.toBeInViewport();
+    await closing.click();
+    await expect(page.getByLabel("Nome completo")).toBeFocused();
+    await expect(page.getByLabel("Nome completo")).toBeInViewport();
+    await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+  });
+
   test("keeps what the visitor typed while the script was on its way, and sends it once hydrated", async ({
     page,
   }, testInfo) => {

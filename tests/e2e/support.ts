@@ -22,11 +22,12 @@ export async function asNewVisitor(page: Page): Promise<void> {
 
 /**
  * Opens a landing URL and waits until React has attached its handlers to the
- * form. The landing fetches its script when the visitor starts using the form
- * or, as here, when the browser is idle after load (src/boot/landing.ts).
+ * form. The landing runs its script when the visitor starts using the form
+ * (src/boot/landing.ts): here a press on the form, which moves no focus.
  */
 export async function openLanding(page: Page, url = "/"): Promise<void> {
   await page.goto(url);
+  await page.locator("form").first().dispatchEvent("pointerdown");
   await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
 }
 

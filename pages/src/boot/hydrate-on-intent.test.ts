@@ -1,6 +1,6 @@
 import { Window } from "happy-dom";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { INTENT_EVENTS, startOnIntentOrIdle } from "./hydrate-on-intent";
+import { INTENT_EVENTS, startOnIntent } from "./hydrate-on-intent";
 
 /** A window of its own per test: a page with a form and a link outside it, loaded or still loading. */
 async function page({ loaded = false, idleCallbacks = true } = {}) {
@@ -21,7 +21,7 @@ async function page({ loaded = false, idleCallbacks = true } = {}) {
   return { win, idle, load, fire, close: () => happy.happyDOM.close() };
 }
 
-describe("startOnIntentOrIdle", () => {
+describe("startOnIntent", () => {
   let current: Awaited<ReturnType<typeof page>> | null = null;
   const open = async (options?: Parameters<typeof page>[0]) => {
     current = await page(options);
@@ -30,12 +30,18 @@ describe("startOnIntentOrIdle", () => {
   afterEach(async () => {
     await current?.close();
   });
+  /** `start` and `prepare`, watched, given to startOnIntent on `win`. */
+  const watch = (win: globalThis.Window) => {
+    const start = vi.fn();
+    const prepare = vi.fn();
+    startOnIntent(start, prepare, win);
+    return { start, prepare };
+  };
 
   for (const type of INTENT_EVENTS) {
-    it(`starts at the first ${type} inside the form, once`, async () => {
+    it(`starts at the first ${type} inside the form, once, and then has nothing to prepare`, async () => {
       const { win, idle, load, fire } = await open();
-      const start = vi.fn();
-      startOnIntentOrIdle(start, win);
+      const { start, prepare } = watch(win);
       expect(start).not.toHaveBeenCalled();
       fire("name", type);
       expect(start).toHaveBeenCalledTimes(1);
@@ -44,38 +50,42 @@ describe("startOnIntentOrIdle", () => {
       await vi.waitFor(() => expect(idle).toHaveLength(1));
       idle[0]?.();
       expect(start).toHaveBeenCalledTimes(1);
+      expect(prepare).not.toHaveBeenCalled();
     });
   }
 
   it("ignores a touch outside the form", async () => {
     const { win, fire } = await open();
-    const start = vi.fn();
-    startOnIntentOrIdle(start, win);
+    const { start } = watch(win);
     fire("outside", "pointerdown");
     fire("outside", "focusin");
     expect(start).not.toHaveBeenCalled();
   });
 
-  it("starts when the browser is idle after load and the next frame, not before load", async () => {
-    const { win, idle, load } = await open();
-    const start = vi.fn();
-    startOnIntentOrIdle(start, win);
+  it("when the browser is idle after load and the next frame prepares, once, and starts only at a touch", async () => {
+    const { win, idle, load, fire } = await open();
+    const { start, prepare } = watch(win);
     await new Promise((r) => setTimeout(r, 50));
     expect(idle).toHaveLength(0);
     load();
     await vi.waitFor(() => expect(idle).toHaveLength(1));
-    expect(start).not.toHaveBeenCalled();
+    expect(prepare).not.toHaveBeenCalled();
     idle[0]?.();
+    idle[0]?.();
+    expect(prepare).toHaveBeenCalledTimes(1);
+    expect(start).not.toHaveBeenCalled();
+    fire("name", "focusin");
     expect(start).toHaveBeenCalledTimes(1);
+    expect(prepare).toHaveBeenCalledTimes(1);
   });
 
   it("waits only for a frame and idleness when the page has loaded already", async () => {
     const { win, idle } = await open({ loaded: true });
-    const start = vi.fn();
-    startOnIntentOrIdle(start, win);
+    const { start, prepare } = watch(win);
     await vi.waitFor(() => expect(idle).toHaveLength(1));
     idle[0]?.();
-    expect(start).toHaveBeenCalledTimes(1);
+    expect(prepare).toHaveBeenCalledTimes(1);
+    expect(start).not.toHaveBeenCalled();
   });
 
   /** Paint timing as a browser reports it, the page's web fonts, and when each comes. */
@@ -111,8 +121,7 @@ describe("startOnIntentOrIdle", () => {
     const { win, idle, load } = await open();
     const timing = paintTiming(win);
     timing.fontsDrawn();
-    const start = vi.fn();
-    startOnIntentOrIdle(start, win);
+    const { prepare } = watch(win);
     load();
     await moment();
     timing.paintedOther();
@@ -122,14 +131,13 @@ describe("startOnIntentOrIdle", () => {
     await vi.waitFor(() => expect(idle).toHaveLength(1));
     expect(timing.observing()).toBe(false);
     idle[0]?.();
-    expect(start).toHaveBeenCalledTimes(1);
+    expect(prepare).toHaveBeenCalledTimes(1);
   });
 
   it("and for the web fonts, whose swap is the text's last paint", async () => {
     const { win, idle, load } = await open();
     const timing = paintTiming(win);
-    const start = vi.fn();
-    startOnIntentOrIdle(start, win);
+    const { prepare } = watch(win);
     load();
     timing.painted();
     await moment();
@@ -137,15 +145,14 @@ describe("startOnIntentOrIdle", () => {
     timing.fontsDrawn();
     await vi.waitFor(() => expect(idle).toHaveLength(1));
     idle[0]?.();
-    expect(start).toHaveBeenCalledTimes(1);
+    expect(prepare).toHaveBeenCalledTimes(1);
   });
 
-  it("without requestIdleCallback starts just after load and the next frame", async () => {
+  it("without requestIdleCallback prepares just after load and the next frame", async () => {
     const { win, load } = await open({ idleCallbacks: false });
-    const start = vi.fn();
-    startOnIntentOrIdle(start, win);
+    const { prepare } = watch(win);
     load();
-    expect(start).not.toHaveBeenCalled();
-    await vi.waitFor(() => expect(start).toHaveBeenCalledTimes(1));
+    expect(prepare).not.toHaveBeenCalled();
+    await vi.waitFor(() => expect(prepare).toHaveBeenCalledTimes(1));
   });
 });

@@ -2,26 +2,33 @@
 export const INTENT_EVENTS = ["focusin", "pointerdown", "input"] as const;
 
 /**
- * Calls `start` once: at the visitor's first focus, press or input inside a
- * form of the page, or when the browser is idle after the page has loaded,
- * painted its first content and drawn its web fonts, whichever comes first.
- * Browsers without `requestIdleCallback` (Safari) start just after that.
+ * Calls `start` once, at the visitor's first focus, press or input inside a
+ * form of the page: a visitor who only reads runs no script but the loader.
+ *
+ * Calls `prepare` once before that, when the browser is idle after the page
+ * has loaded, painted its first content and drawn its web fonts (unless the
+ * visitor started first): the moment to fetch what `start` runs, so that the
+ * first touch only has to run it. Browsers without `requestIdleCallback`
+ * (Safari) prepare just after that.
  */
-export function startOnIntentOrIdle(start: () => void, win: Window = window): void {
+export function startOnIntent(start: () => void, prepare: () => void, win: Window = window): void {
   const doc = win.document;
   let started = false;
-  const go = () => {
-    if (started) return;
+  let prepared = false;
+  const onIntent = (event: Event) => {
+    const target = event.target as Partial<Element> | null;
+    if (started || !target?.closest?.("form")) return;
     started = true;
     for (const type of INTENT_EVENTS) doc.removeEventListener(type, onIntent, true);
     start();
   };
-  const onIntent = (event: Event) => {
-    const target = event.target as Partial<Element> | null;
-    if (target?.closest?.("form")) go();
-  };
   for (const type of INTENT_EVENTS) doc.addEventListener(type, onIntent, { capture: true, passive: true });
 
+  const onIdle = () => {
+    if (started || prepared) return;
+    prepared = true;
+    prepare();
+  };
   // The fetch must not compete with the page's own first paints: the load
   // event can come before the first paint, and a frame asked for can be shown
   // later than its callback runs. So: load, then the first contentful paint as
@@ -33,8 +40,8 @@ export function startOnIntentOrIdle(start: () => void, win: Window = window): vo
       void fonts.then(() =>
         win.requestAnimationFrame(() =>
           win.setTimeout(() => {
-            if (typeof win.requestIdleCallback === "function") win.requestIdleCallback(go);
-            else go();
+            if (typeof win.requestIdleCallback === "function") win.requestIdleCallback(onIdle);
+            else onIdle();
           }, 0),
         ),
       );
