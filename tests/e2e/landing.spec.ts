@@ -32,6 +32,16 @@ async function holdScripts(page: Page) {
   return { requested, release };
 }
 
+/** Clicks the closing call where it sits, below the form's view, and expects the cursor in the form's first field, in view. */
+async function followClosingCall(page: Page): Promise<void> {
+  const closing = page.getByRole("link", { name: "Quero garantir minha vaga" });
+  await closing.scrollIntoViewIfNeeded();
+  await expect(page.getByLabel("Nome completo")).not.toBeInViewport();
+  await closing.click();
+  await expect(page.getByLabel("Nome completo")).toBeFocused();
+  await expect(page.getByLabel("Nome completo")).toBeInViewport();
+}
+
 /** `49999998888` as the form shows it once its script runs: `(49) 99999-8888`. */
 const formatted = (digits: string) => `(${digits.slice(0, 2)}) ${digits.slice(2, 7)}-${digits.slice(7)}`;
 
@@ -178,12 +188,7 @@ test.describe("landing page", () => {
 
   test("the closing call scrolls smoothly to the form and focuses its first field", async ({ page }) => {
     await openLanding(page);
-    const closing = page.getByRole("link", { name: "Quero garantir minha vaga" });
-    await closing.scrollIntoViewIfNeeded();
-    await expect(page.getByLabel("Nome completo")).not.toBeInViewport();
-    await closing.click();
-    await expect(page.getByLabel("Nome completo")).toBeFocused();
-    await expect(page.getByLabel("Nome completo")).toBeInViewport();
+    await followClosingCall(page);
   });
 
   test("paints the hero and the form before any script runs", async ({ browser, baseURL }, testInfo) => {
@@ -252,12 +257,7 @@ test.describe("before the page's script arrives", () => {
   }) => {
     await neverIdle(page);
     await page.goto("/");
-    const closing = page.getByRole("link", { name: "Quero garantir minha vaga" });
-    await closing.scrollIntoViewIfNeeded();
-    await expect(page.getByLabel("Nome completo")).not.toBeInViewport();
-    await closing.click();
-    await expect(page.getByLabel("Nome completo")).toBeFocused();
-    await expect(page.getByLabel("Nome completo")).toBeInViewport();
+    await followClosingCall(page);
     await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
   });
 
