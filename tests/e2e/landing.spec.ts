@@ -81,6 +81,33 @@ test.describe("landing page", () => {
     await expect(field).toHaveValue("(49) 99999-8888");
   });
 
+  test("keeps a number typed with its country code whole, and sends it as typed", async ({ page }, testInfo) => {
+    const person = uniquePerson(testInfo);
+    await openLanding(page);
+    await page.getByLabel("Nome completo").fill(person.name);
+    await page.getByLabel("E-mail").fill(person.email);
+    const field = page.getByLabel("WhatsApp com DDD");
+    await field.pressSequentially(`55 ${person.whatsappDigits}`);
+    await expect(field).toHaveValue(`+55 ${formatted(person.whatsappDigits)}`);
+    await page.getByRole("button", { name: SUBMIT }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Sucesso!" })).toBeVisible();
+    const rows = await sql("SELECT whatsapp FROM leads WHERE email = ?1", person.email);
+    expect(rows).toEqual([{ whatsapp: `+55${person.whatsappDigits}` }]);
+  });
+
+  test("lets the visitor fix one digit in the middle of the number", async ({ page }) => {
+    await openLanding(page);
+    const field = page.getByLabel("WhatsApp com DDD");
+    await field.pressSequentially("49999998888");
+    // The caret just after the dash: Backspace takes the digit before it, and the caret stays there.
+    for (let i = 0; i < 4; i++) await field.press("ArrowLeft");
+    await field.press("Backspace");
+    await expect(field).toHaveValue("(49) 9999-8888");
+    await field.press("7");
+    await expect(field).toHaveValue("(49) 99997-8888");
+    expect(await field.evaluate((input: HTMLInputElement) => input.selectionStart)).toBe("(49) 99997".length);
+  });
+
   test("sends a lead: success toast, cleared form, the lead in D1 with its campaign", async ({ page }, testInfo) => {
     const person = uniquePerson(testInfo);
     await openLanding(page, "/?utm_source=instagram&utm_campaign=pre-lancamento&gclid=abc123");

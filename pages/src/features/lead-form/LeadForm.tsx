@@ -5,7 +5,7 @@ import { useTurnstile } from "../turnstile/useTurnstile";
 import { LEAD_ENDPOINT, sendLead } from "./api";
 import { type Attribution, captureAttribution } from "./attribution";
 import { leadMessages } from "./messages";
-import { maskWhatsApp } from "./whatsapp";
+import { type Deletion, editWhatsApp, maskWhatsApp } from "./whatsapp";
 
 export const LEAD_FORM_ID = "cadastro";
 export const FIRST_FIELD_ID = "lead-name";
@@ -27,6 +27,14 @@ function typedBeforeHydration(form: HTMLFormElement): Values | null {
     any ||= value !== "";
   }
   return any ? typed : null;
+}
+
+/** Whether a change of a field was a deletion, and which way (Backspace or Delete). */
+function deletionOf(event: ChangeEvent<HTMLInputElement>): Deletion {
+  const type = (event.nativeEvent as InputEvent).inputType ?? "";
+  if (!type.startsWith("delete")) return null;
+  if (type.endsWith("Backward")) return "backward";
+  return type.endsWith("Forward") ? "forward" : null;
 }
 
 export function LeadForm() {
@@ -62,9 +70,26 @@ export function LeadForm() {
     attribution.current = captureAttribution(window.location.href, document.referrer, storage);
   }, []);
 
+  // Where the WhatsApp field's caret goes once its masked value is on screen
+  // (after every render: only an edit of that field sets it).
+  const whatsappCaret = useRef<number | null>(null);
+  useLayoutEffect(() => {
+    const caret = whatsappCaret.current;
+    const input = formRef.current?.elements.namedItem("whatsapp");
+    whatsappCaret.current = null;
+    if (caret !== null && input instanceof HTMLInputElement && input === document.activeElement) {
+      input.setSelectionRange(caret, caret);
+    }
+  });
+
   const change = (field: keyof Values) => (event: ChangeEvent<HTMLInputElement>) => {
     const raw = event.target.value;
-    const value = field === "whatsapp" ? maskWhatsApp(raw) : raw;
+    let value = raw;
+    if (field === "whatsapp") {
+      const edit = editWhatsApp(values.whatsapp, raw, event.target.selectionStart ?? raw.length, deletionOf(event));
+      value = edit.value;
+      whatsappCaret.current = edit.caret;
+    }
     setValues((v) => ({ ...v, [field]: value }));
     if (field !== "hp_nao_preencher") setErrors((e) => ({ ...e, [field]: undefined }));
     setNotice(null);
