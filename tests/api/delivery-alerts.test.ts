@@ -730,32 +730,42 @@ describe("/api/health when D1 cannot answer", () => {
   });
 });
 
+/** A token as the fake Turnstile widget gives one. */
+const TURNSTILE_TOKEN = "XXXX.DUMMY.TOKEN.XXXX";
+
+/** Turnstile's answer when the check passes. */
+const passing = () => ({ status: 200, body: { success: true, "error-codes": [] } });
+
+/** A site with Turnstile on (its verification a fake that passes until told otherwise), and its owner. */
+async function withTurnstile() {
+  const siteverify = await new FakeService(passing).start();
+  const mail = await new FakeMail().start();
+  const jetimob = await new FakeJetimob().start();
+  const app = await spawnApp({
+    vars: {
+      ...mail.settings(),
+      ...jetimob.settings(),
+      TURNSTILE_SITE_KEY: "1x00000000000000000000AA",
+      TURNSTILE_SECRET_KEY: "chave-secreta-do-site",
+      TURNSTILE_VERIFY_URL: `${siteverify.url}/turnstile/v0/siteverify`,
+    },
+  });
+  running.push(async () => {
+    await app.stop();
+    await Promise.all([jetimob.stop(), mail.stop(), siteverify.stop()]);
+  });
+  // The owner signs up while the check works (sign-up is behind it too).
+  const client = new StaffClient(app);
+  const email = staffEmail("responsavel");
+  const body = { email, password: "vinho-tinto-2026", turnstile_token: TURNSTILE_TOKEN };
+  expect((await client.call("POST", "/api/auth/signup", body)).status).toBe(200);
+  expect((await client.confirm(mail.confirmationToken(email), "vinho-tinto-2026")).status).toBe(200);
+  return { app, mail, jetimob, siteverify, owner: { client, email } };
+}
+
 describe("a lead form whose bot check (Turnstile) cannot be made", () => {
   it("refuses visitors, so it is an incident: one alert saying what to do, and the recovery once a lead gets through", async () => {
-    const passing = () => ({ status: 200, body: { success: true, "error-codes": [] } });
-    const siteverify = await new FakeService(passing).start();
-    const mail = await new FakeMail().start();
-    const jetimob = await new FakeJetimob().start();
-    const app = await spawnApp({
-      vars: {
-        ...mail.settings(),
-        ...jetimob.settings(),
-        TURNSTILE_SITE_KEY: "1x00000000000000000000AA",
-        TURNSTILE_SECRET_KEY: "chave-secreta-do-site",
-        TURNSTILE_VERIFY_URL: `${siteverify.url}/turnstile/v0/siteverify`,
-      },
-    });
-    running.push(async () => {
-      await app.stop();
-      await Promise.all([jetimob.stop(), mail.stop(), siteverify.stop()]);
-    });
-    // The owner signs up while the check works (sign-up is behind it too).
-    const client = new StaffClient(app);
-    const email = staffEmail("responsavel");
-    const body = { email, password: "vinho-tinto-2026", turnstile_token: "XXXX.DUMMY.TOKEN.XXXX" };
-    expect((await client.call("POST", "/api/auth/signup", body)).status).toBe(200);
-    expect((await client.confirm(mail.confirmationToken(email), "vinho-tinto-2026")).status).toBe(200);
-    const owner = { client, email };
+    const { app, mail, siteverify, owner } = await withTurnstile();
     const s = { owner };
     siteverify.respondWith(() => ({ status: 503, body: { error: "indisponível" } }));
     await cronRuns(app, 1);
@@ -763,7 +773,7 @@ describe("a lead form whose bot check (Turnstile) cannot be made", () => {
 
     // Ten visitors at once, all refused; the cron runs beside them.
     const answers = await Promise.all([
-      ...Array.from({ length: 10 }, () => postLead(app, aLead({ turnstile_token: "XXXX.DUMMY.TOKEN.XXXX" }))),
+      ...Array.from({ length: 10 }, () => postLead(app, aLead({ turnstile_token: TURNSTILE_TOKEN }))),
       app.runCron(),
     ]);
     for (const answer of answers.slice(0, 10)) expect((answer as { status: number }).status).toBe(502);
@@ -789,7 +799,7 @@ describe("a lead form whose bot check (Turnstile) cannot be made", () => {
 
     // The check works again: the next visitor's lead lands, and the incident ends.
     siteverify.respondWith(passing);
-    expect((await postLead(app, aLead({ turnstile_token: "XXXX.DUMMY.TOKEN.XXXX" }))).status).toBe(200);
+    expect((await postLead(app, aLead({ turnstile_token: TURNSTILE_TOKEN }))).status).toBe(200);
     await cronRuns(app, 2);
     expect(await banner(s)).toBeNull();
     expect(subjects(mail.messagesTo(owner.email))).toEqual([FORM_ALERT, FORM_RECOVERED]);
@@ -799,5 +809,40 @@ describe("a lead form whose bot check (Turnstile) cannot be made", () => {
       /^Formulário do site normalizado: a verificação anti-robô \(Turnstile\) não recusa mais visitantes \(o problema começou em /,
     );
     expect(recovery?.text).not.toContain("leads voltaram");
+  });
+});
+
+describe("a cause that joins an incident already alerted", () => {
+  it("gets an alert of its own, once: the form refusing visitors while a lead Jetimob refuses keeps the incident open", async () => {
+    const { app, mail, jetimob, siteverify, owner } = await withTurnstile();
+    // A lead Jetimob refuses for good: the incident opens and the owners hear of it.
+    jetimob.answerEveryone(refused(422, { error: "telefone inválido" }));
+    const email = await submit(app, aLead({ turnstile_token: TURNSTILE_TOKEN }));
+    await attempted(app, email);
+    await app.sql("UPDATE leads SET created_at = created_at - ?1 WHERE email = ?2", 16 * MINUTE, email);
+    await cronRuns(app, 2);
+    expect(subjects(mail.messagesTo(owner.email))).toEqual([ALERT]);
+
+    // Later, while nobody has acted on it, the bot check stops working: visitors are refused.
+    siteverify.respondWith(() => ({ status: 503, body: { error: "indisponível" } }));
+    expect((await postLead(app, aLead({ turnstile_token: TURNSTILE_TOKEN }))).status).toBe(502);
+    await cronRuns(app, 3);
+    expect(subjects(mail.messagesTo(owner.email))).toEqual([ALERT, FORM_ALERT]);
+    const joined = mail.messagesTo(owner.email).find((m) => m.subject === FORM_ALERT);
+    expect(joined?.text).toContain("O formulário do site está recusando os visitantes");
+    expect(joined?.text).toContain("os visitantes que o formulário recusou não ficaram registrados");
+    const shown = await banner({ owner });
+    expect(shown?.details.map((d) => d.what)).toContain(
+      "O formulário do site está recusando os visitantes: a verificação anti-robô (Turnstile) não pôde ser feita.",
+    );
+
+    // The check works again and fails again within the same incident: that cause was already told.
+    siteverify.respondWith(passing);
+    expect((await postLead(app, aLead({ turnstile_token: TURNSTILE_TOKEN }))).status).toBe(200);
+    await cronRuns(app, 2);
+    siteverify.respondWith(() => ({ status: 503, body: { error: "indisponível" } }));
+    expect((await postLead(app, aLead({ turnstile_token: TURNSTILE_TOKEN }))).status).toBe(502);
+    await cronRuns(app, 2);
+    expect(subjects(mail.messagesTo(owner.email))).toEqual([ALERT, FORM_ALERT]);
   });
 });

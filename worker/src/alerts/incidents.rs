@@ -12,7 +12,10 @@
 //! ('Leads não estão chegando ao Jetimob', 'Entrega ao Jetimob normalizada')
 //! is claimed in D1 before it goes: one alert per incident, however many
 //! cron runs see it, and no more than one alert an hour. An incident that
-//! ends before its alert went ends quietly (no recovery e-mail either).
+//! ends before its alert went ends quietly (no recovery e-mail either). A
+//! cause that joins an incident already alerted (the form starts refusing
+//! visitors while a lead given up waits for a person) is alerted on its own,
+//! at once and once: an open incident must not hide what comes after it.
 //!
 //! The webhook hears each incident when its alert is claimed, whatever
 //! becomes of the e-mail (the e-mail API may be the thing refusing), and
@@ -170,6 +173,26 @@ impl Incident {
     fn event_key(&self) -> String {
         format!("incident:{}", self.id)
     }
+
+    /// The reasons now open that its alert did not name, if it was alerted.
+    fn unalerted(&self) -> Vec<Reason> {
+        if self.alerted_at.is_none() {
+            return Vec::new();
+        }
+        let named = self.named();
+        self.reasons()
+            .into_iter()
+            .filter(|r| !named.contains(r))
+            .collect()
+    }
+}
+
+fn list_reasons(reasons: &[Reason]) -> String {
+    reasons
+        .iter()
+        .map(|r| r.name())
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 fn parse_reasons(listed: &str) -> Vec<Reason> {
@@ -242,6 +265,15 @@ const CLAIM_ALERT_SQL: &str = concat!(
     incident_columns!()
 );
 const UNCLAIM_ALERT_SQL: &str = "UPDATE delivery_incidents SET alerted_at = NULL WHERE id = ?1";
+/// Claims the alert of causes that joined the alerted incident `?1`: the
+/// row when this run won it, from the alert it had (`?3`, `?4`) to one
+/// that names `?5` too. Giving it back is the same swap the other way.
+const CLAIM_JOINED_SQL: &str = concat!(
+    "UPDATE delivery_incidents SET alerted_at = ?2, alerted_reasons = ?5 \
+     WHERE id = ?1 AND resolved_at IS NULL AND alerted_at = ?3 AND alerted_reasons IS ?4 \
+     RETURNING ",
+    incident_columns!()
+);
 const RESOLVE_SQL: &str = "UPDATE delivery_incidents SET resolved_at = ?2 \
      WHERE id = ?1 AND resolved_at IS NULL";
 /// Claims the recovery e-mail of a resolved incident whose alert went out.
@@ -284,11 +316,7 @@ pub async fn watch(env: &Env, db: &D1Database, now: i64) -> worker::Result<()> {
         .transpose()?
         .and_then(|rows| rows.into_iter().next());
     let now_reasons = reasons(&snapshot, crm::is_configured(env), now);
-    let listed = now_reasons
-        .iter()
-        .map(|r| r.name())
-        .collect::<Vec<_>>()
-        .join(",");
+    let listed = list_reasons(&now_reasons);
 
     match (open, now_reasons.is_empty()) {
         (None, false) => {
@@ -300,6 +328,12 @@ pub async fn watch(env: &Env, db: &D1Database, now: i64) -> worker::Result<()> {
             query!(db, UPDATE_SQL, incident.id, listed, snapshot.waiting)?
                 .run()
                 .await?;
+            let now_open = Incident {
+                reasons: listed,
+                waiting: snapshot.waiting,
+                ..incident
+            };
+            alert_joined_if_due(env, db, &now_open, now).await?;
         }
         (Some(incident), true) => {
             let mut batch = vec![query!(db, RESOLVE_SQL, incident.id, now)?];
@@ -319,11 +353,85 @@ async fn alert_if_due(env: &Env, db: &D1Database, now: i64) -> worker::Result<()
     else {
         return Ok(());
     };
-    let words = describe(&incident);
-    // The webhook first: it hears the incident even when the e-mail is what fails.
+    let key = incident.event_key();
+    // Claimed: from here any failure gives the claim back, for the next run.
+    if let Err(error) = send_alert(env, db, &incident, &incident.reasons(), key, now).await {
+        worker::console_error!(
+            "incidents: the alert was not sent ({error}); trying again next minute"
+        );
+        query!(db, UNCLAIM_ALERT_SQL, incident.id)?.run().await?;
+    }
+    Ok(())
+}
+
+/// The alert of the causes that joined an incident after its alert: its
+/// subject names them, its text every cause now open. Not held to the hour
+/// between alerts: each cause is alerted once per incident (what an alert
+/// named stays named), so there are at most as many as there are causes.
+async fn alert_joined_if_due(
+    env: &Env,
+    db: &D1Database,
+    incident: &Incident,
+    now: i64,
+) -> worker::Result<()> {
+    let joined = incident.unalerted();
+    if joined.is_empty() {
+        return Ok(());
+    }
+    let before = incident.alerted_reasons.as_deref();
+    let mut named = incident.named();
+    named.extend(joined.iter().copied());
+    let named = list_reasons(&named);
+    let Some(claimed) = query!(
+        db,
+        CLAIM_JOINED_SQL,
+        incident.id,
+        now,
+        incident.alerted_at,
+        before,
+        named.as_str()
+    )?
+    .first::<Incident>(None)
+    .await?
+    else {
+        return Ok(());
+    };
+    let key = format!("{}:{named}", incident.event_key());
+    if let Err(error) = send_alert(env, db, &claimed, &joined, key, now).await {
+        worker::console_error!(
+            "incidents: the alert of {} was not sent ({error}); trying again next minute",
+            list_reasons(&joined)
+        );
+        query!(
+            db,
+            CLAIM_JOINED_SQL,
+            incident.id,
+            incident.alerted_at,
+            now,
+            named.as_str(),
+            before
+        )?
+        .run()
+        .await?;
+    }
+    Ok(())
+}
+
+/// Tells of `incident`, whose alert this run claimed, under a subject about
+/// `about`: the webhook first (it hears the incident even when the e-mail
+/// is what fails, its event recorded once by `key`), then the owners.
+async fn send_alert(
+    env: &Env,
+    db: &D1Database,
+    incident: &Incident,
+    about: &[Reason],
+    key: String,
+    now: i64,
+) -> worker::Result<()> {
+    let words = describe(incident);
     let event = webhook::Event {
         name: "delivery.incident",
-        key: incident.event_key(),
+        key,
         after: None,
     };
     let fields = json!({
@@ -332,24 +440,11 @@ async fn alert_if_due(env: &Env, db: &D1Database, now: i64) -> worker::Result<()
         "waiting": incident.waiting,
         "message": words.summary,
     });
-    // Claimed: from here any failure gives the claim back, for the next run.
-    let recorded = match webhook::record(env, db, event, fields, now) {
-        Ok(Some(statement)) => statement.run().await.map(drop),
-        Ok(None) => Ok(()),
-        Err(error) => Err(error),
-    };
-    let subject = headline(&incident.reasons());
-    let sent = match recorded {
-        Ok(()) => send_to_owners(env, db, |to| alert_email(to, subject, &words, env)).await,
-        Err(error) => Err(error),
-    };
-    if let Err(error) = sent {
-        worker::console_error!(
-            "incidents: the alert was not sent ({error}); trying again next minute"
-        );
-        query!(db, UNCLAIM_ALERT_SQL, incident.id)?.run().await?;
-        return Ok(());
+    if let Some(statement) = webhook::record(env, db, event, fields, now)? {
+        statement.run().await?;
     }
+    let subject = headline(about);
+    send_to_owners(env, db, |to| alert_email(to, subject, &words, env)).await?;
     worker::console_warn!("incidents: {}", words.summary);
     Ok(())
 }
@@ -559,6 +654,39 @@ mod tests {
 
     const NOW: i64 = 1_790_000_000_000;
     const MINUTE: i64 = 60_000;
+
+    #[test]
+    fn a_cause_is_unalerted_only_once_the_incident_was_alerted_without_it() {
+        let incident = |reasons: &str, alerted: Option<&str>| Incident {
+            id: 1,
+            started_at: NOW,
+            reasons: reasons.into(),
+            waiting: 1,
+            alerted_at: alerted.map(|_| NOW),
+            alerted_reasons: alerted.map(Into::into),
+        };
+        assert_eq!(
+            incident("backlog,form_blocked", Some("backlog")).unalerted(),
+            [Reason::FormBlocked]
+        );
+        // Not alerted yet: its first alert will name every cause.
+        assert!(
+            incident("backlog,form_blocked", None)
+                .unalerted()
+                .is_empty()
+        );
+        // A cause that went and came back was named already.
+        assert!(
+            incident("backlog", Some("backlog,form_blocked"))
+                .unalerted()
+                .is_empty()
+        );
+        assert!(
+            incident("form_blocked", Some("backlog,form_blocked"))
+                .unalerted()
+                .is_empty()
+        );
+    }
 
     #[test]
     fn healthy_delivery_has_no_reason() {
