@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, spawnApp } from "../support/app";
 import { accepted, FakeJetimob, refused } from "../support/fake-jetimob";
 import { FakeMail } from "../support/fake-mail";
-import { aLead, postLead } from "../support/leads";
+import { ageDelivery, aLead, postLead } from "../support/leads";
 import { eventually } from "../support/net";
 import { type StaffClient, signedInStaff } from "../support/staff";
 
@@ -94,11 +94,7 @@ describe("the panel's counters", () => {
     jetimob.script(email, refused(500), refused(500));
     await submit(lead);
     await leadOf(email);
-    await app.sql(
-      "UPDATE leads SET created_at = created_at - ?1, next_attempt_at = 0 WHERE email = ?2",
-      8 * DAY,
-      email,
-    );
+    await ageDelivery(app, email, 8 * DAY);
     await app.runCron();
     expect((await leadOf(email)).delivery_status).toBe("failed");
     expect((await panelCounts()).failed).toBeGreaterThanOrEqual(1);
@@ -149,7 +145,7 @@ describe("the panel's counters", () => {
         );
         return (row?.update_attempts === 1 && row.update_lease_until === null) || undefined;
       }, 15_000);
-      await app.sql("UPDATE leads SET update_requested_at = 0, update_next_attempt_at = 0 WHERE id = ?1", id);
+      await ageDelivery(app, email, 8 * DAY, "update");
       await app.runCron();
       const [row] = await app.sql<{ update_status: string }>("SELECT update_status FROM leads WHERE id = ?1", id);
       expect(row?.update_status).toBe("failed");

@@ -4,7 +4,7 @@ import { type App, spawnApp } from "../support/app";
 import { FakeService, type Responder } from "../support/fake-http";
 import { accepted, FakeJetimob, refused } from "../support/fake-jetimob";
 import { FakeMail, type SentMail } from "../support/fake-mail";
-import { aLead, postLead } from "../support/leads";
+import { ageDelivery, aLead, postLead } from "../support/leads";
 import { eventually } from "../support/net";
 import { StaffClient, signedInStaff, staffEmail } from "../support/staff";
 
@@ -239,11 +239,7 @@ describe("a lead given up after a week of refusals", () => {
     expect(subjects(s.mail.messagesTo(s.owner.email))).toEqual([ALERT]);
 
     // A week later (the clock moved) its last attempt is refused too, and it is given up.
-    await s.app.sql(
-      "UPDATE leads SET created_at = created_at - ?1, next_attempt_at = 0 WHERE email = ?2",
-      7 * 24 * 60 * MINUTE,
-      email,
-    );
+    await ageDelivery(s.app, email, 7 * 24 * 60 * MINUTE);
     await cronRuns(s.app, 3);
     const [lead] = await s.app.sql<{ id: string; delivery_status: string }>(
       "SELECT id, delivery_status FROM leads WHERE email = ?1",
@@ -322,11 +318,7 @@ describe("a visitor's correction that has not reached Jetimob in 15 minutes", ()
     expect(String(degraded.body.reason)).toContain("corrections");
 
     // A week later (the clock moved) its last attempt is refused too: given up, still open.
-    await s.app.sql(
-      "UPDATE leads SET update_requested_at = update_requested_at - ?1, update_next_attempt_at = 0 WHERE email = ?2",
-      7 * 24 * 60 * MINUTE,
-      email,
-    );
+    await ageDelivery(s.app, email, 7 * 24 * 60 * MINUTE, "update");
     await cronRuns(s.app, 3);
     const [row] = await s.app.sql<{ update_status: string }>("SELECT update_status FROM leads WHERE id = ?1", id);
     expect(row?.update_status).toBe("failed");

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, spawnApp } from "../support/app";
 import { accepted, FakeJetimob, refused, tooSlow } from "../support/fake-jetimob";
-import { aLead, postLead } from "../support/leads";
+import { ageDelivery, aLead, postLead } from "../support/leads";
 import { eventually, sleep } from "../support/net";
 
 const MINUTE = 60_000;
@@ -249,11 +249,7 @@ describe("a lead the CRM does not take", () => {
     const email = await submit(lead);
     await afterAttempts(email, 1);
 
-    await app.sql(
-      "UPDATE leads SET created_at = created_at - ?1, next_attempt_at = 0 WHERE email = ?2",
-      7 * DAY,
-      email,
-    );
+    await ageDelivery(app, email, 7 * DAY);
     await app.runCron();
     expect(await leadRow(app, email)).toMatchObject({
       delivery_status: "failed",
@@ -267,6 +263,21 @@ describe("a lead the CRM does not take", () => {
     await app.runCron();
     expect(fake.callsFor(email)).toHaveLength(2);
     expect((await leadRow(app, email)).delivery_status).toBe("failed");
+  });
+
+  it("first tried days after it arrived (it waited for Jetimob's keys) still gets its week of retries", async () => {
+    const lead = aLead();
+    fake.script(String(lead.email), refused(500), refused(500, "still down"));
+    const email = await submit(lead);
+    await afterAttempts(email, 1);
+    // It arrived eight days before that first attempt: the week counts from the attempt.
+    await app.sql("UPDATE leads SET created_at = created_at - ?1 WHERE email = ?2", 8 * DAY, email);
+    await makeDue(email);
+    await app.runCron();
+    const row = await afterAttempts(email, 2);
+    expect(row).toMatchObject({ delivery_status: "pending", last_error: "HTTP 500: still down" });
+    // Tried again after its backoff (5 minutes after a second failure), not handed to a person.
+    expect(row.next_attempt_at).toBeGreaterThan(Date.now() + 4 * MINUTE);
   });
 });
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, spawnApp } from "../support/app";
 import { accepted, FakeJetimob, refused } from "../support/fake-jetimob";
 import { FakeMail } from "../support/fake-mail";
-import { LEAD_PATH, postLead, uniqueIp } from "../support/leads";
+import { ageDelivery, LEAD_PATH, postLead, uniqueIp } from "../support/leads";
 import { eventually, sleep } from "../support/net";
 import { type StaffClient, signedInStaff } from "../support/staff";
 
@@ -11,6 +11,7 @@ import { type StaffClient, signedInStaff } from "../support/staff";
 // staff see the whole story.
 let app: App;
 let staff: StaffClient;
+const DAY = 24 * 60 * 60_000;
 const jetimob = new FakeJetimob();
 const mail = new FakeMail();
 
@@ -314,10 +315,7 @@ describe("a correction the CRM refused for good", () => {
     await send({ name: p.name, email: p.email, whatsapp: p.second });
     await eventually(async () => (await leadByEmail(p.email)).update_attempts === 1);
     // A week of refusals later (the clock moved by SQL), the cron gives up.
-    await app.sql(
-      "UPDATE leads SET update_requested_at = 0, update_next_attempt_at = 0 WHERE email = ?1 AND update_lease_until IS NULL",
-      p.email,
-    );
+    await ageDelivery(app, p.email, 8 * DAY, "update");
     await app.runCron();
     const failed = await leadByEmail(p.email);
     expect(failed).toMatchObject({ update_status: "failed", sent_whatsapp: e164(p.first) });

@@ -53,3 +53,30 @@ export async function countLeads(app: App): Promise<number> {
   const [row] = await app.sql<{ n: number }>("SELECT count(*) AS n FROM leads");
   return row?.n ?? 0;
 }
+
+/**
+ * Moves a lead's delivery `ms` into the past (the clock, by SQL): when the
+ * lead arrived (or its correction was asked for, with `kind` "update") and
+ * when each of its attempts was made, since its week of retries counts from
+ * the first; and makes its next attempt due now.
+ */
+export async function ageDelivery(
+  app: Pick<App, "batch">,
+  email: string,
+  ms: number,
+  kind: "lead" | "update" = "lead",
+): Promise<void> {
+  const lead =
+    kind === "lead"
+      ? "UPDATE leads SET created_at = created_at - ?1, next_attempt_at = 0 WHERE email = ?2"
+      : "UPDATE leads SET update_requested_at = update_requested_at - ?1, update_next_attempt_at = 0 WHERE email = ?2";
+  await app.batch([
+    [lead, ms, email],
+    [
+      "UPDATE crm_attempts SET at = at - ?1 WHERE kind = ?3 AND lead_id = (SELECT id FROM leads WHERE email = ?2)",
+      ms,
+      email,
+      kind,
+    ],
+  ]);
+}

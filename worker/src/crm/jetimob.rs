@@ -308,6 +308,7 @@ mod tests {
             page_url: None,
             delivery_attempts: 1,
             lease_until: 1_760_000_060_000,
+            first_tried_at: None,
         }
     }
 
@@ -366,7 +367,6 @@ mod tests {
     fn a_correction_says_what_the_visitor_changed_and_what_it_was_before() {
         let correction = |name: &str, email: &str, whatsapp: &str| ClaimedCorrection {
             lead: lead(),
-            requested_at: 0,
             sent_name: Some(name.into()),
             sent_email: Some(email.into()),
             sent_whatsapp: Some(whatsapp.into()),

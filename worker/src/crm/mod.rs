@@ -141,7 +141,7 @@ async fn deliver(
 ) -> worker::Result<Outcome> {
     let message = jetimob::new_lead_message(&lead);
     let sent = jetimob::send(settings, &lead, &message).await;
-    record(db, Kind::Lead, &lead, lead.created_at, sent).await
+    record(db, Kind::Lead, &lead, sent).await
 }
 
 /// Sends a claimed correction (unless the lead went back to what the CRM
@@ -157,26 +157,20 @@ async fn deliver_correction_now(
     }
     let message = jetimob::correction_message(&correction);
     let sent = jetimob::send(settings, &correction.lead, &message).await;
-    record(
-        db,
-        Kind::Correction,
-        &correction.lead,
-        correction.requested_at,
-        sent,
-    )
-    .await
+    record(db, Kind::Correction, &correction.lead, sent).await
 }
 
 /// Records what the CRM answered: delivered, or failed with the next
-/// attempt (a week of them, counted from `since`) or none.
+/// attempt (a week of them, counted from this delivery's first attempt) or
+/// none.
 async fn record(
     db: &D1Database,
     kind: Kind,
     lead: &ClaimedLead,
-    since: i64,
     sent: Result<Option<String>, String>,
 ) -> worker::Result<Outcome> {
     let now = platform::now_ms();
+    let since = lead.first_tried_at.unwrap_or(now);
     match sent {
         Ok(crm_id) => {
             store::mark_delivered(db, kind, lead, now, crm_id.as_deref()).await?;

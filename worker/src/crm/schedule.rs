@@ -1,11 +1,13 @@
 //! When a failed delivery is tried again: soon at first, for a CRM that
-//! blinked, then further apart, and never past a week after the lead arrived,
-//! so a lead the CRM keeps refusing ends up in front of a person.
+//! blinked, then further apart, and never past a week after its first
+//! attempt (for a lead, usually the moment it arrived; for one that waited
+//! while delivery was off, the moment delivery came on), so a lead the CRM
+//! keeps refusing ends up in front of a person.
 
 const MINUTE_MS: i64 = 60 * 1000;
 const HOUR_MS: i64 = 60 * MINUTE_MS;
 
-/// How long after the lead arrived the worker keeps trying on its own.
+/// How long after the first attempt the worker keeps trying on its own.
 pub const RETRY_WINDOW_MS: i64 = 7 * 24 * HOUR_MS;
 
 /// The wait after the first, second, … failed attempt; past the list, the last step repeats.
@@ -32,11 +34,11 @@ pub fn delay_after(attempts: i64) -> i64 {
     BACKOFF_MS[step.min(BACKOFF_MS.len() - 1)]
 }
 
-/// The next attempt for a lead created at `created_at` whose `attempts`-th
-/// attempt failed at `now`.
-pub fn after_failure(created_at: i64, attempts: i64, now: i64) -> AfterFailure {
+/// The next attempt of a delivery first tried at `since` whose
+/// `attempts`-th attempt failed at `now`.
+pub fn after_failure(since: i64, attempts: i64, now: i64) -> AfterFailure {
     let next = now.saturating_add(delay_after(attempts));
-    if next > created_at.saturating_add(RETRY_WINDOW_MS) {
+    if next > since.saturating_add(RETRY_WINDOW_MS) {
         AfterFailure::GiveUp
     } else {
         AfterFailure::RetryAt(next)

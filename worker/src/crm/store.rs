@@ -22,7 +22,9 @@ use worker::{D1Database, D1PreparedStatement, D1Result};
 macro_rules! returning_claimed {
     () => {
         " RETURNING id, name, email, whatsapp, origem, created_at, utm_source, utm_medium, \
-         utm_campaign, gclid, page_url, delivery_attempts, lease_until"
+         utm_campaign, gclid, page_url, delivery_attempts, lease_until, \
+         (SELECT min(at) FROM crm_attempts WHERE lead_id = leads.id AND kind = 'lead') \
+           AS first_tried_at"
     };
 }
 
@@ -31,8 +33,9 @@ macro_rules! returning_claimed_correction {
     () => {
         " RETURNING id, name, email, whatsapp, origem, created_at, utm_source, utm_medium, \
          utm_campaign, gclid, page_url, update_attempts AS delivery_attempts, \
-         update_lease_until AS lease_until, update_requested_at AS requested_at, \
-         sent_name, sent_email, sent_whatsapp"
+         update_lease_until AS lease_until, sent_name, sent_email, sent_whatsapp, \
+         (SELECT min(at) FROM crm_attempts WHERE lead_id = leads.id AND kind = 'update' \
+            AND at >= leads.update_requested_at) AS first_tried_at"
     };
 }
 
@@ -238,6 +241,10 @@ pub struct ClaimedLead {
     pub page_url: Option<String>,
     /// Including the attempt this claim starts.
     pub delivery_attempts: i64,
+    /// When this delivery (the lead's, or the correction's) was first tried,
+    /// if before this claim: its week of retries counts from there, not from
+    /// when the lead arrived, so leads that waited for the keys get a week too.
+    pub first_tried_at: Option<i64>,
     /// The lease's end; also what proves this run holds it.
     pub lease_until: i64,
 }
@@ -246,8 +253,6 @@ pub struct ClaimedLead {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ClaimedCorrection {
     pub lead: ClaimedLead,
-    /// When the correction became due (its week of retries counts from here).
-    pub requested_at: i64,
     pub sent_name: Option<String>,
     pub sent_email: Option<String>,
     pub sent_whatsapp: Option<String>,
@@ -258,7 +263,6 @@ pub struct ClaimedCorrection {
 /// which would bring serde's buffering deserializer into the WASM.
 #[derive(Deserialize)]
 struct CorrectionColumns {
-    requested_at: i64,
     sent_name: Option<String>,
     sent_email: Option<String>,
     sent_whatsapp: Option<String>,
@@ -272,7 +276,6 @@ fn corrections(claimed: &D1Result) -> worker::Result<Vec<ClaimedCorrection>> {
         .zip(columns)
         .map(|(lead, c)| ClaimedCorrection {
             lead,
-            requested_at: c.requested_at,
             sent_name: c.sent_name,
             sent_email: c.sent_email,
             sent_whatsapp: c.sent_whatsapp,
@@ -502,8 +505,8 @@ mod tests {
                 page_url: None,
                 delivery_attempts: 1,
                 lease_until: 1,
+                first_tried_at: None,
             },
-            requested_at: 0,
             sent_name: Some(sent.0.into()),
             sent_email: Some(sent.1.into()),
             sent_whatsapp: Some(sent.2.into()),
