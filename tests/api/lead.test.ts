@@ -144,7 +144,7 @@ describe("a submission that is refused", () => {
 });
 
 describe("a plain form post, sent before the page's script ran", () => {
-  async function postForm(fields: Record<string, string>) {
+  async function postForm(fields: Record<string, string>, referer?: string) {
     return fetch(`${app.baseUrl}${LEAD_PATH}`, {
       method: "POST",
       redirect: "manual",
@@ -152,6 +152,7 @@ describe("a plain form post, sent before the page's script ran", () => {
         "Content-Type": "application/x-www-form-urlencoded",
         "CF-Connecting-IP": uniqueIp(),
         Origin: app.baseUrl,
+        ...(referer ? { Referer: referer } : {}),
       },
       body: new URLSearchParams(fields).toString(),
     });
@@ -163,6 +164,28 @@ describe("a plain form post, sent before the page's script ran", () => {
     expect(response.status).toBe(303);
     expect(response.headers.get("location")).toBe(`${app.baseUrl}/obrigado`);
     expect((await leadByEmail(lead.email ?? ""))?.name).toBe("Sem Script da Silva");
+  });
+
+  it("keeps the campaign of the page it was posted from (its Referer), unless the form says otherwise", async () => {
+    const page = `${app.baseUrl}/?utm_source=google&utm_medium=cpc&gclid=g-1&outro=x`;
+    const lead = aLead() as Record<string, string>;
+    expect((await postForm(lead, page)).status).toBe(303);
+    expect(await leadByEmail(lead.email ?? "")).toMatchObject({
+      origem: "google",
+      utm_medium: "cpc",
+      gclid: "g-1",
+      page_url: page,
+    });
+
+    const told = aLead({ utm_source: "whatsapp" }) as Record<string, string>;
+    expect((await postForm(told, page)).status).toBe(303);
+    expect(await leadByEmail(told.email ?? "")).toMatchObject({ origem: "whatsapp", utm_medium: "cpc" });
+  });
+
+  it("takes no campaign from another site's page", async () => {
+    const lead = aLead() as Record<string, string>;
+    expect((await postForm(lead, "https://outro.example/?utm_source=google")).status).toBe(303);
+    expect(await leadByEmail(lead.email ?? "")).toMatchObject({ origem: "site", utm_source: null, page_url: null });
   });
 
   it("that is refused stores nothing and sends the browser to a page that says so", async () => {

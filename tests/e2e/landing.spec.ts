@@ -317,11 +317,13 @@ test.describe("before the page's script arrives", () => {
     ]);
   });
 
-  test("a submit before the script arrives is the plain form post: 303 to /obrigado", async ({ page }, testInfo) => {
+  test("a submit before the script arrives is the plain form post: 303 to /obrigado, with the page's campaign", async ({
+    page,
+  }, testInfo) => {
     const person = uniquePerson(testInfo);
     const scripts = await holdScripts(page);
     try {
-      await page.goto("/");
+      await page.goto("/?utm_source=instagram&utm_campaign=pre-lancamento&gclid=abc123");
       await fillLeadForm(page, person, { script: false });
       await expect.poll(() => scripts.requested.length).toBe(1);
       const [answer] = await Promise.all([
@@ -333,12 +335,38 @@ test.describe("before the page's script arrives", () => {
       expect(new URL(answer.headers().location ?? "", answer.url()).pathname).toBe("/obrigado");
       await expect(page).toHaveURL(/\/obrigado$/);
       await expect(page.getByRole("heading", { name: "Recebemos seus dados!" })).toBeVisible();
-      expect(await sql("SELECT whatsapp FROM leads WHERE email = ?1", person.email)).toEqual([
-        { whatsapp: `+55${person.whatsappDigits}` },
+      expect(
+        await sql("SELECT whatsapp, origem, utm_campaign, gclid, page_url FROM leads WHERE email = ?1", person.email),
+      ).toEqual([
+        {
+          whatsapp: `+55${person.whatsappDigits}`,
+          origem: "instagram",
+          utm_campaign: "pre-lancamento",
+          gclid: "abc123",
+          page_url: new URL("/?utm_source=instagram&utm_campaign=pre-lancamento&gclid=abc123", page.url()).href,
+        },
       ]);
     } finally {
       scripts.release();
     }
+  });
+
+  test("keeps the ad's campaign when the visitor reads the privacy notice first and comes back by the logo", async ({
+    page,
+  }, testInfo) => {
+    const person = uniquePerson(testInfo);
+    await page.goto("/?utm_source=instagram&utm_campaign=pre-lancamento");
+    // Before touching the form, so the landing's script has not run.
+    await page.getByRole("link", { name: "Política de Privacidade" }).first().click();
+    await expect(page).toHaveURL(/\/privacidade$/);
+    await page.getByRole("link", { name: /página inicial/ }).click();
+    await expect(page).toHaveURL(/\/$/);
+    await fillLeadForm(page, person);
+    await page.getByRole("button", { name: SUBMIT }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Sucesso!" })).toBeVisible();
+    expect(await sql("SELECT origem, utm_campaign FROM leads WHERE email = ?1", person.email)).toEqual([
+      { origem: "instagram", utm_campaign: "pre-lancamento" },
+    ]);
   });
 });
 

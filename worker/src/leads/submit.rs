@@ -22,7 +22,10 @@ pub const FORM_FAILED_PAGE: &str = "/cadastro-nao-enviado";
 
 pub async fn handle(mut req: Request, env: &Env, ctx: &Context) -> ApiResult<Response> {
     http::check_same_origin(&req)?;
-    let (body, kind) = http::read_json_or_form(&mut req).await?;
+    let (mut body, kind) = http::read_json_or_form(&mut req).await?;
+    if matches!(kind, BodyKind::Form) {
+        add_campaign_of_page(&req, &mut body);
+    }
     let outcome = accept(&req, &body, env, ctx).await;
     match kind {
         BodyKind::Json => outcome.and_then(|()| http::success(json!({}))),
@@ -46,6 +49,44 @@ pub async fn handle(mut req: Request, env: &Env, ctx: &Context) -> ApiResult<Res
             Ok(Response::empty()?.with_status(303).with_headers(headers))
         }
     }
+}
+
+/// The address parameters that name a campaign, as the page's script sends them.
+const CAMPAIGN_KEYS: [&str; 7] = [
+    "utm_source",
+    "utm_medium",
+    "utm_campaign",
+    "utm_term",
+    "utm_content",
+    "gclid",
+    "fbclid",
+];
+
+/// A plain form post carries no campaign: the page's script, which reads it
+/// from the address, had not run. The browser sends that address as
+/// `Referer` (whole, to the same site), so the lead keeps the campaign that
+/// brought the visitor, and the page it was sent from. What the body has
+/// wins; another site's page adds nothing.
+fn add_campaign_of_page(req: &Request, body: &mut Map<String, Value>) {
+    let Ok(Some(referer)) = req.headers().get("Referer") else {
+        return;
+    };
+    let (Ok(page), Ok(here)) = (
+        http::RequestUrl::from_serialized(&referer),
+        http::RequestUrl::of(req),
+    ) else {
+        return;
+    };
+    if page.origin() != here.origin() {
+        return;
+    }
+    for (key, value) in page.query_pairs() {
+        if let Some(key) = CAMPAIGN_KEYS.iter().find(|k| **k == key) {
+            body.entry(*key)
+                .or_insert_with(|| Value::String(value.into_owned()));
+        }
+    }
+    body.entry("page_url").or_insert(Value::String(referer));
 }
 
 /// Validates, checks the bot defences and commits the lead; `Ok` means the

@@ -29,6 +29,26 @@ describe("captureAttribution", () => {
     expect(later.page_url).toBe("https://site.example/?utm_source=facebook");
   });
 
+  it("finds the campaign in the address of the site's page that sent the visitor, when the address has none", () => {
+    // The landing opened from an ad, the privacy notice read before its script ran, then back through the logo.
+    const a = captureAttribution(
+      "https://site.example/",
+      "https://site.example/?utm_source=instagram&utm_campaign=pre",
+      sessionStorage,
+    );
+    expect(a).toEqual({
+      utm_source: "instagram",
+      utm_campaign: "pre",
+      page_url: "https://site.example/?utm_source=instagram&utm_campaign=pre",
+    });
+    // Another site's address is only the referrer, never a campaign.
+    sessionStorage.clear();
+    expect(captureAttribution("https://site.example/", "https://other.example/?utm_source=x", sessionStorage)).toEqual({
+      referrer: "https://other.example/?utm_source=x",
+      page_url: "https://site.example/",
+    });
+  });
+
   it("works without storage", () => {
     expect(captureAttribution("https://site.example/?utm_source=x", "", null)).toEqual({
       utm_source: "x",

@@ -13,25 +13,53 @@ export type Attribution = Partial<Record<(typeof ATTRIBUTION_KEYS)[number] | "re
 
 const STORAGE_KEY = "lead-attribution";
 
+/** The campaign parameters in the address `url`. */
+function campaignOf(url: string): Attribution {
+  const found: Attribution = {};
+  try {
+    const params = new URL(url).searchParams;
+    for (const key of ATTRIBUTION_KEYS) {
+      const value = params.get(key)?.trim();
+      if (value) found[key] = value;
+    }
+  } catch {
+    // Not an address (an empty referrer): no campaign.
+  }
+  return found;
+}
+
+/** Whether `referrer` is a page of the site `url` is on. */
+function sameSite(referrer: string, url: string): boolean {
+  try {
+    return new URL(referrer).origin === new URL(url).origin;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Reads the campaign parameters of `url`. The first visit's parameters are
  * kept for the browser session, so a visitor who reads the privacy page
- * before signing up still counts for the campaign that brought them.
+ * before signing up still counts for the campaign that brought them. The
+ * landing runs this script only once the visitor uses the form, so the
+ * first visit may not have been seen: a page of this site that sent the
+ * visitor here (the landing, opened from an ad, then the privacy notice,
+ * then back through the header's logo) still has the campaign in its address.
  */
 export function captureAttribution(url: string, referrer: string, storage: Storage | null): Attribution {
-  const params = new URL(url).searchParams;
-  const fromUrl: Attribution = {};
-  for (const key of ATTRIBUTION_KEYS) {
-    const value = params.get(key)?.trim();
-    if (value) fromUrl[key] = value;
-  }
+  const fromUrl = campaignOf(url);
   let saved: Attribution | null = null;
   try {
     saved = JSON.parse(storage?.getItem(STORAGE_KEY) ?? "null") as Attribution | null;
   } catch {
     saved = null;
   }
-  const first: Attribution = saved ?? { ...fromUrl, referrer, page_url: url };
+  const fromReferrer = sameSite(referrer, url) ? campaignOf(referrer) : {};
+  const arrived: Attribution =
+    Object.keys(fromUrl).length === 0 && Object.keys(fromReferrer).length > 0
+      ? { ...fromReferrer, page_url: referrer }
+      : { ...fromUrl, referrer, page_url: url };
+  const first: Attribution = saved ?? arrived;
   if (!saved) {
     try {
       storage?.setItem(STORAGE_KEY, JSON.stringify(first));
