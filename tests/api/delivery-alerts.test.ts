@@ -382,6 +382,30 @@ describe("delivery off (no Jetimob keys) while leads wait", () => {
   });
 });
 
+describe("an alert the e-mail API refuses for one owner", () => {
+  it("still reaches the owners after that one, and is not sent again to those it reached", async () => {
+    const s = await scenario({ keys: false });
+    const owners = [s.owner.email];
+    for (let i = 0; i < 2; i++) {
+      const next = await signedInStaff(s.app, s.mail);
+      const [account] = await s.app.sql<{ id: string }>("SELECT id FROM staff_users WHERE email = ?1", next.email);
+      expect((await s.owner.client.call("POST", `/api/staff/${account?.id}/make-owner`, {})).status).toBe(200);
+      owners.push(next.email);
+    }
+    // The second owner's mailbox is refused (a 422 from the API for that address), every time.
+    const [first, refusedOwner, third] = owners as [string, string, string];
+    s.mail.respondWith((request) =>
+      request.body.toString().includes(refusedOwner)
+        ? { status: 422, body: { message: "invalid recipient" } }
+        : { status: 200, body: { id: "mail-ok" } },
+    );
+    await submit(s.app);
+    await cronRuns(s.app, 3);
+    expect(subjects(s.mail.messagesTo(first))).toEqual([ALERT]);
+    expect(subjects(s.mail.messagesTo(third))).toEqual([ALERT]);
+  });
+});
+
 describe("the webhook (ALERT_WEBHOOK_URL)", () => {
   it("gets each lead and each incident as JSON, retried after a failure", async () => {
     const hook = await new FakeService(() => ({ status: 500, body: { error: "fora" } })).start();

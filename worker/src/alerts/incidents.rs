@@ -493,6 +493,12 @@ async fn recover_if_due(env: &Env, db: &D1Database, now: i64) -> worker::Result<
     Ok(())
 }
 
+/// E-mails every owner. An error only when none of them got it: the claim is
+/// then given back, and the next run tries them all again. An owner the
+/// e-mail API refused while others got it misses this one (logged): sending
+/// it again to everyone each minute until that one goes would flood the
+/// others, and the e-mail trouble itself shows on the panel and in
+/// `/api/health`.
 async fn send_to_owners(
     env: &Env,
     db: &D1Database,
@@ -506,10 +512,21 @@ async fn send_to_owners(
         return Ok(());
     }
     let owners: Vec<EmailRow> = db.prepare(OWNERS_SQL).all().await?.results()?;
+    let mut reached = 0;
+    let mut refused = None;
     for owner in owners {
-        mail::send(env, &compose(&owner.email)).await?;
+        match mail::send(env, &compose(&owner.email)).await {
+            Ok(()) => reached += 1,
+            Err(error) => {
+                worker::console_error!("incidents: an owner's e-mail was not sent: {error}");
+                refused = Some(error);
+            }
+        }
     }
-    Ok(())
+    match refused {
+        Some(error) if reached == 0 => Err(error),
+        _ => Ok(()),
+    }
 }
 
 /// What an open incident says: a line for the banner and the e-mail, and
