@@ -581,6 +581,31 @@ describe("a webhook that keeps refusing (its channel hears nothing)", () => {
   });
 });
 
+describe("a webhook switched off (ALERT_WEBHOOK_URL removed) while it was refusing", () => {
+  it("is no incident: what waited for it is marked failed, and a URL set later starts afresh", async () => {
+    const s = await scenario({ keys: true });
+    // What a refusing webhook left when its URL was removed: a lead's event refused three
+    // times, and the cursor of the submissions already turned into events.
+    await submit(s.app);
+    const [submission] = await s.app.sql<{ id: number }>("SELECT max(id) AS id FROM lead_submissions");
+    await s.app.batch([
+      [
+        "INSERT INTO webhook_events (event, submission_id, created_at, next_attempt_at, attempts, last_error) VALUES ('lead.created', ?1, ?2, 0, 3, 'HTTP 404: no such hook')",
+        submission?.id,
+        Date.now() - 30 * MINUTE,
+      ],
+      ["INSERT INTO cron_state (name, value) VALUES ('webhook_cursor', ?1)", submission?.id],
+    ]);
+    await cronRuns(s.app, 2);
+    expect(await banner(s)).toBeNull();
+    expect(subjects(s.mail.messagesTo(s.owner.email))).toEqual([]);
+    expect(await s.app.sql("SELECT status, last_error FROM webhook_events")).toEqual([
+      { status: "failed", last_error: "webhook desligado (sem ALERT_WEBHOOK_URL)" },
+    ]);
+    expect(await s.app.sql("SELECT value FROM cron_state WHERE name = 'webhook_cursor'")).toEqual([]);
+  });
+});
+
 describe("the webhook while the e-mail API refuses (the alerts themselves are e-mails)", () => {
   it("hears the incident and the e-mail trouble, once each, and then each end", async () => {
     const { app, mail, jetimob, owner, hook } = await withWebhook(() => ({ status: 204 }));

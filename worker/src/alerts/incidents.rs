@@ -304,12 +304,17 @@ pub async fn watch(env: &Env, db: &D1Database, now: i64) -> worker::Result<()> {
             db.prepare(OPEN_SQL),
         ])
         .await?;
-    let snapshot: Snapshot = results
+    let mut snapshot: Snapshot = results
         .first()
         .map(|r| r.results::<Snapshot>())
         .transpose()?
         .and_then(|rows| rows.into_iter().next())
         .unwrap_or_default();
+    if webhook::url(env).is_none() {
+        // Switched off: its events left waiting are not a webhook that
+        // refuses (this run's `webhook::run` marks them failed).
+        snapshot.webhook_failing_since = None;
+    }
     let open: Option<Incident> = results
         .get(1)
         .map(|r| r.results::<Incident>())

@@ -179,9 +179,28 @@ pub fn record(
     Ok(Some(statement))
 }
 
+/// Without a URL the webhook is off (never set, or removed): what waited
+/// for it will not go, so it is marked failed (no incident then counts it as
+/// a webhook that keeps refusing), a few hundred a run; and the cursor is
+/// forgotten, so a URL set again later starts with the last ten minutes'
+/// leads, not with every lead since it was removed.
+const SWITCHED_OFF_SQL: [&str; 2] = [
+    "UPDATE webhook_events SET status = 'failed', next_attempt_at = NULL, lease_until = NULL, \
+       last_error = 'webhook desligado (sem ALERT_WEBHOOK_URL)' \
+     WHERE id IN (SELECT id FROM webhook_events WHERE status = 'pending' LIMIT 500)",
+    "DELETE FROM cron_state WHERE name = 'webhook_cursor'",
+];
+
 /// Makes events of the new submissions, then delivers the due events.
 pub async fn run(env: &Env, db: &D1Database, now: i64) -> worker::Result<usize> {
     let Some(url) = url(env) else {
+        db.batch(
+            SWITCHED_OFF_SQL
+                .iter()
+                .map(|sql| db.prepare(*sql))
+                .collect(),
+        )
+        .await?;
         return Ok(0);
     };
     let target = Target {
