@@ -95,6 +95,24 @@ test.describe("landing page", () => {
     expect(rows).toEqual([{ whatsapp: `+55${person.whatsappDigits}` }]);
   });
 
+  test("keeps what was typed while the visitor reads the privacy notice and comes back", async ({ page }, testInfo) => {
+    const person = uniquePerson(testInfo);
+    await openLanding(page);
+    await fillLeadForm(page, person);
+    await page.getByRole("link", { name: "Política de Privacidade" }).first().click();
+    await expect(page.getByRole("heading", { level: 1, name: "Política de Privacidade" })).toBeVisible();
+    await page.goBack();
+    await expect(page.getByLabel("Nome completo")).toHaveValue(person.name);
+    await expect(page.getByLabel("E-mail")).toHaveValue(person.email);
+    await expect(page.getByLabel("WhatsApp com DDD")).toHaveValue(formatted(person.whatsappDigits));
+    // And once sent, the form that comes back after the notice is empty.
+    await page.getByRole("button", { name: SUBMIT }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Sucesso!" })).toBeVisible();
+    await page.getByRole("link", { name: "Política de Privacidade" }).first().click();
+    await page.getByRole("link", { name: /página inicial/ }).click();
+    await expect(page.getByLabel("Nome completo")).toHaveValue("");
+  });
+
   test("lets the visitor fix one digit in the middle of the number", async ({ page }) => {
     await openLanding(page);
     const field = page.getByLabel("WhatsApp com DDD");

@@ -14,6 +14,15 @@ type Field = "name" | "email" | "whatsapp";
 type Values = Record<Field | "hp_nao_preencher", string>;
 
 const EMPTY: Values = { name: "", email: "", whatsapp: "", hp_nao_preencher: "" };
+
+/**
+ * What the visitor typed, kept while they read another page of the site
+ * (the privacy notice, linked under the button) and come back, by the
+ * browser's Back or the logo: the form is unmounted meanwhile. Empty until
+ * then, so hydration finds the prerendered (empty) form; emptied by a lead
+ * sent.
+ */
+let draft: Values = EMPTY;
 const FIELDS: Field[] = ["name", "email", "whatsapp"];
 
 /** What the visitor typed in the prerendered form before React arrived (the DOM keeps it, React's state does not). */
@@ -39,7 +48,7 @@ function deletionOf(event: ChangeEvent<HTMLInputElement>): Deletion {
 
 export function LeadForm() {
   const { toast } = useToast();
-  const [values, setValues] = useState<Values>(EMPTY);
+  const [values, setValues] = useState<Values>(() => draft);
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [notice, setNotice] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -59,6 +68,10 @@ export function LeadForm() {
     if (typed) setValues(typed);
     if (form.contains(document.activeElement)) turnstile.activate();
   }, [turnstile.activate]);
+
+  useEffect(() => {
+    draft = values;
+  }, [values]);
 
   useEffect(() => {
     let storage: Storage | null = null;
