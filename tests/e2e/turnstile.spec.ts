@@ -171,6 +171,35 @@ test.describe("with Turnstile on", () => {
     expect(await storedLeads(sites.failing, person.email)).toBe(0);
   });
 
+  test("a field the worker refuses keeps the check's token for the corrected lead", async ({
+    page,
+    sites,
+    scriptRequests,
+  }, testInfo) => {
+    const person = uniquePerson(testInfo);
+    await openLanding(page);
+    await fillLeadForm(page, { ...person, whatsappDigits: "23999998888" });
+    await expect(page.locator(".fake-turnstile")).toBeVisible();
+    const before = sites.verifier.verifications().length;
+    await page.getByRole("button", { name: SUBMIT }).click();
+    await expect(page.getByLabel("WhatsApp com DDD")).toHaveAccessibleDescription(/DDD inválido/);
+    // The worker refused the field before the token: the token stays, the widget is not reset.
+    const resets = () =>
+      page.evaluate(() => (window as unknown as { fakeTurnstile: { resets: number } }).fakeTurnstile.resets);
+    expect(await resets()).toBe(0);
+
+    await page.getByLabel("WhatsApp com DDD").fill("");
+    await page.getByLabel("WhatsApp com DDD").pressSequentially(person.whatsappDigits);
+    await page.getByRole("button", { name: SUBMIT }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Sucesso!" })).toBeVisible();
+    expect(sites.verifier.verifications().slice(before)).toEqual([
+      expect.objectContaining({ response: TURNSTILE_TEST.dummyToken }),
+    ]);
+    expect(await resets()).toBe(1);
+    expect(await storedLeads(sites.passing, person.email)).toBe(1);
+    expect(scriptRequests).toHaveLength(1);
+  });
+
   test("staff sign-up passes the check too and the confirmation e-mail goes out", async ({
     page,
     sites,

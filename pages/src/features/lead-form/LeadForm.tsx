@@ -124,6 +124,10 @@ export function LeadForm() {
     }
     setBusy(true);
     setNotice(null);
+    // Whether the bot check's token went unspent: the worker checks the fields
+    // before the token, so a field it refused leaves the token good for the
+    // corrected lead, which then need not wait for a new check.
+    let tokenUnspent = false;
     try {
       const turnstile_token = await turnstile.token();
       await sendLead({ ...attribution.current, ...values, turnstile_token });
@@ -137,6 +141,7 @@ export function LeadForm() {
         ) as Partial<Record<Field, string>>;
         setErrors(fieldErrors);
         const first = FIELDS.find((f) => fieldErrors[f]);
+        tokenUnspent = error.status === 422 && first !== undefined;
         if (first) focusField(first);
         else if (error.status === 429 || error.status === 502 || error.fields.turnstile_token) {
           setNotice(error.message);
@@ -144,7 +149,7 @@ export function LeadForm() {
       }
       toast(leadMessages.failure);
     } finally {
-      turnstile.reset();
+      if (!tokenUnspent) turnstile.reset();
       setBusy(false);
     }
   };

@@ -12,7 +12,7 @@ export type TurnstileField = {
   activate: () => void;
   /** The token to send with the submission, once ready; `undefined` when Turnstile is off. */
   token: () => Promise<string | undefined>;
-  /** A token works once: call after every submission. */
+  /** A token works once: call after every submission that spent it. */
   reset: () => void;
 };
 
