@@ -300,3 +300,34 @@ describe("an account switched off and on again", () => {
     expect(noticesTo(leaver.email).map((m) => m.subject)).toEqual(["Novo lead: Depois Reativado"]);
   });
 });
+
+describe("a mailbox the e-mail API keeps refusing", () => {
+  it("falls behind alone: everyone else is still told of every lead, past the 200 one e-mail lists", async () => {
+    mail.respondWith((request) =>
+      request.body.toString().includes(colleague.email)
+        ? { status: 422, body: { message: "invalid recipient" } }
+        : { status: 200, body: { id: "ok" } },
+    );
+    try {
+      const leads = Array.from({ length: 201 }, (_, i) => aLead({ name: `Fila ${String(i + 1).padStart(3, "0")}` }));
+      for (let i = 0; i < leads.length; i += 25) await Promise.all(leads.slice(i, i + 25).map((l) => submit(l)));
+      await app.runCron();
+      expect(noticesTo(owner.email).map((m) => m.subject)).toEqual([`200 novos leads — ${agency.development.name}`]);
+
+      // The next minute: the one lead left over, and one more.
+      await submit(aLead({ name: "Depois da Fila" }));
+      await aMinuteLater();
+      mail.clear();
+      await app.runCron();
+      const notices = noticesTo(owner.email);
+      expect(notices.map((m) => m.subject)).toEqual([`2 novos leads — ${agency.development.name}`]);
+      expect(notices[0]?.text).toContain("• Fila 201 — novo lead");
+      expect(notices[0]?.text).toContain("• Depois da Fila — novo lead");
+    } finally {
+      mail.respondWith(() => ({ status: 200, body: { id: "ok" } }));
+      // The colleague starts again from now, not with the backlog.
+      await switchNotices(colleague, false);
+      await switchNotices(colleague, true);
+    }
+  });
+});

@@ -8,6 +8,9 @@
 //! overlap, nobody gets more than one e-mail a minute, and nobody the same
 //! lead twice (`notices_sent_through`, a submission id, moves only after a send).
 
+use std::collections::BTreeMap;
+use std::collections::btree_map::Entry;
+
 use crate::d1::query;
 use serde::Deserialize;
 use worker::{D1Database, Env};
@@ -135,18 +138,23 @@ pub async fn send_due(env: &Env, db: &D1Database, now: i64) -> worker::Result<us
     for person in &new {
         query!(db, START_SQL, person.id)?.run().await?;
     }
-    let Some(from) = waiting.iter().filter_map(|r| r.notices_sent_through).min() else {
-        return Ok(0);
-    };
-    let news: Vec<News> = query!(db, NEWS_SQL, from, MAX_PER_EMAIL)?
-        .all()
-        .await?
-        .results()?;
+    // The news after each person's place, read once per place: all share one
+    // while their e-mails go, and one whose mailbox keeps refusing falls
+    // behind alone instead of holding everyone to its first 200 leads.
+    let mut news_after: BTreeMap<i64, Vec<News>> = BTreeMap::new();
     let origin = config::site_origin(env);
     let mut sent = 0;
     for person in waiting {
         let through = person.notices_sent_through.unwrap_or_default();
-        let theirs: Vec<&News> = news.iter().filter(|n| n.id > through).collect();
+        if let Entry::Vacant(place) = news_after.entry(through) {
+            place.insert(
+                query!(db, NEWS_SQL, through, MAX_PER_EMAIL)?
+                    .all()
+                    .await?
+                    .results()?,
+            );
+        }
+        let theirs: Vec<&News> = news_after[&through].iter().collect();
         let Some(last) = theirs.last().map(|n| n.id) else {
             query!(db, RELEASE_SQL, person.id)?.run().await?;
             continue;
