@@ -192,7 +192,7 @@ describe("a plain form post, sent before the page's script ran", () => {
     const before = await countLeads(app);
     const response = await postForm({ name: "Ana", email: "ana@example.com", whatsapp: "(23) 99999-8888" });
     expect(response.status).toBe(303);
-    expect(response.headers.get("location")).toBe(`${app.baseUrl}/cadastro-nao-enviado`);
+    expect(response.headers.get("location")).toBe(`${app.baseUrl}/cadastro-nao-enviado?motivo=whatsapp`);
     expect(await countLeads(app)).toBe(before);
   });
 });

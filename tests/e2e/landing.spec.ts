@@ -369,6 +369,29 @@ test.describe("before the page's script arrives", () => {
     }
   });
 
+  test("a refused plain post says which field, and 'Tentar novamente' brings back the form as typed", async ({
+    page,
+  }, testInfo) => {
+    const person = uniquePerson(testInfo);
+    const scripts = await holdScripts(page);
+    try {
+      await page.goto("/");
+      await fillLeadForm(page, { ...person, whatsappDigits: "23999998888" }, { script: false });
+      await page.getByRole("button", { name: SUBMIT }).click();
+      await expect(page).toHaveURL(/\/cadastro-nao-enviado\?motivo=whatsapp$/);
+    } finally {
+      scripts.release();
+    }
+    await expect(page.getByRole("heading", { level: 1, name: "Seu cadastro não foi enviado" })).toBeVisible();
+    await expect(page.getByText("Informe o WhatsApp com DDD, como (49) 99999-9999.")).toBeVisible();
+    await screenshot(page, testInfo, "form-failed-reason");
+    await page.getByRole("link", { name: "Tentar novamente" }).click();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByLabel("Nome completo")).toHaveValue(person.name);
+    await expect(page.getByLabel("E-mail")).toHaveValue(person.email);
+    expect(await sql("SELECT id FROM leads WHERE email = ?1", person.email)).toEqual([]);
+  });
+
   test("keeps the ad's campaign when the visitor reads the privacy notice first and comes back by the logo", async ({
     page,
   }, testInfo) => {

@@ -239,7 +239,7 @@ test.describe("with Turnstile on", () => {
     await page.goto("/");
     await fillLeadForm(page, person, { script: false });
     await page.getByRole("button", { name: SUBMIT }).click();
-    await expect(page).toHaveURL(/\/cadastro-nao-enviado$/);
+    await expect(page).toHaveURL(/\/cadastro-nao-enviado\?motivo=verificacao$/);
     await expect(page.getByRole("heading", { level: 1, name: "Seu cadastro não foi enviado" })).toBeVisible();
     await expect(page.getByText(/verificação de segurança/)).toBeVisible();
     expect(await storedLeads(sites.passing, person.email)).toBe(0);

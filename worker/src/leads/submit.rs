@@ -31,17 +31,20 @@ pub async fn handle(mut req: Request, env: &Env, ctx: &Context) -> ApiResult<Res
         BodyKind::Json => outcome.and_then(|()| http::success(json!({}))),
         BodyKind::Form => {
             let page = match &outcome {
-                Ok(()) => FORM_SENT_PAGE,
+                Ok(()) => FORM_SENT_PAGE.to_string(),
                 Err(error) => {
                     worker::console_log!(
                         "lead: form post refused ({}): {}",
                         error.status(),
                         error.cause()
                     );
-                    FORM_FAILED_PAGE
+                    match why_refused(error) {
+                        Some(why) => format!("{FORM_FAILED_PAGE}?motivo={why}"),
+                        None => FORM_FAILED_PAGE.to_string(),
+                    }
                 }
             };
-            let location = http::RequestUrl::of(&req)?.with_path(page);
+            let location = http::RequestUrl::of(&req)?.with_path(&page);
             // Built by hand: `Response::redirect` has immutable headers, and
             // every API answer gets `Cache-Control` added on the way out.
             let headers = Headers::new();
@@ -158,6 +161,26 @@ async fn accept(
     }
 }
 
+/// What the failure page tells a visitor whose plain form post was refused
+/// (`?motivo=`, a code the page turns into its sentence): the first field
+/// refused, the limit, or the bot check. Codes, not the message itself, so
+/// no one can make our page say what a link of theirs says.
+fn why_refused(error: &ApiError) -> Option<&'static str> {
+    match error {
+        ApiError::Unprocessable { fields, .. } => ["name", "email", "whatsapp"]
+            .into_iter()
+            .find(|field| fields.contains_key(field))
+            .or_else(|| {
+                fields
+                    .contains_key("turnstile_token")
+                    .then_some("verificacao")
+            }),
+        ApiError::TooManyRequests(_) => Some("limite"),
+        ApiError::BadGateway(_) => Some("verificacao"),
+        _ => None,
+    }
+}
+
 fn limited() -> ApiError {
     ApiError::TooManyRequests(messages::LEAD_RATE_LIMITED.into())
 }
@@ -166,5 +189,51 @@ fn reject(rejection: Rejection) -> ApiError {
     ApiError::Unprocessable {
         message: rejection.message.to_string(),
         fields: rejection.fields,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::http::FieldErrors;
+
+    fn unprocessable(fields: &[&'static str]) -> ApiError {
+        ApiError::Unprocessable {
+            message: messages::CHECK_FIELDS.into(),
+            fields: fields
+                .iter()
+                .map(|f| (*f, messages::FIELD_INVALID.to_string()))
+                .collect::<FieldErrors>(),
+        }
+    }
+
+    #[test]
+    fn a_refused_form_post_names_the_first_field_in_the_forms_order() {
+        assert_eq!(why_refused(&unprocessable(&["whatsapp"])), Some("whatsapp"));
+        assert_eq!(
+            why_refused(&unprocessable(&["whatsapp", "email"])),
+            Some("email")
+        );
+        assert_eq!(
+            why_refused(&unprocessable(&["whatsapp", "name"])),
+            Some("name")
+        );
+    }
+
+    #[test]
+    fn the_limit_and_the_bot_check_have_codes_and_anything_else_none() {
+        assert_eq!(why_refused(&limited()), Some("limite"));
+        assert_eq!(
+            why_refused(&unprocessable(&["turnstile_token"])),
+            Some("verificacao")
+        );
+        assert_eq!(
+            why_refused(&ApiError::BadGateway(
+                messages::TURNSTILE_UNAVAILABLE.into()
+            )),
+            Some("verificacao")
+        );
+        assert_eq!(why_refused(&ApiError::PayloadTooLarge), None);
+        assert_eq!(why_refused(&ApiError::Internal("x".into())), None);
     }
 }

@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import type { MouseEvent, ReactNode } from "react";
 import { Link } from "../../app/router";
 import { SiteFooter, SiteHeader } from "../landing/SiteChrome";
 import "./result.css";
@@ -16,7 +16,7 @@ export function ResultPage({
   tone: "sent" | "failed";
   title: string;
   children: ReactNode;
-  action: { to: string; label: string };
+  action: { to: string; label: string; onClick?: (event: MouseEvent<HTMLAnchorElement>) => void };
 }) {
   return (
     <>
@@ -28,7 +28,7 @@ export function ResultPage({
           </span>
           <h1>{title}</h1>
           {children}
-          <Link to={action.to} className="button button--primary">
+          <Link to={action.to} onClick={action.onClick} className="button button--primary">
             {action.label}
           </Link>
         </div>
