@@ -23,8 +23,8 @@ macro_rules! returning_claimed {
     () => {
         " RETURNING id, name, email, whatsapp, origem, created_at, utm_source, utm_medium, \
          utm_campaign, gclid, page_url, delivery_attempts, lease_until, \
-         (SELECT min(at) FROM crm_attempts WHERE lead_id = leads.id AND kind = 'lead') \
-           AS first_tried_at"
+         coalesce((SELECT min(at) FROM crm_attempts WHERE lead_id = leads.id AND kind = 'lead'), \
+                  CASE WHEN delivery_attempts > 1 THEN created_at END) AS first_tried_at"
     };
 }
 
@@ -34,8 +34,9 @@ macro_rules! returning_claimed_correction {
         " RETURNING id, name, email, whatsapp, origem, created_at, utm_source, utm_medium, \
          utm_campaign, gclid, page_url, update_attempts AS delivery_attempts, \
          update_lease_until AS lease_until, sent_name, sent_email, sent_whatsapp, \
-         (SELECT min(at) FROM crm_attempts WHERE lead_id = leads.id AND kind = 'update' \
-            AND at >= leads.update_requested_at) AS first_tried_at"
+         coalesce((SELECT min(at) FROM crm_attempts WHERE lead_id = leads.id AND kind = 'update' \
+                     AND at >= leads.update_requested_at), \
+                  CASE WHEN update_attempts > 1 THEN update_requested_at END) AS first_tried_at"
     };
 }
 
@@ -244,6 +245,8 @@ pub struct ClaimedLead {
     /// When this delivery (the lead's, or the correction's) was first tried,
     /// if before this claim: its week of retries counts from there, not from
     /// when the lead arrived, so leads that waited for the keys get a week too.
+    /// Attempts made before they were logged (`crm_attempts`) count from the
+    /// lead's arrival (or the correction's request), as they did then.
     pub first_tried_at: Option<i64>,
     /// The lease's end; also what proves this run holds it.
     pub lease_until: i64,
