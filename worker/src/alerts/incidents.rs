@@ -677,16 +677,20 @@ mod tests {
     const NOW: i64 = 1_790_000_000_000;
     const MINUTE: i64 = 60_000;
 
-    #[test]
-    fn a_cause_is_unalerted_only_once_the_incident_was_alerted_without_it() {
-        let incident = |reasons: &str, alerted: Option<&str>| Incident {
+    /// An open incident with `reasons`, alerted at `NOW` naming `alerted` (or not alerted).
+    fn incident(reasons: &str, alerted: Option<&str>) -> Incident {
+        Incident {
             id: 1,
             started_at: NOW,
             reasons: reasons.into(),
-            waiting: 1,
+            waiting: 0,
             alerted_at: alerted.map(|_| NOW),
             alerted_reasons: alerted.map(Into::into),
-        };
+        }
+    }
+
+    #[test]
+    fn a_cause_is_unalerted_only_once_the_incident_was_alerted_without_it() {
         assert_eq!(
             incident("backlog,form_blocked", Some("backlog")).unalerted(),
             [Reason::FormBlocked]
@@ -841,14 +845,6 @@ mod tests {
 
     #[test]
     fn the_recovery_speaks_of_what_the_alert_named() {
-        let incident = |reasons: &str, alerted: Option<&str>| Incident {
-            id: 1,
-            started_at: NOW,
-            reasons: reasons.into(),
-            waiting: 0,
-            alerted_at: alerted.map(|_| NOW),
-            alerted_reasons: alerted.map(Into::into),
-        };
         // Alerted for a backlog that has since narrowed to a correction: the leads recovered.
         let narrowed = incident("corrections", Some("backlog,corrections"));
         assert_eq!(narrowed.named(), [Reason::Backlog, Reason::Corrections]);
