@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { test as base } from "@playwright/test";
 import { type App, spawnApp } from "../support/app";
+import { FakeService } from "../support/fake-http";
 import { FakeMail } from "../support/fake-mail";
 import { repoRoot } from "../support/paths";
 import { insertLeads } from "../support/seed";
@@ -13,15 +14,18 @@ export const LOG_DIR = join(repoRoot, "tests/artifacts/logs");
 /**
  * Each Playwright worker gets its own site: the real worker in workerd on a
  * fresh D1 (migrations applied) holding {@link E2E_LEADS}, with a fake e-mail
- * API. Tests read D1 through the worker's binding (`sql` in support.ts).
+ * API and a webhook receiver that takes every event (the webhook is on, so a
+ * test can show what the panel says when it refuses). Tests read D1 through
+ * the worker's binding (`sql` in support.ts).
  */
 export const test = base.extend<object, { site: { app: App; mail: FakeMail } }>({
   site: [
     // biome-ignore lint/correctness/noEmptyPattern: Playwright reads the fixtures a function needs from this pattern.
     async ({}, use, workerInfo) => {
       const mail = await new FakeMail().start();
+      const hook = await new FakeService(() => ({ status: 204 })).start();
       const app = await spawnApp({
-        vars: mail.settings(),
+        vars: { ...mail.settings(), ALERT_WEBHOOK_URL: `${hook.url}/hooks/leads` },
         // What the worker printed, kept for reading after a failure.
         logFile: join(LOG_DIR, `worker-${workerInfo.workerIndex}-${Date.now()}.log`),
       });
@@ -33,7 +37,7 @@ export const test = base.extend<object, { site: { app: App; mail: FakeMail } }>(
       useSite({ app, mail });
       await use({ app, mail });
       await app.stop();
-      await mail.stop();
+      await Promise.all([mail.stop(), hook.stop()]);
     },
     { scope: "worker", timeout: 180_000 },
   ],
