@@ -12,7 +12,7 @@ use super::store::{self, Saved};
 use crate::http::{self, ApiError, ApiResult, BodyKind};
 use crate::platform;
 use crate::rate_limit::{self, Counter, LEAD_SUBMISSIONS};
-use crate::turnstile::Turnstile;
+use crate::turnstile::{TOKEN_FIELD, Turnstile};
 use crate::{config, crm, messages};
 
 /// Where a plain form post (the page's script had not run) lands: pages a
@@ -23,10 +23,11 @@ pub const FORM_FAILED_PAGE: &str = "/cadastro-nao-enviado";
 pub async fn handle(mut req: Request, env: &Env, ctx: &Context) -> ApiResult<Response> {
     http::check_same_origin(&req)?;
     let (mut body, kind) = http::read_json_or_form(&mut req).await?;
+    let url = http::RequestUrl::of(&req)?;
     if matches!(kind, BodyKind::Form) {
-        add_campaign_of_page(&req, &mut body);
+        add_campaign_of_page(&req, &url, &mut body);
     }
-    let outcome = accept(&req, &body, env, ctx).await;
+    let outcome = accept(&req, &url, &body, env, ctx).await;
     match kind {
         BodyKind::Json => outcome.and_then(|()| http::success(json!({}))),
         BodyKind::Form => {
@@ -44,7 +45,7 @@ pub async fn handle(mut req: Request, env: &Env, ctx: &Context) -> ApiResult<Res
                     }
                 }
             };
-            let location = http::RequestUrl::of(&req)?.with_path(&page);
+            let location = url.with_path(&page);
             // Built by hand: `Response::redirect` has immutable headers, and
             // every API answer gets `Cache-Control` added on the way out.
             let headers = Headers::new();
@@ -70,14 +71,11 @@ const CAMPAIGN_KEYS: [&str; 7] = [
 /// `Referer` (whole, to the same site), so the lead keeps the campaign that
 /// brought the visitor, and the page it was sent from. What the body has
 /// wins; another site's page adds nothing.
-fn add_campaign_of_page(req: &Request, body: &mut Map<String, Value>) {
+fn add_campaign_of_page(req: &Request, here: &http::RequestUrl, body: &mut Map<String, Value>) {
     let Ok(Some(referer)) = req.headers().get("Referer") else {
         return;
     };
-    let (Ok(page), Ok(here)) = (
-        http::RequestUrl::from_serialized(&referer),
-        http::RequestUrl::of(req),
-    ) else {
+    let Ok(page) = http::RequestUrl::from_serialized(&referer) else {
         return;
     };
     if page.origin() != here.origin() {
@@ -96,6 +94,7 @@ fn add_campaign_of_page(req: &Request, body: &mut Map<String, Value>) {
 /// visitor may be told it was received.
 async fn accept(
     req: &Request,
+    url: &http::RequestUrl,
     body: &Map<String, Value>,
     env: &Env,
     ctx: &Context,
@@ -108,7 +107,6 @@ async fn accept(
         );
         return Ok(());
     }
-    let url = http::RequestUrl::of(req)?;
     let lead = NewLead::parse(submission, url.host()).map_err(reject)?;
 
     let ip = http::client_ip(req);
@@ -170,11 +168,7 @@ fn why_refused(error: &ApiError) -> Option<&'static str> {
         ApiError::Unprocessable { fields, .. } => ["name", "email", "whatsapp"]
             .into_iter()
             .find(|field| fields.contains_key(field))
-            .or_else(|| {
-                fields
-                    .contains_key("turnstile_token")
-                    .then_some("verificacao")
-            }),
+            .or_else(|| fields.contains_key(TOKEN_FIELD).then_some("verificacao")),
         ApiError::TooManyRequests(_) => Some("limite"),
         ApiError::BadGateway(_) => Some("verificacao"),
         _ => None,
@@ -224,7 +218,7 @@ mod tests {
     fn the_limit_and_the_bot_check_have_codes_and_anything_else_none() {
         assert_eq!(why_refused(&limited()), Some("limite"));
         assert_eq!(
-            why_refused(&unprocessable(&["turnstile_token"])),
+            why_refused(&unprocessable(&[TOKEN_FIELD])),
             Some("verificacao")
         );
         assert_eq!(

@@ -1,4 +1,4 @@
-/** Digits of a Brazilian number after its DDD: nine for a mobile, eight for a landline. */
+/** The most digits of a Brazilian number with its DDD: two for the DDD, nine for a mobile. */
 const NATIONAL_DIGITS = 11;
 
 /** The DDD and number, `(49) 99999-8888` or `(48) 3333-4444`, as far as typed. */
