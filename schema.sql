@@ -277,6 +277,37 @@ CREATE TABLE delivery_incidents (
 );
 CREATE UNIQUE INDEX delivery_incidents_open ON delivery_incidents ((resolved_at IS NULL))
   WHERE resolved_at IS NULL;
+-- An alert is claimed only if none went in the last hour: that look reads
+-- the incidents alerted in that hour, not every incident ever opened.
+CREATE INDEX delivery_incidents_alerted ON delivery_incidents (alerted_at)
+  WHERE alerted_at IS NOT NULL;
+-- Each cron run's look for a recovery e-mail to claim reads only these.
+CREATE INDEX delivery_incidents_recovery_due ON delivery_incidents (id)
+  WHERE resolved_at IS NOT NULL AND alerted_at IS NOT NULL AND recovery_alerted_at IS NULL;
+
+-- Each owner's copy of an incident's e-mails ('alert', 'joined:<causes>' for
+-- a cause that joined it after its alert, 'recovery'), written when the
+-- e-mail is claimed and sent on its own: retried with backoff for a day if
+-- the e-mail API refuses it, then left failed; not sent to someone no longer
+-- an owner, nor (an alert) once its incident ended.
+CREATE TABLE alert_mails (
+  id              INTEGER PRIMARY KEY AUTOINCREMENT,
+  incident_id     INTEGER NOT NULL REFERENCES delivery_incidents (id) ON DELETE CASCADE,
+  kind            TEXT NOT NULL,
+  email           TEXT NOT NULL,
+  subject         TEXT NOT NULL,
+  text            TEXT NOT NULL,
+  html            TEXT NOT NULL,
+  created_at      INTEGER NOT NULL,
+  status          TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'sent', 'failed')),
+  attempts        INTEGER NOT NULL DEFAULT 0,
+  next_attempt_at INTEGER,
+  lease_until     INTEGER,
+  last_error      TEXT,
+  sent_at         INTEGER,
+  UNIQUE (incident_id, kind, email)
+);
+CREATE INDEX alert_mails_due ON alert_mails (next_attempt_at) WHERE status = 'pending';
 
 -- Events for the optional webhook (ALERT_WEBHOOK_URL), delivered like leads:
 -- claimed with a lease, retried with backoff, then left failed. A lead event

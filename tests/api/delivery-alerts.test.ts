@@ -383,7 +383,8 @@ describe("delivery off (no Jetimob keys) while leads wait", () => {
 });
 
 describe("an alert the e-mail API refuses for one owner", () => {
-  it("still reaches the owners after that one, and is not sent again to those it reached", async () => {
+  /** A scenario whose three owners are `owners`; the second one's copies are answered by `refuse` (null: taken). */
+  async function threeOwners(refuse: () => { status: number; body: Record<string, unknown> } | null) {
     const s = await scenario({ keys: false });
     const owners = [s.owner.email];
     for (let i = 0; i < 2; i++) {
@@ -392,17 +393,117 @@ describe("an alert the e-mail API refuses for one owner", () => {
       expect((await s.owner.client.call("POST", `/api/staff/${account?.id}/make-owner`, {})).status).toBe(200);
       owners.push(next.email);
     }
-    // The second owner's mailbox is refused (a 422 from the API for that address), every time.
     const [first, refusedOwner, third] = owners as [string, string, string];
-    s.mail.respondWith((request) =>
-      request.body.toString().includes(refusedOwner)
-        ? { status: 422, body: { message: "invalid recipient" } }
-        : { status: 200, body: { id: "mail-ok" } },
-    );
+    const mail = (request: { body: Buffer }) => JSON.parse(request.body.toString()) as SentMail;
+    const taken: SentMail[] = [];
+    s.mail.respondWith((request) => {
+      const refusal = mail(request).to[0] === refusedOwner ? refuse() : null;
+      if (!refusal) taken.push(mail(request));
+      return refusal ?? { status: 200, body: { id: "mail-ok" } };
+    });
+    /** The alert e-mails the e-mail API took for `address`. */
+    const alertsTo = (address: string) => subjects(taken.filter((m) => m.to[0] === address));
+    /** How often the e-mail API was asked to send `address` an alert, taken or not. */
+    const triesFor = (address: string) => subjects(s.mail.received.map(mail).filter((m) => m.to[0] === address)).length;
+    return { ...s, first, refusedOwner, third, alertsTo, triesFor };
+  }
+
+  /** Time passes until every copy waiting for a retry is due. */
+  async function retriesDue(app: App) {
+    await app.sql("UPDATE alert_mails SET next_attempt_at = 0 WHERE status = 'pending'");
+  }
+
+  it("reaches that owner once the API takes it, and is not sent again to those it reached", async () => {
+    let down = true;
+    const s = await threeOwners(() => (down ? { status: 503, body: { message: "try again later" } } : null));
     await submit(s.app);
     await cronRuns(s.app, 3);
-    expect(subjects(s.mail.messagesTo(first))).toEqual([ALERT]);
-    expect(subjects(s.mail.messagesTo(third))).toEqual([ALERT]);
+    expect(s.alertsTo(s.first)).toEqual([ALERT]);
+    expect(s.alertsTo(s.third)).toEqual([ALERT]);
+    expect(s.triesFor(s.refusedOwner)).toBe(1);
+
+    // A minute later the API still refuses it; then it takes it, once, however many runs.
+    await retriesDue(s.app);
+    await s.app.runCron();
+    expect(s.triesFor(s.refusedOwner)).toBe(2);
+    down = false;
+    await retriesDue(s.app);
+    await cronRuns(s.app, 3);
+    expect(s.alertsTo(s.refusedOwner)).toEqual([ALERT]);
+    expect(s.alertsTo(s.first)).toEqual([ALERT]);
+    expect(s.alertsTo(s.third)).toEqual([ALERT]);
+    const copies = await s.app.sql("SELECT email, status, attempts FROM alert_mails ORDER BY email");
+    expect(copies).toEqual(
+      [s.first, s.refusedOwner, s.third]
+        .sort()
+        .map((email) => ({ email, status: "sent", attempts: email === s.refusedOwner ? 3 : 1 })),
+    );
+  });
+
+  it("is tried again for a day, then given up and no more", async () => {
+    const s = await threeOwners(() => ({ status: 422, body: { message: "invalid recipient" } }));
+    await submit(s.app);
+    await cronRuns(s.app, 3);
+    const [copy] = await s.app.sql<{ status: string; next_attempt_at: number; created_at: number }>(
+      "SELECT status, next_attempt_at, created_at FROM alert_mails WHERE email = ?1",
+      s.refusedOwner,
+    );
+    // The first retry a minute after the refusal.
+    expect(copy?.status).toBe("pending");
+    expect((copy?.next_attempt_at ?? 0) - (copy?.created_at ?? 0)).toBeGreaterThanOrEqual(MINUTE);
+    expect((copy?.next_attempt_at ?? 0) - (copy?.created_at ?? 0)).toBeLessThan(2 * MINUTE);
+
+    // A day later (its time moved back), the next refusal is its last.
+    await s.app.sql(
+      "UPDATE alert_mails SET created_at = created_at - ?1, next_attempt_at = 0 WHERE email = ?2",
+      25 * 60 * MINUTE,
+      s.refusedOwner,
+    );
+    await s.app.runCron();
+    const tries = s.triesFor(s.refusedOwner);
+    expect(tries).toBe(2);
+    const [given] = await s.app.sql<{ status: string; last_error: string }>(
+      "SELECT status, last_error FROM alert_mails WHERE email = ?1",
+      s.refusedOwner,
+    );
+    expect(given).toMatchObject({ status: "failed", last_error: expect.stringContaining("422") });
+    await retriesDue(s.app);
+    await cronRuns(s.app, 2);
+    expect(s.triesFor(s.refusedOwner)).toBe(tries);
+    expect(s.alertsTo(s.first)).toEqual([ALERT]);
+  });
+
+  it("is not sent to them once they are switched off", async () => {
+    const s = await threeOwners(() => ({ status: 503, body: { message: "try again later" } }));
+    await submit(s.app);
+    await cronRuns(s.app, 2);
+    expect(s.triesFor(s.refusedOwner)).toBe(1);
+    const [account] = await s.app.sql<{ id: string }>("SELECT id FROM staff_users WHERE email = ?1", s.refusedOwner);
+    expect((await s.owner.client.call("POST", `/api/staff/${account?.id}/disable`, {})).status).toBe(200);
+    s.mail.respondWith(() => ({ status: 200, body: { id: "mail-ok" } }));
+    await retriesDue(s.app);
+    await cronRuns(s.app, 2);
+    expect(s.triesFor(s.refusedOwner)).toBe(1);
+    const [copy] = await s.app.sql("SELECT status, last_error FROM alert_mails WHERE email = ?1", s.refusedOwner);
+    expect(copy).toEqual({ status: "failed", last_error: "não é mais responsável pelo painel" });
+  });
+
+  it("is dropped if the trouble ends before it goes, and so is its recovery: that owner hears of neither", async () => {
+    let down = true;
+    const s = await threeOwners(() => (down ? { status: 503, body: { message: "try again later" } } : null));
+    await submit(s.app);
+    await cronRuns(s.app, 2);
+    expect(s.triesFor(s.refusedOwner)).toBe(1);
+    // The lead is marked sent by hand: nothing waits, the incident ends.
+    const [lead] = await s.app.sql<{ id: string }>("SELECT id FROM leads");
+    expect((await s.owner.client.call("POST", `/api/leads/${lead?.id}/mark-sent`, {})).status).toBe(200);
+    down = false;
+    await retriesDue(s.app);
+    await cronRuns(s.app, 2);
+    expect(s.alertsTo(s.refusedOwner)).toEqual([]);
+    expect(s.triesFor(s.refusedOwner)).toBe(1);
+    expect(s.alertsTo(s.first)).toEqual([ALERT, RECOVERED]);
+    expect(s.alertsTo(s.third)).toEqual([ALERT, RECOVERED]);
   });
 });
 
@@ -634,10 +735,13 @@ describe("the webhook while the e-mail API refuses (the alerts themselves are e-
     expect(failing?.message).toMatch(
       /^Os e-mails do site não estão saindo: o último envio, em \d\d\/\d\d\/\d{4} \d\d:\d\d, foi recusado\.$/,
     );
-    // Every run tried the owners' alert again, and the API refused each.
-    expect(mail.messagesTo(owner.email).filter((m) => m.subject === ALERT).length).toBeGreaterThan(1);
+    // The alert was claimed once; the API refused the owner's copy, which waits for its retry.
+    expect(mail.messagesTo(owner.email).filter((m) => m.subject === ALERT)).toHaveLength(1);
     const [incident] = await app.sql<{ alerted_at: number | null }>("SELECT alerted_at FROM delivery_incidents");
-    expect(incident?.alerted_at).toBeNull();
+    expect(incident?.alerted_at).toEqual(expect.any(Number));
+    expect(await app.sql("SELECT kind, status, attempts FROM alert_mails")).toEqual([
+      { kind: "alert", status: "pending", attempts: 1 },
+    ]);
 
     // Jetimob takes our keys again while the e-mail API still refuses: the incident ends, and the webhook hears it.
     jetimob.answerEveryone(accepted());
@@ -658,8 +762,12 @@ describe("the webhook while the e-mail API refuses (the alerts themselves are e-
       since: failing?.since,
       message: expect.stringMatching(/^Os e-mails do site voltaram a sair \(o problema começou em /),
     });
-    // The owners were never alerted by e-mail, so neither the alert nor its 'normalizada' follows.
+    // The owners were never alerted by e-mail, so neither the alert (dropped when the incident
+    // ended) nor its 'normalizada' follows, however long after.
+    await app.sql("UPDATE alert_mails SET next_attempt_at = 0 WHERE status = 'pending'");
+    await cronRuns(app, 2);
     expect(subjects(mail.messagesTo(owner.email).slice(refusedTries))).toEqual([]);
+    expect(await app.sql("SELECT kind, status FROM alert_mails")).toEqual([{ kind: "alert", status: "failed" }]);
   });
 });
 

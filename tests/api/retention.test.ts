@@ -226,6 +226,62 @@ describe("webhook events", () => {
   });
 });
 
+describe("the owners' copies of incident e-mails", () => {
+  it("go a month after they were written, once sent or given up; one still retried stays", async () => {
+    const now = Date.now();
+    const [old, recent] = [now - 31 * DAY, now - 29 * DAY];
+    const [incident] = await app.sql<{ id: number }>(
+      "INSERT INTO delivery_incidents (started_at, reasons, waiting, resolved_at) VALUES (?1, 'backlog', 1, ?1) RETURNING id",
+      old,
+    );
+    const copy = (email: string, createdAt: number, status: string): [string, ...unknown[]] => [
+      `INSERT INTO alert_mails (incident_id, kind, email, subject, text, html, created_at, status)
+       VALUES (?1, 'alert', ?2, 'Leads não estão chegando ao Jetimob', '', '', ?3, ?4)`,
+      incident?.id,
+      email,
+      createdAt,
+      status,
+    ];
+    await app.batch([
+      copy("old-sent@example.com", old, "sent"),
+      copy("old-given-up@example.com", old, "failed"),
+      copy("old-still-trying@example.com", old, "pending"),
+      copy("recent-sent@example.com", recent, "sent"),
+    ]);
+
+    await app.runCron();
+
+    const left = await app.sql<{ email: string }>("SELECT email FROM alert_mails ORDER BY id");
+    expect(left.map((c) => c.email)).toEqual(["old-still-trying@example.com", "recent-sent@example.com"]);
+    expect(app.logs()).toMatch(/retention: removed .*2 owners' alert e-mails/);
+    await app.sql("DELETE FROM alert_mails");
+    await app.sql("DELETE FROM delivery_incidents");
+  });
+
+  it("a run with none to remove reads about one row, however many are kept", async () => {
+    const recent = Date.now() - 29 * DAY;
+    const [incident] = await app.sql<{ id: number }>(
+      "INSERT INTO delivery_incidents (started_at, reasons, waiting, resolved_at) VALUES (?1, 'backlog', 1, ?1) RETURNING id",
+      recent,
+    );
+    await app.sql(
+      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000)
+       INSERT INTO alert_mails (incident_id, kind, email, subject, text, html, created_at, status)
+       SELECT ?2, 'alert', 'kept-' || i || '@example.com', 's', '', '', ?1 + i, 'sent' FROM n`,
+      recent,
+      incident?.id,
+    );
+    const { meta } = await app.db
+      .prepare(retentionStatement("PRUNE_ALERT_MAILS"))
+      .bind(Date.now() - 30 * DAY, 2000)
+      .run();
+    expect(meta.changes).toBe(0);
+    expect(meta.rows_read).toBeLessThanOrEqual(3);
+    await app.sql("DELETE FROM alert_mails");
+    await app.sql("DELETE FROM delivery_incidents");
+  });
+});
+
 describe("a backlog", () => {
   it("is cleared over several runs, at most 2,000 rows of a table each", async () => {
     const { client, email } = await signedInStaff(app, mail, PASSWORD);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateLeads, seedLeadsThrough } from "../../scripts/seed-leads.mjs";
 import { type App, spawnApp } from "../support/app";
+import { FakeJetimob } from "../support/fake-jetimob";
 import { FakeMail } from "../support/fake-mail";
 import { type StaffClient, signedInStaff } from "../support/staff";
 
@@ -22,6 +23,7 @@ type Lead = {
 let app: App;
 let staff: StaffClient;
 const mail = new FakeMail();
+const jetimob = new FakeJetimob();
 const generated = generateLeads(COUNT, { seed: SEED, now: NOW }) as unknown as Lead[];
 const newestFirst = [...generated].sort((a, b) => b.created_at - a.created_at || (b.id < a.id ? -1 : 1));
 const byStatus = (s: string) => generated.filter((l) => l.delivery_status === s).length;
@@ -29,15 +31,15 @@ const byStatus = (s: string) => generated.filter((l) => l.delivery_status === s)
 const needsAttention = (l: Lead) => l.delivery_status === "failed" || l.update_status === "failed";
 
 beforeAll(async () => {
-  await mail.start();
-  app = await spawnApp({ vars: mail.settings() });
+  await Promise.all([mail.start(), jetimob.start()]);
+  app = await spawnApp({ vars: { ...mail.settings(), ...jetimob.settings() } });
   await seedLeadsThrough(app.db, { count: COUNT, seed: SEED, now: NOW });
   staff = (await signedInStaff(app, mail)).client;
 }, 600_000);
 
 afterAll(async () => {
   await app?.stop();
-  await mail.stop();
+  await Promise.all([mail.stop(), jetimob.stop()]);
 });
 
 async function list(query: string) {
@@ -116,4 +118,21 @@ describe("with 100,000 leads", () => {
     expect(lines[1]?.startsWith(`${newestFirst[0]?.name};${newestFirst[0]?.email};`)).toBe(true);
     expect(lines.at(-1)?.startsWith(`${newestFirst.at(-1)?.name};`)).toBe(true);
   }, 180_000);
+
+  it("a cron run with nothing due reads a few dozen rows, not the leads", async () => {
+    // Every lead waiting for Jetimob, and every correction, is due tomorrow: this minute has
+    // nothing to deliver. The cron runs 1,440 times a day and D1 bills by rows read; the
+    // worker logs what each run read.
+    const tomorrow = Date.now() + 86_400_000;
+    await app.batch([
+      ["UPDATE leads SET next_attempt_at = ?1 WHERE delivery_status = 'pending'", tomorrow],
+      ["UPDATE leads SET update_next_attempt_at = ?1 WHERE update_status = 'pending'", tomorrow],
+    ]);
+    await app.runCron();
+    await app.runCron();
+    const runs = [...app.logs().matchAll(/cron: D1 rows read (\d+), written (\d+)/g)];
+    expect(runs).toHaveLength(2);
+    expect(Number(runs.at(-1)?.[1])).toBeLessThanOrEqual(100);
+    expect(jetimob.calls).toHaveLength(0);
+  });
 });

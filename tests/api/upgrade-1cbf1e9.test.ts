@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, spawnApp } from "../support/app";
-import { asReleaseLeftIt, everyRow, migrationsSince, type Rows, withColumnsAddedSince } from "../support/release";
+import { asReleaseLeftIt, asUpgradedSince, everyRow, migrationsSince, type Rows } from "../support/release";
 import { StaffClient } from "../support/staff";
 
 // A database as release 1cbf1e9 left it: migrations 0001 to 0006 applied the
@@ -37,12 +37,13 @@ describe("a database made by release 1cbf1e9", () => {
       "0007_attention.sql",
       "0008_corrections_waiting.sql",
       "0009_webhook_hears_mail.sql",
+      "0010_alert_mails.sql",
     ]);
   });
 
   it("keeps every row of every table as it was, the counters gaining 'attention' alone", () => {
-    expect(Object.keys(after)).toEqual(Object.keys(before));
-    const expected = withColumnsAddedSince(before, RELEASE_MIGRATIONS);
+    const expected = asUpgradedSince(before, RELEASE_MIGRATIONS);
+    expect(Object.keys(after)).toEqual(Object.keys(expected));
     for (const table of Object.keys(before)) {
       if (table === "lead_counters") continue;
       expect(after[table], table).toEqual(expected[table]);

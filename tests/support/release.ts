@@ -59,18 +59,31 @@ const COLUMNS_ADDED: Record<number, Record<string, (row: Rows[number]) => Rows[n
   },
 };
 
+/** Tables migrations added, by migration: empty on a release's database. */
+const TABLES_ADDED: Record<number, string[]> = {
+  // Each owner's copy of an incident's e-mails.
+  10: ["alert_mails"],
+};
+
 /**
  * A release's rows (from {@link everyRow}) as they should read after the
  * migrations since its first `migrations`: unchanged, but for the columns
- * added since.
+ * added since, and the tables added since (empty), every table in
+ * {@link everyRow}'s order.
  */
-export function withColumnsAddedSince(rows: Record<string, Rows>, migrations: number): Record<string, Rows> {
-  const added = Object.entries(COLUMNS_ADDED)
-    .filter(([migration]) => Number(migration) > migrations)
-    .flatMap(([, tables]) => Object.entries(tables));
+export function asUpgradedSince(rows: Record<string, Rows>, migrations: number): Record<string, Rows> {
+  const since = <T>(byMigration: Record<number, T>) =>
+    Object.entries(byMigration)
+      .filter(([migration]) => Number(migration) > migrations)
+      .map(([, added]) => added);
   const out: Record<string, Rows> = { ...rows };
-  for (const [table, columns] of added) {
+  for (const [table, columns] of since(COLUMNS_ADDED).flatMap((tables) => Object.entries(tables))) {
     out[table] = (out[table] ?? []).map((row) => ({ ...row, ...columns(row) }));
   }
-  return out;
+  for (const table of since(TABLES_ADDED).flat()) out[table] = [];
+  return Object.fromEntries(
+    Object.keys(out)
+      .sort()
+      .map((table) => [table, out[table] ?? []]),
+  );
 }

@@ -4,7 +4,7 @@
 
 use worker::{D1Database, D1PreparedStatement};
 
-use crate::d1::query;
+use crate::d1::{Counted, query};
 
 // The rows' names, each a macro so that SQL can name it at compile time.
 
@@ -63,7 +63,7 @@ const FORGET_SQL: &str = "DELETE FROM cron_state WHERE name = ?1";
 /// Notes that `name` happened at `at`; the latest time stays, whatever
 /// order parallel notes land in.
 pub async fn note(db: &D1Database, name: &str, at: i64) -> worker::Result<()> {
-    noting(db, name, at)?.run().await?;
+    noting(db, name, at)?.run_counted().await?;
     Ok(())
 }
 

@@ -1,5 +1,9 @@
 //! Reading what D1 answered a batch: the rows of one of its statements, the
-//! first of them, whether it returned any, and how many rows a write changed.
+//! first of them, whether it returned any, and how many rows a write changed;
+//! binding parameters; and counting what the cron's statements read and
+//! wrote (`Counted`), which the cron logs after each run.
+
+use std::cell::Cell;
 
 use serde::de::DeserializeOwned;
 use worker::wasm_bindgen::JsValue;
@@ -92,4 +96,84 @@ impl<T: Param> Param for Option<T> {
     fn js(&self) -> JsValue {
         self.as_ref().map_or(JsValue::NULL, Param::js)
     }
+}
+
+/// Rows D1 read and wrote.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Rows {
+    pub read: usize,
+    pub written: usize,
+}
+
+thread_local! {
+    /// What the counted statements of this isolate read and wrote since
+    /// [`start_counting`]: a cron run's cost, which D1 bills by rows read.
+    static COUNTED: Cell<Rows> = const { Cell::new(Rows { read: 0, written: 0 }) };
+}
+
+/// Starts counting afresh.
+pub fn start_counting() {
+    COUNTED.with(|c| c.set(Rows::default()));
+}
+
+/// What was counted since [`start_counting`]. The count is the isolate's:
+/// a request it serves meanwhile through a counted statement adds to it.
+pub fn counted() -> Rows {
+    COUNTED.with(Cell::get)
+}
+
+fn count(results: &[D1Result]) {
+    let (read, written) = results.iter().filter_map(|r| r.meta().ok().flatten()).fold(
+        (0, 0),
+        |(read, written), m| {
+            (
+                read + m.rows_read.unwrap_or_default(),
+                written + m.rows_written.unwrap_or_default(),
+            )
+        },
+    );
+    COUNTED.with(|c| {
+        let now = c.get();
+        c.set(Rows {
+            read: now.read + read,
+            written: now.written + written,
+        });
+    });
+}
+
+/// A statement run with what it read and wrote counted (the cron's statements).
+pub trait Counted {
+    fn run_counted(self) -> impl Future<Output = worker::Result<D1Result>>;
+    fn all_counted(self) -> impl Future<Output = worker::Result<D1Result>>;
+    /// Its first row, if any.
+    fn first_counted<T: DeserializeOwned>(self) -> impl Future<Output = worker::Result<Option<T>>>;
+}
+
+impl Counted for D1PreparedStatement {
+    async fn run_counted(self) -> worker::Result<D1Result> {
+        let result = self.run().await?;
+        count(std::slice::from_ref(&result));
+        Ok(result)
+    }
+
+    async fn all_counted(self) -> worker::Result<D1Result> {
+        let result = self.all().await?;
+        count(std::slice::from_ref(&result));
+        Ok(result)
+    }
+
+    async fn first_counted<T: DeserializeOwned>(self) -> worker::Result<Option<T>> {
+        let result = self.all_counted().await?;
+        Ok(result.results::<T>()?.into_iter().next())
+    }
+}
+
+/// A batch run with what its statements read and wrote counted.
+pub async fn batch_counted(
+    db: &D1Database,
+    statements: Vec<D1PreparedStatement>,
+) -> worker::Result<Vec<D1Result>> {
+    let results = db.batch(statements).await?;
+    count(&results);
+    Ok(results)
 }

@@ -9,7 +9,9 @@
 //! e-mail" when signing in. And the webhook's events a month after they were
 //! made, once sent or given up (retries stop after a week); an open
 //! incident's own event stays while it is open, since its key is what keeps
-//! the incident to one event and makes its end heard.
+//! the incident to one event and makes its end heard. And each owner's copy
+//! of an incident's e-mails, a month after it was written, once sent or
+//! given up.
 //!
 //! Each statement finds its rows by an index on the time it looks at (the
 //! webhook's events by their ids, which grow with time: the first event
@@ -65,9 +67,17 @@ const PRUNE_WEBHOOK_EVENTS: &str = "DELETE FROM webhook_events WHERE id IN \
                (SELECT 'incident:' || id FROM delivery_incidents WHERE resolved_at IS NULL)) \
       ORDER BY id LIMIT ?2)";
 
+/// The owners' copies of incident e-mails, found the same way: a month
+/// after they were written, once sent or given up (retries stop after a day).
+const PRUNE_ALERT_MAILS: &str = "DELETE FROM alert_mails WHERE id IN \
+     (SELECT id FROM alert_mails \
+      WHERE id < coalesce((SELECT id FROM alert_mails WHERE created_at >= ?1 ORDER BY id LIMIT 1), \
+                          9223372036854775807) \
+        AND created_at < ?1 AND status != 'pending' ORDER BY id LIMIT ?2)";
+
 /// The clean-up's statements in batch order: each with how long its rows
 /// are kept and what it removes, for the log.
-const STEPS: [(&str, i64, &str); 6] = [
+const STEPS: [(&str, i64, &str); 7] = [
     (
         PRUNE_RATE_LIMITS,
         RATE_LIMIT_RETENTION_MS,
@@ -82,6 +92,11 @@ const STEPS: [(&str, i64, &str); 6] = [
     ),
     (PRUNE_RESETS, ENDED_RETENTION_MS, "reset links"),
     (PRUNE_WEBHOOK_EVENTS, ENDED_RETENTION_MS, "webhook events"),
+    (
+        PRUNE_ALERT_MAILS,
+        ENDED_RETENTION_MS,
+        "owners' alert e-mails",
+    ),
 ];
 
 /// One cron run's clean-up. A failure is logged and left to the next run.
@@ -109,5 +124,5 @@ async fn prune(env: &Env, now: i64) -> worker::Result<Vec<D1Result>> {
         .iter()
         .map(|(sql, kept_ms, _)| query!(&db, *sql, now - kept_ms, MAX_ROWS_PER_TABLE))
         .collect::<worker::Result<Vec<_>>>()?;
-    db.batch(statements).await
+    d1::batch_counted(&db, statements).await
 }

@@ -22,6 +22,7 @@ use worker::{D1Database, Env};
 use super::incidents::{self, BACKLOG_MS, Incident, Words};
 use super::webhook;
 use crate::cron_state::{self, delivery_watched_at, mail_failure_told_at, noted};
+use crate::d1::{self, Counted};
 use crate::dates::{format_date, iso};
 use crate::messages;
 
@@ -83,7 +84,7 @@ pub async fn tell_webhook(env: &Env, db: &D1Database, now: i64) -> worker::Resul
     }
     let news: MailNews = db
         .prepare(MAIL_NEWS_SQL)
-        .first(None)
+        .first_counted()
         .await?
         .unwrap_or_default();
     let beat = Heartbeat {
@@ -121,7 +122,7 @@ pub async fn tell_webhook(env: &Env, db: &D1Database, now: i64) -> worker::Resul
         _ => return Ok(()),
     };
     if let Some(recorded) = webhook::record(env, db, event, fields, now)? {
-        db.batch(vec![recorded, note]).await?;
+        d1::batch_counted(db, vec![recorded, note]).await?;
     }
     Ok(())
 }

@@ -17,19 +17,22 @@
 //! visitors while a lead given up waits for a person) is alerted on its own,
 //! at once and once: an open incident must not hide what comes after it.
 //!
+//! A claimed e-mail is written as one copy per owner (`owner_mails`), sent
+//! at the end of the run and retried on its own if the e-mail API refuses it.
 //! The webhook hears each incident when its alert is claimed, whatever
 //! becomes of the e-mail (the e-mail API may be the thing refusing), and
 //! its end when it resolves, in the same batch.
 
-use crate::d1::query;
+use crate::d1::{self, Counted, query};
 use serde::Deserialize;
 use serde_json::json;
 use worker::{D1Database, Env};
 
+use super::owner_mails::{self, Kind, Letter};
 use super::webhook;
 use crate::cron_state::noted;
 use crate::dates::{format_date, iso};
-use crate::mail::{self, Email};
+use crate::mail;
 use crate::{agency, config, crm, messages};
 
 /// Past this, an undelivered lead is a problem someone must look at.
@@ -287,23 +290,18 @@ const CLAIM_RECOVERY_SQL: &str = concat!(
 );
 const UNCLAIM_RECOVERY_SQL: &str =
     "UPDATE delivery_incidents SET recovery_alerted_at = NULL WHERE id = ?1";
-const OWNERS_SQL: &str = "SELECT email FROM staff_users \
-     WHERE role = 'owner' AND disabled_at IS NULL AND confirmed_at IS NOT NULL";
-
-#[derive(Deserialize)]
-struct EmailRow {
-    email: String,
-}
 
 /// Looks at delivery, opens, updates or resolves the incident, and sends
 /// what is due.
 pub async fn watch(env: &Env, db: &D1Database, now: i64) -> worker::Result<()> {
-    let results = db
-        .batch(vec![
+    let results = d1::batch_counted(
+        db,
+        vec![
             query!(db, SNAPSHOT_SQL, WEBHOOK_FAILED_TRIES)?,
             db.prepare(OPEN_SQL),
-        ])
-        .await?;
+        ],
+    )
+    .await?;
     let mut snapshot: Snapshot = results
         .first()
         .map(|r| r.results::<Snapshot>())
@@ -326,12 +324,12 @@ pub async fn watch(env: &Env, db: &D1Database, now: i64) -> worker::Result<()> {
     match (open, now_reasons.is_empty()) {
         (None, false) => {
             query!(db, OPEN_INCIDENT_SQL, now, listed, snapshot.waiting)?
-                .run()
+                .run_counted()
                 .await?;
         }
         (Some(incident), false) => {
             query!(db, UPDATE_SQL, incident.id, listed, snapshot.waiting)?
-                .run()
+                .run_counted()
                 .await?;
             let now_open = Incident {
                 reasons: listed,
@@ -341,9 +339,12 @@ pub async fn watch(env: &Env, db: &D1Database, now: i64) -> worker::Result<()> {
             alert_joined_if_due(env, db, &now_open, now).await?;
         }
         (Some(incident), true) => {
-            let mut batch = vec![query!(db, RESOLVE_SQL, incident.id, now)?];
+            let mut batch = vec![
+                query!(db, RESOLVE_SQL, incident.id, now)?,
+                owner_mails::drop_unsent(db, incident.id, now)?,
+            ];
             batch.extend(recovered_event(env, db, &incident, now)?);
-            db.batch(batch).await?;
+            d1::batch_counted(db, batch).await?;
         }
         (None, true) => {}
     }
@@ -353,18 +354,30 @@ pub async fn watch(env: &Env, db: &D1Database, now: i64) -> worker::Result<()> {
 
 async fn alert_if_due(env: &Env, db: &D1Database, now: i64) -> worker::Result<()> {
     let Some(incident) = query!(db, CLAIM_ALERT_SQL, now, ALERT_GAP_MS)?
-        .first::<Incident>(None)
+        .first_counted::<Incident>()
         .await?
     else {
         return Ok(());
     };
     let key = incident.event_key();
     // Claimed: from here any failure gives the claim back, for the next run.
-    if let Err(error) = send_alert(env, db, &incident, &incident.reasons(), key, now).await {
+    if let Err(error) = send_alert(
+        env,
+        db,
+        &incident,
+        &incident.reasons(),
+        key,
+        Kind::Alert,
+        now,
+    )
+    .await
+    {
         worker::console_error!(
             "incidents: the alert was not sent ({error}); trying again next minute"
         );
-        query!(db, UNCLAIM_ALERT_SQL, incident.id)?.run().await?;
+        query!(db, UNCLAIM_ALERT_SQL, incident.id)?
+            .run_counted()
+            .await?;
     }
     Ok(())
 }
@@ -396,13 +409,14 @@ async fn alert_joined_if_due(
         before,
         named.as_str()
     )?
-    .first::<Incident>(None)
+    .first_counted::<Incident>()
     .await?
     else {
         return Ok(());
     };
     let key = format!("{}:{named}", incident.event_key());
-    if let Err(error) = send_alert(env, db, &claimed, &joined, key, now).await {
+    let kind = Kind::Joined(&named);
+    if let Err(error) = send_alert(env, db, &claimed, &joined, key, kind, now).await {
         worker::console_error!(
             "incidents: the alert of {} was not sent ({error}); trying again next minute",
             list_reasons(&joined)
@@ -416,21 +430,24 @@ async fn alert_joined_if_due(
             named.as_str(),
             before
         )?
-        .run()
+        .run_counted()
         .await?;
     }
     Ok(())
 }
 
 /// Tells of `incident`, whose alert this run claimed, under a subject about
-/// `about`: the webhook first (it hears the incident even when the e-mail
-/// is what fails, its event recorded once by `key`), then the owners.
+/// `about`: records the webhook's event (once by `key`) and each owner's
+/// copy of the e-mail (once by `kind`) in one batch. The copies go out at
+/// the end of this run (`owner_mails`), each retried on its own, and the
+/// webhook hears the incident whatever becomes of them.
 async fn send_alert(
     env: &Env,
     db: &D1Database,
     incident: &Incident,
     about: &[Reason],
     key: String,
+    kind: Kind<'_>,
     now: i64,
 ) -> worker::Result<()> {
     let words = describe(incident);
@@ -445,11 +462,21 @@ async fn send_alert(
         "waiting": incident.waiting,
         "message": words.summary,
     });
-    if let Some(statement) = webhook::record(env, db, event, fields, now)? {
-        statement.run().await?;
+    let letter = alert_email(headline(about), &words, env);
+    let batch: Vec<_> = webhook::record(env, db, event, fields, now)?
+        .into_iter()
+        .chain(owner_mails::write(
+            env,
+            db,
+            incident.id,
+            kind,
+            &letter,
+            now,
+        )?)
+        .collect();
+    if !batch.is_empty() {
+        d1::batch_counted(db, batch).await?;
     }
-    let subject = headline(about);
-    send_to_owners(env, db, |to| alert_email(to, subject, &words, env)).await?;
     worker::console_warn!("incidents: {}", words.summary);
     Ok(())
 }
@@ -479,59 +506,28 @@ fn recovered_event(
 
 async fn recover_if_due(env: &Env, db: &D1Database, now: i64) -> worker::Result<()> {
     let Some(incident) = query!(db, CLAIM_RECOVERY_SQL, now)?
-        .first::<Incident>(None)
+        .first_counted::<Incident>()
         .await?
     else {
         return Ok(());
     };
     let (subject, summary) = recovery(&incident.named(), &format_date(incident.started_at));
-    if let Err(error) =
-        send_to_owners(env, db, |to| recovery_email(to, subject, &summary, env)).await
-    {
+    let letter = recovery_email(subject, &summary, env);
+    let written = match owner_mails::write(env, db, incident.id, Kind::Recovery, &letter, now)? {
+        Some(statement) => statement.run_counted().await.map(|_| ()),
+        None => Ok(()),
+    };
+    if let Err(error) = written {
         worker::console_error!(
-            "incidents: the recovery e-mail was not sent ({error}); trying again next minute"
+            "incidents: the recovery e-mail was not written ({error}); trying again next minute"
         );
-        query!(db, UNCLAIM_RECOVERY_SQL, incident.id)?.run().await?;
+        query!(db, UNCLAIM_RECOVERY_SQL, incident.id)?
+            .run_counted()
+            .await?;
         return Ok(());
     }
     worker::console_log!("incidents: {summary}");
     Ok(())
-}
-
-/// E-mails every owner. An error only when none of them got it: the claim is
-/// then given back, and the next run tries them all again. An owner the
-/// e-mail API refused while others got it misses this one (logged): sending
-/// it again to everyone each minute until that one goes would flood the
-/// others, and the e-mail trouble itself shows on the panel and in
-/// `/api/health`.
-async fn send_to_owners(
-    env: &Env,
-    db: &D1Database,
-    compose: impl Fn(&str) -> Email,
-) -> worker::Result<()> {
-    if !mail::is_available(env) {
-        // The banner and the webhook still say it; nobody can be e-mailed.
-        worker::console_warn!(
-            "incidents: e-mail is off (no MAIL_API_KEY): the owners are not e-mailed"
-        );
-        return Ok(());
-    }
-    let owners: Vec<EmailRow> = db.prepare(OWNERS_SQL).all().await?.results()?;
-    let mut reached = 0;
-    let mut refused = None;
-    for owner in owners {
-        match mail::send(env, &compose(&owner.email)).await {
-            Ok(()) => reached += 1,
-            Err(error) => {
-                worker::console_error!("incidents: an owner's e-mail was not sent: {error}");
-                refused = Some(error);
-            }
-        }
-    }
-    match refused {
-        Some(error) if reached == 0 => Err(error),
-        _ => Ok(()),
-    }
 }
 
 /// What an open incident says: a line for the banner and the e-mail, and
@@ -623,7 +619,7 @@ pub fn describe(incident: &Incident) -> Words {
     }
 }
 
-fn alert_email(to: &str, subject: &str, words: &Words, env: &Env) -> Email {
+fn alert_email(subject: &str, words: &Words, env: &Env) -> Letter {
     let panel = format!("{}/admin", config::site_origin(env));
     let development = &agency::config().development.name;
     let mut text = format!("{}\n\n", words.summary);
@@ -648,18 +644,16 @@ fn alert_email(to: &str, subject: &str, words: &Words, env: &Env) -> Email {
         "<p style=\"color:#666;font-size:13px\">{}</p></div>",
         mail::escape_html(&footer).replace('\n', "<br>")
     ));
-    Email {
-        to: to.to_string(),
+    Letter {
         subject: subject.to_string(),
         text,
         html,
     }
 }
 
-fn recovery_email(to: &str, subject: &str, summary: &str, env: &Env) -> Email {
+fn recovery_email(subject: &str, summary: &str, env: &Env) -> Letter {
     let panel = format!("{}/admin", config::site_origin(env));
-    Email {
-        to: to.to_string(),
+    Letter {
         subject: subject.to_string(),
         text: format!("{summary}\n\nPainel: {panel}"),
         html: format!(

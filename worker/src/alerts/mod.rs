@@ -5,6 +5,7 @@
 pub mod heartbeat;
 pub mod incidents;
 pub mod notices;
+pub mod owner_mails;
 pub mod webhook;
 
 use worker::Env;
@@ -28,6 +29,9 @@ pub async fn run(env: &Env) {
             }
         }
         Err(e) => worker::console_error!("alerts: watching delivery failed: {e}"),
+    }
+    if let Err(e) = owner_mails::send_due(env, &db, now).await {
+        worker::console_error!("alerts: the owners' alert e-mails failed: {e}");
     }
     if let Err(e) = heartbeat::tell_webhook(env, &db, now).await {
         worker::console_error!("alerts: telling the webhook about e-mail failed: {e}");

@@ -11,7 +11,7 @@
 use std::collections::BTreeMap;
 use std::collections::btree_map::Entry;
 
-use crate::d1::query;
+use crate::d1::{Counted, query};
 use serde::Deserialize;
 use worker::{D1Database, Env};
 
@@ -129,14 +129,14 @@ pub async fn send_due(env: &Env, db: &D1Database, now: i64) -> worker::Result<us
         return Ok(0);
     }
     let recipients: Vec<Recipient> = query!(db, CLAIM_SQL, now, now + LEASE_MS)?
-        .all()
+        .all_counted()
         .await?
         .results()?;
     let (new, waiting): (Vec<_>, Vec<_>) = recipients
         .into_iter()
         .partition(|r| r.notices_sent_through.is_none());
     for person in &new {
-        query!(db, START_SQL, person.id)?.run().await?;
+        query!(db, START_SQL, person.id)?.run_counted().await?;
     }
     // The news after each person's place, read once per place: all share one
     // while their e-mails go, and one whose mailbox keeps refusing falls
@@ -149,20 +149,20 @@ pub async fn send_due(env: &Env, db: &D1Database, now: i64) -> worker::Result<us
         if let Entry::Vacant(place) = news_after.entry(through) {
             place.insert(
                 query!(db, NEWS_SQL, through, MAX_PER_EMAIL)?
-                    .all()
+                    .all_counted()
                     .await?
                     .results()?,
             );
         }
         let theirs: Vec<&News> = news_after[&through].iter().collect();
         let Some(last) = theirs.last().map(|n| n.id) else {
-            query!(db, RELEASE_SQL, person.id)?.run().await?;
+            query!(db, RELEASE_SQL, person.id)?.run_counted().await?;
             continue;
         };
         match mail::send(env, &email(&person.email, &theirs, &origin)).await {
             Ok(()) => {
                 query!(db, SENT_SQL, person.id, last, now + MIN_GAP_MS)?
-                    .run()
+                    .run_counted()
                     .await?;
                 sent += 1;
             }
@@ -171,7 +171,7 @@ pub async fn send_due(env: &Env, db: &D1Database, now: i64) -> worker::Result<us
                     "notices: the e-mail to {} was not sent: {error}",
                     person.id
                 );
-                query!(db, RELEASE_SQL, person.id)?.run().await?;
+                query!(db, RELEASE_SQL, person.id)?.run_counted().await?;
             }
         }
     }

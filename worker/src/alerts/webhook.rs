@@ -25,7 +25,7 @@ use std::time::Duration;
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
 
-use crate::d1::query;
+use crate::d1::{self, Counted, query};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use worker::{D1Database, D1PreparedStatement, Env};
@@ -194,7 +194,8 @@ const SWITCHED_OFF_SQL: [&str; 2] = [
 /// Makes events of the new submissions, then delivers the due events.
 pub async fn run(env: &Env, db: &D1Database, now: i64) -> worker::Result<usize> {
     let Some(url) = url(env) else {
-        db.batch(
+        d1::batch_counted(
+            db,
             SWITCHED_OFF_SQL
                 .iter()
                 .map(|sql| db.prepare(*sql))
@@ -207,14 +208,17 @@ pub async fn run(env: &Env, db: &D1Database, now: i64) -> worker::Result<usize> 
         url,
         secret: config::setting(env, "ALERT_WEBHOOK_SECRET"),
     };
-    db.batch(vec![
-        query!(db, START_CURSOR_SQL, now, FIRST_LOOK_BACK_MS)?,
-        query!(db, LEAD_EVENTS_SQL, now, MAX_NEW_EVENTS)?,
-        db.prepare(MOVE_CURSOR_SQL),
-    ])
+    d1::batch_counted(
+        db,
+        vec![
+            query!(db, START_CURSOR_SQL, now, FIRST_LOOK_BACK_MS)?,
+            query!(db, LEAD_EVENTS_SQL, now, MAX_NEW_EVENTS)?,
+            db.prepare(MOVE_CURSOR_SQL),
+        ],
+    )
     .await?;
     let claimed: Vec<Claimed> = query!(db, CLAIM_SQL, now, now + LEASE_MS, BATCH_SIZE)?
-        .all()
+        .all_counted()
         .await?
         .results()?;
     let origin = config::site_origin(env);
@@ -224,13 +228,13 @@ pub async fn run(env: &Env, db: &D1Database, now: i64) -> worker::Result<usize> 
             Some(body) => body,
             // The lead was deleted meanwhile: nothing of it is sent.
             None => {
-                query!(db, SENT_SQL, event.id)?.run().await?;
+                query!(db, SENT_SQL, event.id)?.run_counted().await?;
                 continue;
             }
         };
         match post(&target, event.id, &body, now).await {
             Ok(()) => {
-                query!(db, SENT_SQL, event.id)?.run().await?;
+                query!(db, SENT_SQL, event.id)?.run_counted().await?;
                 sent += 1;
             }
             Err(error) => {
@@ -240,7 +244,7 @@ pub async fn run(env: &Env, db: &D1Database, now: i64) -> worker::Result<usize> 
                 };
                 worker::console_warn!("webhook: event {} failed: {error}", event.id);
                 query!(db, FAILED_SQL, event.id, event.lease_until, error, next)?
-                    .run()
+                    .run_counted()
                     .await?;
             }
         }
@@ -256,7 +260,7 @@ async fn payload(db: &D1Database, event: &Claimed, origin: &str) -> worker::Resu
         return Ok(None);
     };
     let Some(row) = query!(db, LEAD_PAYLOAD_SQL, submission)?
-        .first::<LeadPayloadRow>(None)
+        .first_counted::<LeadPayloadRow>()
         .await?
     else {
         return Ok(None);

@@ -37,8 +37,13 @@ pub fn delay_after(attempts: i64) -> i64 {
 /// The next attempt of a delivery first tried at `since` whose
 /// `attempts`-th attempt failed at `now`.
 pub fn after_failure(since: i64, attempts: i64, now: i64) -> AfterFailure {
+    after_failure_within(since, RETRY_WINDOW_MS, attempts, now)
+}
+
+/// The same, for something retried for `window` after `since` instead of a week.
+pub fn after_failure_within(since: i64, window: i64, attempts: i64, now: i64) -> AfterFailure {
     let next = now.saturating_add(delay_after(attempts));
-    if next > since.saturating_add(RETRY_WINDOW_MS) {
+    if next > since.saturating_add(window) {
         AfterFailure::GiveUp
     } else {
         AfterFailure::RetryAt(next)
@@ -121,6 +126,22 @@ mod tests {
         // The fifth attempt comes 2 h 36 min in; 27 more fit, 6 h apart, before day 7.
         assert_eq!(attempts, 32);
         assert!(now <= T0 + RETRY_WINDOW_MS);
+    }
+
+    #[test]
+    fn something_retried_for_a_day_is_tried_eight_times_on_the_same_steps() {
+        let day = 24 * HOUR_MS;
+        let mut tried_at = vec![T0];
+        loop {
+            let attempts = tried_at.len() as i64;
+            match after_failure_within(T0, day, attempts, *tried_at.last().unwrap()) {
+                AfterFailure::RetryAt(next) => tried_at.push(next),
+                AfterFailure::GiveUp => break,
+            }
+        }
+        // 0, 1 min, 6 min, 36 min, 2 h 36, 8 h 36, 14 h 36, 20 h 36; the next would pass the day.
+        let minutes: Vec<i64> = tried_at.iter().map(|t| (t - T0) / MINUTE_MS).collect();
+        assert_eq!(minutes, [0, 1, 6, 36, 156, 516, 876, 1236]);
     }
 
     proptest! {

@@ -12,7 +12,7 @@
 //! sent after it, and one made before the first delivery needs none: the
 //! lead goes with its newest details.
 
-use crate::d1::query;
+use crate::d1::{self, Counted, query};
 use crate::live_session::session_is_live;
 use serde::Deserialize;
 use worker::{D1Database, D1PreparedStatement, D1Result};
@@ -49,9 +49,13 @@ const CLAIM_ONE_SQL: &str = concat!(
 );
 
 /// Claims up to `?3` due leads, oldest due first. `?1` now, `?2` the lease's end.
+/// Both claims of the cron name their index: D1 keeps no statistics, so
+/// SQLite otherwise reads the leads by `leads_status_newest` (every pending
+/// lead, due or not; for corrections every lead sent, nearly the whole table,
+/// every minute) instead of only the due ones.
 const CLAIM_DUE_SQL: &str = concat!(
     "UPDATE leads SET lease_until = ?2, delivery_attempts = delivery_attempts + 1 \
-     WHERE id IN (SELECT id FROM leads \
+     WHERE id IN (SELECT id FROM leads INDEXED BY leads_due \
        WHERE delivery_status = 'pending' AND next_attempt_at <= ?1 \
          AND (lease_until IS NULL OR lease_until < ?1) \
        ORDER BY next_attempt_at LIMIT ?3)",
@@ -69,7 +73,7 @@ const CLAIM_CORRECTION_SQL: &str = concat!(
 /// Claims up to `?3` due corrections. `?1` now, `?2` the lease's end.
 const CLAIM_DUE_CORRECTIONS_SQL: &str = concat!(
     "UPDATE leads SET update_lease_until = ?2, update_attempts = update_attempts + 1 \
-     WHERE id IN (SELECT id FROM leads \
+     WHERE id IN (SELECT id FROM leads INDEXED BY leads_update_due \
        WHERE update_status = 'pending' AND update_next_attempt_at <= ?1 \
          AND delivery_status = 'sent' AND (update_lease_until IS NULL OR update_lease_until < ?1) \
        ORDER BY update_next_attempt_at LIMIT ?3)",
@@ -318,7 +322,7 @@ pub async fn claim_one(
     lease_until: i64,
 ) -> worker::Result<Option<ClaimedLead>> {
     query!(db, CLAIM_ONE_SQL, id, now, lease_until)?
-        .first::<ClaimedLead>(None)
+        .first_counted::<ClaimedLead>()
         .await
 }
 
@@ -329,7 +333,7 @@ pub async fn claim_due(
     limit: usize,
 ) -> worker::Result<Vec<ClaimedLead>> {
     query!(db, CLAIM_DUE_SQL, now, lease_until, limit as i64)?
-        .all()
+        .all_counted()
         .await?
         .results::<ClaimedLead>()
 }
@@ -341,7 +345,7 @@ pub async fn claim_correction(
     lease_until: i64,
 ) -> worker::Result<Option<ClaimedCorrection>> {
     let claimed = query!(db, CLAIM_CORRECTION_SQL, id, now, lease_until)?
-        .all()
+        .all_counted()
         .await?;
     Ok(corrections(&claimed)?.into_iter().next())
 }
@@ -359,7 +363,7 @@ pub async fn claim_due_corrections(
         lease_until,
         limit as i64
     )?
-    .all()
+    .all_counted()
     .await?;
     corrections(&claimed)
 }
@@ -395,19 +399,22 @@ pub async fn mark_delivered(
         Kind::Lead => MARK_DELIVERED_SQL,
         Kind::Correction => MARK_CORRECTED_SQL,
     };
-    db.batch(vec![
-        query!(
-            db,
-            sql,
-            sent.id,
-            now,
-            jetimob_lead_id,
-            sent.name,
-            sent.email,
-            sent.whatsapp
-        )?,
-        log_attempt(db, &sent.id, now, kind, "sent", jetimob_lead_id)?,
-    ])
+    d1::batch_counted(
+        db,
+        vec![
+            query!(
+                db,
+                sql,
+                sent.id,
+                now,
+                jetimob_lead_id,
+                sent.name,
+                sent.email,
+                sent.whatsapp
+            )?,
+            log_attempt(db, &sent.id, now, kind, "sent", jetimob_lead_id)?,
+        ],
+    )
     .await?;
     Ok(())
 }
@@ -425,17 +432,20 @@ pub async fn record_failure(
         Kind::Lead => RECORD_FAILURE_SQL,
         Kind::Correction => RECORD_CORRECTION_FAILURE_SQL,
     };
-    db.batch(vec![
-        query!(
-            db,
-            sql,
-            lead.id,
-            lead.lease_until,
-            last_error,
-            next_attempt_at
-        )?,
-        log_attempt(db, &lead.id, now, kind, "failed", Some(last_error))?,
-    ])
+    d1::batch_counted(
+        db,
+        vec![
+            query!(
+                db,
+                sql,
+                lead.id,
+                lead.lease_until,
+                last_error,
+                next_attempt_at
+            )?,
+            log_attempt(db, &lead.id, now, kind, "failed", Some(last_error))?,
+        ],
+    )
     .await?;
     Ok(())
 }
@@ -443,7 +453,7 @@ pub async fn record_failure(
 /// A claimed correction with nothing left to send is dropped.
 pub async fn drop_correction(db: &D1Database, lead: &ClaimedLead) -> worker::Result<()> {
     query!(db, DROP_CORRECTION_SQL, lead.id, lead.lease_until)?
-        .run()
+        .run_counted()
         .await?;
     Ok(())
 }

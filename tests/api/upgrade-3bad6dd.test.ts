@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type App, spawnApp } from "../support/app";
+import { FakeService } from "../support/fake-http";
+import { FakeJetimob } from "../support/fake-jetimob";
+import { FakeMail } from "../support/fake-mail";
+import { asReleaseLeftIt, asUpgradedSince, everyRow, migrationsSince, type Rows } from "../support/release";
+import { StaffClient } from "../support/staff";
+
+// A database as release 3bad6dd left it: migrations 0001 to 0009 applied the
+// way `wrangler d1 migrations apply` applies them, filled with the rows that
+// release's own worker wrote (tests/fixtures/release-3bad6dd.sql, every table).
+// 0010 is applied as production would get it, then every row is read back,
+// and the panel, the cron and the owners' e-mails are used on it.
+const RELEASE_MIGRATIONS = 9;
+const DOMAIN = "altosdaserraimoveis.com.br";
+const OWNER = { email: `ana.responsavel@${DOMAIN}`, password: "vinho-tinto-2026" };
+
+let app: App;
+let jetimob: FakeJetimob;
+let mail: FakeMail;
+let hook: FakeService;
+let before: Record<string, Rows>;
+let after: Record<string, Rows>;
+
+beforeAll(async () => {
+  jetimob = await new FakeJetimob().start();
+  mail = await new FakeMail().start();
+  hook = await new FakeService(() => ({ status: 204 })).start();
+  app = await spawnApp({
+    migrate: false,
+    vars: { ...jetimob.settings(), ...mail.settings(), ALERT_WEBHOOK_URL: `${hook.url}/hooks/leads` },
+  });
+  await asReleaseLeftIt(app, "3bad6dd", RELEASE_MIGRATIONS);
+  before = await everyRow(app);
+  await app.migrate();
+  after = await everyRow(app);
+});
+
+afterAll(async () => {
+  await app?.stop();
+  await Promise.all([jetimob?.stop(), mail?.stop(), hook?.stop()]);
+});
+
+/** The subjects of the alerts the owner was e-mailed (new-lead notices left out). */
+function alertsToOwner(): string[] {
+  return mail
+    .messagesTo(OWNER.email)
+    .map((m) => m.subject)
+    .filter((subject) => !subject.endsWith("— Recanto das Videiras"));
+}
+
+describe("a database made by release 3bad6dd", () => {
+  it("was filled in every table: an incident open and alerted, its alert naming a cause gone since", () => {
+    for (const [table, rows] of Object.entries(before)) expect(rows.length, table).toBeGreaterThan(0);
+    expect(before.delivery_incidents).toEqual([
+      expect.objectContaining({
+        reasons: "backlog,corrections",
+        alerted_reasons: "backlog,corrections,keys_refused",
+        alerted_at: expect.any(Number),
+        resolved_at: null,
+      }),
+    ]);
+    expect(before.webhook_events?.find((e) => e.event === "delivery.incident")?.once_key).toBe("incident:1");
+  });
+
+  it("gets 0010, recorded as applied", async () => {
+    expect(await migrationsSince(app, RELEASE_MIGRATIONS)).toEqual(["0010_alert_mails.sql"]);
+  });
+
+  it("keeps every row of every table, ids included; alert_mails starts empty", () => {
+    const expected = asUpgradedSince(before, RELEASE_MIGRATIONS);
+    expect(Object.keys(after)).toEqual(Object.keys(expected));
+    for (const table of Object.keys(expected)) expect(after[table], table).toEqual(expected[table]);
+    expect(after.alert_mails).toEqual([]);
+  });
+
+  it("0010: the cron's looks for the last hour's alert and for a recovery to claim read their indexes", async () => {
+    const plan = async (sql: string) =>
+      (await app.sql<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`)).map((p) => p.detail).join(" ");
+    expect(
+      await plan(
+        "SELECT id FROM delivery_incidents WHERE resolved_at IS NOT NULL AND alerted_at IS NOT NULL AND recovery_alerted_at IS NULL ORDER BY id DESC LIMIT 1",
+      ),
+    ).toContain("delivery_incidents_recovery_due");
+    expect(await plan("SELECT 1 FROM delivery_incidents WHERE alerted_at > 1")).toContain("delivery_incidents_alerted");
+    expect(await plan("SELECT id FROM alert_mails WHERE status = 'pending' AND next_attempt_at <= 1")).toContain(
+      "alert_mails_due",
+    );
+  });
+});
+
+describe("after the upgrade, through the API and the cron", () => {
+  it("the incident the release alerted is not alerted again, and its end reaches the owner once, as a copy", async () => {
+    await app.runCron();
+    await app.runCron();
+    expect(alertsToOwner()).toEqual([]);
+
+    const staff = new StaffClient(app);
+    expect((await staff.login(OWNER.email, OWNER.password)).status).toBe(200);
+    const waiting = (await staff.call("GET", "/api/leads?status=falhas")).body.leads as { id: string; name: string }[];
+    expect(waiting.map((l) => l.name).sort()).toEqual(["Fátima Desistida", "Rui Correção Recusada"]);
+    for (const lead of waiting) {
+      expect((await staff.call("POST", `/api/leads/${lead.id}/mark-sent`, {})).status).toBe(200);
+    }
+    await Promise.all([app.runCron(), app.runCron()]);
+    await app.runCron();
+
+    expect((await staff.call("GET", "/api/leads")).body.incident).toBeNull();
+    // Its alert went before copies were kept, so its end goes to every owner, and speaks
+    // of what that alert named: leads, not only corrections.
+    expect(alertsToOwner()).toEqual(["Entrega ao Jetimob normalizada"]);
+    const copies = await app.sql("SELECT incident_id, kind, email, status, attempts FROM alert_mails");
+    expect(copies).toEqual([{ incident_id: 1, kind: "recovery", email: OWNER.email, status: "sent", attempts: 1 }]);
+  });
+});
