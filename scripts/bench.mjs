@@ -206,6 +206,11 @@ async function panelRowsRead(worker, auth) {
     .prepare("SELECT email, whatsapp FROM leads ORDER BY id LIMIT 1 OFFSET ?1")
     .bind(Math.min(4321, Math.floor(LEADS / 2)))
     .first();
+  // And one lead sent, for a search within 'Enviados'.
+  const someoneSent = await worker.db
+    .prepare("SELECT email FROM leads WHERE jetimob_enviado = 1 ORDER BY id LIMIT 1 OFFSET ?1")
+    .bind(Math.min(4321, Math.floor(LEADS / 4)))
+    .first();
 
   // A page far down the list: the 1,000th, or the last full one of a smaller seed.
   const deep = Math.max(2, Math.min(1000, Math.floor(LEADS / 50)));
@@ -245,6 +250,11 @@ async function panelRowsRead(worker, auth) {
     {
       name: "search, a rare term (one lead's WhatsApp)",
       ...(await get(`/api/leads?q=${someone.whatsapp.slice(3)}`)),
+      budget: ROWS_READ_BUDGET,
+    },
+    {
+      name: "search within 'Enviados', a rare term (one lead's e-mail)",
+      ...(await get(`/api/leads?status=enviados&q=${encodeURIComponent(someoneSent.email)}`)),
       budget: ROWS_READ_BUDGET,
     },
     { name: "search, a common term ('silva'): counts every match", ...(await get("/api/leads?q=silva")) },

@@ -96,6 +96,19 @@ describe("with 100,000 leads", () => {
     expect(found.total).toBe(1);
   });
 
+  it("finds one lead by e-mail within 'Enviados' and 'Pendentes' reading its matches, not every lead of the status", async () => {
+    for (const [status, sent] of [
+      ["enviados", "sent"],
+      ["pendentes", "pending"],
+    ] as const) {
+      const target = generated.find((l) => (sent === "sent") === (l.delivery_status === "sent")) as Lead;
+      const answer = await staff.call("GET", `/api/leads?status=${status}&q=${encodeURIComponent(target.email)}`);
+      expect(answer.status).toBe(200);
+      expect((answer.body.leads as Lead[]).map((l) => l.id)).toEqual([target.id]);
+      expect(Number(answer.headers.get("D1-Rows-Read")), status).toBeLessThanOrEqual(50);
+    }
+  });
+
   it("the delivery watch finds the oldest waiting correction without reading the leads", async () => {
     // The statement every cron run makes (alerts::incidents::oldest_correction!).
     const { results, meta } = await app.db
