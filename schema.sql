@@ -113,6 +113,8 @@ CREATE TABLE lead_links (
   created_at INTEGER NOT NULL,
   PRIMARY KEY (lead_id, other_id)
 ) WITHOUT ROWID;
+-- Deleting a lead removes the links that name it as the other one.
+CREATE INDEX lead_links_other ON lead_links (other_id);
 
 -- Every attempt to deliver a lead ('lead') or its correction ('update') to
 -- the CRM, with its result (the CRM's id, or the error).
@@ -135,13 +137,24 @@ CREATE VIRTUAL TABLE leads_search USING fts5 (
   tokenize = 'trigram remove_diacritics 1'
 );
 
+-- Which lead each search row belongs to, by the row's rowid: `lead_id` is
+-- not indexed in the full-text table, so deleting a lead finds its rows here.
+CREATE TABLE leads_search_rows (
+  search_rowid INTEGER PRIMARY KEY,
+  lead_id      TEXT NOT NULL
+);
+CREATE INDEX leads_search_rows_lead ON leads_search_rows (lead_id);
+
 CREATE TRIGGER leads_search_insert AFTER INSERT ON leads BEGIN
   INSERT INTO leads_search (lead_id, body)
   VALUES (new.id, new.name || ' ' || new.email || ' ' || substr(new.whatsapp, 2));
+  INSERT INTO leads_search_rows (search_rowid, lead_id) VALUES (last_insert_rowid(), new.id);
 END;
 
 CREATE TRIGGER leads_search_delete AFTER DELETE ON leads BEGIN
-  DELETE FROM leads_search WHERE lead_id = old.id;
+  DELETE FROM leads_search
+    WHERE rowid IN (SELECT search_rowid FROM leads_search_rows WHERE lead_id = old.id);
+  DELETE FROM leads_search_rows WHERE lead_id = old.id;
 END;
 
 -- New details are indexed beside the old ones: search finds a lead by its
@@ -151,6 +164,7 @@ WHEN new.name IS NOT old.name OR new.email IS NOT old.email OR new.whatsapp IS N
 BEGIN
   INSERT INTO leads_search (lead_id, body)
   VALUES (new.id, new.name || ' ' || new.email || ' ' || substr(new.whatsapp, 2));
+  INSERT INTO leads_search_rows (search_rowid, lead_id) VALUES (last_insert_rowid(), new.id);
 END;
 
 -- Staff accounts. The password hash string carries its own algorithm,

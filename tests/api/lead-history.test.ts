@@ -357,13 +357,16 @@ describe("the lead's story", () => {
 });
 
 describe("deleting a lead", () => {
-  it("deletes its submissions, attempts and links; the audit trail keeps only its id", async () => {
+  it("deletes its submissions, attempts, links and search rows; the audit trail keeps only its id", async () => {
     const p = person();
     await send({ name: p.name, email: p.email, whatsapp: p.first });
     const lead = await settled(p.email);
     await send({ name: p.name, email: p.email, whatsapp: p.second });
+    // Searchable by both numbers until then.
+    expect(await app.sql("SELECT lead_id FROM leads_search WHERE lead_id = ?1", lead.id)).toHaveLength(2);
     expect((await staff.call("DELETE", `/api/leads/${lead.id}`)).status).toBe(200);
-    for (const table of ["lead_submissions", "crm_attempts", "lead_links"]) {
+    expect(await app.sql("SELECT lead_id FROM leads_search WHERE lead_id = ?1", lead.id)).toEqual([]);
+    for (const table of ["lead_submissions", "crm_attempts", "lead_links", "leads_search_rows"]) {
       expect(await app.sql(`SELECT * FROM ${table} WHERE lead_id = ?1`, lead.id), table).toEqual([]);
     }
     const audit = await app.sql("SELECT * FROM audit_log WHERE lead_id = ?1", lead.id);

@@ -148,4 +148,17 @@ describe("with 100,000 leads", () => {
     expect(Number(runs.at(-1)?.[1])).toBeLessThanOrEqual(100);
     expect(jetimob.calls).toHaveLength(0);
   });
+
+  it("deleting a lead reads its own search rows, not the whole index", async () => {
+    const target = generated[77_777] as Lead;
+    // The statement 'Excluir' makes (admin::store's DELETE_SQL, without its session check).
+    const { results, meta } = await app.db
+      .prepare("DELETE FROM leads WHERE id = ?1 RETURNING id")
+      .bind(target.id)
+      .all<{ id: string }>();
+    expect(results).toEqual([{ id: target.id }]);
+    expect(meta.rows_read).toBeLessThanOrEqual(100);
+    const found = await list(`?q=${encodeURIComponent(target.email)}`);
+    expect(found.leads).toEqual([]);
+  });
 });

@@ -63,15 +63,21 @@ describe("a database made by release 3bad6dd", () => {
     expect(before.webhook_events?.find((e) => e.event === "delivery.incident")?.once_key).toBe("incident:1");
   });
 
-  it("gets 0010, recorded as applied", async () => {
-    expect(await migrationsSince(app, RELEASE_MIGRATIONS)).toEqual(["0010_alert_mails.sql"]);
+  it("gets 0010 and 0011, recorded as applied", async () => {
+    expect(await migrationsSince(app, RELEASE_MIGRATIONS)).toEqual([
+      "0010_alert_mails.sql",
+      "0011_lead_search_rows.sql",
+    ]);
   });
 
-  it("keeps every row of every table, ids included; alert_mails starts empty", () => {
-    const expected = asUpgradedSince(before, RELEASE_MIGRATIONS);
+  it("keeps every row of every table, ids included; alert_mails starts empty, leads_search_rows names every search row", async () => {
+    const expected = await asUpgradedSince(app, before, RELEASE_MIGRATIONS);
     expect(Object.keys(after)).toEqual(Object.keys(expected));
     for (const table of Object.keys(expected)) expect(after[table], table).toEqual(expected[table]);
     expect(after.alert_mails).toEqual([]);
+    // Every lead's search rows, its earlier details among them, are named by it.
+    expect(after.leads_search_rows).toHaveLength(before.leads_search?.length ?? -1);
+    expect(new Set(after.leads_search_rows?.map((r) => r.lead_id))).toEqual(new Set(before.leads?.map((l) => l.id)));
   });
 
   it("0010: the cron's looks for the last hour's alert and for a recovery to claim read their indexes", async () => {
@@ -111,5 +117,18 @@ describe("after the upgrade, through the API and the cron", () => {
     expect(alertsToOwner()).toEqual(["Entrega ao Jetimob normalizada"]);
     const copies = await app.sql("SELECT incident_id, kind, email, status, attempts FROM alert_mails");
     expect(copies).toEqual([{ incident_id: 1, kind: "recovery", email: OWNER.email, status: "sent", attempts: 1 }]);
+  });
+
+  it("'Excluir' on a lead the release wrote, corrected since, removes its search rows, earlier details too", async () => {
+    const staff = new StaffClient(app);
+    expect((await staff.login(OWNER.email, OWNER.password)).status).toBe(200);
+    const [marta] = await app.sql<{ id: string }>("SELECT id FROM leads WHERE name = 'Marta Corrigindo'");
+    const rows = () => app.sql("SELECT rowid FROM leads_search WHERE lead_id = ?1", marta?.id);
+    expect((await rows()).length).toBeGreaterThan(1);
+    expect((await staff.call("DELETE", `/api/leads/${marta?.id}`)).status).toBe(200);
+    expect(await rows()).toEqual([]);
+    expect(await app.sql("SELECT * FROM leads_search_rows WHERE lead_id = ?1", marta?.id)).toEqual([]);
+    const found = await staff.call("GET", "/api/leads?q=Marta");
+    expect(found.body.leads).toEqual([]);
   });
 });

@@ -54,6 +54,7 @@ describe(`a database made by release 66b2b0b (${SCHEMA_FILE.split("/").at(-1)})`
       "0008_corrections_waiting.sql",
       "0009_webhook_hears_mail.sql",
       "0010_alert_mails.sql",
+      "0011_lead_search_rows.sql",
     ]);
   });
 

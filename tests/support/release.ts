@@ -14,14 +14,16 @@ export async function everyRow(app: App): Promise<Record<string, Rows>> {
      ORDER BY name`,
   );
   const all: Record<string, Rows> = {};
-  for (const { name } of tables) {
-    const rows = await app.sql<Record<string, unknown>>(`SELECT * FROM "${name}"`);
-    all[name] = rows
-      .map((r) => JSON.stringify(r))
-      .sort()
-      .map((r) => JSON.parse(r));
-  }
+  for (const { name } of tables) all[name] = ordered(await app.sql<Record<string, unknown>>(`SELECT * FROM "${name}"`));
   return all;
+}
+
+/** Rows in one stable order, whatever order they were read in. */
+function ordered(rows: Rows): Rows {
+  return rows
+    .map((r) => JSON.stringify(r))
+    .sort()
+    .map((r) => JSON.parse(r));
 }
 
 /**
@@ -59,19 +61,28 @@ const COLUMNS_ADDED: Record<number, Record<string, (row: Rows[number]) => Rows[n
   },
 };
 
-/** Tables migrations added, by migration: empty on a release's database. */
-const TABLES_ADDED: Record<number, string[]> = {
+/**
+ * Tables migrations added, by migration: what each holds on a release's
+ * database once migrated, read from that database (null: nothing).
+ */
+const TABLES_ADDED: Record<number, Record<string, string | null>> = {
   // Each owner's copy of an incident's e-mails.
-  10: ["alert_mails"],
+  10: { alert_mails: null },
+  // Which lead each row of the search index belongs to, filled from the index.
+  11: { leads_search_rows: "SELECT rowid AS search_rowid, lead_id FROM leads_search" },
 };
 
 /**
  * A release's rows (from {@link everyRow}) as they should read after the
  * migrations since its first `migrations`: unchanged, but for the columns
- * added since, and the tables added since (empty), every table in
- * {@link everyRow}'s order.
+ * added since, and the tables added since (what each should hold, read from
+ * `app`, upgraded), every table in {@link everyRow}'s order.
  */
-export function asUpgradedSince(rows: Record<string, Rows>, migrations: number): Record<string, Rows> {
+export async function asUpgradedSince(
+  app: App,
+  rows: Record<string, Rows>,
+  migrations: number,
+): Promise<Record<string, Rows>> {
   const since = <T>(byMigration: Record<number, T>) =>
     Object.entries(byMigration)
       .filter(([migration]) => Number(migration) > migrations)
@@ -80,7 +91,9 @@ export function asUpgradedSince(rows: Record<string, Rows>, migrations: number):
   for (const [table, columns] of since(COLUMNS_ADDED).flatMap((tables) => Object.entries(tables))) {
     out[table] = (out[table] ?? []).map((row) => ({ ...row, ...columns(row) }));
   }
-  for (const table of since(TABLES_ADDED).flat()) out[table] = [];
+  for (const [table, source] of since(TABLES_ADDED).flatMap((tables) => Object.entries(tables))) {
+    out[table] = source ? ordered(await app.sql<Record<string, unknown>>(source)) : [];
+  }
   return Object.fromEntries(
     Object.keys(out)
       .sort()
