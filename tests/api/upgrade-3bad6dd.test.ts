@@ -1,52 +1,41 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type App, spawnApp } from "../support/app";
-import { FakeService } from "../support/fake-http";
-import { FakeJetimob } from "../support/fake-jetimob";
-import { FakeMail } from "../support/fake-mail";
-import { asReleaseLeftIt, asUpgradedSince, everyRow, migrationsSince, type Rows } from "../support/release";
+import type { App } from "../support/app";
+import type { FakeMail } from "../support/fake-mail";
+import {
+  alertSubjects,
+  asUpgradedSince,
+  migrationsSince,
+  type Rows,
+  type Upgraded,
+  upgradeRelease,
+} from "../support/release";
 import { StaffClient } from "../support/staff";
 
 // A database as release 3bad6dd left it: migrations 0001 to 0009 applied the
 // way `wrangler d1 migrations apply` applies them, filled with the rows that
 // release's own worker wrote (tests/fixtures/release-3bad6dd.sql, every table).
-// 0010 is applied as production would get it, then every row is read back,
-// and the panel, the cron and the owners' e-mails are used on it.
+// 0010 and 0011 are applied as production would get them, then every row is
+// read back, and the panel, the cron and the owners' e-mails are used on it.
 const RELEASE_MIGRATIONS = 9;
 const DOMAIN = "altosdaserraimoveis.com.br";
 const OWNER = { email: `ana.responsavel@${DOMAIN}`, password: "vinho-tinto-2026" };
 
 let app: App;
-let jetimob: FakeJetimob;
 let mail: FakeMail;
-let hook: FakeService;
 let before: Record<string, Rows>;
 let after: Record<string, Rows>;
+let upgraded: Upgraded | undefined;
 
 beforeAll(async () => {
-  jetimob = await new FakeJetimob().start();
-  mail = await new FakeMail().start();
-  hook = await new FakeService(() => ({ status: 204 })).start();
-  app = await spawnApp({
-    migrate: false,
-    vars: { ...jetimob.settings(), ...mail.settings(), ALERT_WEBHOOK_URL: `${hook.url}/hooks/leads` },
-  });
-  await asReleaseLeftIt(app, "3bad6dd", RELEASE_MIGRATIONS);
-  before = await everyRow(app);
-  await app.migrate();
-  after = await everyRow(app);
+  upgraded = await upgradeRelease("3bad6dd", RELEASE_MIGRATIONS);
+  ({ app, mail, before, after } = upgraded);
 });
 
-afterAll(async () => {
-  await app?.stop();
-  await Promise.all([jetimob?.stop(), mail?.stop(), hook?.stop()]);
-});
+afterAll(() => upgraded?.stop());
 
 /** The subjects of the alerts the owner was e-mailed (new-lead notices left out). */
 function alertsToOwner(): string[] {
-  return mail
-    .messagesTo(OWNER.email)
-    .map((m) => m.subject)
-    .filter((subject) => !subject.endsWith("— Recanto das Videiras"));
+  return alertSubjects(mail, OWNER.email);
 }
 
 describe("a database made by release 3bad6dd", () => {

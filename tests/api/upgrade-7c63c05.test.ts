@@ -1,9 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type App, spawnApp } from "../support/app";
-import { FakeService } from "../support/fake-http";
-import { FakeJetimob } from "../support/fake-jetimob";
-import { FakeMail } from "../support/fake-mail";
-import { asReleaseLeftIt, asUpgradedSince, everyRow, migrationsSince, type Rows } from "../support/release";
+import type { App } from "../support/app";
+import type { FakeService } from "../support/fake-http";
+import type { FakeMail } from "../support/fake-mail";
+import {
+  alertSubjects,
+  asUpgradedSince,
+  migrationsSince,
+  type Rows,
+  type Upgraded,
+  upgradeRelease,
+} from "../support/release";
 import { StaffClient } from "../support/staff";
 
 // A database as release 7c63c05 left it: migrations 0001 to 0008 applied the
@@ -16,37 +22,22 @@ const DOMAIN = "altosdaserraimoveis.com.br";
 const OWNER = { email: `ana.responsavel@${DOMAIN}`, password: "vinho-tinto-2026" };
 
 let app: App;
-let jetimob: FakeJetimob;
 let mail: FakeMail;
 let hook: FakeService;
 let before: Record<string, Rows>;
 let after: Record<string, Rows>;
+let upgraded: Upgraded | undefined;
 
 beforeAll(async () => {
-  jetimob = await new FakeJetimob().start();
-  mail = await new FakeMail().start();
-  hook = await new FakeService(() => ({ status: 204 })).start();
-  app = await spawnApp({
-    migrate: false,
-    vars: { ...jetimob.settings(), ...mail.settings(), ALERT_WEBHOOK_URL: `${hook.url}/hooks/leads` },
-  });
-  await asReleaseLeftIt(app, "7c63c05", RELEASE_MIGRATIONS);
-  before = await everyRow(app);
-  await app.migrate();
-  after = await everyRow(app);
+  upgraded = await upgradeRelease("7c63c05", RELEASE_MIGRATIONS);
+  ({ app, mail, hook, before, after } = upgraded);
 });
 
-afterAll(async () => {
-  await app?.stop();
-  await Promise.all([jetimob?.stop(), mail?.stop(), hook?.stop()]);
-});
+afterAll(() => upgraded?.stop());
 
 /** The subjects of the alerts the owner was e-mailed (new-lead notices left out). */
 function alertsToOwner(): string[] {
-  return mail
-    .messagesTo(OWNER.email)
-    .map((m) => m.subject)
-    .filter((subject) => !subject.endsWith("— Recanto das Videiras"));
+  return alertSubjects(mail, OWNER.email);
 }
 
 /** What the webhook was sent, oldest first. */

@@ -1,6 +1,9 @@
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
-import type { App } from "./app";
+import { type App, spawnApp } from "./app";
+import { FakeService } from "./fake-http";
+import { FakeJetimob } from "./fake-jetimob";
+import { FakeMail } from "./fake-mail";
 import { repoRoot } from "./paths";
 import { statementsOf } from "./schema";
 
@@ -99,4 +102,51 @@ export async function asUpgradedSince(
       .sort()
       .map((table) => [table, out[table] ?? []]),
   );
+}
+
+/** A release's database, upgraded, on a worker whose Jetimob, e-mail API and webhook are fakes. */
+export type Upgraded = {
+  app: App;
+  jetimob: FakeJetimob;
+  mail: FakeMail;
+  hook: FakeService;
+  /** Every table's rows as the release left them, and after the migrations since. */
+  before: Record<string, Rows>;
+  after: Record<string, Rows>;
+  stop(): Promise<void>;
+};
+
+/**
+ * Starts a worker on an empty D1, makes it what release `commit` left
+ * ({@link asReleaseLeftIt}: its first `migrations`, then its fixture), reads
+ * every row, applies the migrations since as production gets them, and reads
+ * every row again.
+ */
+export async function upgradeRelease(commit: string, migrations: number): Promise<Upgraded> {
+  const [jetimob, mail, hook] = await Promise.all([
+    new FakeJetimob().start(),
+    new FakeMail().start(),
+    new FakeService(() => ({ status: 204 })).start(),
+  ]);
+  const app = await spawnApp({
+    migrate: false,
+    vars: { ...jetimob.settings(), ...mail.settings(), ALERT_WEBHOOK_URL: `${hook.url}/hooks/leads` },
+  });
+  await asReleaseLeftIt(app, commit, migrations);
+  const before = await everyRow(app);
+  await app.migrate();
+  const after = await everyRow(app);
+  const stop = async () => {
+    await app.stop();
+    await Promise.all([jetimob.stop(), mail.stop(), hook.stop()]);
+  };
+  return { app, jetimob, mail, hook, before, after, stop };
+}
+
+/** The subjects of the alert e-mails sent to `to` (new-lead notices left out). */
+export function alertSubjects(mail: FakeMail, to: string): string[] {
+  return mail
+    .messagesTo(to)
+    .map((m) => m.subject)
+    .filter((subject) => !subject.endsWith("— Recanto das Videiras"));
 }
