@@ -14,7 +14,7 @@
 use serde::Deserialize;
 use worker::{D1Database, D1PreparedStatement, Env};
 
-use crate::crm::schedule::{self, AfterFailure};
+use crate::crm::schedule;
 use crate::d1::{self, query};
 use crate::mail::{self, Email};
 
@@ -180,15 +180,13 @@ pub async fn send_due(env: &Env, db: &D1Database, now: i64) -> worker::Result<us
                 outcomes.push(query!(db, SENT_SQL, copy.id, copy.lease_until, now)?);
             }
             Err(error) => {
-                let next = match schedule::after_failure_within(
+                let next = schedule::after_failure_within(
                     copy.created_at,
                     RETRY_WINDOW_MS,
                     copy.attempts,
                     now,
-                ) {
-                    AfterFailure::RetryAt(at) => Some(at),
-                    AfterFailure::GiveUp => None,
-                };
+                )
+                .retry_at();
                 let when = if next.is_some() {
                     "tried again later"
                 } else {

@@ -30,7 +30,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use worker::{D1Database, D1PreparedStatement, Env};
 
-use crate::crm::schedule::{self, AfterFailure};
+use crate::crm::schedule;
 use crate::dates::iso;
 use crate::{config, outbound};
 
@@ -238,10 +238,8 @@ pub async fn run(env: &Env, db: &D1Database, now: i64) -> worker::Result<usize> 
                 sent += 1;
             }
             Err(error) => {
-                let next = match schedule::after_failure(event.created_at, event.attempts, now) {
-                    AfterFailure::RetryAt(at) => Some(at),
-                    AfterFailure::GiveUp => None,
-                };
+                let next =
+                    schedule::after_failure(event.created_at, event.attempts, now).retry_at();
                 worker::console_warn!("webhook: event {} failed: {error}", event.id);
                 query!(db, FAILED_SQL, event.id, event.lease_until, error, next)?
                     .run_counted()

@@ -18,7 +18,6 @@ use worker::{D1Database, Env};
 
 use crate::{config, platform};
 use jetimob::Settings;
-use schedule::AfterFailure;
 use store::{ClaimedCorrection, ClaimedLead, Kind};
 
 /// How long a claim keeps other runs away: well past [`jetimob::TIMEOUT`] and
@@ -177,10 +176,7 @@ async fn record(
             Ok(Outcome::Delivered)
         }
         Err(last_error) => {
-            let next = match schedule::after_failure(since, lead.delivery_attempts, now) {
-                AfterFailure::RetryAt(at) => Some(at),
-                AfterFailure::GiveUp => None,
-            };
+            let next = schedule::after_failure(since, lead.delivery_attempts, now).retry_at();
             worker::console_warn!(
                 "crm: attempt {} on {:?} of lead {} failed: {last_error}",
                 lead.delivery_attempts,

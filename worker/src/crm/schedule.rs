@@ -28,6 +28,16 @@ pub enum AfterFailure {
     GiveUp,
 }
 
+impl AfterFailure {
+    /// When to try again, as stored in a `next_attempt_at` column: none once given up.
+    pub fn retry_at(self) -> Option<i64> {
+        match self {
+            AfterFailure::RetryAt(at) => Some(at),
+            AfterFailure::GiveUp => None,
+        }
+    }
+}
+
 /// The wait after the `attempts`-th failed attempt (1-based).
 pub fn delay_after(attempts: i64) -> i64 {
     let step = usize::try_from(attempts.saturating_sub(1)).unwrap_or(0);
