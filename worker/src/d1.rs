@@ -107,24 +107,30 @@ pub struct Rows {
 
 thread_local! {
     /// What the counted statements of this isolate read and wrote since
-    /// [`start_counting`]: a cron run's cost, which D1 bills by rows read.
-    static COUNTED: Cell<Rows> = const { Cell::new(Rows { read: 0, written: 0 }) };
+    /// [`start_counting`] (a cron run's cost, which D1 bills by rows read);
+    /// `None` while nothing counts, so a request outside a cron run reads
+    /// no answer's meta.
+    static COUNTED: Cell<Option<Rows>> = const { Cell::new(None) };
 }
 
 /// Starts counting afresh.
 pub fn start_counting() {
-    COUNTED.with(|c| c.set(Rows::default()));
+    COUNTED.with(|c| c.set(Some(Rows::default())));
 }
 
-/// What was counted since [`start_counting`]. The count is the isolate's:
-/// a request it serves meanwhile through a counted statement adds to it.
-pub fn counted() -> Rows {
-    COUNTED.with(Cell::get)
+/// What was counted since [`start_counting`], and counting stops. The count
+/// is the isolate's: a request it serves meanwhile through a counted
+/// statement adds to it.
+pub fn finish_counting() -> Rows {
+    COUNTED.with(Cell::take).unwrap_or_default()
 }
 
 fn count(results: &[D1Result]) {
+    let Some(so_far) = COUNTED.with(Cell::get) else {
+        return;
+    };
     let (read, written) = results.iter().filter_map(|r| r.meta().ok().flatten()).fold(
-        (0, 0),
+        (so_far.read, so_far.written),
         |(read, written), m| {
             (
                 read + m.rows_read.unwrap_or_default(),
@@ -132,13 +138,7 @@ fn count(results: &[D1Result]) {
             )
         },
     );
-    COUNTED.with(|c| {
-        let now = c.get();
-        c.set(Rows {
-            read: now.read + read,
-            written: now.written + written,
-        });
-    });
+    COUNTED.with(|c| c.set(Some(Rows { read, written })));
 }
 
 /// A statement run with what it read and wrote counted (the cron's statements).

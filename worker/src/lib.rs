@@ -78,6 +78,6 @@ pub async fn scheduled(_event: ScheduledEvent, env: Env, _ctx: ScheduleContext) 
     alerts::run(&env).await;
     // D1 bills by rows read, and this runs 1,440 times a day: what one run
     // cost, in the log (and in `make bench`, at 100,000 leads).
-    let rows = d1::counted();
+    let rows = d1::finish_counting();
     worker::console_log!("cron: D1 rows read {}, written {}", rows.read, rows.written);
 }
