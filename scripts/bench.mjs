@@ -39,9 +39,9 @@ import { promisify } from "node:util";
 import { brotliCompressSync, gzipSync } from "node:zlib";
 import autocannon from "autocannon";
 import { CHROMIUM_FLAGS as CHROMIUM_BASE_FLAGS, CHROMIUM_PATH } from "./chromium.mjs";
-import { startLocalWorker } from "./local-worker.mjs";
+import { cronRowCounts, startLocalWorker } from "./local-worker.mjs";
 import { measureFirstLoad, report } from "./page-weight.mjs";
-import { generateLeads, seedLeadsThrough } from "./seed-leads.mjs";
+import { generateLeads, nothingDueUntilTomorrow, seedLeadsThrough } from "./seed-leads.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const bin = join(root, "node_modules/.bin");
@@ -109,17 +109,12 @@ async function cronRowsRead(leads) {
   });
   try {
     await seedLeadsThrough(cron.db, { count: leads });
-    const tomorrow = Date.now() + 86_400_000;
-    await cron.db.batch([
-      cron.db.prepare("UPDATE leads SET next_attempt_at = ?1 WHERE delivery_status = 'pending'").bind(tomorrow),
-      cron.db.prepare("UPDATE leads SET update_next_attempt_at = ?1 WHERE update_status = 'pending'").bind(tomorrow),
-    ]);
+    await nothingDueUntilTomorrow(cron.db);
     await cron.scheduled();
     await cron.scheduled();
-    const runs = [...cron.logs().matchAll(/cron: D1 rows read (\d+), written (\d+)/g)];
-    const last = runs.at(-1);
+    const last = cronRowCounts(cron.logs()).at(-1);
     if (!last) throw new Error("the cron logged no count of the rows it read");
-    return { read: Number(last[1]), written: Number(last[2]), budget: CRON_ROWS_READ_BUDGET };
+    return { ...last, budget: CRON_ROWS_READ_BUDGET };
   } finally {
     await cron.stop();
   }

@@ -121,6 +121,19 @@ async function inlineConfig({ vars, ratelimits }) {
   };
 }
 
+/**
+ * What each cron run read and wrote in D1, oldest first, from the worker's
+ * log line after the run (`cron: D1 rows read N, written M`, `lib.rs`).
+ * @param {string} logs what the worker printed
+ * @returns {{ read: number, written: number }[]}
+ */
+export function cronRowCounts(logs) {
+  return [...logs.matchAll(/cron: D1 rows read (\d+), written (\d+)/g)].map((m) => ({
+    read: Number(m[1]),
+    written: Number(m[2]),
+  }));
+}
+
 /** The SQL of a migration-free file (a release's schema), as statements D1 runs one by one. */
 export async function statementsOf(file) {
   const { unstable_splitSqlQuery } = await import("wrangler");

@@ -530,6 +530,19 @@ export async function seedLeadsThrough(db, { count, seed = 1, now = Date.now() }
   return { count, seconds: (performance.now() - started) / 1000 };
 }
 
+/**
+ * Makes every lead waiting for the CRM, and every correction, due tomorrow:
+ * a minute with nothing to deliver, as the cron sees most minutes.
+ * @param {import("./local-worker.mjs").D1} db a running worker's D1 binding
+ */
+export async function nothingDueUntilTomorrow(db) {
+  const tomorrow = Date.now() + 86_400_000;
+  await db.batch([
+    db.prepare("UPDATE leads SET next_attempt_at = ?1 WHERE delivery_status = 'pending'").bind(tomorrow),
+    db.prepare("UPDATE leads SET update_next_attempt_at = ?1 WHERE update_status = 'pending'").bind(tomorrow),
+  ]);
+}
+
 function option(name, fallback) {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 && process.argv[i + 1] !== undefined ? process.argv[i + 1] : fallback;
