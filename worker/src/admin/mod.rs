@@ -282,20 +282,33 @@ async fn export(req: &Request, env: &Env, staff: &Staff) -> ApiResult<Response> 
     let mut head = format!("{}{}", csv::BOM, csv::header());
     head.extend(first.iter().map(csv::row));
     let after = next_cursor(&first);
-    let rest = stream::unfold((after, db, q), |(after, db, q)| async move {
-        let (created_at, id) = after?;
-        match store::page_after(&db, &q, Some((created_at, &id)), EXPORT_BATCH).await {
-            Ok(rows) if rows.is_empty() => None,
-            Ok(rows) => {
-                let chunk: String = rows.iter().map(csv::row).collect();
-                Some((Ok(chunk.into_bytes()), (next_cursor(&rows), db, q)))
+    // Each later page is read only while the session may read it: an export
+    // running when its account is switched off ('Desativar') or signed out
+    // stops there, and the download fails instead of finishing.
+    let rest = stream::unfold(
+        (after, db, q, staff.clone()),
+        |(after, db, q, staff)| async move {
+            let (created_at, id) = after?;
+            let now = platform::now_ms();
+            let page = (created_at, id.as_str());
+            match store::page_after_while_live(&db, &staff, &q, page, EXPORT_BATCH, now).await {
+                Ok(Some(rows)) if rows.is_empty() => None,
+                Ok(Some(rows)) => {
+                    let chunk: String = rows.iter().map(csv::row).collect();
+                    Some((Ok(chunk.into_bytes()), (next_cursor(&rows), db, q, staff)))
+                }
+                Ok(None) => {
+                    worker::console_log!("export: stopped, its staff session ended while it ran");
+                    let ended = worker::Error::RustError("the staff session ended".into());
+                    Some((Err(ended), (None, db, q, staff)))
+                }
+                Err(error) => {
+                    worker::console_error!("export: a page of leads could not be read: {error}");
+                    Some((Err(error), (None, db, q, staff)))
+                }
             }
-            Err(error) => {
-                worker::console_error!("export: a page of leads could not be read: {error}");
-                Some((Err(error), (None, db, q)))
-            }
-        }
-    });
+        },
+    );
     let body =
         stream::once(async move { Ok::<Vec<u8>, worker::Error>(head.into_bytes()) }).chain(rest);
     let date = DateTime::from_timestamp_millis(platform::now_ms())

@@ -168,13 +168,45 @@ pub async fn page_after(
     after: Option<(i64, &str)>,
     limit: i64,
 ) -> worker::Result<Vec<LeadRow>> {
-    // Later than any lead (and still a safe JavaScript number, as D1 needs).
-    const FAR_FUTURE_MS: i64 = 253_402_300_800_000;
-    let (created_at, id) = after.unwrap_or((FAR_FUTURE_MS, ""));
-    query!(db, &q.after_sql(), q.search.bound(), created_at, id, limit)?
+    page_after_query(db, q, after, limit)?
         .all()
         .await?
         .results()
+}
+
+/// What an export page after the first read: the page, if `staff`'s session
+/// may still read it (`Ok(None)` once it was ended or its account switched
+/// off at `now`), asked in one batch.
+pub async fn page_after_while_live(
+    db: &D1Database,
+    staff: &Staff,
+    q: &LeadQuery,
+    after: (i64, &str),
+    limit: i64,
+    now: i64,
+) -> worker::Result<Option<Vec<LeadRow>>> {
+    let results = db
+        .batch(vec![
+            session_live(db, staff, now)?,
+            page_after_query(db, q, Some(after), limit)?,
+        ])
+        .await?;
+    if !d1::returned_row(&results, 0) {
+        return Ok(None);
+    }
+    d1::rows(&results, 1).map(Some)
+}
+
+fn page_after_query(
+    db: &D1Database,
+    q: &LeadQuery,
+    after: Option<(i64, &str)>,
+    limit: i64,
+) -> worker::Result<D1PreparedStatement> {
+    // Later than any lead (and still a safe JavaScript number, as D1 needs).
+    const FAR_FUTURE_MS: i64 = 253_402_300_800_000;
+    let (created_at, id) = after.unwrap_or((FAR_FUTURE_MS, ""));
+    query!(db, &q.after_sql(), q.search.bound(), created_at, id, limit)
 }
 
 /// What staff did, for the audit trail.
