@@ -207,6 +207,12 @@ async function panelRowsRead(worker, auth) {
     .bind(Math.min(4321, Math.floor(LEADS / 4)))
     .first();
 
+  // And a full name with a short word in it ('Souza da Silva'), as staff type one.
+  const particled = await worker.db
+    .prepare("SELECT name FROM leads WHERE name LIKE '% da %' ORDER BY id LIMIT 1")
+    .first();
+  const fullName = particled?.name.split(" ").slice(-3).join(" ");
+
   // A page far down the list: the 1,000th, or the last full one of a smaller seed.
   const deep = Math.max(2, Math.min(1000, Math.floor(LEADS / 50)));
   const first = await get("/api/leads");
@@ -252,6 +258,15 @@ async function panelRowsRead(worker, auth) {
       ...(await get(`/api/leads?status=enviados&q=${encodeURIComponent(someoneSent.email)}`)),
       budget: ROWS_READ_BUDGET,
     },
+    ...(fullName
+      ? [
+          {
+            name: "search, a full name with a short word ('… da …')",
+            ...(await get(`/api/leads?q=${encodeURIComponent(fullName)}`)),
+            budget: ROWS_READ_BUDGET,
+          },
+        ]
+      : []),
     { name: "search, a common term ('silva'): counts every match", ...(await get("/api/leads?q=silva")) },
     { name: "page 3 by its number alone (a reload)", ...(await get("/api/leads?page=3")) },
   ];

@@ -51,10 +51,12 @@ impl StatusFilter {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Search {
     None,
-    /// Every word has three characters or more: an FTS5 query answered by the
-    /// trigram index (each word a quoted string, all required).
+    /// An FTS5 query answered by the trigram index: each word a quoted string,
+    /// all required, when every word has three characters or more; else the
+    /// whole term as one quoted string.
     Indexed(String),
-    /// A shorter term: a LIKE pattern, which scans the search table.
+    /// A term of one or two characters: a LIKE pattern, which scans the
+    /// search table.
     Scan(String),
 }
 
@@ -85,12 +87,17 @@ impl Search {
             term
         };
         let words: Vec<&str> = term.split_whitespace().collect();
+        let quoted = |text: &str| format!("\"{}\"", text.replace('"', "\"\""));
+        let phrase = words.join(" ");
         if words.iter().all(|w| w.chars().count() >= 3) {
-            let quoted: Vec<String> = words
-                .iter()
-                .map(|w| format!("\"{}\"", w.replace('"', "\"\"")))
-                .collect();
+            let quoted: Vec<String> = words.iter().map(|w| quoted(w)).collect();
             Self::Indexed(quoted.join(" "))
+        } else if phrase.chars().count() >= 3 {
+            // A word under three characters matches nothing by itself in the
+            // trigram index, but the whole term, spaces and all, is a string of
+            // trigrams: 'Maria da Silva' or 'Aline Co', found where it stands in
+            // a lead's details (as the scan below would, but through the index).
+            Self::Indexed(quoted(&phrase))
         } else {
             let escaped = term
                 .replace('\\', "\\\\")
@@ -344,7 +351,24 @@ mod tests {
     fn short_terms_scan_with_wildcards_escaped() {
         assert_eq!(Search::parse("Zé"), Search::Scan("%Zé%".into()));
         assert_eq!(Search::parse("a%"), Search::Scan("%a\\%%".into()));
-        assert_eq!(Search::parse("a_ b"), Search::Scan("%a\\_ b%".into()));
+        assert_eq!(Search::parse(" _ "), Search::Scan("%\\_%".into()));
+    }
+
+    #[test]
+    fn a_term_with_a_short_word_is_one_indexed_phrase() {
+        assert_eq!(
+            Search::parse("Maria  da Silva"),
+            Search::Indexed("\"Maria da Silva\"".into())
+        );
+        assert_eq!(
+            Search::parse("Aline Co"),
+            Search::Indexed("\"Aline Co\"".into())
+        );
+        assert_eq!(Search::parse("a_ b"), Search::Indexed("\"a_ b\"".into()));
+        assert_eq!(
+            Search::parse(r#"a" OR "b"#),
+            Search::Indexed(r#""a"" OR ""b""#.into())
+        );
     }
 
     #[test]
