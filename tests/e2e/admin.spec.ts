@@ -51,6 +51,33 @@ test("shows the counters and the leads, newest first, with dates in Brasília ti
   await screenshot(page, testInfo, "admin-list");
 });
 
+test("a term of one or two characters waits for Enter, saying so, before it searches", async ({ page }, testInfo) => {
+  // 'Zé' is someone's whole name; 'Z', 'Zé' are also on the way to 'Zélia': those are not searched.
+  const name = `Zé Parreira ${testInfo.project.name}`;
+  await seedLeads([{ name, created_at: Date.now() }]);
+  const asked: string[] = [];
+  page.on("request", (r) => {
+    const url = new URL(r.url());
+    if (url.pathname === "/api/leads") asked.push(url.searchParams.get("q") ?? "");
+  });
+  const box = page.getByLabel("Buscar por nome, e-mail ou WhatsApp");
+  await box.fill("Zé");
+  const hint = page.getByText("Digite 3 caracteres ou tecle Enter.");
+  await expect(hint).toBeVisible();
+  await expect(box).toHaveAccessibleDescription("Digite 3 caracteres ou tecle Enter.");
+  await page.waitForTimeout(1_000);
+  expect(asked).not.toContain("Zé");
+  await expect(page).not.toHaveURL(/q=/);
+  await screenshot(page, testInfo, "admin-search-short-term");
+
+  const answered = listAnswer(page, { q: "Zé" });
+  await box.press("Enter");
+  await answered;
+  await expect(page).toHaveURL(/q=Z%C3%A9/);
+  await expect(row(page, name)).toHaveCount(1);
+  await expect(hint).toBeHidden();
+});
+
 test("Marcar Enviado turns the badge and moves the counters", async ({ page }) => {
   const sentBefore = await counterValue(page, "Enviados Jetimob");
   const pendingBefore = await counterValue(page, "Pendentes");

@@ -21,7 +21,7 @@ import { IncidentBanner } from "./IncidentBanner";
 import { LeadsTable } from "./LeadsTable";
 import { panelMessages } from "./messages";
 import { useListParams } from "./useListParams";
-import { useSearchTerm } from "./useSearchTerm";
+import { isShortTerm, useSearchTerm } from "./useSearchTerm";
 
 const FILTERS: { value: StatusFilter; label: string; count: (c: LeadsPage["counts"]) => number }[] = [
   { value: "todos", label: "Todos", count: (c) => c.total },
@@ -79,7 +79,8 @@ export function LeadsPanel() {
     (q: string) => setParams({ ...params, q, page: 1 }, { replace: true }),
     [params, setParams],
   );
-  const [term, setTerm] = useSearchTerm(params.q, search);
+  const [term, setTerm, searchNow] = useSearchTerm(params.q, search);
+  const waitsForEnter = term !== params.q && isShortTerm(term);
 
   const act = async (lead: Lead, action: () => Promise<void>) => {
     setBusy((b) => ({ ...b, [lead.id]: true }));
@@ -176,7 +177,13 @@ export function LeadsPanel() {
         </div>
 
         <div className="toolbar">
-          <div className="search">
+          <form
+            className="search"
+            onSubmit={(e) => {
+              e.preventDefault();
+              searchNow();
+            }}
+          >
             <label htmlFor="lead-search" className="sr-only">
               Buscar por nome, e-mail ou WhatsApp
             </label>
@@ -187,8 +194,15 @@ export function LeadsPanel() {
               value={term}
               onChange={(e) => setTerm(e.target.value)}
               autoComplete="off"
+              enterKeyHint="search"
+              aria-describedby={waitsForEnter ? "lead-search-hint" : undefined}
             />
-          </div>
+            {waitsForEnter && (
+              <p id="lead-search-hint" className="search__hint">
+                Digite 3 caracteres ou tecle Enter.
+              </p>
+            )}
+          </form>
           <fieldset className="filters">
             <legend className="sr-only">Status Jetimob</legend>
             {FILTERS.map((f) => (

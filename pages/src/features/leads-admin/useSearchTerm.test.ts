@@ -1,13 +1,14 @@
 import { act, renderHook } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { SEARCH_DELAY_MS, useSearchTerm } from "./useSearchTerm";
+import { isShortTerm, SEARCH_DELAY_MS, useSearchTerm } from "./useSearchTerm";
 
 function searchBox(q = "") {
   const apply = vi.fn<(term: string) => void>();
   const hook = renderHook(({ q }) => useSearchTerm(q, apply), { initialProps: { q } });
   const type = (text: string) => act(() => hook.result.current[1](text));
+  const enter = () => act(() => hook.result.current[2]());
   const wait = (ms: number) => act(() => vi.advanceTimersByTime(ms));
-  return { apply, hook, type, wait, text: () => hook.result.current[0] };
+  return { apply, hook, type, enter, wait, text: () => hook.result.current[0] };
 }
 
 describe("useSearchTerm", () => {
@@ -45,5 +46,41 @@ describe("useSearchTerm", () => {
     expect(box.text()).toBe("bia");
     box.wait(SEARCH_DELAY_MS);
     expect(box.apply).not.toHaveBeenCalled();
+  });
+
+  it("waits for a third character, or for Enter, before it searches a term of one or two", () => {
+    const box = searchBox();
+    box.type("S");
+    box.wait(SEARCH_DELAY_MS);
+    box.type("Si");
+    box.wait(10 * SEARCH_DELAY_MS);
+    expect(box.apply).not.toHaveBeenCalled();
+    box.type("Sil");
+    box.wait(SEARCH_DELAY_MS);
+    expect(box.apply.mock.calls).toEqual([["Sil"]]);
+    // 'Zé' is someone's whole name: Enter searches it at once.
+    box.hook.rerender({ q: "Sil" });
+    box.type("Zé");
+    box.wait(SEARCH_DELAY_MS);
+    box.enter();
+    expect(box.apply.mock.calls).toEqual([["Sil"], ["Zé"]]);
+    // Emptying the box shows every lead again, without Enter.
+    box.hook.rerender({ q: "Zé" });
+    box.type("");
+    box.wait(SEARCH_DELAY_MS);
+    expect(box.apply.mock.calls).toEqual([["Sil"], ["Zé"], [""]]);
+  });
+});
+
+describe("isShortTerm", () => {
+  it("counts what the worker searches: the words, or a phone number's digits", () => {
+    expect(isShortTerm("")).toBe(false);
+    expect(isShortTerm("  ")).toBe(false);
+    expect(isShortTerm("Zé")).toBe(true);
+    expect(isShortTerm(" a  b ")).toBe(false);
+    expect(isShortTerm("Ana")).toBe(false);
+    expect(isShortTerm("(49)")).toBe(true);
+    expect(isShortTerm("(49) 9")).toBe(false);
+    expect(isShortTerm("+5")).toBe(true);
   });
 });
