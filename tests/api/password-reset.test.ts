@@ -189,6 +189,32 @@ describe("'Alterar senha'", () => {
     expect((await fresh().changePassword("a", "nova-senha-2026")).status).toBe(401);
   });
 
+  it("lets one of five changes sent at once win, and the password that signs in is that one", async () => {
+    // Five changes from one session, all typing the same current password: the first to be
+    // written wins, the others find their current password no longer is. Whether the five
+    // overlap in the worker is the runtime's choice, so this races 20 rounds: without the
+    // compare-and-swap, several changes were answered 200 in about a third of the rounds.
+    let { email, password } = await signedInStaff(app, mail);
+    for (let round = 1; round <= 20; round++) {
+      const client = fresh();
+      expect((await client.login(email, password)).status).toBe(200);
+      // Five calls first, so that the five changes leave on connections already open.
+      await Promise.all(Array.from({ length: 5 }, () => client.session()));
+      const tried = Array.from({ length: 5 }, (_, i) => `nova-senha-${round}-${i}-2026`);
+      const answers = await Promise.all(tried.map((next) => client.changePassword(password, next)));
+      const won = tried.filter((_, i) => answers[i]?.status === 200);
+      expect(won, `round ${round}`).toHaveLength(1);
+      for (const lost of answers.filter((a) => a.status !== 200)) {
+        expect(lost).toMatchObject({
+          status: 422,
+          body: { fields: { current_password: "A senha atual não confere." } },
+        });
+      }
+      password = won[0] as string;
+    }
+    expect((await fresh().login(email, password)).status).toBe(200);
+  }, 180_000);
+
   it("checks at most 5 guesses per session at once; strangers' failed sign-ins do not stop the person", async () => {
     const { client, email, password } = await signedInStaff(app, mail);
     const thief = fresh();
