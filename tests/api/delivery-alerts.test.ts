@@ -408,6 +408,13 @@ describe("an alert the e-mail API refuses for one owner", () => {
     return { ...s, first, refusedOwner, third, alertsTo, triesFor };
   }
 
+  /** Each address's `alert_missed_at` as an owner reads 'Equipe'. */
+  async function missedAlerts(s: { owner: { client: StaffClient } }) {
+    const { body } = await s.owner.client.call("GET", "/api/staff");
+    const accounts = body.accounts as { email: string; alert_missed_at: string | null }[];
+    return Object.fromEntries(accounts.map((a) => [a.email, a.alert_missed_at]));
+  }
+
   /** Time passes until every copy waiting for a retry is due. */
   async function retriesDue(app: App) {
     await app.sql("UPDATE alert_mails SET next_attempt_at = 0 WHERE status = 'pending'");
@@ -471,6 +478,26 @@ describe("an alert the e-mail API refuses for one owner", () => {
     await cronRuns(s.app, 2);
     expect(s.triesFor(s.refusedOwner)).toBe(tries);
     expect(s.alertsTo(s.first)).toEqual([ALERT]);
+
+    // 'Equipe' says so beside that address (the other owners can check it), until an
+    // incident e-mail reaches it again.
+    const [missed] = await s.app.sql<{ created_at: number; incident_id: number }>(
+      "SELECT created_at, incident_id FROM alert_mails WHERE email = ?1",
+      s.refusedOwner,
+    );
+    expect(await missedAlerts(s)).toMatchObject({
+      [s.refusedOwner]: new Date(missed?.created_at ?? 0).toISOString(),
+      [s.first]: null,
+      [s.third]: null,
+    });
+    await s.app.sql(
+      "INSERT INTO alert_mails (incident_id, kind, email, subject, text, html, created_at, status, sent_at) \
+       VALUES (?1, 'recovery', ?2, 'Entrega normalizada', 't', 'h', ?3, 'sent', ?3)",
+      missed?.incident_id,
+      s.refusedOwner,
+      Date.now(),
+    );
+    expect((await missedAlerts(s))[s.refusedOwner]).toBeNull();
   });
 
   it("is not sent to them once they are switched off", async () => {
@@ -486,6 +513,8 @@ describe("an alert the e-mail API refuses for one owner", () => {
     expect(s.triesFor(s.refusedOwner)).toBe(1);
     const [copy] = await s.app.sql("SELECT status, last_error FROM alert_mails WHERE email = ?1", s.refusedOwner);
     expect(copy).toEqual({ status: "failed", last_error: "não é mais responsável pelo painel" });
+    // Not sent because they left, not because their mailbox refused it: nothing to look into.
+    expect((await missedAlerts(s))[s.refusedOwner]).toBeNull();
   });
 
   it("is dropped if the trouble ends before it goes, and so is its recovery: that owner hears of neither", async () => {

@@ -164,6 +164,36 @@ test.describe("'Equipe'", () => {
     await theirs.close();
   });
 
+  test("an owner sees which owner's mailbox the delivery alerts no longer reach", async ({
+    page,
+    request,
+  }, testInfo) => {
+    const owner = await createOwner(request);
+    const unreachable = await createOwner(request);
+    // Two days ago, an incident (over since) whose alert the e-mail API refused to that
+    // address for a whole day.
+    const at = Date.now() - 2 * 24 * 3_600_000;
+    const [incident] = await sql<{ id: number }>(
+      "INSERT INTO delivery_incidents (started_at, reasons, waiting, resolved_at) VALUES (?1, 'backlog', 1, ?2) RETURNING id",
+      at,
+      at + 3_600_000,
+    );
+    await sql(
+      "INSERT INTO alert_mails (incident_id, kind, email, subject, text, html, created_at, status, attempts, last_error) \
+       VALUES (?1, 'alert', ?2, 'Leads não estão chegando ao Jetimob', 't', 'h', ?3, 'failed', 9, 'HTTP 422: mailbox full')",
+      incident?.id,
+      unreachable.email,
+      at,
+    );
+    await signIn(page, owner);
+    await page.getByRole("link", { name: "Equipe" }).click();
+    await expect(page.getByRole("row").filter({ hasText: unreachable.email })).toContainText(
+      /Alerta de \d\d\/\d\d\/\d{4} \d\d:\d\d não entregue: o serviço de e-mail recusou este endereço\./,
+    );
+    await expect(page.getByRole("row").filter({ hasText: owner.email })).not.toContainText("não entregue");
+    await screenshot(page, testInfo, "admin-team-alert-missed");
+  });
+
   test("an owner makes someone else an owner; staff who are not owners see no 'Equipe'", async ({
     page,
     browser,

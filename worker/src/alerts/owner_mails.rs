@@ -45,11 +45,44 @@ const WRITE_SQL: &str = concat!(
         OR NOT EXISTS (SELECT 1 FROM alert_mails WHERE incident_id = ?1) \
         OR o.email IN (SELECT email FROM alert_mails WHERE incident_id = ?1 AND status = 'sent')"
 );
+/// Why a copy was left failed without the e-mail API refusing it: its
+/// owner was no longer one, or its incident ended first.
+macro_rules! no_longer_owner {
+    () => {
+        "'não é mais responsável pelo painel'"
+    };
+}
+macro_rules! incident_ended {
+    () => {
+        "'o incidente terminou antes do envio'"
+    };
+}
+
+/// The newest copy the e-mail API refused to `$email` for a whole day (left
+/// failed for that, not dropped), when no copy written after it reached
+/// them: an owner who is missing the alerts. `alert_mails` holds a month of
+/// copies, a few per incident, so it is read whole.
+macro_rules! alert_missed_at {
+    ($email:literal) => {
+        concat!(
+            "(SELECT max(f.created_at) FROM alert_mails f WHERE f.email = ",
+            $email,
+            " AND f.status = 'failed' AND f.last_error NOT IN (",
+            $crate::alerts::owner_mails::no_longer_owner!(),
+            ", ",
+            $crate::alerts::owner_mails::incident_ended!(),
+            ") AND NOT EXISTS (SELECT 1 FROM alert_mails r WHERE r.email = f.email \
+               AND r.status = 'sent' AND r.created_at > f.created_at))"
+        )
+    };
+}
+pub(crate) use {alert_missed_at, incident_ended, no_longer_owner};
+
 /// Copies due for someone who is no longer an owner are not sent.
 const DROP_SQL: &str = concat!(
-    "UPDATE alert_mails SET status = 'failed', next_attempt_at = NULL, \
-       last_error = 'não é mais responsável pelo painel' \
-     WHERE status = 'pending' AND next_attempt_at <= ?1 \
+    "UPDATE alert_mails SET status = 'failed', next_attempt_at = NULL, last_error = ",
+    no_longer_owner!(),
+    " WHERE status = 'pending' AND next_attempt_at <= ?1 \
        AND (lease_until IS NULL OR lease_until < ?1) \
        AND email NOT IN (",
     owners!(),
@@ -57,9 +90,11 @@ const DROP_SQL: &str = concat!(
 );
 /// An incident's alerts still waiting when it ends: dropped (in the batch
 /// that resolves it; the recovery is written later, so it is never one).
-const ENDED_SQL: &str = "UPDATE alert_mails SET status = 'failed', next_attempt_at = NULL, \
-       last_error = 'o incidente terminou antes do envio' \
-     WHERE incident_id = ?1 AND status = 'pending' AND (lease_until IS NULL OR lease_until < ?2)";
+const ENDED_SQL: &str = concat!(
+    "UPDATE alert_mails SET status = 'failed', next_attempt_at = NULL, last_error = ",
+    incident_ended!(),
+    " WHERE incident_id = ?1 AND status = 'pending' AND (lease_until IS NULL OR lease_until < ?2)"
+);
 const CLAIM_SQL: &str = "UPDATE alert_mails SET lease_until = ?2, attempts = attempts + 1 \
      WHERE id IN (SELECT id FROM alert_mails \
        WHERE status = 'pending' AND next_attempt_at <= ?1 \

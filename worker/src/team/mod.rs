@@ -31,6 +31,9 @@ struct AccountJson<'a> {
     last_sign_in_at: Option<String>,
     disabled_at: Option<String>,
     live_sessions: i64,
+    /// An incident e-mail this address never got (the e-mail API refused it
+    /// for a day) and none since: the panel tells the other owners.
+    alert_missed_at: Option<String>,
 }
 
 impl<'a> From<&'a AccountRow> for AccountJson<'a> {
@@ -47,6 +50,7 @@ impl<'a> From<&'a AccountRow> for AccountJson<'a> {
             last_sign_in_at: a.last_sign_in_at.and_then(iso),
             disabled_at: a.disabled_at.and_then(iso),
             live_sessions: a.live_sessions,
+            alert_missed_at: a.alert_missed_at.and_then(iso),
         }
     }
 }

@@ -11,22 +11,31 @@ use serde::Deserialize;
 use worker::{D1Database, D1PreparedStatement};
 
 use crate::alerts::notices::notices_from_now;
+use crate::alerts::owner_mails::alert_missed_at;
 use crate::audit::Action;
 use crate::auth::guard::Staff;
 use crate::auth::staff::mailbox;
 use crate::live_session::{live_row, may_act};
 
-const LIST_SQL: &str = "SELECT u.id, u.email, u.role, u.created_at, u.confirmed_at, \
+const LIST_SQL: &str = concat!(
+    "SELECT u.id, u.email, u.role, u.created_at, u.confirmed_at, \
        u.last_sign_in_at, u.disabled_at, \
        (SELECT count(*) FROM staff_sessions s \
-          WHERE s.user_id = u.id AND s.revoked_at IS NULL AND s.expires_at > ?1) AS live_sessions \
-     FROM staff_users u \
-     ORDER BY u.disabled_at IS NOT NULL, u.role != 'owner', u.email";
+          WHERE s.user_id = u.id AND s.revoked_at IS NULL AND s.expires_at > ?1) AS live_sessions, \
+       CASE WHEN u.role = 'owner' AND u.disabled_at IS NULL THEN ",
+    alert_missed_at!("u.email"),
+    " END AS alert_missed_at FROM staff_users u \
+     ORDER BY u.disabled_at IS NOT NULL, u.role != 'owner', u.email"
+);
 
-const FIND_SQL: &str = "SELECT id, email, role, created_at, confirmed_at, last_sign_in_at, disabled_at, \
+const FIND_SQL: &str = concat!(
+    "SELECT u.id, u.email, u.role, u.created_at, u.confirmed_at, u.last_sign_in_at, u.disabled_at, \
        (SELECT count(*) FROM staff_sessions s \
-          WHERE s.user_id = staff_users.id AND s.revoked_at IS NULL AND s.expires_at > ?2) AS live_sessions \
-     FROM staff_users WHERE id = ?1";
+          WHERE s.user_id = u.id AND s.revoked_at IS NULL AND s.expires_at > ?2) AS live_sessions, \
+       CASE WHEN u.role = 'owner' AND u.disabled_at IS NULL THEN ",
+    alert_missed_at!("u.email"),
+    " END AS alert_missed_at FROM staff_users u WHERE u.id = ?1"
+);
 
 /// The owner acting (`?3`, from session `?6`) is still an active owner, on a
 /// session that may still act, when the batch runs: one switched off,
@@ -99,6 +108,9 @@ pub struct AccountRow {
     pub last_sign_in_at: Option<i64>,
     pub disabled_at: Option<i64>,
     pub live_sessions: i64,
+    /// For an owner still on: when the newest incident e-mail the e-mail API
+    /// kept refusing to this address was written, if none reached it since.
+    pub alert_missed_at: Option<i64>,
 }
 
 /// What an owner can do to an account.

@@ -7,7 +7,7 @@ import { StaffLayout } from "../staff-shell/StaffLayout";
 import { otherAddresses } from "./accounts";
 import { type Account, actOn, fetchTeam, type Team, type TeamAction } from "./api";
 import { ConfirmDisable } from "./ConfirmDisable";
-import { actionLabels, teamMessages } from "./messages";
+import { actionLabels, alertMissed, teamMessages } from "./messages";
 import "./team.css";
 
 /** /admin/equipe: every account and what an owner can do to it. Owners only. */
@@ -133,6 +133,9 @@ function AccountRow(props: { account: Account; isYou: boolean; busy: boolean; on
         <div>
           <EmailAddress email={account.email} />
           {isYou && <span className="team-table__note">({teamMessages.you})</span>}
+          {account.alert_missed_at && (
+            <span className="team-table__alert">{alertMissed(formatDate(account.alert_missed_at))}</span>
+          )}
         </div>
       </td>
       <td data-label="Papel">

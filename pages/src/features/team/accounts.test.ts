@@ -14,6 +14,7 @@ const account = (id: string, email: string, extra: Partial<Account> = {}): Accou
   last_sign_in_at: null,
   disabled_at: null,
   live_sessions: 0,
+  alert_missed_at: null,
   ...extra,
 });
 

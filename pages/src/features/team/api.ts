@@ -13,6 +13,8 @@ export type Account = {
   last_sign_in_at: string | null;
   disabled_at: string | null;
   live_sessions: number;
+  /** An incident alert the e-mail API refused to this address for a day, with none reaching it since. */
+  alert_missed_at: string | null;
 };
 
 export type Team = { accounts: Account[]; you: string };

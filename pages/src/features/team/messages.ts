@@ -18,6 +18,10 @@ export const teamMessages = {
   rolesNote: "Responsáveis gerenciam a equipe e veem a atividade; a equipe vê e trata os leads.",
 } satisfies Record<string, string | ToastInput>;
 
+/** Under an address the incident alerts no longer reach. */
+export const alertMissed = (date: string) =>
+  `Alerta de ${date} não entregue: o serviço de e-mail recusou este endereço.`;
+
 /** Each action's button and the toast once it is done. */
 export const actionLabels: Record<TeamAction, { button: string; done: string }> = {
   disable: { button: "Desativar", done: "Conta desativada" },
