@@ -17,24 +17,33 @@ use crate::auth::guard::Staff;
 use crate::auth::staff::mailbox;
 use crate::live_session::{live_row, may_act};
 
+/// An account's columns as 'Equipe' shows them, `$now` the parameter that
+/// holds the time: the same for the list and for one account after an action.
+macro_rules! account_columns {
+    ($now:literal) => {
+        concat!(
+            "u.id, u.email, u.role, u.created_at, u.confirmed_at, u.last_sign_in_at, u.disabled_at, \
+             (SELECT count(*) FROM staff_sessions s \
+                WHERE s.user_id = u.id AND s.revoked_at IS NULL AND s.expires_at > ",
+            $now,
+            ") AS live_sessions, \
+             CASE WHEN u.role = 'owner' AND u.disabled_at IS NULL THEN ",
+            alert_missed_at!("u.email"),
+            " END AS alert_missed_at"
+        )
+    };
+}
+
 const LIST_SQL: &str = concat!(
-    "SELECT u.id, u.email, u.role, u.created_at, u.confirmed_at, \
-       u.last_sign_in_at, u.disabled_at, \
-       (SELECT count(*) FROM staff_sessions s \
-          WHERE s.user_id = u.id AND s.revoked_at IS NULL AND s.expires_at > ?1) AS live_sessions, \
-       CASE WHEN u.role = 'owner' AND u.disabled_at IS NULL THEN ",
-    alert_missed_at!("u.email"),
-    " END AS alert_missed_at FROM staff_users u \
-     ORDER BY u.disabled_at IS NOT NULL, u.role != 'owner', u.email"
+    "SELECT ",
+    account_columns!("?1"),
+    " FROM staff_users u ORDER BY u.disabled_at IS NOT NULL, u.role != 'owner', u.email"
 );
 
 const FIND_SQL: &str = concat!(
-    "SELECT u.id, u.email, u.role, u.created_at, u.confirmed_at, u.last_sign_in_at, u.disabled_at, \
-       (SELECT count(*) FROM staff_sessions s \
-          WHERE s.user_id = u.id AND s.revoked_at IS NULL AND s.expires_at > ?2) AS live_sessions, \
-       CASE WHEN u.role = 'owner' AND u.disabled_at IS NULL THEN ",
-    alert_missed_at!("u.email"),
-    " END AS alert_missed_at FROM staff_users u WHERE u.id = ?1"
+    "SELECT ",
+    account_columns!("?2"),
+    " FROM staff_users u WHERE u.id = ?1"
 );
 
 /// The owner acting (`?3`, from session `?6`) is still an active owner, on a
