@@ -277,7 +277,7 @@ async fn export(req: &Request, env: &Env, staff: &Staff) -> ApiResult<Response> 
     )?;
     let (_, first) = futures_util::try_join!(
         async { exported.run().await.map(|_| ()) },
-        store::page_after(&db, &q, None, EXPORT_BATCH)
+        store::first_page(&db, &q, EXPORT_BATCH)
     )?;
     let mut head = format!("{}{}", csv::BOM, csv::header());
     head.extend(first.iter().map(csv::row));

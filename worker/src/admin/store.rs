@@ -161,17 +161,14 @@ pub async fn page_and_counts(db: &D1Database, q: &LeadQuery) -> worker::Result<L
     })
 }
 
-/// Up to `limit` leads after the one at (`created_at`, `id`), newest first.
-pub async fn page_after(
+/// The newest `limit` leads of the filter: an export's first page, read
+/// right after the request's own session check.
+pub async fn first_page(
     db: &D1Database,
     q: &LeadQuery,
-    after: Option<(i64, &str)>,
     limit: i64,
 ) -> worker::Result<Vec<LeadRow>> {
-    page_after_query(db, q, after, limit)?
-        .all()
-        .await?
-        .results()
+    page_after_query(db, q, None, limit)?.all().await?.results()
 }
 
 /// What an export page after the first read: the page, if `staff`'s session
@@ -197,6 +194,8 @@ pub async fn page_after_while_live(
     d1::rows(&results, 1).map(Some)
 }
 
+/// Up to `limit` leads after the one at (`created_at`, `id`), newest first;
+/// from the newest when `after` is `None`.
 fn page_after_query(
     db: &D1Database,
     q: &LeadQuery,
