@@ -417,3 +417,37 @@ BEGIN
               - (OLD.delivery_status = 'failed' OR OLD.update_status IS 'failed')
     WHERE name = 'attention';
 END;
+
+-- What the panel's list shows moves this counter: a lead inserted, changed
+-- or deleted, a submission, a tie between leads. The list's answer is tagged
+-- with it (ETag), so a reload while it has not moved is answered 304 after
+-- reading one row of it, the open incident and the cron's last watch.
+CREATE TABLE lead_changes (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  n  INTEGER NOT NULL
+);
+INSERT INTO lead_changes (id, n) VALUES (1, 0);
+
+CREATE TRIGGER lead_changes_insert AFTER INSERT ON leads BEGIN
+  UPDATE lead_changes SET n = n + 1 WHERE id = 1;
+END;
+
+CREATE TRIGGER lead_changes_update AFTER UPDATE ON leads BEGIN
+  UPDATE lead_changes SET n = n + 1 WHERE id = 1;
+END;
+
+CREATE TRIGGER lead_changes_delete AFTER DELETE ON leads BEGIN
+  UPDATE lead_changes SET n = n + 1 WHERE id = 1;
+END;
+
+CREATE TRIGGER lead_changes_submission AFTER INSERT ON lead_submissions BEGIN
+  UPDATE lead_changes SET n = n + 1 WHERE id = 1;
+END;
+
+CREATE TRIGGER lead_changes_link AFTER INSERT ON lead_links BEGIN
+  UPDATE lead_changes SET n = n + 1 WHERE id = 1;
+END;
+
+CREATE TRIGGER lead_changes_unlink AFTER DELETE ON lead_links BEGIN
+  UPDATE lead_changes SET n = n + 1 WHERE id = 1;
+END;

@@ -13,7 +13,8 @@
 //    worker's log, as MAIL_API_KEY is unset).
 // 4. Reads what each kind of panel load costs in D1 rows (the worker's
 //    D1-Rows-Read: the first page, pages reached with 'Próxima', filters,
-//    rare and common searches), and what a cron run with nothing due reads
+//    rare and common searches, the open panel's reload answered 304 while
+//    no lead changed), and what a cron run with nothing due reads
 //    (the count the worker logs after each run, on a second worker seeded
 //    alike with delivery on), then loads each endpoint with autocannon
 //    (requests/s, p50/p99 latency): the lead endpoint with a new visitor per
@@ -71,6 +72,11 @@ const BUDGETS = {
 
 /** A panel load may read at most this many D1 rows, however many leads there are. */
 const ROWS_READ_BUDGET = 1000;
+/**
+ * An open panel's reload while no lead changed (every 30 s while in view)
+ * may read at most this many: the change counter, the incident, the cron's watch.
+ */
+const RELOAD_ROWS_READ_BUDGET = 5;
 /** A cron run with nothing due (most minutes) may read at most this many; it runs 1,440 times a day. */
 const CRON_ROWS_READ_BUDGET = 100;
 const LEAD_PATH = "/functions/v1/send-lead-jetimob";
@@ -186,6 +192,14 @@ async function panelRowsRead(worker, auth) {
     const response = await fetch(worker.baseUrl + path, { headers: auth });
     if (response.status !== 200) throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
     const body = await response.json();
+    return { path, rows: Number(response.headers.get("d1-rows-read")), body, tag: response.headers.get("etag") };
+  };
+  /** The open panel's 30-second reload of `path` while no lead changed: its tag sent back, answered 304. */
+  const reload = async (path) => {
+    const { tag, body } = await get(path);
+    const response = await fetch(worker.baseUrl + path, { headers: { ...auth, "If-None-Match": tag } });
+    await response.arrayBuffer();
+    if (response.status !== 304) throw new Error(`${path} with its tag answered ${response.status}, not 304`);
     return { path, rows: Number(response.headers.get("d1-rows-read")), body };
   };
   const after = (answer) => `after=${encodeURIComponent(answer.body.last)}`;
@@ -269,6 +283,16 @@ async function panelRowsRead(worker, auth) {
       : []),
     { name: "search, a common term ('silva'): counts every match", ...(await get("/api/leads?q=silva")) },
     { name: "page 3 by its number alone (a reload)", ...(await get("/api/leads?page=3")) },
+    {
+      name: "the 30-second reload, no lead changed: 304",
+      ...(await reload("/api/leads")),
+      budget: RELOAD_ROWS_READ_BUDGET,
+    },
+    {
+      name: "the same, searching 'silva': 304",
+      ...(await reload("/api/leads?q=silva")),
+      budget: RELOAD_ROWS_READ_BUDGET,
+    },
   ];
   return calls.map(({ body, ...call }) => ({ ...call, matches: body.total }));
 }

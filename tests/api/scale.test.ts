@@ -137,6 +137,17 @@ describe("with 100,000 leads", () => {
     }
   });
 
+  it("an open panel's reload reads a few rows while no lead changed, not the page nor every match of 'silva'", async () => {
+    for (const path of ["/api/leads", "/api/leads?q=silva"]) {
+      const first = await staff.call("GET", path);
+      expect(first.status).toBe(200);
+      expect(Number(first.headers.get("D1-Rows-Read")), path).toBeGreaterThan(100);
+      const again = await staff.call("GET", path, undefined, { "If-None-Match": first.headers.get("ETag") ?? "" });
+      expect(again.status, path).toBe(304);
+      expect(Number(again.headers.get("D1-Rows-Read")), path).toBeLessThanOrEqual(5);
+    }
+  });
+
   it("the delivery watch finds the oldest waiting correction without reading the leads", async () => {
     // The statement every cron run makes (alerts::incidents::oldest_correction!).
     const { results, meta } = await app.db

@@ -73,6 +73,8 @@ const TABLES_ADDED: Record<number, Record<string, string | null>> = {
   10: { alert_mails: null },
   // Which lead each row of the search index belongs to, filled from the index.
   11: { leads_search_rows: "SELECT rowid AS search_rowid, lead_id FROM leads_search" },
+  // The change counter the panel's reloads are tagged with, from nought.
+  12: { lead_changes: "SELECT 1 AS id, 0 AS n" },
 };
 
 /**

@@ -430,6 +430,11 @@ impl RequestUrl {
         format!("{}://{}", self.scheme, self.authority)
     }
 
+    /// The query as sent, without its `?`.
+    pub fn query(&self) -> &str {
+        &self.query
+    }
+
     /// The query's `name=value` pairs, decoded (`+` is a space).
     pub fn query_pairs(&self) -> form_urlencoded::Parse<'_> {
         form_urlencoded::parse(self.query.as_bytes())

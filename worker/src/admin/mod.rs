@@ -9,7 +9,8 @@ mod store;
 use chrono::DateTime;
 use futures_util::{StreamExt, stream};
 use serde::{Deserialize, Serialize};
-use serde_json::json;
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
 use worker::{D1Database, D1PreparedStatement, D1Result, Env, Headers, Method, Request, Response};
 
 use crate::audit::{self, Actor, Subject};
@@ -211,9 +212,31 @@ fn filtered_total(status: StatusFilter, counts: &Counts) -> i64 {
 /// `GET /api/leads?status=&q=&page=[&after=|&before=]`: a page of 50, newest
 /// first, the counters and the open delivery incident. `first` and `last`
 /// are the keys 'Anterior' and 'Próxima' send back as `before` and `after`.
+///
+/// The answer is tagged (`ETag`) with what it depends on: the address, the
+/// change counter, the banner and whether the CRM is set up. A reload that
+/// sends the tag back (`If-None-Match`) while none of them moved is answered
+/// 304 after reading a few rows, not the page and every match of a search.
 async fn list(req: &Request, env: &Env) -> ApiResult<Response> {
-    let q = LeadQuery::from_url(&http::RequestUrl::of(req)?);
+    let url = http::RequestUrl::of(req)?;
+    let q = LeadQuery::from_url(&url);
     let db = config::database(env)?;
+    let crm_configured = crm::is_configured(env);
+    let tag_of = |state: &store::ListState, incident: &Value| {
+        list_tag(url.query(), crm_configured, state.changes, incident)
+    };
+    if let Some(known) = req.headers().get("If-None-Match")? {
+        let state = store::list_state(&db).await?;
+        let tag = tag_of(&state, &incident_json(&state, platform::now_ms()));
+        if tag_matches(&known, &tag) {
+            let response = Response::empty()?.with_status(304);
+            response.headers().set("ETag", &tag)?;
+            response
+                .headers()
+                .set("D1-Rows-Read", &state.rows_read.to_string())?;
+            return Ok(response);
+        }
+    }
     let page = store::page_and_counts(&db, &q).await?;
     let counts = page.counts;
     let total = page
@@ -221,6 +244,8 @@ async fn list(req: &Request, env: &Env) -> ApiResult<Response> {
         .unwrap_or_else(|| filtered_total(q.status, &counts));
     let leads: Vec<LeadJson> = page.leads.iter().map(LeadJson::from).collect();
     let key = |lead: Option<&LeadRow>| lead.map(|l| Cursor::key(l.created_at, &l.id));
+    let incident = incident_json(&page.state, platform::now_ms());
+    let tag = tag_of(&page.state, &incident);
     let response = http::success(json!({
         "leads": leads,
         "page": q.page,
@@ -239,24 +264,53 @@ async fn list(req: &Request, env: &Env) -> ApiResult<Response> {
             "attention": counts.attention,
             "duplicates": counts.duplicates,
         },
-        "crm_configured": crm::is_configured(env),
-        // While leads are not reaching Jetimob, the cron that sends them
-        // (and the alerts) stopped, or e-mail fails: the banner's words.
-        "incident": page.heartbeat.banner(page.incident.as_ref(), platform::now_ms())
-            .map(|(since, words)| json!({
-            "since": since,
-            "summary": words.summary,
-            "details": words.details.iter()
-                .map(|(what, todo)| json!({ "what": what, "todo": todo }))
-                .collect::<Vec<_>>(),
-            "kept": words.kept,
-        })),
+        "crm_configured": crm_configured,
+        "incident": incident,
     }))?;
+    response.headers().set("ETag", &tag)?;
     // What the page cost in D1 rows, for `make bench` (staff only see it).
     response
         .headers()
-        .set("D1-Rows-Read", &page.rows_read.to_string())?;
+        .set("D1-Rows-Read", &page.state.rows_read.to_string())?;
     Ok(response)
+}
+
+/// While leads are not reaching Jetimob, the cron that sends them (and the
+/// alerts) stopped, or e-mail fails: the banner's words; else null.
+fn incident_json(state: &store::ListState, now: i64) -> Value {
+    let Some((since, words)) = state.heartbeat.banner(state.incident.as_ref(), now) else {
+        return Value::Null;
+    };
+    json!({
+        "since": since,
+        "summary": words.summary,
+        "details": words.details.iter()
+            .map(|(what, todo)| json!({ "what": what, "todo": todo }))
+            .collect::<Vec<_>>(),
+        "kept": words.kept,
+    })
+}
+
+/// The list's tag: the change counter, and a digest of the rest the answer
+/// depends on besides the leads. Weak: the same leads, however the answer is
+/// encoded on the way (the edge compresses it).
+fn list_tag(query: &str, crm_configured: bool, changes: i64, incident: &Value) -> String {
+    let digest = Sha256::new()
+        .chain_update(query)
+        .chain_update([0, u8::from(crm_configured)])
+        .chain_update(incident.to_string())
+        .finalize();
+    let hex: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
+    format!("W/\"{changes}-{hex}\"")
+}
+
+/// Whether `If-None-Match` names `tag`, compared weakly (RFC 9110 13.1.2).
+fn tag_matches(if_none_match: &str, tag: &str) -> bool {
+    let opaque = |t: &str| t.trim().trim_start_matches("W/").to_string();
+    let tag = opaque(tag);
+    if_none_match
+        .split(',')
+        .any(|known| known.trim() == "*" || opaque(known) == tag)
 }
 
 /// `GET /api/leads/export.csv?status=&q=`: every lead of the filter, streamed
@@ -468,6 +522,35 @@ mod tests {
         assert_eq!(filtered_total(StatusFilter::Pending, &counts), 10);
         assert_eq!(filtered_total(StatusFilter::Sent, &counts), 10);
         assert_eq!(filtered_total(StatusFilter::Failed, &counts), 4);
+    }
+
+    #[test]
+    fn the_tag_moves_with_the_leads_the_address_the_banner_and_the_crm() {
+        let banner = json!({ "summary": "Leads não estão chegando ao Jetimob" });
+        let tag = list_tag("status=falhas", true, 7, &Value::Null);
+        assert!(tag.starts_with("W/\"7-"), "{tag}");
+        assert_eq!(tag, list_tag("status=falhas", true, 7, &Value::Null));
+        for other in [
+            list_tag("status=falhas", true, 8, &Value::Null),
+            list_tag("status=enviados", true, 7, &Value::Null),
+            list_tag("status=falhas", false, 7, &Value::Null),
+            list_tag("status=falhas", true, 7, &banner),
+        ] {
+            assert_ne!(tag, other);
+        }
+    }
+
+    #[test]
+    fn if_none_match_is_compared_weakly_and_may_list_tags() {
+        let tag = list_tag("", true, 3, &Value::Null);
+        let strong = tag.trim_start_matches("W/");
+        assert!(tag_matches(&tag, &tag));
+        assert!(tag_matches(strong, &tag));
+        assert!(tag_matches(&format!("W/\"1-00\", {tag}"), &tag));
+        assert!(tag_matches("*", &tag));
+        assert!(!tag_matches("W/\"3-00\"", &tag));
+        assert!(!tag_matches("", &tag));
+        assert!(!tag_matches(&list_tag("", true, 4, &Value::Null), &tag));
     }
 
     #[test]

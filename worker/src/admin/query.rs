@@ -270,6 +270,10 @@ impl LeadQuery {
 /// five rows whatever the number of leads.
 pub const COUNTS_SQL: &str = "SELECT name, n FROM lead_counters";
 
+/// The counter that moves whenever anything the list shows may have
+/// changed (migration 0012): one row.
+pub const CHANGES_SQL: &str = "SELECT n FROM lead_changes WHERE id = 1";
+
 #[cfg(test)]
 mod tests {
     use super::*;

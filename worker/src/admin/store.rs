@@ -2,9 +2,9 @@
 
 use crate::d1::query;
 use serde::Deserialize;
-use worker::{D1Database, D1PreparedStatement};
+use worker::{D1Database, D1PreparedStatement, D1Result};
 
-use super::query::{COUNTS_SQL, Cursor, LEAD_COLUMNS, LeadQuery, PAGE_SIZE};
+use super::query::{CHANGES_SQL, COUNTS_SQL, Cursor, LEAD_COLUMNS, LeadQuery, PAGE_SIZE};
 
 use crate::alerts::heartbeat::{self, Heartbeat};
 use crate::alerts::incidents::{self, Incident};
@@ -94,12 +94,11 @@ struct Count {
     n: i64,
 }
 
-/// What one panel load reads.
-pub struct ListPage {
-    pub leads: Vec<LeadRow>,
-    pub counts: Counts,
-    /// How many leads the search (or the duplicates filter with a search) matches.
-    pub matches: Option<i64>,
+/// What the list's answer depends on besides its page: whether any lead
+/// changed, and what the incident banner says.
+pub struct ListState {
+    /// The change counter (migration 0012): it moves whenever a lead does.
+    pub changes: i64,
     pub incident: Option<Incident>,
     /// The cron's last delivery watch: the banner when it stopped.
     pub heartbeat: Heartbeat,
@@ -107,9 +106,59 @@ pub struct ListPage {
     pub rows_read: usize,
 }
 
+#[derive(Deserialize)]
+struct Changes {
+    n: i64,
+}
+
+/// What one panel load reads.
+pub struct ListPage {
+    pub leads: Vec<LeadRow>,
+    pub counts: Counts,
+    /// How many leads the search (or the duplicates filter with a search) matches.
+    pub matches: Option<i64>,
+    /// The state the page was read in (one batch, so they agree).
+    pub state: ListState,
+}
+
+/// The statements [`ListState`] is read from, in its order.
+fn state_statements(db: &D1Database) -> [D1PreparedStatement; 3] {
+    [
+        db.prepare(CHANGES_SQL),
+        db.prepare(incidents::OPEN_SQL),
+        db.prepare(heartbeat::READ_SQL),
+    ]
+}
+
+/// [`ListState`] from the results of [`state_statements`], from `at` on.
+fn state_from(results: &[D1Result], at: usize) -> worker::Result<ListState> {
+    Ok(ListState {
+        changes: d1::first_row::<Changes>(results, at)?.map_or(0, |c| c.n),
+        incident: d1::first_row::<Incident>(results, at + 1)?,
+        heartbeat: d1::first_row::<Heartbeat>(results, at + 2)?.unwrap_or_default(),
+        rows_read: rows_read(results),
+    })
+}
+
+/// What a batch read in D1 rows.
+fn rows_read(results: &[D1Result]) -> usize {
+    results
+        .iter()
+        .filter_map(|r| r.meta().ok().flatten())
+        .filter_map(|m| m.rows_read)
+        .sum()
+}
+
+/// Whether any lead changed and what the banner says, without the page: a
+/// few rows whatever the number of leads, for a reload that may be told
+/// nothing changed.
+pub async fn list_state(db: &D1Database) -> worker::Result<ListState> {
+    let results = db.batch(state_statements(db).into()).await?;
+    state_from(&results, 0)
+}
+
 /// A page of the list, the counters, how many leads a search matches (when
-/// there is one), the open delivery incident and the cron's last watch, in
-/// one batch. The page is read from where 'Próxima'/'Anterior' says it
+/// there is one) and the [`ListState`], in one batch. The page is read from where 'Próxima'/'Anterior' says it
 /// starts when it says so (an index seek), else by its number.
 pub async fn page_and_counts(db: &D1Database, q: &LeadQuery) -> worker::Result<ListPage> {
     let term = q.search.bound();
@@ -118,21 +167,12 @@ pub async fn page_and_counts(db: &D1Database, q: &LeadQuery) -> worker::Result<L
         Some(Cursor::Before(at, id)) => query!(db, &q.before_sql(), term, at, id, PAGE_SIZE)?,
         None => query!(db, &q.page_sql(), term, PAGE_SIZE, q.offset())?,
     };
-    let mut statements = vec![
-        page,
-        db.prepare(COUNTS_SQL),
-        db.prepare(incidents::OPEN_SQL),
-        db.prepare(heartbeat::READ_SQL),
-    ];
+    let mut statements = vec![page, db.prepare(COUNTS_SQL)];
+    statements.extend(state_statements(db));
     if let Some(term) = term {
         statements.push(query!(db, &q.count_sql(), term)?);
     }
     let results = db.batch(statements).await?;
-    let rows_read = results
-        .iter()
-        .filter_map(|r| r.meta().ok().flatten())
-        .filter_map(|m| m.rows_read)
-        .sum();
     let mut leads = d1::rows::<LeadRow>(&results, 0)?;
     if matches!(q.cursor, Some(Cursor::Before(..))) {
         leads.reverse();
@@ -148,16 +188,12 @@ pub async fn page_and_counts(db: &D1Database, q: &LeadQuery) -> worker::Result<L
             _ => {}
         }
     }
-    let incident = d1::first_row::<Incident>(&results, 2)?;
-    let heartbeat = d1::first_row::<Heartbeat>(&results, 3)?.unwrap_or_default();
-    let matches = d1::first_row::<Count>(&results, 4)?.map(|c| c.n);
+    let matches = d1::first_row::<Count>(&results, 5)?.map(|c| c.n);
     Ok(ListPage {
         leads,
         counts,
         matches,
-        incident,
-        heartbeat,
-        rows_read,
+        state: state_from(&results, 2)?,
     })
 }
 
