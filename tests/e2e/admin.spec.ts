@@ -208,10 +208,25 @@ test("a lead left on the landing page appears in the open panel within 30 second
   baseURL,
 }, testInfo) => {
   await page.clock.install();
+  // The 30-second reloads send the list's tag back; the worker answers 304
+  // while no lead changed, and the table stays as it is.
+  const reloads: number[] = [];
+  page.on("response", (r) => {
+    if (new URL(r.url()).pathname === "/api/leads" && r.request().headers()["if-none-match"]) reloads.push(r.status());
+  });
   await page.reload();
   // The list the page asked for on load has been answered, so it was read
   // before the lead below exists; only the 30-second refresh can bring it.
   await panelLoaded(page);
+  // (Other tests add leads meanwhile: a tick that found one changed gets the
+  // new list, and the next quiet one a 304.)
+  for (let tick = 0; tick < 5 && !reloads.includes(304); tick++) {
+    const before = reloads.length;
+    await page.clock.runFor(31_000);
+    await expect.poll(() => reloads.length).toBe(before + 1);
+  }
+  expect(reloads).toContain(304);
+  await expect(page.locator(".leads-table tbody tr").first()).toBeVisible();
   const stamp = Date.now();
   const name = `Iara Nova ${stamp}`;
   const lead = {
@@ -228,6 +243,7 @@ test("a lead left on the landing page appears in the open panel within 30 second
   await expect(row(page, name)).toHaveCount(0);
   await page.clock.runFor(31_000);
   await expect(row(page, name)).toBeVisible();
+  expect(reloads.at(-1)).toBe(200);
   const origin = row(page, name).locator(".leads-table__origin");
   await expect(origin).toContainText("instagram");
   await expect(origin.locator(".leads-table__note")).toHaveText(["campanha pre-lancamento-verao", "mídia social"]);

@@ -77,6 +77,11 @@ export async function staffFetch(path: string, options: RequestOptions = {}): Pr
 
 export async function apiRequest<T = Record<string, unknown>>(path: string, options: RequestOptions = {}): Promise<T> {
   const response = options.staff ? await staffFetch(path, options) : await send(path, options);
+  return readAnswer<T>(response);
+}
+
+/** The JSON of a successful answer; an ApiError with the server's words otherwise. */
+export async function readAnswer<T>(response: Response): Promise<T> {
   const data = (await response.json().catch(() => null)) as
     | (T & { success?: boolean; error?: string; fields?: Record<string, string> })
     | null;

@@ -14,6 +14,7 @@ import {
   type PageStart,
   resendLead,
   type StatusFilter,
+  type TaggedPage,
   toSearch,
 } from "./api";
 import { ConfirmDelete } from "./ConfirmDelete";
@@ -43,6 +44,8 @@ export function LeadsPanel() {
   const request = useRef<AbortController | null>(null);
   /** Where each page reached with 'Próxima'/'Anterior' starts, by its address. */
   const starts = useRef(new Map<string, PageStart>());
+  /** The page shown and its tag: a reload asks only whether it changed. */
+  const shown = useRef<TaggedPage | null>(null);
 
   /** Loads the view; `quiet` reloads (the 30-second tick) keep the table and stay silent on failure. */
   const load = useCallback(
@@ -52,7 +55,9 @@ export function LeadsPanel() {
       request.current = controller;
       if (!quiet) setLoading(true);
       try {
-        setData(await fetchLeads(view, starts.current.get(toSearch(view)), controller.signal));
+        const tagged = await fetchLeads(view, starts.current.get(toSearch(view)), controller.signal, shown.current);
+        shown.current = tagged;
+        setData(tagged.page);
       } catch (error) {
         if (controller.signal.aborted) return;
         if (!quiet && !(error instanceof ApiError && error.status === 401)) toast(panelMessages.loadFailed);

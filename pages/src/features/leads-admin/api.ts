@@ -1,4 +1,4 @@
-import { apiRequest, staffFetch } from "../../lib/api";
+import { apiRequest, readAnswer, staffFetch } from "../../lib/api";
 
 export type DeliveryStatus = "pending" | "sent" | "failed";
 
@@ -104,16 +104,32 @@ export function toSearch(params: ListParams): string {
 /** Where a page starts, known when it was reached with 'Próxima' or 'Anterior'. */
 export type PageStart = { after: string } | { before: string };
 
+/** A page of leads as the worker answered it for `url`, with its tag (ETag). */
+export type TaggedPage = { url: string; tag: string | null; page: LeadsPage };
+
 /**
  * A page of leads. With `start` the worker seeks straight to it; without
- * (a reload, a shared link) it finds the page by its number.
+ * (a reload, a shared link) it finds the page by its number. With `known`,
+ * the page last shown, its tag goes along: while no lead changed the worker
+ * answers 304 (reading a few rows, not the page) and `known` is kept.
  */
-export function fetchLeads(params: ListParams, start?: PageStart, signal?: AbortSignal): Promise<LeadsPage> {
+export async function fetchLeads(
+  params: ListParams,
+  start?: PageStart,
+  signal?: AbortSignal,
+  known?: TaggedPage | null,
+): Promise<TaggedPage> {
   const search = new URLSearchParams(toSearch(params));
   if (start && "after" in start) search.set("after", start.after);
   if (start && "before" in start) search.set("before", start.before);
   const query = search.toString();
-  return apiRequest<LeadsPage>(`/api/leads${query ? `?${query}` : ""}`, { staff: true, signal });
+  const url = `/api/leads${query ? `?${query}` : ""}`;
+  const asked = known?.url === url && known.tag ? known : null;
+  const headers: Record<string, string> = asked?.tag ? { "If-None-Match": asked.tag } : {};
+  const response = await staffFetch(url, { signal, headers });
+  if (response.status === 304 && asked) return asked;
+  const page = await readAnswer<LeadsPage>(response);
+  return { url, tag: response.headers.get("ETag"), page };
 }
 
 /** One time the visitor sent the form, as it was sent. */
