@@ -257,6 +257,29 @@ test("a lead left on the landing page appears in the open panel within 30 second
   await screenshot(page, testInfo, "admin-new-lead");
 });
 
+test("coming back to the panel's tab shows the leads that arrived meanwhile at once", async ({ page, baseURL }) => {
+  // The clock stands still: only the return to the tab can bring the lead.
+  await page.clock.install();
+  await page.reload();
+  await panelLoaded(page);
+  const stamp = Date.now();
+  const name = `Rui Voltou ${stamp}`;
+  const lead = { name, email: `rui.${stamp}@example.com`, whatsapp: `(49) 9${String(stamp).slice(-8)}` };
+  const headers = { "CF-Connecting-IP": uniqueIp() };
+  expect((await page.request.post(`${baseURL}${LEAD_PATH}`, { data: lead, headers })).status()).toBe(200);
+
+  /** The tab hidden (staff went to WhatsApp, say), then shown again. */
+  const tabShown = (state: "hidden" | "visible") =>
+    page.evaluate((s) => {
+      Object.defineProperty(document, "visibilityState", { configurable: true, get: () => s });
+      document.dispatchEvent(new Event("visibilitychange"));
+    }, state);
+  await tabShown("hidden");
+  await expect(row(page, name)).toHaveCount(0);
+  await tabShown("visible");
+  await expect(row(page, name)).toBeVisible();
+});
+
 test("pages through a long list with 'Próxima' and 'Anterior', the page number in the address", async ({
   page,
 }, testInfo) => {

@@ -72,12 +72,19 @@ export function LeadsPanel() {
     void load(params);
   }, [params, load]);
 
-  // New leads show up within 30 seconds, while the panel is in view.
+  // New leads show up within 30 seconds while the panel is in view, and at
+  // once when staff come back to its tab (a reload that finds nothing
+  // changed is a 304 of a few rows).
   useEffect(() => {
-    const timer = window.setInterval(() => {
+    const reload = () => {
       if (document.visibilityState === "visible") void load(params, true);
-    }, TICK_MS);
-    return () => window.clearInterval(timer);
+    };
+    const timer = window.setInterval(reload, TICK_MS);
+    document.addEventListener("visibilitychange", reload);
+    return () => {
+      window.clearInterval(timer);
+      document.removeEventListener("visibilitychange", reload);
+    };
   }, [params, load]);
 
   const search = useCallback(
