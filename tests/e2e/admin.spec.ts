@@ -307,10 +307,23 @@ test("pages through a long list with 'Próxima' and 'Anterior', the page number 
   await expect(row(page, `${group} 50`)).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Próxima" })).toBeDisabled();
 
-  // The address alone brings the same page back.
+  // Reloading the tab seeks to where the page starts, as 'Próxima' did.
+  const reseek = page.waitForRequest((r) => r.url().includes("/api/leads?") && /[?&]after=\d+%3A/.test(r.url()));
   await page.reload();
+  await reseek;
   await expect(page.getByText("51–60 de 60 leads · página 2 de 2")).toBeVisible();
   await expect(row(page, `${group} 51`)).toHaveCount(1);
+
+  // The address alone, in another tab (a shared link), brings the same page back, by its number.
+  const other = await page.context().newPage();
+  const byNumber = other.waitForRequest(
+    (r) => r.url().includes("/api/leads?") && r.url().includes("page=2") && !r.url().includes("after="),
+  );
+  await other.goto(page.url());
+  await byNumber;
+  await expect(other.getByText("51–60 de 60 leads · página 2 de 2")).toBeVisible();
+  await expect(row(other, `${group} 51`)).toHaveCount(1);
+  await other.close();
 
   await page.getByRole("button", { name: "Anterior" }).click();
   await expect(page).not.toHaveURL(/page=/);

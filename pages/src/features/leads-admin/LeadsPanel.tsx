@@ -21,6 +21,7 @@ import { ConfirmDelete } from "./ConfirmDelete";
 import { IncidentBanner } from "./IncidentBanner";
 import { LeadsTable } from "./LeadsTable";
 import { panelMessages } from "./messages";
+import { PageStarts } from "./pageStarts";
 import { useListParams } from "./useListParams";
 import { isShortTerm, useSearchTerm } from "./useSearchTerm";
 
@@ -43,7 +44,8 @@ export function LeadsPanel() {
   const [exporting, setExporting] = useState(false);
   const request = useRef<AbortController | null>(null);
   /** Where each page reached with 'Próxima'/'Anterior' starts, by its address. */
-  const starts = useRef(new Map<string, PageStart>());
+  const starts = useRef<PageStarts | null>(null);
+  starts.current ??= new PageStarts();
   /** The page shown and its tag: a reload asks only whether it changed. */
   const shown = useRef<TaggedPage | null>(null);
 
@@ -55,7 +57,7 @@ export function LeadsPanel() {
       request.current = controller;
       if (!quiet) setLoading(true);
       try {
-        const tagged = await fetchLeads(view, starts.current.get(toSearch(view)), controller.signal, shown.current);
+        const tagged = await fetchLeads(view, starts.current?.get(toSearch(view)), controller.signal, shown.current);
         shown.current = tagged;
         setData(tagged.page);
       } catch (error) {
@@ -155,7 +157,7 @@ export function LeadsPanel() {
   /** 'Próxima'/'Anterior': the page number goes in the address, where it starts is kept for the worker. */
   const turnPage = (page: number, start: PageStart | null) => {
     const next = { ...params, page };
-    if (start) starts.current.set(toSearch(next), start);
+    if (start) starts.current?.set(toSearch(next), start);
     setParams(next);
   };
 
