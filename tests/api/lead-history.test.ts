@@ -85,12 +85,14 @@ describe("a visitor who corrects a detail", () => {
       expect.objectContaining({ whatsapp: e164(p.first), utm_campaign: null }),
       expect.objectContaining({ whatsapp: e164(p.second), utm_campaign: "google-verao" }),
     ]);
-    for (const q of [p.first, p.second]) {
+    // The e-mail is in both its search rows: still one lead found, and counted.
+    for (const q of [p.first, p.second, p.email]) {
       const found = await staff.call("GET", `/api/leads?q=${encodeURIComponent(q)}`);
       expect(
         (found.body.leads as Lead[]).map((l) => l.id),
         q,
       ).toEqual([lead.id]);
+      expect(found.body.total, q).toBe(1);
     }
   });
 

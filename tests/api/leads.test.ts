@@ -204,9 +204,15 @@ describe("Marcar Enviado", () => {
 describe("deleting a lead", () => {
   it("removes it, keeps only its id in the audit trail, and a second delete is a 404", async () => {
     const before = await list();
+    const [{ email } = { email: "" }] = await app.sql<{ email: string }>(
+      "SELECT email FROM leads WHERE id = 'lead-001'",
+    );
+    expect((await list(`?q=${encodeURIComponent(email)}`)).total).toBe(1);
     expect((await staff.call("DELETE", "/api/leads/lead-001")).status).toBe(200);
     expect(await app.sql("SELECT id FROM leads WHERE id = 'lead-001'")).toEqual([]);
     expect((await list()).counts.total).toBe(before.counts.total - 1);
+    // Its search rows went with it: a search for it finds and counts nothing.
+    expect(await list(`?q=${encodeURIComponent(email)}`)).toMatchObject({ leads: [], total: 0 });
     const audit = await app.sql("SELECT * FROM audit_log WHERE lead_id = 'lead-001'");
     expect(audit).toHaveLength(1);
     expect(JSON.stringify(audit)).not.toMatch(/Pessoa Semente|semente|\+55/);

@@ -245,9 +245,23 @@ impl LeadQuery {
     }
 
     /// How many leads match. Only needed with a search: without one the
-    /// per-status counts already say it.
+    /// per-status counts already say it. With no status to test, the matches
+    /// are counted in the search table alone: its rows are live leads' (the
+    /// delete trigger removes a lead's), a lead's earlier details among them,
+    /// so each lead once. Looking each match up among the leads read three
+    /// times the rows ('silva': 8,202 for 2,734 leads, at 100,000).
     pub fn count_sql(&self) -> String {
-        format!("SELECT count(*) AS n FROM leads WHERE {}", self.filter())
+        match (&self.search, self.status) {
+            (Search::Indexed(_), StatusFilter::All) => {
+                "SELECT count(DISTINCT lead_id) AS n FROM leads_search WHERE leads_search MATCH ?1"
+                    .into()
+            }
+            (Search::Scan(_), StatusFilter::All) => {
+                "SELECT count(DISTINCT lead_id) AS n FROM leads_search WHERE body LIKE ?1 ESCAPE '\\'"
+                    .into()
+            }
+            _ => format!("SELECT count(*) AS n FROM leads WHERE {}", self.filter()),
+        }
     }
 
     /// The page after the lead at (`?2` created_at, `?3` id), for the export:
@@ -415,6 +429,21 @@ mod tests {
                 .contains("leads_search MATCH ?1")
         );
         assert!(query("q=si").after_sql().contains("body LIKE ?1 ESCAPE"));
+    }
+
+    #[test]
+    fn a_search_of_every_lead_is_counted_in_the_search_table_alone() {
+        let counted = |qs: &str| query(qs).count_sql();
+        assert_eq!(
+            counted("q=silva"),
+            "SELECT count(DISTINCT lead_id) AS n FROM leads_search WHERE leads_search MATCH ?1"
+        );
+        assert!(counted("q=si").ends_with("WHERE body LIKE ?1 ESCAPE '\\'"));
+        // A status is the lead's: its matches are looked up among the leads.
+        assert!(
+            counted("status=falhas&q=silva").starts_with("SELECT count(*) AS n FROM leads WHERE")
+        );
+        assert!(counted("status=duplicados&q=si").contains("lead_links"));
     }
 
     #[test]
