@@ -224,6 +224,21 @@ describe("an open panel's reload", () => {
     expect(running.body.incident).toBeNull();
   });
 
+  it("is never answered 304 if the change counter's row is missing: nothing could be told unchanged", async () => {
+    const before = await fresh();
+    const [kept] = await app.sql<{ n: number }>("SELECT n FROM lead_changes WHERE id = 1");
+    await app.sql("DELETE FROM lead_changes");
+    try {
+      const untold = await reload("/api/leads", before.tag);
+      expect(untold.status).toBe(200);
+      expect(untold.tag).toBeNull();
+      expect(seen(untold)).toEqual(seen(before));
+    } finally {
+      await app.sql("INSERT INTO lead_changes (id, n) VALUES (1, ?1)", kept?.n);
+    }
+    expect((await reload("/api/leads", before.tag)).status).toBe(304);
+  });
+
   it("never answers 304 for a list that changed, with leads and reloads arriving at once", async () => {
     jetimob.answerEveryone(accepted());
     // What each answer showed, and its tag, while twenty visitors send the

@@ -98,7 +98,8 @@ struct Count {
 /// changed, and what the incident banner says.
 pub struct ListState {
     /// The change counter (migration 0012): it moves whenever a lead does.
-    pub changes: i64,
+    /// `None` if its row is missing: then nothing can be told unchanged.
+    pub changes: Option<i64>,
     pub incident: Option<Incident>,
     /// The cron's last delivery watch: the banner when it stopped.
     pub heartbeat: Heartbeat,
@@ -133,7 +134,7 @@ fn state_statements(db: &D1Database) -> [D1PreparedStatement; 3] {
 /// [`ListState`] from the results of [`state_statements`], from `at` on.
 fn state_from(results: &[D1Result], at: usize) -> worker::Result<ListState> {
     Ok(ListState {
-        changes: d1::first_row::<Changes>(results, at)?.map_or(0, |c| c.n),
+        changes: d1::first_row::<Changes>(results, at)?.map(|c| c.n),
         incident: d1::first_row::<Incident>(results, at + 1)?,
         heartbeat: d1::first_row::<Heartbeat>(results, at + 2)?.unwrap_or_default(),
         rows_read: rows_read(results),
