@@ -125,20 +125,28 @@ pub fn finish_counting() -> Rows {
     COUNTED.with(Cell::take).unwrap_or_default()
 }
 
+/// What `results` read and wrote, from D1's meta of each.
+pub fn cost(results: &[D1Result]) -> Rows {
+    results
+        .iter()
+        .filter_map(|r| r.meta().ok().flatten())
+        .fold(Rows::default(), |rows, m| Rows {
+            read: rows.read + m.rows_read.unwrap_or_default(),
+            written: rows.written + m.rows_written.unwrap_or_default(),
+        })
+}
+
 fn count(results: &[D1Result]) {
     let Some(so_far) = COUNTED.with(Cell::get) else {
         return;
     };
-    let (read, written) = results.iter().filter_map(|r| r.meta().ok().flatten()).fold(
-        (so_far.read, so_far.written),
-        |(read, written), m| {
-            (
-                read + m.rows_read.unwrap_or_default(),
-                written + m.rows_written.unwrap_or_default(),
-            )
-        },
-    );
-    COUNTED.with(|c| c.set(Some(Rows { read, written })));
+    let these = cost(results);
+    COUNTED.with(|c| {
+        c.set(Some(Rows {
+            read: so_far.read + these.read,
+            written: so_far.written + these.written,
+        }))
+    });
 }
 
 /// A statement run with what it read and wrote counted (the cron's statements).

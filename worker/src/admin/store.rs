@@ -107,11 +107,6 @@ pub struct ListState {
     pub rows_read: usize,
 }
 
-#[derive(Deserialize)]
-struct Changes {
-    n: i64,
-}
-
 /// What one panel load reads.
 pub struct ListPage {
     pub leads: Vec<LeadRow>,
@@ -134,20 +129,11 @@ fn state_statements(db: &D1Database) -> [D1PreparedStatement; 3] {
 /// [`ListState`] from the results of [`state_statements`], from `at` on.
 fn state_from(results: &[D1Result], at: usize) -> worker::Result<ListState> {
     Ok(ListState {
-        changes: d1::first_row::<Changes>(results, at)?.map(|c| c.n),
+        changes: d1::first_row::<Count>(results, at)?.map(|c| c.n),
         incident: d1::first_row::<Incident>(results, at + 1)?,
         heartbeat: d1::first_row::<Heartbeat>(results, at + 2)?.unwrap_or_default(),
-        rows_read: rows_read(results),
+        rows_read: d1::cost(results).read,
     })
-}
-
-/// What a batch read in D1 rows.
-fn rows_read(results: &[D1Result]) -> usize {
-    results
-        .iter()
-        .filter_map(|r| r.meta().ok().flatten())
-        .filter_map(|m| m.rows_read)
-        .sum()
 }
 
 /// Whether any lead changed and what the banner says, without the page: a
@@ -159,8 +145,9 @@ pub async fn list_state(db: &D1Database) -> worker::Result<ListState> {
 }
 
 /// A page of the list, the counters, how many leads a search matches (when
-/// there is one) and the [`ListState`], in one batch. The page is read from where 'Próxima'/'Anterior' says it
-/// starts when it says so (an index seek), else by its number.
+/// there is one) and the [`ListState`], in one batch. The page is read from
+/// where 'Próxima'/'Anterior' says it starts when it says so (an index
+/// seek), else by its number.
 pub async fn page_and_counts(db: &D1Database, q: &LeadQuery) -> worker::Result<ListPage> {
     let term = q.search.bound();
     let page = match &q.cursor {
