@@ -2,8 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, spawnApp } from "../support/app";
 import { accepted, FakeJetimob, refused } from "../support/fake-jetimob";
 import { FakeMail } from "../support/fake-mail";
-import { ageDelivery, aLead, postLead } from "../support/leads";
-import { eventually } from "../support/net";
+import { ageDelivery, aLead, postLead, settledLead } from "../support/leads";
 import { type StaffClient, signedInStaff } from "../support/staff";
 
 // The open panel reloads its list every 30 seconds. The list's answer is
@@ -81,15 +80,7 @@ async function submit(lead: Record<string, unknown>): Promise<string> {
 }
 
 /** The lead once the delivery engine let go of it. */
-async function settled(email: string) {
-  return eventually(async () => {
-    const [row] = await app.sql<{ id: string; lease_until: number | null; update_lease_until: number | null }>(
-      "SELECT id, lease_until, update_lease_until FROM leads WHERE email = ?1",
-      email,
-    );
-    return row && row.lease_until === null && row.update_lease_until === null ? row : undefined;
-  }, 15_000);
-}
+const settled = (email: string) => settledLead(app, email);
 
 function leadsOf(shown: Shown): Lead[] {
   return shown.body.leads as Lead[];

@@ -1,4 +1,5 @@
 import type { App } from "./app";
+import { eventually } from "./net";
 
 export const LEAD_PATH = "/functions/v1/send-lead-jetimob";
 
@@ -79,4 +80,18 @@ export async function ageDelivery(
       kind,
     ],
   ]);
+}
+
+/**
+ * The lead with `email` once the delivery engine let go of it: neither it nor
+ * its correction claimed for an attempt (within 15 s).
+ */
+export function settledLead(app: Pick<App, "sql">, email: string) {
+  return eventually(async () => {
+    const [row] = await app.sql<{ id: string; lease_until: number | null; update_lease_until: number | null }>(
+      "SELECT id, lease_until, update_lease_until FROM leads WHERE email = ?1",
+      email,
+    );
+    return row && row.lease_until === null && row.update_lease_until === null ? row : undefined;
+  }, 15_000);
 }
