@@ -6,12 +6,22 @@ import { defineConfig } from "vitest/config";
 const STAFF_OR_LATER =
   /features\/(staff-auth|staff-shell|leads-admin|team|activity|privacy|form-result)\/|components\/(ConfirmDialog|EmailAddress)\.|lib\/format\./;
 
+/**
+ * The year the footer's © names: the build's, written into the prerendered
+ * HTML and the script alike. A year read on the visitor's phone differs from
+ * the HTML's from 1 January on, and React then builds the whole page again
+ * on hydration, dropping the field the visitor is typing in. `build:pages`
+ * sets it once for both of its builds.
+ */
+const SITE_YEAR = process.env.SITE_YEAR || String(new Date().getFullYear());
+
 /** The landing's loader: built on its own, with no import, to be inlined in the landing's HTML. */
 const LANDING_BOOT = "src/boot/landing.ts";
 
 export default defineConfig(({ isSsrBuild }) => ({
   root: import.meta.dirname,
   plugins: [react()],
+  define: { "import.meta.env.SITE_YEAR": JSON.stringify(SITE_YEAR) },
   build: {
     outDir: "dist",
     emptyOutDir: true,

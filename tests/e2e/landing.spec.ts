@@ -335,6 +335,30 @@ test.describe("before the page's script arrives", () => {
     ]);
   });
 
+  test("a visitor whose clock is in another year than the build's keeps the field being typed in when the script arrives", async ({
+    page,
+  }, testInfo) => {
+    // The page was written at build time; a phone in January of the next
+    // year must not make React throw it away and build it again, which
+    // drops the field being typed in (and with it the phone's keyboard).
+    await page.clock.setFixedTime(new Date(new Date().getFullYear() + 1, 0, 2, 10));
+    const person = uniquePerson(testInfo);
+    const scripts = await holdScripts(page);
+    await page.goto("/");
+    const name = page.getByLabel("Nome completo");
+    await name.fill(person.name);
+    await name.evaluate((field) => field.setAttribute("data-typed-before-script", ""));
+    await expect.poll(() => scripts.requested.length).toBe(1);
+
+    scripts.release();
+    await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+    await expect(page.locator("[data-typed-before-script]")).toHaveCount(1);
+    await expect(name).toBeFocused();
+    await expect(name).toHaveValue(person.name);
+    await page.keyboard.type(" Jr");
+    await expect(name).toHaveValue(`${person.name} Jr`);
+  });
+
   test("a submit before the script arrives is the plain form post: 303 to /obrigado, with the page's campaign", async ({
     page,
   }, testInfo) => {

@@ -39,7 +39,8 @@ export function SiteHeader({ overlay = true }: { overlay?: boolean }) {
 
 /** Contact details, social links, the broker licence and the LGPD notice. */
 export function SiteFooter() {
-  const year = new Date().getFullYear();
+  // The build's year (see vite.config.ts), never the visitor's clock.
+  const year = import.meta.env.SITE_YEAR;
   const years = agency.yearsOfExperience;
   return (
     <footer className="footer">
