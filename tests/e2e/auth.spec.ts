@@ -1,7 +1,7 @@
 import { STAFF_DOMAIN, staffEmail } from "../support/staff";
 import { expect, type Page, test } from "./fixtures";
 import { createStaff, signIn, submitLogin } from "./staff";
-import { emailedLink, LEAD_SUBMIT, screenshot } from "./support";
+import { emailedLink, LEAD_SUBMIT, screenshot, sql } from "./support";
 
 const PASSWORD = "vinho-tinto-2026";
 
@@ -213,6 +213,43 @@ test.describe("signing out", () => {
 
     await page.goto("/admin");
     await expect(page).toHaveURL(/\/auth$/);
+  });
+
+  test("when 'Sair' does not reach the worker, this browser stays signed out and sends it again on the next visit", async ({
+    page,
+    request,
+  }) => {
+    const staff = await createStaff(request);
+    await signIn(page, staff);
+    const liveSessions = () =>
+      sql<{ n: number }>(
+        "SELECT count(*) AS n FROM staff_sessions s JOIN staff_users u ON u.id = s.user_id WHERE u.email = ?1 AND s.revoked_at IS NULL",
+        staff.email,
+      );
+    await page.route("**/api/auth/logout", (route) => route.abort("internetdisconnected"));
+    const refreshes: string[] = [];
+    page.on("request", (r) => {
+      if (r.url().endsWith("/api/auth/refresh")) refreshes.push(r.url());
+    });
+    await page.getByRole("button", { name: "Sair" }).click();
+    await expect(page).toHaveURL(/\/auth$/);
+    expect((await liveSessions())[0]?.n).toBeGreaterThan(0);
+
+    // The next person at this computer, still offline for the worker's sign-out.
+    await page.goto("/admin");
+    await expect(page).toHaveURL(/\/auth$/);
+    expect(refreshes).toEqual([]);
+
+    // Back online: opening the panel again ends the session on the worker.
+    await page.unroute("**/api/auth/logout");
+    await page.goto("/admin");
+    await expect(page).toHaveURL(/\/auth$/);
+    await expect.poll(liveSessions).toEqual([{ n: 0 }]);
+    expect(refreshes).toEqual([]);
+
+    await signIn(page, staff);
+    await page.reload();
+    await expect(page.getByText(`Logado como ${staff.email}`)).toBeVisible();
   });
 
   test("in one tab signs the other tabs out too", async ({ page, context, request }) => {

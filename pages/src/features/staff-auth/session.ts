@@ -34,6 +34,8 @@ function setState(next: SessionState) {
 }
 
 function adopt(answer: SessionAnswer) {
+  // A new sign-in replaced the refresh cookie a failed 'Sair' left behind.
+  safeStorage("localStorage")?.removeItem(SIGN_OUT_PENDING);
   token = { value: answer.access_token, expiresAt: answer.expires_at };
   setState({ status: "signed-in", user: answer.user });
 }
@@ -84,9 +86,20 @@ export function refreshSession(): Promise<boolean> {
   return refreshing;
 }
 
-/** Resolves the loading state once (on page load the token is not in memory yet). */
+/**
+ * Resolves the loading state once (on page load the token is not in memory
+ * yet). After a 'Sair' the worker never heard, this browser stays signed out:
+ * the sign-out is sent again (with the refresh cookie it ends), and the
+ * cookie is never swapped for a session.
+ */
 export async function checkSession(): Promise<SessionState> {
-  if (state.status === "loading") await refreshSession();
+  if (state.status !== "loading") return state;
+  if (safeStorage("localStorage")?.getItem(SIGN_OUT_PENDING)) {
+    if (await globalSignOutRequest()) safeStorage("localStorage")?.removeItem(SIGN_OUT_PENDING);
+    if (state.status === "loading") becomeSignedOut();
+    return state;
+  }
+  await refreshSession();
   return state;
 }
 
@@ -108,9 +121,20 @@ function safeStorage(name: "localStorage" | "sessionStorage"): Storage | null {
   }
 }
 
-/** Ends every session of this user, everywhere. */
-async function globalSignOutRequest() {
-  await apiRequest("/api/auth/logout", { method: "POST", body: { scope: "global" }, staff: true }).catch(() => {});
+/**
+ * Set (in this browser's localStorage, for every tab and reload) while a
+ * 'Sair' has not reached the worker: on a dropped network or an error the
+ * refresh cookie, which scripts cannot remove, would otherwise sign the next
+ * person at this computer back in.
+ */
+const SIGN_OUT_PENDING = "staff-sign-out-pending";
+
+/** Ends every session of this user, everywhere; `false` if the worker did not answer that it did. */
+async function globalSignOutRequest(): Promise<boolean> {
+  return apiRequest("/api/auth/logout", { method: "POST", body: { scope: "global" }, staff: true }).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** Login as the specification orders it: clear stale data, sign out globally, then sign in. */
@@ -168,7 +192,7 @@ export async function changePassword(currentPassword: string, newPassword: strin
 /** Sign-out: clears stored data, signs out globally, and tells the other tabs. */
 export async function signOut(): Promise<void> {
   clearStoredAuth();
-  await globalSignOutRequest();
+  if (!(await globalSignOutRequest())) safeStorage("localStorage")?.setItem(SIGN_OUT_PENDING, "1");
   becomeSignedOut();
   announce({ type: "signed-out" });
 }
