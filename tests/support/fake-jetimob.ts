@@ -14,12 +14,18 @@ export type JetimobCall = {
 /** How the fake answers one request. */
 export type JetimobAnswer =
   | { accept: true; id?: string | number; delayMs?: number }
-  | { status: number; body?: unknown; delayMs?: number };
+  | { status: number; body?: unknown; delayMs?: number; headers?: Record<string, string> };
 
 export const accepted = (id?: string | number, delayMs?: number): JetimobAnswer => ({ accept: true, id, delayMs });
 export const refused = (status: number, body: unknown = { error: `status ${status}` }): JetimobAnswer => ({
   status,
   body,
+});
+/** A redirect elsewhere (to a login page, or from http to https): the lead is not taken. */
+export const redirected = (location: string): JetimobAnswer => ({
+  status: 302,
+  body: "",
+  headers: { Location: location },
 });
 /** An answer that comes after the worker has stopped waiting. */
 export const tooSlow = (delayMs = 8_000): JetimobAnswer => ({ accept: true, delayMs });
@@ -100,6 +106,6 @@ export class FakeJetimob {
     if ("accept" in answer) {
       return { status: 200, body: { id: answer.id ?? this.nextId++ }, delayMs: answer.delayMs };
     }
-    return { status: answer.status, body: answer.body, delayMs: answer.delayMs };
+    return { status: answer.status, body: answer.body, headers: answer.headers, delayMs: answer.delayMs };
   }
 }

@@ -46,10 +46,15 @@ impl Failure {
     }
 }
 
-/// A POST of `body` to `url`, with these headers.
+/// A POST of `body` to `url`, with these headers. A redirect is answered
+/// back, not followed: followed, a 301 or 302 turns the POST into a GET
+/// without its body, and whatever answers that GET 200 (a login page, the
+/// https side of an http address) would read as the lead, the e-mail or the
+/// check taken.
 pub fn post(url: &str, headers: &[(&str, &str)], body: &JsValue) -> worker::Result<Request> {
     let init = web_sys::RequestInit::new();
     init.set_method("POST");
+    init.set_redirect(web_sys::RequestRedirect::Manual);
     let sent = web_sys::Headers::new()?;
     for (name, value) in headers {
         sent.set(name, value)?;

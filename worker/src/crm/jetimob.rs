@@ -212,6 +212,7 @@ impl Failure {
                 let hint = match status {
                     401 | 403 => " (chaves recusadas)",
                     429 => " (limite de envios)",
+                    300..=399 => " (redirecionado: confira JETIMOB_BASE_URL)",
                     _ => "",
                 };
                 if body.trim().is_empty() {
@@ -501,6 +502,14 @@ mod tests {
             body: String::new(),
         };
         assert_eq!(empty.describe(&[]), "HTTP 401 (chaves recusadas)");
+        let moved = Failure::Refused {
+            status: 301,
+            body: String::new(),
+        };
+        assert_eq!(
+            moved.describe(&[]),
+            "HTTP 301 (redirecionado: confira JETIMOB_BASE_URL)"
+        );
         assert_eq!(
             Failure::Timeout.describe(&[]),
             "Sem resposta do Jetimob em 5 s"
