@@ -124,6 +124,15 @@ test.describe("landing page", () => {
     await field.press("7");
     await expect(field).toHaveValue("(49) 99997-8888");
     expect(await field.evaluate((input: HTMLInputElement) => input.selectionStart)).toBe("(49) 99997".length);
+
+    // The new digit typed first, into the whole number: refused, since it
+    // would push the last digit out unseen. The caret stays where it was.
+    await field.press("1");
+    await expect(field).toHaveValue("(49) 99997-8888");
+    expect(await field.evaluate((input: HTMLInputElement) => input.selectionStart)).toBe("(49) 99997".length);
+    await field.press("Backspace");
+    await field.press("1");
+    await expect(field).toHaveValue("(49) 99991-8888");
   });
 
   test("sends a lead: success toast, cleared form, the lead in D1 with its campaign", async ({ page }, testInfo) => {

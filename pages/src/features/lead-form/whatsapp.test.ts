@@ -103,3 +103,106 @@ describe("editWhatsApp", () => {
     });
   });
 });
+
+/** The field after `keys` are typed one by one at its end, each through `editWhatsApp`. */
+function typeAtEnd(keys: string, start = ""): string {
+  let value = start;
+  for (const key of keys) value = editWhatsApp(value, value + key, value.length + key.length, null).value;
+  return value;
+}
+
+describe("editWhatsApp on a whole number", () => {
+  it("refuses a digit typed in the middle, keeping the value and the caret", () => {
+    // "(49) 999|99-8888": a 1 typed there would push out the last 8.
+    expect(editWhatsApp("(49) 99999-8888", "(49) 999199-8888", 9, null)).toEqual({
+      value: "(49) 99999-8888",
+      caret: 8,
+    });
+    // "(49) 9|9999-8888", same thing one digit earlier.
+    expect(editWhatsApp("(49) 99999-8888", "(49) 919999-8888", 7, null)).toEqual({
+      value: "(49) 99999-8888",
+      caret: 6,
+    });
+  });
+
+  it("refuses digits pasted in the middle that would push the number past a whole one", () => {
+    // "(48) 3333|-4444": "12" pasted there, twelve digits.
+    expect(editWhatsApp("(48) 3333-4444", "(48) 333312-4444", 11, null)).toEqual({
+      value: "(48) 3333-4444",
+      caret: 9,
+    });
+  });
+
+  it("still takes a digit in the middle that fits, a landline becoming a mobile", () => {
+    // "(48) |3333-4444": the 9 of a mobile typed there.
+    expect(editWhatsApp("(48) 3333-4444", "(48) 93333-4444", 6, null)).toEqual({
+      value: "(48) 93333-4444",
+      caret: 6,
+    });
+  });
+
+  it("still drops a digit typed at the end of a whole number", () => {
+    expect(editWhatsApp("(49) 99999-8888", "(49) 99999-88887", 16, null)).toEqual({
+      value: "(49) 99999-8888",
+      caret: 15,
+    });
+  });
+
+  it("still takes a number typed key by key, with or without its country code or trunk", () => {
+    expect(typeAtEnd("49999998888")).toBe("(49) 99999-8888");
+    expect(typeAtEnd("5549999998888")).toBe("+55 (49) 99999-8888");
+    expect(typeAtEnd("01549999998888")).toBe("0 15 (49) 99999-8888");
+  });
+
+  it("still takes a whole number pasted into the empty field or over a selection", () => {
+    expect(editWhatsApp("", "+55 (49) 99999-8888", 19, null)).toEqual({ value: "+55 (49) 99999-8888", caret: 19 });
+    expect(editWhatsApp("", "55 49 9.9999-8888", 17, null)).toEqual({ value: "+55 (49) 99999-8888", caret: 19 });
+    expect(editWhatsApp("", "049999998888", 12, null)).toEqual({ value: "0 (49) 99999-8888", caret: 17 });
+    // All of "(49) 99999-8888" selected, another number pasted over it.
+    expect(editWhatsApp("(49) 99999-8888", "+55 48 3333-4444", 16, null)).toEqual({
+      value: "+55 (48) 3333-4444",
+      caret: 18,
+    });
+    // "99999" selected in "(49) 99999-8888", "98765" pasted over it.
+    expect(editWhatsApp("(49) 99999-8888", "(49) 98765-8888", 10, null)).toEqual({
+      value: "(49) 98765-8888",
+      caret: 10,
+    });
+  });
+});
+
+describe("editWhatsApp with DDD 55", () => {
+  it("goes back to the DDD 55 form when a digit too many is erased", () => {
+    // A DDD 55 number with one digit too many reads as +55; Backspace at the end.
+    expect(typeAtEnd("559999988888")).toBe("+55 (99) 9998-8888");
+    expect(editWhatsApp("+55 (99) 9998-8888", "+55 (99) 9998-888", 17, "backward")).toEqual({
+      value: "(55) 99999-8888",
+      caret: 15,
+    });
+  });
+
+  it("lets a digit be fixed by typing the new one before erasing the old", () => {
+    // "(55) 9|9999-8888": a 1 typed there reads as +55 but loses no digit.
+    const typed = editWhatsApp("(55) 99999-8888", "(55) 919999-8888", 7, null);
+    expect(typed).toEqual({ value: "+55 (91) 9999-8888", caret: 7 });
+    // "+55 (91|) 9999-8888", Delete: the browser removed the ")", the 9 after it goes.
+    expect(editWhatsApp(typed.value, "+55 (91 9999-8888", 7, "forward")).toEqual({
+      value: "(55) 91999-8888",
+      caret: 7,
+    });
+  });
+
+  it("keeps a + the visitor typed", () => {
+    expect(typeAtEnd("+554")).toBe("+55 (4");
+    expect(typeAtEnd("+5549999998888")).toBe("+55 (49) 99999-8888");
+    // Erasing a typed +55 number's end, down to 12 digits.
+    expect(editWhatsApp("+55 (49) 99999-8888", "+55 (49) 99999-888", 18, "backward")).toEqual({
+      value: "+55 (49) 9999-9888",
+      caret: 18,
+    });
+    expect(editWhatsApp("+55 (49) 3333-444", "+55 (49) 3333-4444", 18, null)).toEqual({
+      value: "+55 (49) 3333-4444",
+      caret: 18,
+    });
+  });
+});

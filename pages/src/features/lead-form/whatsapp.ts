@@ -50,6 +50,16 @@ export type Deletion = "backward" | "forward" | null;
  * number stays where the visitor is. A deletion that took only punctuation
  * (Backspace just after the `-`, which the mask would put back) takes the
  * digit beside it instead.
+ *
+ * An edit the mask would cut short anywhere but at the end (a digit typed
+ * into a whole number) is refused, value and caret as they were: cutting
+ * would silently drop the number's last digit, a wrong number. The visitor
+ * erases the wrong digit first.
+ *
+ * A `+55 ` before 12 or 13 digits starting with 55 may be the mask's own,
+ * so it is not read back as typed: erasing a DDD 55 number's digit too many
+ * brings back `(55) …`. Typing on reads the same with or without the `+`;
+ * only a typed `+55` number erased back to 11 digits loses its `+`.
  */
 export function editWhatsApp(
   previous: string,
@@ -68,7 +78,11 @@ export function editWhatsApp(
       at = deletion === "backward" ? index : caret;
     }
   }
-  const value = maskWhatsApp(text);
+  const ownPlus = previous.startsWith("+55 ") && /^55\d{10,11}$/.test(digitsOf(previous)) && text.startsWith("+55");
+  const value = maskWhatsApp(ownPlus ? text.slice(1) : text);
+  if (digitsOf(value).length < digitsOf(text).length && /\d/.test(text.slice(at))) {
+    return { value: previous, caret: Math.min(Math.max(caret - (raw.length - previous.length), 0), previous.length) };
+  }
   const before = digitsOf(text.slice(0, at)).length;
   return { value, caret: caretAfterDigits(value, before) };
 }
