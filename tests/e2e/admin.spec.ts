@@ -91,6 +91,63 @@ test("Marcar Enviado turns the badge and moves the counters", async ({ page }) =
   await expect(counter(page, "Pendentes")).toHaveText(String(pendingBefore - 1));
 });
 
+test("an action that ends after staff changed the filter reloads the view on screen, not the one it began in", async ({
+  page,
+}, testInfo) => {
+  const group = `Troca${testInfo.project.name === "phone" ? "Celular" : "Computador"}`;
+  await seedLeads([
+    { name: `${group} Pendente`, delivery_status: "pending" },
+    { name: `${group} Enviado`, delivery_status: "sent" },
+  ]);
+  await showOnly(page, group);
+  await expect(page.getByRole("row")).toHaveCount(3);
+  // 'Marcar Enviado' on its way, held (Jetimob slow, a weak signal)...
+  let release: () => void = () => {};
+  const held = new Promise<void>((r) => {
+    release = r;
+  });
+  await page.route(/\/api\/leads\/[^/]+\/mark-sent$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await row(page, `${group} Pendente`).getByRole("button", { name: "Marcar Enviado" }).click();
+  // ...while staff turn to 'Pendentes'.
+  await page.getByRole("button", { name: /^Pendentes/ }).click();
+  await expect(page).toHaveURL(/status=pendentes/);
+  await expect(page.getByRole("row")).toHaveCount(2);
+
+  release();
+  await expect(page.locator(".toast").filter({ hasText: "Status Jetimob atualizado" })).toBeVisible();
+  // Nothing of the group is pending any more; the list under 'Pendentes' says so.
+  await expect(page.getByText("Nenhum lead encontrado")).toBeVisible();
+  await expect(page.getByRole("button", { name: /^Pendentes/ })).toHaveAttribute("aria-pressed", "true");
+  await expect(page.getByRole("row")).toHaveCount(0);
+});
+
+test("emptying the last page with 'Excluir' shows the page before it, not an empty list", async ({
+  page,
+}, testInfo) => {
+  const group = `Esvazia${testInfo.project.name === "phone" ? "Celular" : "Computador"}`;
+  const day = Date.UTC(2025, 1, 10);
+  await seedLeads(
+    Array.from({ length: 51 }, (_, i) => ({
+      name: `${group} ${String(51 - i).padStart(2, "0")}`,
+      created_at: day + i * 60_000,
+    })),
+  );
+  await showOnly(page, group);
+  await expect(page.getByText("1–50 de 51 leads · página 1 de 2")).toBeVisible();
+  await page.getByRole("button", { name: "Próxima" }).click();
+  await expect(page.getByText("51–51 de 51 leads · página 2 de 2")).toBeVisible();
+
+  await row(page, `${group} 51`).getByRole("button", { name: "Excluir lead" }).click();
+  await page.getByRole("dialog", { name: "Excluir lead?" }).getByRole("button", { name: "Excluir" }).click();
+  await expect(page.locator(".toast").filter({ hasText: "Lead removido com sucesso" })).toBeVisible();
+  await expect(page.getByText("1–50 de 50 leads · página 1 de 1")).toBeVisible();
+  await expect(page).not.toHaveURL(/page=2/);
+  await expect(row(page, `${group} 01`)).toHaveCount(1);
+});
+
 test("deleting asks first; Cancelar keeps the lead, Excluir removes it", async ({ page }, testInfo) => {
   await showOnly(page, "Excluir");
   const lead = row(page, "Davi Excluir");
@@ -175,6 +232,24 @@ test("a failure to load says 'Erro ao carregar leads'", async ({ page }) => {
   await page.route(/\/api\/leads(\?|$)/, (route) => route.fulfill({ status: 500, body: '{"success":false}' }));
   await page.reload();
   await expect(page.locator(".toast").filter({ hasText: "Erro ao carregar leads" })).toBeVisible();
+});
+
+test("a filter that fails to load shows no other filter's leads under it, and 'Tentar novamente' loads it", async ({
+  page,
+}, testInfo) => {
+  await showOnly(page, "Filtro");
+  await expect(page.getByRole("row")).toHaveCount(4);
+  await page.route(/\/api\/leads(\?|$)/, (route) => route.abort("internetdisconnected"));
+  await page.getByRole("button", { name: /^Falharam/ }).click();
+  await expect(page.locator(".toast").filter({ hasText: "Erro ao carregar leads" })).toBeVisible();
+  await expect(page.getByRole("button", { name: /^Falharam/ })).toHaveAttribute("aria-pressed", "true");
+  await expect(page.getByRole("row")).toHaveCount(0);
+  await screenshot(page, testInfo, "admin-load-failed");
+
+  await page.unroute(/\/api\/leads(\?|$)/);
+  await page.getByRole("button", { name: "Tentar novamente" }).click();
+  await expect(page.getByRole("row")).toHaveCount(3);
+  await expect(row(page, "Fábio Filtro")).toBeVisible();
 });
 
 test("exports the current view as CSV", async ({ page }) => {

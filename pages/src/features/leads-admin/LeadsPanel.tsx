@@ -39,6 +39,8 @@ export function LeadsPanel() {
   const [params, setParams] = useListParams();
   const [data, setData] = useState<LeadsPage | null>(null);
   const [loading, setLoading] = useState(true);
+  /** The view on screen could not be loaded: nothing of another view is shown under its filter. */
+  const [failed, setFailed] = useState(false);
   const [busy, setBusy] = useState<Record<string, boolean>>({});
   const [toDelete, setToDelete] = useState<Lead | null>(null);
   const [exporting, setExporting] = useState(false);
@@ -48,6 +50,13 @@ export function LeadsPanel() {
   starts.current ??= new PageStarts();
   /** The page shown and its tag: a reload asks only whether it changed. */
   const shown = useRef<TaggedPage | null>(null);
+  /**
+   * The view on screen now. An action reloads this one when it ends, not the
+   * view it began in: staff may have searched or changed the filter while
+   * 'Reenviar' waited for Jetimob.
+   */
+  const onScreen = useRef(params);
+  onScreen.current = params;
 
   /** Loads the view; `quiet` reloads (the 30-second tick) keep the table and stay silent on failure. */
   const load = useCallback(
@@ -58,16 +67,29 @@ export function LeadsPanel() {
       if (!quiet) setLoading(true);
       try {
         const tagged = await fetchLeads(view, starts.current?.get(toSearch(view)), controller.signal, shown.current);
+        const { page } = tagged;
+        if (page.leads.length === 0 && page.page > Math.max(1, page.pages)) {
+          // The last leads of a later page were sent, deleted or moved away:
+          // its last page now, rather than an empty list with no pager.
+          setParams({ ...view, page: Math.max(1, page.pages) }, { replace: true });
+          return;
+        }
         shown.current = tagged;
-        setData(tagged.page);
+        setData(page);
+        setFailed(false);
       } catch (error) {
         if (controller.signal.aborted) return;
-        if (!quiet && !(error instanceof ApiError && error.status === 401)) toast(panelMessages.loadFailed);
+        if (!quiet && !(error instanceof ApiError && error.status === 401)) {
+          toast(panelMessages.loadFailed);
+          shown.current = null;
+          setData(null);
+          setFailed(true);
+        }
       } finally {
         if (request.current === controller) setLoading(false);
       }
     },
-    [toast],
+    [toast, setParams],
   );
 
   useEffect(() => {
@@ -100,7 +122,7 @@ export function LeadsPanel() {
     setBusy((b) => ({ ...b, [lead.id]: true }));
     try {
       await action();
-      await load(params, true);
+      await load(onScreen.current, true);
     } finally {
       setBusy((b) => ({ ...b, [lead.id]: false }));
     }
@@ -238,6 +260,13 @@ export function LeadsPanel() {
           <p className="list-status" role="status">
             {panelMessages.loading}
           </p>
+        ) : !data && failed ? (
+          <div className="list-status">
+            <p>{panelMessages.loadFailed.description}.</p>
+            <button type="button" className="button button--ghost" onClick={() => void load(onScreen.current)}>
+              Tentar novamente
+            </button>
+          </div>
         ) : data && data.leads.length === 0 ? (
           <p className="list-status">{panelMessages.empty}</p>
         ) : data ? (
