@@ -189,6 +189,37 @@ test.describe("redirects", () => {
     await expect(page.getByText(`Logado como ${staff.email}`)).toBeVisible();
   });
 
+  test("a refresh whose answer is lost after the worker replaced the cookie is asked again in time, and the session lives on", async ({
+    page,
+    request,
+  }) => {
+    const staff = await createStaff(request);
+    await signIn(page, staff);
+    // The reload's refresh reaches the worker, which replaces the cookie, but
+    // its answer never reaches the browser (a phone between two antennas).
+    let lost = 0;
+    await page.route("**/api/auth/refresh", async (route) => {
+      if (lost === 0) {
+        lost += 1;
+        await route.fetch();
+        await route.abort("connectionreset");
+        return;
+      }
+      await route.continue();
+    });
+    await page.reload();
+    await expect(page.getByText(`Logado como ${staff.email}`)).toBeVisible();
+    expect(lost).toBe(1);
+    const revoked = await sql(
+      "SELECT s.id FROM staff_sessions s JOIN staff_users u ON u.id = s.user_id WHERE u.email = ?1 AND s.revoked_at IS NOT NULL",
+      staff.email,
+    );
+    expect(revoked).toEqual([]);
+    await page.unroute("**/api/auth/refresh");
+    await page.reload();
+    await expect(page.getByText(`Logado como ${staff.email}`)).toBeVisible();
+  });
+
   test("a reload of /admin keeps the session", async ({ page, request }) => {
     const staff = await createStaff(request);
     await signIn(page, staff);

@@ -64,22 +64,38 @@ async function withRefreshLock<T>(work: () => Promise<T>): Promise<T> {
 
 let refreshing: Promise<boolean> | null = null;
 
+/**
+ * When a refresh gets no answer (the network, or an error), it is asked
+ * again after these waits. Its answer may have been lost after the worker
+ * had already replaced the cookie: the worker answers the old cookie again
+ * for 10 seconds (`RETRY_GRACE_MS`), and after that takes it for a stolen
+ * one and ends the session on every device.
+ */
+const REFRESH_RETRY_DELAYS_MS = [1_000, 2_500, 4_000];
+
 /** Swaps the refresh cookie for a new access token; `false` means signed out. */
 export function refreshSession(): Promise<boolean> {
   const before = token?.value;
   refreshing ??= withRefreshLock(async () => {
     // Another tab refreshed while this one waited for the lock.
     if (token && token.value !== before && token.expiresAt - Date.now() > REFRESH_MARGIN_MS) return true;
-    try {
-      const answer = await apiRequest<SessionAnswer>("/api/auth/refresh", { method: "POST", body: {} });
-      adopt(answer);
-      announce({ type: "token", answer });
-      return true;
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 401) becomeSignedOut();
-      else if (state.status === "loading") becomeSignedOut();
-      return false;
+    for (const delay of [...REFRESH_RETRY_DELAYS_MS, null]) {
+      try {
+        const answer = await apiRequest<SessionAnswer>("/api/auth/refresh", { method: "POST", body: {} });
+        adopt(answer);
+        announce({ type: "token", answer });
+        return true;
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 401) break;
+        if (delay === null) {
+          if (state.status === "loading") becomeSignedOut();
+          return false;
+        }
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
     }
+    becomeSignedOut();
+    return false;
   }).finally(() => {
     refreshing = null;
   });
