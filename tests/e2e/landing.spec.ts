@@ -135,6 +135,39 @@ test.describe("landing page", () => {
     await expect(field).toHaveValue("(49) 99991-8888");
   });
 
+  test("keeps a fix typed while the lead was on its way, and sends it as the lead's correction", async ({
+    page,
+  }, testInfo) => {
+    const person = uniquePerson(testInfo);
+    const typo = person.email.replace("@", "@gmial.");
+    await openLanding(page);
+    await fillLeadForm(page, { ...person, email: typo });
+    let release: () => void = () => {};
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    await page.route(`**${LEAD_PATH}`, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.getByRole("button", { name: SUBMIT }).click();
+    await expect(page.getByRole("button", { name: "Enviando..." })).toBeVisible();
+    await page.getByLabel("E-mail").fill(person.email);
+    release();
+    await expect(page.getByRole("status").filter({ hasText: "Sucesso!" })).toBeVisible();
+    await expect(page.getByLabel("E-mail")).toHaveValue(person.email);
+    await expect(page.getByLabel("Nome completo")).toHaveValue(person.name);
+
+    await page.unroute(`**${LEAD_PATH}`);
+    const corrected = page.waitForResponse((r) => r.url().endsWith(LEAD_PATH) && r.status() === 200);
+    await page.getByRole("button", { name: SUBMIT }).click();
+    await corrected;
+    await expect(page.getByLabel("E-mail")).toHaveValue("");
+    expect(await sql("SELECT email FROM leads WHERE whatsapp = ?1", `+55${person.whatsappDigits}`)).toEqual([
+      { email: person.email },
+    ]);
+  });
+
   test("sends a lead: success toast, cleared form, the lead in D1 with its campaign", async ({ page }, testInfo) => {
     const person = uniquePerson(testInfo);
     await openLanding(page, "/?utm_source=instagram&utm_campaign=pre-lancamento&gclid=abc123");

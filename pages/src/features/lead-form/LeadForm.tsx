@@ -128,10 +128,13 @@ export function LeadForm() {
     // before the token, so a field it refused leaves the token good for the
     // corrected lead, which then need not wait for a new check.
     let tokenUnspent = false;
+    const sent = values;
     try {
       const turnstile_token = await turnstile.token();
-      await sendLead({ ...attribution.current, ...values, turnstile_token });
-      setValues(EMPTY);
+      await sendLead({ ...attribution.current, ...sent, turnstile_token });
+      // Cleared, unless the visitor changed a field while it was on its way
+      // (a typo seen too late): that is kept, to be sent again as a correction.
+      setValues((now) => (FIELDS.every((f) => now[f] === sent[f]) ? EMPTY : now));
       setErrors({});
       toast(leadMessages.success);
     } catch (error) {
