@@ -109,6 +109,34 @@ test.describe("'Alterar senha'", () => {
   });
 });
 
+test.describe("'Alterar senha' refused", () => {
+  test("says why inside the dialog, where it can be read and heard, not under its backdrop", async ({
+    page,
+    request,
+  }, testInfo) => {
+    const staff = await createStaff(request);
+    await signIn(page, staff);
+    await page.getByRole("button", { name: "Alterar senha" }).click();
+    const dialog = page.getByRole("dialog", { name: "Alterar senha" });
+    await dialog.getByLabel("Senha atual", { exact: true }).fill(staff.password);
+    await dialog.getByLabel("Nova senha", { exact: true }).fill("senha-trocada-2026");
+    await dialog.getByLabel("Confirmar nova senha", { exact: true }).fill("senha-trocada-2027");
+    await dialog.getByRole("button", { name: "Alterar senha" }).click();
+    await expect(dialog.getByRole("alert")).toHaveText("As senhas não coincidem");
+
+    await dialog.getByLabel("Senha atual", { exact: true }).fill("nao-e-esta");
+    await dialog.getByLabel("Confirmar nova senha", { exact: true }).fill("senha-trocada-2026");
+    await dialog.getByRole("button", { name: "Alterar senha" }).click();
+    await expect(dialog.getByRole("alert")).toHaveText("A senha atual não confere.");
+    await screenshot(page, testInfo, "admin-change-password-refused");
+    await expect(dialog).toBeVisible();
+
+    await dialog.getByRole("button", { name: "Cancelar" }).click();
+    await page.getByRole("button", { name: "Alterar senha" }).click();
+    await expect(dialog.getByRole("alert")).toHaveText("");
+  });
+});
+
 test.describe("'Equipe'", () => {
   test("an owner switches an account off, and that person's open panel goes to /auth within 30 s", async ({
     page,

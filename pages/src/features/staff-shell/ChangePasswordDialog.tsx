@@ -1,12 +1,17 @@
 import { type FormEvent, useId, useRef, useState } from "react";
 import { useModalDialog } from "../../components/ConfirmDialog";
-import { useToast } from "../../components/toast";
+import { type ToastInput, useToast } from "../../components/toast";
 import { serverMessage } from "../../lib/api";
 import { authMessages, newPasswordProblem } from "../staff-auth/messages";
 import { NewPasswordFields, PasswordField } from "../staff-auth/PasswordField";
 import { changePassword } from "../staff-auth/session";
 
-/** 'Alterar senha': the current password, the new one twice. The other sessions of the account end. */
+/**
+ * 'Alterar senha': the current password, the new one twice. The other
+ * sessions of the account end. What goes wrong is said inside the dialog: a
+ * modal dialog makes the rest of the page inert, toasts included, so a toast
+ * would sit under the backdrop, unheard by screen readers and out of reach.
+ */
 export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { toast } = useToast();
   const id = useId();
@@ -16,33 +21,29 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
   const [next, setNext] = useState("");
   const [confirmation, setConfirmation] = useState("");
   const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<ToastInput | null>(null);
 
   const close = () => {
     setCurrent("");
     setNext("");
     setConfirmation("");
+    setProblem(null);
     onClose();
   };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (busy) return;
-    const problem = newPasswordProblem(next, confirmation);
-    if (problem) {
-      toast(problem);
-      return;
-    }
+    const mismatch = newPasswordProblem(next, confirmation);
+    setProblem(mismatch);
+    if (mismatch) return;
     setBusy(true);
     try {
       await changePassword(current, next);
       toast(authMessages.passwordChanged);
       close();
     } catch (error) {
-      toast({
-        title: authMessages.changeFailedTitle,
-        description: serverMessage(error),
-        variant: "destructive",
-      });
+      setProblem({ title: authMessages.changeFailedTitle, description: serverMessage(error) });
     } finally {
       setBusy(false);
     }
@@ -78,6 +79,9 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
           onPassword={setNext}
           onConfirmation={setConfirmation}
         />
+        <p className="dialog__problem" role="alert">
+          {problem && (problem.description ?? problem.title)}
+        </p>
         <div className="dialog__actions">
           <button type="button" className="button button--ghost" onClick={close}>
             Cancelar
