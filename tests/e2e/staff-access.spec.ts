@@ -265,4 +265,29 @@ test.describe("'Atividade'", () => {
     await expect(rows.nth(1)).toContainText(owner.email);
     await screenshot(page, testInfo, "admin-activity");
   });
+
+  test("a double tap on 'Mais antigas' turns one page, and 'Mais recentes' comes back to the first", async ({
+    page,
+    request,
+  }) => {
+    const owner = await createOwner(request);
+    // Enough entries for three pages whatever the other tests wrote.
+    await sql(
+      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 120)
+       INSERT INTO audit_log (at, staff_email, action) SELECT ?1 - i, ?2, 'export' FROM n`,
+      Date.now() - 60_000,
+      staffEmail("arquivo"),
+    );
+    await signIn(page, owner);
+    await page.goto("/admin/atividade");
+    const pager = page.getByRole("navigation", { name: "Páginas da atividade" });
+    await expect(pager).toContainText("Página 1");
+    const firstRow = await page.getByRole("row").nth(1).textContent();
+
+    await pager.getByRole("button", { name: "Mais antigas" }).dblclick();
+    await expect(pager.getByText(/^Página \d+$/)).toHaveText("Página 2");
+    await pager.getByRole("button", { name: "Mais recentes" }).click();
+    await expect(pager.getByText(/^Página \d+$/)).toHaveText("Página 1");
+    await expect(page.getByRole("row").nth(1)).toHaveText(String(firstRow));
+  });
 });

@@ -19,9 +19,11 @@ export default function ActivityPage() {
 
 function ActivityPanel() {
   const { toast } = useToast();
-  // The pages seen so far: the first entry id of each (null for the newest page).
+  // The pages seen so far: where each starts (null for the newest page).
   const [trail, setTrail] = useState<(number | null)[]>([null]);
-  const [page, setPage] = useState<Page | null>(null);
+  /** The page on screen, with where it starts (`from`: the trail's entry it was loaded for). */
+  const [shown, setShown] = useState<{ page: Page; from: number | null } | null>(null);
+  const page = shown?.page ?? null;
   const [loading, setLoading] = useState(true);
   const request = useRef<AbortController | null>(null);
   const before = trail.at(-1) ?? null;
@@ -33,7 +35,7 @@ function ActivityPanel() {
       request.current = controller;
       setLoading(true);
       try {
-        setPage(await fetchActivity(from, controller.signal));
+        setShown({ page: await fetchActivity(from, controller.signal), from });
       } catch (error) {
         if (controller.signal.aborted) return;
         if (!(error instanceof ApiError && error.status === 401)) toast(activityMessages.loadFailed);
@@ -48,7 +50,7 @@ function ActivityPanel() {
     void load(before);
   }, [before, load]);
 
-  if (!page) {
+  if (!shown || !page) {
     return (
       <p className="list-status" role="status">
         {activityMessages.loading}
@@ -93,7 +95,7 @@ function ActivityPanel() {
             type="button"
             className="button button--ghost"
             disabled={trail.length <= 1}
-            onClick={() => setTrail((t) => t.slice(0, -1))}
+            onClick={() => setTrail((t) => (turnsFrom(t, shown.from) ? t.slice(0, -1) : t))}
           >
             {activityMessages.newer}
           </button>
@@ -101,7 +103,7 @@ function ActivityPanel() {
             type="button"
             className="button button--ghost"
             disabled={page.next_before === null}
-            onClick={() => setTrail((t) => [...t, page.next_before])}
+            onClick={() => setTrail((t) => (turnsFrom(t, shown.from) ? [...t, page.next_before] : t))}
           >
             {activityMessages.older}
           </button>
@@ -109,6 +111,16 @@ function ActivityPanel() {
       </nav>
     </section>
   );
+}
+
+/**
+ * Whether a turn of page may start from the page on screen: only while the
+ * trail still ends at it. A second tap before the next page arrives would
+ * otherwise turn twice from the same page (the trail then counts a page that
+ * was never shown, and the page number lies).
+ */
+function turnsFrom(trail: (number | null)[], shownFrom: number | null): boolean {
+  return trail.at(-1) === shownFrom;
 }
 
 function EntryRow({ entry }: { entry: Entry }) {
