@@ -75,8 +75,12 @@ test("a visitor corrects a number on the landing; the panel shows the new one an
   const [stored] = await sql<{ whatsapp: string }>("SELECT whatsapp FROM leads WHERE email = ?1", person.email);
   expect(stored?.whatsapp).toBe(`+55${person.whatsappDigits}`);
 
+  // Back to the list as it was left (the search for the wrong number), also after that reload.
   await page.getByRole("link", { name: "← Voltar à lista de leads" }).click();
-  await expect(page).toHaveURL(/\/admin$/);
+  await expect(page).toHaveURL(/\/admin\?q=/);
+  expect(new URL(page.url()).searchParams.get("q")).toBe(display(typo.whatsappDigits));
+  await expect(page.getByLabel("Buscar por nome, e-mail ou WhatsApp")).toHaveValue(display(typo.whatsappDigits));
+  await expect(page.getByRole("row").filter({ hasText: person.name })).toHaveCount(1);
 });
 
 test("Marcar Enviado on a lead its visitor corrected since the panel showed it: the correction waits for Jetimob", async ({

@@ -9,6 +9,7 @@ import { type Attempt, fetchLeadStory, type LeadStory, type StaffAction, type Su
 import { attributionNotes, mailtoHref, whatsappChat } from "./format";
 import { leadPath } from "./LeadsTable";
 import { StatusBadge } from "./StatusBadge";
+import { lastListAddress } from "./useListParams";
 import "./admin.css";
 import "./lead-page.css";
 
@@ -193,7 +194,7 @@ function LeadStoryPanel() {
 function BackToList() {
   return (
     <p className="lead-page__back">
-      <Link to="/admin">← Voltar à lista de leads</Link>
+      <Link to={lastListAddress()}>← Voltar à lista de leads</Link>
     </p>
   );
 }

@@ -14,6 +14,21 @@ export function readParams(search: string): ListParams {
   };
 }
 
+/** The tab's storage key of the list's last view (its address's query). */
+const LAST_VIEW = "leads-list-view";
+
+/**
+ * The list as staff last saw it in this tab, filter, search and page: where
+ * a lead's page leads back to, also after a reload of that page.
+ */
+export function lastListAddress(): string {
+  try {
+    return `/admin${window.sessionStorage.getItem(LAST_VIEW) ?? ""}`;
+  } catch {
+    return "/admin";
+  }
+}
+
 /**
  * The filter, search and page live in the address bar, so a reload or a
  * shared link shows the same view and Back returns to the previous one.
@@ -24,6 +39,14 @@ export function readParams(search: string): ListParams {
 export function useListParams(): [ListParams, (next: ListParams, options?: { replace?: boolean }) => void] {
   const [params, setParams] = useState<ListParams>(() => readParams(window.location.search));
   const listPath = useRef(window.location.pathname);
+
+  useEffect(() => {
+    try {
+      window.sessionStorage.setItem(LAST_VIEW, toSearch(params));
+    } catch {
+      // Storage refused: the way back is the whole list.
+    }
+  }, [params]);
 
   useEffect(() => {
     const onPop = () => setParams(readParams(window.location.search));
