@@ -332,6 +332,39 @@ describe("a correction the CRM refused for good", () => {
     const audit = await app.sql("SELECT action FROM audit_log WHERE lead_id = ?1", failed.id);
     expect(audit).toEqual([{ action: "resend" }]);
   });
+
+  it("is dropped when the visitor goes back to what Jetimob has: nothing is left for a person to do", async () => {
+    const p = person();
+    await send({ name: p.name, email: p.email, whatsapp: p.first });
+    await settled(p.email);
+    jetimob.script(p.email, refused(500, "fora do ar"), refused(500, "fora do ar"));
+    await send({ name: p.name, email: p.email, whatsapp: p.second });
+    await eventually(async () => (await leadByEmail(p.email)).update_attempts === 1);
+    await ageDelivery(app, p.email, 8 * DAY, "update");
+    await app.runCron();
+    expect(await leadByEmail(p.email)).toMatchObject({ update_status: "failed" });
+    const attentionBefore = await staff.call("GET", `/api/leads?q=${encodeURIComponent(p.email)}&status=falhas`);
+    expect(attentionBefore.body).toMatchObject({ total: 1 });
+
+    // The visitor sends the number Jetimob has again.
+    await send({ name: p.name, email: p.email, whatsapp: p.first });
+    expect(await leadByEmail(p.email)).toMatchObject({
+      whatsapp: e164(p.first),
+      update_status: null,
+      update_last_error: null,
+      update_next_attempt_at: null,
+    });
+    const attentionAfter = await staff.call("GET", `/api/leads?q=${encodeURIComponent(p.email)}&status=falhas`);
+    expect(attentionAfter.body).toMatchObject({ total: 0 });
+    const [counted] = await app.sql<{ n: number }>("SELECT n FROM lead_counters WHERE name = 'attention'");
+    const [actual] = await app.sql<{ n: number }>(
+      "SELECT count(*) AS n FROM leads WHERE delivery_status = 'failed' OR update_status = 'failed'",
+    );
+    expect(counted?.n).toBe(actual?.n);
+    // And Jetimob is sent nothing more (the lead, then the correction twice): it has these details.
+    await app.runCron();
+    expect(jetimob.callsFor(p.email)).toHaveLength(3);
+  });
 });
 
 describe("the lead's story", () => {

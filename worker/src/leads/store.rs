@@ -65,24 +65,46 @@ macro_rules! needs_correction {
          OR sent_whatsapp IS NOT ?4))"
     };
 }
+/// In [`UPDATE_SQL`]: a correction the CRM refused for good, whose lead goes
+/// back to exactly what the CRM has. Nothing is left to send, so nothing is
+/// left for a person to do ('Precisam de atenção'). A pending one is left to
+/// the cron, which drops it when it comes to it (it may be on its way).
+macro_rules! given_up_and_moot {
+    () => {
+        "(delivery_status = 'sent' AND update_status = 'failed' AND sent_name IS ?2 \
+         AND sent_email IS ?3 AND sent_whatsapp IS ?4)"
+    };
+}
 /// The one lead that has the e-mail, the WhatsApp or both takes the newest
 /// details. A lead already in the CRM whose details now differ from what the
-/// CRM was sent gets a correction to deliver (unless one is waiting already).
+/// CRM was sent gets a correction to deliver (unless one is waiting already);
+/// one whose details are back to what the CRM has loses its given-up one.
 const UPDATE_SQL: &str = concat!(
     "UPDATE leads SET name = ?2, email = ?3, whatsapp = ?4, \
        submission_count = submission_count + 1, last_submitted_at = ?6, \
        update_status = CASE WHEN ",
     needs_correction!(),
-    " THEN 'pending' ELSE update_status END, \
+    " THEN 'pending' WHEN ",
+    given_up_and_moot!(),
+    " THEN NULL ELSE update_status END, \
        update_requested_at = CASE WHEN ",
     needs_correction!(),
-    " AND update_status IS NOT 'pending' THEN ?6 ELSE update_requested_at END, \
+    " AND update_status IS NOT 'pending' THEN ?6 WHEN ",
+    given_up_and_moot!(),
+    " THEN NULL ELSE update_requested_at END, \
        update_next_attempt_at = CASE WHEN ",
     needs_correction!(),
-    " AND update_status IS NOT 'pending' THEN ?6 ELSE update_next_attempt_at END, \
+    " AND update_status IS NOT 'pending' THEN ?6 WHEN ",
+    given_up_and_moot!(),
+    " THEN NULL ELSE update_next_attempt_at END, \
        update_attempts = CASE WHEN ",
     needs_correction!(),
-    " AND update_status IS NOT 'pending' THEN 0 ELSE update_attempts END \
+    " AND update_status IS NOT 'pending' THEN 0 WHEN ",
+    given_up_and_moot!(),
+    " THEN 0 ELSE update_attempts END, \
+       update_last_error = CASE WHEN ",
+    given_up_and_moot!(),
+    " THEN NULL ELSE update_last_error END \
      WHERE ",
     within_limit!(),
     " AND id != ?1 AND id IN (SELECT id FROM leads WHERE email = ?3 OR whatsapp = ?4) \
@@ -242,6 +264,21 @@ mod tests {
     #[test]
     fn a_correction_is_only_for_a_lead_the_crm_has() {
         assert!(needs_correction!().starts_with("(delivery_status = 'sent'"));
-        assert!(UPDATE_SQL.contains("THEN 'pending' ELSE update_status END"));
+        assert!(UPDATE_SQL.contains(concat!(
+            "update_status = CASE WHEN ",
+            needs_correction!(),
+            " THEN 'pending'"
+        )));
+    }
+
+    #[test]
+    fn only_a_given_up_correction_is_dropped_when_it_becomes_moot() {
+        // A pending one may be on its way: the cron drops it under its lease.
+        assert!(given_up_and_moot!().contains("update_status = 'failed'"));
+        assert!(UPDATE_SQL.contains(concat!(
+            "WHEN ",
+            given_up_and_moot!(),
+            " THEN NULL ELSE update_status END"
+        )));
     }
 }
