@@ -309,8 +309,8 @@ describe("'Marcar Enviado' on a lead the visitor corrected after the panel showe
 });
 
 describe("a correction the CRM refused for good", () => {
-  it("is sent again at once by 'Reenviar', which the audit trail records", async () => {
-    const p = person();
+  /** `p` delivered with its first number, then corrected to its second, which Jetimob refused for a week. */
+  async function givenUp(p: ReturnType<typeof person>): Promise<Lead> {
     await send({ name: p.name, email: p.email, whatsapp: p.first });
     await settled(p.email);
     jetimob.script(p.email, refused(500, "fora do ar"), refused(500, "fora do ar"));
@@ -321,6 +321,12 @@ describe("a correction the CRM refused for good", () => {
     await app.runCron();
     const failed = await leadByEmail(p.email);
     expect(failed).toMatchObject({ update_status: "failed", sent_whatsapp: e164(p.first) });
+    return failed;
+  }
+
+  it("is sent again at once by 'Reenviar', which the audit trail records", async () => {
+    const p = person();
+    const failed = await givenUp(p);
 
     const answer = await staff.call("POST", `/api/leads/${failed.id}/resend`, {});
     expect(answer.status).toBe(200);
@@ -335,14 +341,7 @@ describe("a correction the CRM refused for good", () => {
 
   it("is dropped when the visitor goes back to what Jetimob has: nothing is left for a person to do", async () => {
     const p = person();
-    await send({ name: p.name, email: p.email, whatsapp: p.first });
-    await settled(p.email);
-    jetimob.script(p.email, refused(500, "fora do ar"), refused(500, "fora do ar"));
-    await send({ name: p.name, email: p.email, whatsapp: p.second });
-    await eventually(async () => (await leadByEmail(p.email)).update_attempts === 1);
-    await ageDelivery(app, p.email, 8 * DAY, "update");
-    await app.runCron();
-    expect(await leadByEmail(p.email)).toMatchObject({ update_status: "failed" });
+    await givenUp(p);
     const attentionBefore = await staff.call("GET", `/api/leads?q=${encodeURIComponent(p.email)}&status=falhas`);
     expect(attentionBefore.body).toMatchObject({ total: 1 });
 
