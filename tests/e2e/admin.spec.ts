@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { LEAD_PATH, uniqueIp } from "../support/leads";
 import { expect, type Page, test } from "./fixtures";
 import { createStaff, signIn } from "./staff";
-import { listAnswer, panelLoaded, screenshot, seedLeads, sql } from "./support";
+import { holdRequests, listAnswer, panelLoaded, screenshot, seedLeads, sql } from "./support";
 
 function counter(page: Page, label: string) {
   return page.locator(".counter").filter({ hasText: label }).locator(".counter__value");
@@ -102,14 +102,7 @@ test("an action that ends after staff changed the filter reloads the view on scr
   await showOnly(page, group);
   await expect(page.getByRole("row")).toHaveCount(3);
   // 'Marcar Enviado' on its way, held (Jetimob slow, a weak signal)...
-  let release: () => void = () => {};
-  const held = new Promise<void>((r) => {
-    release = r;
-  });
-  await page.route(/\/api\/leads\/[^/]+\/mark-sent$/, async (route) => {
-    await held;
-    await route.continue();
-  });
+  const { release } = await holdRequests(page, /\/api\/leads\/[^/]+\/mark-sent$/);
   await row(page, `${group} Pendente`).getByRole("button", { name: "Marcar Enviado" }).click();
   // ...while staff turn to 'Pendentes'.
   await page.getByRole("button", { name: /^Pendentes/ }).click();
@@ -213,14 +206,7 @@ test("searching for nobody shows the empty state", async ({ page }) => {
 });
 
 test("says 'Carregando leads...' while the first page loads", async ({ page }) => {
-  let release: () => void = () => {};
-  const held = new Promise<void>((r) => {
-    release = r;
-  });
-  await page.route(/\/api\/leads(\?|$)/, async (route) => {
-    await held;
-    await route.continue();
-  });
+  const { release } = await holdRequests(page, /\/api\/leads(\?|$)/);
   await page.reload();
   await expect(page.getByText("Carregando leads...")).toBeVisible();
   release();

@@ -3,6 +3,7 @@ import { expect, type Page, test } from "./fixtures";
 import {
   asNewVisitor,
   fillLeadForm,
+  holdRequests,
   openLanding,
   LEAD_SUBMIT as SUBMIT,
   screenshot,
@@ -18,18 +19,8 @@ async function neverIdle(page: Page): Promise<void> {
 }
 
 /** Holds every script on its way to the page until `release()`; `requested` lists the paths asked for. */
-async function holdScripts(page: Page) {
-  const requested: string[] = [];
-  let release: () => void = () => {};
-  const held = new Promise<void>((r) => {
-    release = r;
-  });
-  await page.route(/\/assets\/[\w-]+\.js$/, async (route) => {
-    requested.push(new URL(route.request().url()).pathname);
-    await held;
-    await route.continue().catch(() => {});
-  });
-  return { requested, release };
+function holdScripts(page: Page) {
+  return holdRequests(page, /\/assets\/[\w-]+\.js$/);
 }
 
 /** Clicks the closing call where it sits, below the form's view, and expects the cursor in the form's first field, in view. */
@@ -142,14 +133,7 @@ test.describe("landing page", () => {
     const typo = person.email.replace("@", "@gmial.");
     await openLanding(page);
     await fillLeadForm(page, { ...person, email: typo });
-    let release: () => void = () => {};
-    const held = new Promise<void>((r) => {
-      release = r;
-    });
-    await page.route(`**${LEAD_PATH}`, async (route) => {
-      await held;
-      await route.continue();
-    });
+    const { release } = await holdRequests(page, `**${LEAD_PATH}`);
     await page.getByRole("button", { name: SUBMIT }).click();
     await expect(page.getByRole("button", { name: "Enviando..." })).toBeVisible();
     await page.getByLabel("E-mail").fill(person.email);
@@ -257,14 +241,7 @@ test.describe("landing page", () => {
 
   test("disables the button with a busy label while sending", async ({ page }, testInfo) => {
     const person = uniquePerson(testInfo);
-    let release: () => void = () => {};
-    const held = new Promise<void>((r) => {
-      release = r;
-    });
-    await page.route(`**${LEAD_PATH}`, async (route) => {
-      await held;
-      await route.continue();
-    });
+    const { release } = await holdRequests(page, `**${LEAD_PATH}`);
     await openLanding(page);
     await fillLeadForm(page, person);
     await page.getByRole("button", { name: SUBMIT }).click();

@@ -8,6 +8,25 @@ import { insertLeads, type SeedLead } from "../support/seed";
 
 export const SCREENSHOT_DIR = join(repoRoot, "tests/artifacts/screenshots");
 
+/**
+ * Holds every request of `page` to `url` on its way until `release()` (a
+ * slow network, a slow Jetimob), then lets them all through; `requested`
+ * lists the paths asked for.
+ */
+export async function holdRequests(page: Page, url: string | RegExp) {
+  const requested: string[] = [];
+  let release: () => void = () => {};
+  const held = new Promise<void>((r) => {
+    release = r;
+  });
+  await page.route(url, async (route) => {
+    requested.push(new URL(route.request().url()).pathname);
+    await held;
+    await route.continue().catch(() => {});
+  });
+  return { requested, release };
+}
+
 /** The lead form's button. */
 export const LEAD_SUBMIT = "Quero meu acesso antecipado ao lançamento exclusivo";
 
