@@ -1,7 +1,7 @@
 import { STAFF_DOMAIN, staffEmail } from "../support/staff";
 import { expect, type Page, test } from "./fixtures";
 import { createStaff, signIn, submitLogin } from "./staff";
-import { emailedLink, LEAD_SUBMIT, screenshot, sql } from "./support";
+import { emailedLink, holdRequests, LEAD_SUBMIT, screenshot, sql } from "./support";
 
 const PASSWORD = "vinho-tinto-2026";
 
@@ -151,14 +151,7 @@ test.describe("signing in", () => {
 
 test.describe("redirects", () => {
   test("/admin without a session checks, then goes to /auth", async ({ page }) => {
-    let release: () => void = () => {};
-    const held = new Promise<void>((r) => {
-      release = r;
-    });
-    await page.route("**/api/auth/refresh", async (route) => {
-      await held;
-      await route.continue();
-    });
+    const { release } = await holdRequests(page, "**/api/auth/refresh");
     // The prerendered page already says it; the held question proves the script is the one waiting.
     const asked = page.waitForRequest("**/api/auth/refresh");
     await page.goto("/admin");
@@ -174,14 +167,7 @@ test.describe("redirects", () => {
     await signIn(page, staff);
     await expect(page).toHaveURL(/\/admin$/);
     // The panel's code is held back until the spinner has been seen.
-    let release: () => void = () => {};
-    const held = new Promise<void>((r) => {
-      release = r;
-    });
-    await page.route("**/assets/AdminPage-*.js", async (route) => {
-      await held;
-      await route.continue();
-    });
+    const { release } = await holdRequests(page, "**/assets/AdminPage-*.js");
     await page.goto("/auth");
     await expect(page.getByText("Redirecionando para o painel...")).toBeVisible();
     release();
@@ -229,12 +215,18 @@ test.describe("redirects", () => {
 });
 
 test.describe("signing out", () => {
-  test("clears stored authentication data, ends the session and returns to /auth", async ({ page, request }) => {
+  test("clears stored authentication data and the panel's memory, ends the session and returns to /auth", async ({
+    page,
+    request,
+  }) => {
     const staff = await createStaff(request);
     await signIn(page, staff);
     await page.evaluate(() => {
       localStorage.setItem("sb-old-auth-token", "stale");
       sessionStorage.setItem("auth-session", "stale");
+      // What the panel keeps for the tab: the list's view (a search may be a name), its page starts.
+      sessionStorage.setItem("leads-list-view", "?q=Maria+Silva");
+      sessionStorage.setItem("leads-page-starts", "[]");
       localStorage.setItem("unrelated", "kept");
     });
     await page.getByRole("button", { name: "Sair" }).click();

@@ -1,6 +1,6 @@
 import type { PageStart } from "./api";
 
-/** The tab's storage key, and how many pages it remembers (the newest turned to). */
+/** The tab's storage key ('Sair' forgets `leads-` keys), and how many pages it remembers (the newest turned to). */
 const KEY = "leads-page-starts";
 const KEPT = 50;
 

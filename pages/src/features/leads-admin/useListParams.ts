@@ -14,7 +14,7 @@ export function readParams(search: string): ListParams {
   };
 }
 
-/** The tab's storage key of the list's last view (its address's query). */
+/** The tab's storage key of the list's last view (its address's query); 'Sair' forgets `leads-` keys. */
 const LAST_VIEW = "leads-list-view";
 
 /**

@@ -47,7 +47,10 @@ function becomeSignedOut() {
 
 channel?.addEventListener("message", (event: MessageEvent<Message>) => {
   if (event.data.type === "token") adopt(event.data.answer);
-  else if (event.data.type === "signed-out") becomeSignedOut();
+  else if (event.data.type === "signed-out") {
+    forgetPanelMemory();
+    becomeSignedOut();
+  }
 });
 
 function announce(message: Message) {
@@ -129,6 +132,22 @@ export function clearStoredAuth() {
   }
 }
 
+/** The start of every key the leads panel keeps in the tab's sessionStorage. */
+const PANEL_KEYS = "leads-";
+
+/**
+ * What the leads panel kept for this tab (the list's last view, where its
+ * pages start; a search may be someone's name): forgotten at 'Sair', so the
+ * next person at this computer finds none of it.
+ */
+function forgetPanelMemory() {
+  const storage = safeStorage("sessionStorage");
+  if (!storage) return;
+  for (const key of Object.keys(storage)) {
+    if (key.startsWith(PANEL_KEYS)) storage.removeItem(key);
+  }
+}
+
 function safeStorage(name: "localStorage" | "sessionStorage"): Storage | null {
   try {
     return window[name];
@@ -205,9 +224,10 @@ export async function changePassword(currentPassword: string, newPassword: strin
   });
 }
 
-/** Sign-out: clears stored data, signs out globally, and tells the other tabs. */
+/** Sign-out: clears stored data and the panel's memory, signs out globally, and tells the other tabs. */
 export async function signOut(): Promise<void> {
   clearStoredAuth();
+  forgetPanelMemory();
   if (!(await globalSignOutRequest())) safeStorage("localStorage")?.setItem(SIGN_OUT_PENDING, "1");
   becomeSignedOut();
   announce({ type: "signed-out" });
