@@ -275,6 +275,30 @@ test.describe("signing out", () => {
     await expect(page.getByText(`Logado como ${staff.email}`)).toBeVisible();
   });
 
+  test("a refresh still on its way when 'Sair' did not reach the worker does not sign the browser back in", async ({
+    page,
+    request,
+  }) => {
+    const staff = await createStaff(request);
+    await signIn(page, staff);
+    await page.route("**/api/auth/logout", (route) => route.abort("internetdisconnected"));
+    const refresh = await holdRequests(page, "**/api/auth/refresh");
+    // The list's next reload finds its token refused: the panel asks for a new one, which is held.
+    await page.route(/\/api\/leads(\?|$)/, (route) => route.fulfill({ status: 401, body: '{"success":false}' }));
+    await page.evaluate(() => document.dispatchEvent(new Event("visibilitychange")));
+    await expect.poll(() => refresh.requested.length).toBe(1);
+
+    await page.getByRole("button", { name: "Sair" }).click();
+    await expect(page).toHaveURL(/\/auth$/);
+    await page.unroute(/\/api\/leads(\?|$)/);
+    const answered = page.waitForResponse("**/api/auth/refresh");
+    refresh.release();
+    expect((await answered).status()).toBe(200);
+    await page.waitForTimeout(1_000);
+    await expect(page).toHaveURL(/\/auth$/);
+    await expect(page.getByRole("tab", { name: "Login" })).toBeVisible();
+  });
+
   test("in one tab signs the other tabs out too", async ({ page, context, request }) => {
     const staff = await createStaff(request);
     await signIn(page, staff);

@@ -35,7 +35,7 @@ function setState(next: SessionState) {
 
 function adopt(answer: SessionAnswer) {
   // A new sign-in replaced the refresh cookie a failed 'Sair' left behind.
-  safeStorage("localStorage")?.removeItem(SIGN_OUT_PENDING);
+  markSignOutPending(false);
   token = { value: answer.access_token, expiresAt: answer.expires_at };
   setState({ status: "signed-in", user: answer.user });
 }
@@ -68,36 +68,56 @@ async function withRefreshLock<T>(work: () => Promise<T>): Promise<T> {
 let refreshing: Promise<boolean> | null = null;
 
 /**
- * When a refresh gets no answer (the network, or an error), it is asked
- * again after these waits. Its answer may have been lost after the worker
- * had already replaced the cookie: the worker answers the old cookie again
- * for 10 seconds (`RETRY_GRACE_MS`), and after that takes it for a stolen
- * one and ends the session on every device.
+ * When a refresh gets no answer (the network, or a 5xx), it is asked again
+ * after these waits, but only within `REFRESH_RETRY_WITHIN_MS` of the first
+ * try. Its answer may have been lost after the worker had already replaced
+ * the cookie: the worker answers the old cookie again for 10 seconds
+ * (`RETRY_GRACE_MS`), and after that takes it for a stolen one and ends the
+ * session on every device.
  */
 const REFRESH_RETRY_DELAYS_MS = [1_000, 2_500, 4_000];
+const REFRESH_RETRY_WITHIN_MS = 8_000;
 
-/** Swaps the refresh cookie for a new access token; `false` means signed out. */
+/**
+ * Swaps the refresh cookie for a new access token; `false` means signed out.
+ * Never after a 'Sair', in this tab or another: a refresh still on its way
+ * then, or one the worker never heard, must not sign the browser back in.
+ */
 export function refreshSession(): Promise<boolean> {
   const before = token?.value;
   refreshing ??= withRefreshLock(async () => {
     // Another tab refreshed while this one waited for the lock.
     if (token && token.value !== before && token.expiresAt - Date.now() > REFRESH_MARGIN_MS) return true;
+    const leftOut = () => state.status === "signed-out" || signOutPending();
+    if (leftOut()) {
+      becomeSignedOut();
+      return false;
+    }
+    const deadline = Date.now() + REFRESH_RETRY_WITHIN_MS;
     for (const delay of [...REFRESH_RETRY_DELAYS_MS, null]) {
       try {
-        const answer = await apiRequest<SessionAnswer>("/api/auth/refresh", { method: "POST", body: {} });
+        const answer = await apiRequest<SessionAnswer>("/api/auth/refresh", {
+          method: "POST",
+          body: {},
+          signal: AbortSignal.timeout(Math.max(1_000, deadline - Date.now())),
+        });
+        if (leftOut()) return false;
         adopt(answer);
         announce({ type: "token", answer });
         return true;
       } catch (error) {
-        if (error instanceof ApiError && error.status === 401) break;
-        if (delay === null) {
-          if (state.status === "loading") becomeSignedOut();
+        if (error instanceof ApiError && error.status === 401) {
+          becomeSignedOut();
+          return false;
+        }
+        const unanswered = !(error instanceof ApiError) || error.status === 0 || error.status >= 500;
+        if (!unanswered || delay === null || Date.now() + delay > deadline || leftOut()) {
+          if (state.status === "loading" || leftOut()) becomeSignedOut();
           return false;
         }
         await new Promise((resolve) => setTimeout(resolve, delay));
       }
     }
-    becomeSignedOut();
     return false;
   }).finally(() => {
     refreshing = null;
@@ -113,8 +133,8 @@ export function refreshSession(): Promise<boolean> {
  */
 export async function checkSession(): Promise<SessionState> {
   if (state.status !== "loading") return state;
-  if (safeStorage("localStorage")?.getItem(SIGN_OUT_PENDING)) {
-    if (await globalSignOutRequest()) safeStorage("localStorage")?.removeItem(SIGN_OUT_PENDING);
+  if (signOutPending()) {
+    if (await globalSignOutRequest()) markSignOutPending(false);
     if (state.status === "loading") becomeSignedOut();
     return state;
   }
@@ -163,6 +183,26 @@ function safeStorage(name: "localStorage" | "sessionStorage"): Storage | null {
  * person at this computer back in.
  */
 const SIGN_OUT_PENDING = "staff-sign-out-pending";
+
+function signOutPending(): boolean {
+  try {
+    const storage = safeStorage("localStorage");
+    return storage !== null && storage.getItem(SIGN_OUT_PENDING) !== null;
+  } catch {
+    return false;
+  }
+}
+
+/** Notes, or forgets, a 'Sair' the worker has not heard; storage that refuses changes nothing else. */
+function markSignOutPending(pending: boolean) {
+  try {
+    const storage = safeStorage("localStorage");
+    if (pending) storage?.setItem(SIGN_OUT_PENDING, "1");
+    else storage?.removeItem(SIGN_OUT_PENDING);
+  } catch {
+    // Storage full or refused: this tab is signed out all the same.
+  }
+}
 
 /** Ends every session of this user, everywhere; `false` if the worker did not answer that it did. */
 async function globalSignOutRequest(): Promise<boolean> {
@@ -228,7 +268,7 @@ export async function changePassword(currentPassword: string, newPassword: strin
 export async function signOut(): Promise<void> {
   clearStoredAuth();
   forgetPanelMemory();
-  if (!(await globalSignOutRequest())) safeStorage("localStorage")?.setItem(SIGN_OUT_PENDING, "1");
+  if (!(await globalSignOutRequest())) markSignOutPending(true);
   becomeSignedOut();
   announce({ type: "signed-out" });
 }
