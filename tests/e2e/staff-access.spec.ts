@@ -124,7 +124,9 @@ test.describe("'Alterar senha' refused", () => {
     await dialog.getByRole("button", { name: "Alterar senha" }).click();
     await expect(dialog.getByRole("alert")).toHaveText("As senhas não coincidem");
 
+    // Typing again clears it: the next problem is a new alert.
     await dialog.getByLabel("Senha atual", { exact: true }).fill("nao-e-esta");
+    await expect(dialog.getByRole("alert")).toHaveText("");
     await dialog.getByLabel("Confirmar nova senha", { exact: true }).fill("senha-trocada-2026");
     await dialog.getByRole("button", { name: "Alterar senha" }).click();
     await expect(dialog.getByRole("alert")).toHaveText("A senha atual não confere.");
@@ -289,5 +291,15 @@ test.describe("'Atividade'", () => {
     await pager.getByRole("button", { name: "Mais recentes" }).click();
     await expect(pager.getByText(/^Página \d+$/)).toHaveText("Página 1");
     await expect(page.getByRole("row").nth(1)).toHaveText(String(firstRow));
+
+    // A page that fails to load leaves the one on screen, its number and its buttons working.
+    await page.route(/\/api\/audit/, (route) => route.abort("internetdisconnected"));
+    await pager.getByRole("button", { name: "Mais antigas" }).click();
+    await expect(page.locator(".toast").filter({ hasText: "Erro ao carregar a atividade" })).toBeVisible();
+    await expect(pager.getByText(/^Página \d+$/)).toHaveText("Página 1");
+    await page.unroute(/\/api\/audit/);
+    await pager.getByRole("button", { name: "Mais antigas" }).click();
+    await expect(pager.getByText(/^Página \d+$/)).toHaveText("Página 2");
+    await expect(page.getByRole("row").nth(1)).not.toHaveText(String(firstRow));
   });
 });

@@ -21,24 +21,27 @@ function ActivityPanel() {
   const { toast } = useToast();
   // The pages seen so far: where each starts (null for the newest page).
   const [trail, setTrail] = useState<(number | null)[]>([null]);
-  /** The page on screen, with where it starts (`from`: the trail's entry it was loaded for). */
-  const [shown, setShown] = useState<{ page: Page; from: number | null } | null>(null);
+  /** The page on screen, with the trail it was loaded for. */
+  const [shown, setShown] = useState<{ page: Page; trail: (number | null)[] } | null>(null);
   const page = shown?.page ?? null;
+  const onScreen = useRef(shown);
+  onScreen.current = shown;
   const [loading, setLoading] = useState(true);
   const request = useRef<AbortController | null>(null);
-  const before = trail.at(-1) ?? null;
 
   const load = useCallback(
-    async (from: number | null) => {
+    async (to: (number | null)[]) => {
       request.current?.abort();
       const controller = new AbortController();
       request.current = controller;
       setLoading(true);
       try {
-        setShown({ page: await fetchActivity(from, controller.signal), from });
+        setShown({ page: await fetchActivity(to.at(-1) ?? null, controller.signal), trail: to });
       } catch (error) {
         if (controller.signal.aborted) return;
         if (!(error instanceof ApiError && error.status === 401)) toast(activityMessages.loadFailed);
+        // Back to the page still on screen, so its number and buttons stay true.
+        if (onScreen.current) setTrail(onScreen.current.trail);
       } finally {
         if (request.current === controller) setLoading(false);
       }
@@ -47,8 +50,9 @@ function ActivityPanel() {
   );
 
   useEffect(() => {
-    void load(before);
-  }, [before, load]);
+    // Not the page already on screen (the trail put back after a failure).
+    if (trail !== onScreen.current?.trail) void load(trail);
+  }, [trail, load]);
 
   if (!shown || !page) {
     return (
@@ -85,6 +89,8 @@ function ActivityPanel() {
           </table>
         </div>
       )}
+      {/* A page turns only from the page on screen: a second tap before the next one arrives
+          finds the trail moved already, and does nothing. */}
       <nav className="pager" aria-label="Páginas da atividade">
         <p>
           Página {trail.length}
@@ -95,7 +101,7 @@ function ActivityPanel() {
             type="button"
             className="button button--ghost"
             disabled={trail.length <= 1}
-            onClick={() => setTrail((t) => (turnsFrom(t, shown.from) ? t.slice(0, -1) : t))}
+            onClick={() => setTrail((t) => (t === shown.trail ? t.slice(0, -1) : t))}
           >
             {activityMessages.newer}
           </button>
@@ -103,7 +109,7 @@ function ActivityPanel() {
             type="button"
             className="button button--ghost"
             disabled={page.next_before === null}
-            onClick={() => setTrail((t) => (turnsFrom(t, shown.from) ? [...t, page.next_before] : t))}
+            onClick={() => setTrail((t) => (t === shown.trail ? [...t, page.next_before] : t))}
           >
             {activityMessages.older}
           </button>
@@ -111,16 +117,6 @@ function ActivityPanel() {
       </nav>
     </section>
   );
-}
-
-/**
- * Whether a turn of page may start from the page on screen: only while the
- * trail still ends at it. A second tap before the next page arrives would
- * otherwise turn twice from the same page (the trail then counts a page that
- * was never shown, and the page number lies).
- */
-function turnsFrom(trail: (number | null)[], shownFrom: number | null): boolean {
-  return trail.at(-1) === shownFrom;
 }
 
 function EntryRow({ entry }: { entry: Entry }) {

@@ -23,6 +23,12 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<ToastInput | null>(null);
 
+  /** An edit clears what went wrong, so the same problem met again is said (and heard) again. */
+  const edit = (set: (value: string) => void) => (value: string) => {
+    set(value);
+    setProblem(null);
+  };
+
   const close = () => {
     setCurrent("");
     setNext("");
@@ -68,7 +74,7 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
             label="Senha atual"
             autoComplete="current-password"
             value={current}
-            onChange={setCurrent}
+            onChange={edit(setCurrent)}
           />
         </div>
         <NewPasswordFields
@@ -76,8 +82,8 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
           label="Nova senha"
           password={next}
           confirmation={confirmation}
-          onPassword={setNext}
-          onConfirmation={setConfirmation}
+          onPassword={edit(setNext)}
+          onConfirmation={edit(setConfirmation)}
         />
         <p className="dialog__problem" role="alert">
           {problem && (problem.description ?? problem.title)}
