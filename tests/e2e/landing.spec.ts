@@ -141,6 +141,10 @@ test.describe("landing page", () => {
     await expect(page.getByRole("status").filter({ hasText: "Sucesso!" })).toBeVisible();
     await expect(page.getByLabel("E-mail")).toHaveValue(person.email);
     await expect(page.getByLabel("Nome completo")).toHaveValue(person.name);
+    await expect(page.getByRole("alert")).toHaveText(
+      "Você alterou seus dados durante o envio. Envie de novo para atualizá-los.",
+    );
+    await screenshot(page, testInfo, "landing-changed-while-sending");
 
     await page.unroute(`**${LEAD_PATH}`);
     const corrected = page.waitForResponse((r) => r.url().endsWith(LEAD_PATH) && r.status() === 200);

@@ -51,6 +51,9 @@ export function LeadForm() {
   const [values, setValues] = useState<Values>(() => draft);
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [notice, setNotice] = useState<string | null>(null);
+  /** The fields as they are now, for a send that ends after the visitor changed one. */
+  const onScreen = useRef(values);
+  onScreen.current = values;
   const [busy, setBusy] = useState(false);
   const attribution = useRef<Attribution>({});
   const formRef = useRef<HTMLFormElement>(null);
@@ -134,7 +137,8 @@ export function LeadForm() {
       await sendLead({ ...attribution.current, ...sent, turnstile_token });
       // Cleared, unless the visitor changed a field while it was on its way
       // (a typo seen too late): that is kept, to be sent again as a correction.
-      setValues((now) => (FIELDS.every((f) => now[f] === sent[f]) ? EMPTY : now));
+      if (FIELDS.every((f) => onScreen.current[f] === sent[f])) setValues(EMPTY);
+      else setNotice(leadMessages.changedWhileSending);
       setErrors({});
       toast(leadMessages.success);
     } catch (error) {

@@ -19,4 +19,6 @@ export const leadMessages = {
     variant: "destructive",
   },
   fieldRequired: "Campo obrigatório.",
+  /** After 'Sucesso!', when a field changed while the lead was on its way (kept, not cleared). */
+  changedWhileSending: "Você alterou seus dados durante o envio. Envie de novo para atualizá-los.",
 } satisfies Record<string, string | ToastInput>;
