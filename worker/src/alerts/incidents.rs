@@ -114,7 +114,11 @@ pub fn reasons(snapshot: &Snapshot, configured: bool, now: i64) -> Vec<Reason> {
     if !configured && (snapshot.waiting > 0 || snapshot.oldest_correction_at.is_some()) {
         reasons.push(Reason::Off);
     }
+    // While something still waits for them: once staff entered the lead by
+    // hand ('Marcar Enviado') nothing is failing to arrive, and the next
+    // lead's attempt says whether the keys work.
     if configured
+        && (snapshot.waiting > 0 || snapshot.oldest_correction_at.is_some())
         && snapshot
             .last_failure
             .as_deref()
@@ -724,9 +728,25 @@ mod tests {
     fn refused_keys_a_long_wait_and_no_keys_are_each_a_reason() {
         let refused = Snapshot {
             last_failure: Some("HTTP 401 (chaves recusadas): invalid".into()),
+            waiting: 1,
             ..Snapshot::default()
         };
         assert_eq!(reasons(&refused, true, NOW), [Reason::KeysRefused]);
+        let correction_refused = Snapshot {
+            waiting: 0,
+            oldest_correction_at: Some(NOW - MINUTE),
+            ..refused.clone()
+        };
+        assert_eq!(
+            reasons(&correction_refused, true, NOW),
+            [Reason::KeysRefused]
+        );
+        // The lead the keys were refused for was entered by hand: nothing waits.
+        let entered = Snapshot {
+            waiting: 0,
+            ..refused
+        };
+        assert!(reasons(&entered, true, NOW).is_empty());
         let late = Snapshot {
             oldest_pending_at: Some(NOW - 16 * MINUTE),
             waiting: 1,
