@@ -709,6 +709,38 @@ describe("a webhook that keeps refusing (its channel hears nothing)", () => {
     );
     expect(plan.map((p) => p.detail)).toEqual(["SEARCH webhook_events USING INDEX webhook_events_due"]);
   });
+
+  it("ends within minutes of the receiver answering again, not after the refused events' backoff (up to 6 hours)", async () => {
+    const s = await withWebhook(() => ({ status: 404, body: { error: "no such hook" } }));
+    const { app, mail, owner, hook } = s;
+    await submit(app);
+    for (let i = 0; i < 3; i++) {
+      await app.sql("UPDATE webhook_events SET next_attempt_at = 0 WHERE status = 'pending'");
+      await app.runCron();
+    }
+    await cronRuns(app, 2);
+    expect(await banner(s)).not.toBeNull();
+    const waiting = await app.sql<{ next_attempt_at: number }>(
+      "SELECT next_attempt_at FROM webhook_events WHERE status = 'pending' AND attempts >= 3",
+    );
+    expect(waiting.length).toBeGreaterThan(0);
+    expect(waiting.every((e) => e.next_attempt_at > Date.now() + 10 * MINUTE)).toBe(true);
+
+    // Fixed; the next lead's event goes through, and the refused ones follow at once.
+    hook.respondWith(() => ({ status: 204 }));
+    await submit(app);
+    await cronRuns(app, 2);
+    expect(await banner(s)).toBeNull();
+    expect(subjects(mail.messagesTo(owner.email))).toEqual([WEBHOOK_ALERT, WEBHOOK_RECOVERED]);
+    expect(await app.sql("SELECT status FROM webhook_events WHERE status != 'sent'")).toEqual([]);
+    // Asked after each run's first event sent: the pending events only, through their index.
+    const plan = await app.sql<{ detail: string }>(
+      "EXPLAIN QUERY PLAN UPDATE webhook_events SET next_attempt_at = 1 WHERE status = 'pending' AND next_attempt_at > 1 AND last_error IS NOT NULL",
+    );
+    expect(plan.map((p) => p.detail)).toEqual([
+      "SEARCH webhook_events USING INDEX webhook_events_due (next_attempt_at>?)",
+    ]);
+  });
 });
 
 describe("a webhook switched off (ALERT_WEBHOOK_URL removed) while it was refusing", () => {

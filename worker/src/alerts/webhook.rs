@@ -98,6 +98,11 @@ const CLAIM_SQL: &str = "UPDATE webhook_events SET lease_until = ?2, attempts = 
      RETURNING id, event, submission_id, payload, created_at, attempts, lease_until";
 const SENT_SQL: &str = "UPDATE webhook_events SET status = 'sent', lease_until = NULL, \
        next_attempt_at = NULL, last_error = NULL WHERE id = ?1";
+/// The receiver took an event: those it refused before go in the next runs
+/// instead of waiting out their backoff (up to 6 hours), and the incident
+/// they hold open ends with them. Read through the pending events' index.
+const WAKE_SQL: &str = "UPDATE webhook_events SET next_attempt_at = ?1 \
+     WHERE status = 'pending' AND next_attempt_at > ?1 AND last_error IS NOT NULL";
 const FAILED_SQL: &str = "UPDATE webhook_events SET last_error = ?3, next_attempt_at = ?4, \
        status = CASE WHEN ?4 IS NULL THEN 'failed' ELSE 'pending' END, lease_until = NULL \
      WHERE id = ?1 AND lease_until = ?2";
@@ -234,7 +239,11 @@ pub async fn run(env: &Env, db: &D1Database, now: i64) -> worker::Result<usize> 
         };
         match post(&target, event.id, &body, now).await {
             Ok(()) => {
-                query!(db, SENT_SQL, event.id)?.run_counted().await?;
+                let mut statements = vec![query!(db, SENT_SQL, event.id)?];
+                if sent == 0 {
+                    statements.push(query!(db, WAKE_SQL, now)?);
+                }
+                d1::batch_counted(db, statements).await?;
                 sent += 1;
             }
             Err(error) => {
