@@ -100,6 +100,9 @@ pub const CORRECTIONS_RECOVERED_SUBJECT: &str = "Correções de leads normalizad
 pub const FORM_RECOVERED_SUBJECT: &str = "Formulário do site normalizado";
 pub const WEBHOOK_ALERT_SUBJECT: &str = "O webhook do site não está recebendo os avisos";
 pub const WEBHOOK_RECOVERED_SUBJECT: &str = "Webhook do site normalizado";
+/// Several troubles at once, none of them leads failing to reach Jetimob.
+pub const SITE_ALERT_SUBJECT: &str = "O site precisa de atenção";
+pub const SITE_RECOVERED_SUBJECT: &str = "Site normalizado";
 pub const DELIVERY_KEYS_REFUSED: &str =
     "O Jetimob recusou as chaves de acesso da integração (HTTP 401/403).";
 pub const DELIVERY_KEYS_REFUSED_TODO: &str = "Confira JETIMOB_PUBLIC_KEY e JETIMOB_PRIVATE_KEY \
@@ -205,6 +208,12 @@ pub fn corrections_recovered(since: &str) -> String {
 pub fn form_recovered(since: &str) -> String {
     format!(
         "Formulário do site normalizado: a verificação anti-robô (Turnstile) não recusa mais visitantes (o problema começou em {since})."
+    )
+}
+
+pub fn site_recovered(since: &str) -> String {
+    format!(
+        "Site normalizado: tudo o que o alerta apontou voltou ao normal (o problema começou em {since})."
     )
 }
 

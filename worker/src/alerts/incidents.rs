@@ -544,21 +544,39 @@ pub struct Words {
     pub kept: &'static str,
 }
 
+/// Whether leads themselves are failing to reach Jetimob (its keys, a
+/// backlog, delivery off), which then names the incident whatever else is wrong.
+fn about_leads(reasons: &[Reason]) -> bool {
+    reasons
+        .iter()
+        .any(|r| matches!(r, Reason::KeysRefused | Reason::Backlog | Reason::Off))
+}
+
 /// What the incident is about, in the alert's subject and the banner's
-/// first words: leads not reaching Jetimob, unless only visitors'
-/// corrections are stuck, or only the form refuses visitors.
+/// first words: leads not reaching Jetimob, or the one other trouble
+/// (visitors' corrections stuck, the form refusing visitors, the webhook),
+/// or, for several of those at once, the site needing attention (the alert
+/// lists each).
 pub fn headline(reasons: &[Reason]) -> &'static str {
     match reasons {
+        _ if about_leads(reasons) => messages::DELIVERY_ALERT_SUBJECT,
         [Reason::Corrections] => messages::CORRECTIONS_ALERT_SUBJECT,
         [Reason::FormBlocked] => messages::FORM_ALERT_SUBJECT,
         [Reason::WebhookFailing] => messages::WEBHOOK_ALERT_SUBJECT,
-        _ => messages::DELIVERY_ALERT_SUBJECT,
+        [] => messages::DELIVERY_ALERT_SUBJECT,
+        _ => messages::SITE_ALERT_SUBJECT,
     }
 }
 
 /// The recovery's subject and line, speaking of what the alert named: the
 /// form or the corrections when it named only them.
 pub fn recovery(named: &[Reason], since: &str) -> (&'static str, String) {
+    if about_leads(named) || named.is_empty() {
+        return (
+            messages::DELIVERY_RECOVERED_SUBJECT,
+            messages::delivery_recovered(since),
+        );
+    }
     match named {
         [Reason::Corrections] => (
             messages::CORRECTIONS_RECOVERED_SUBJECT,
@@ -573,8 +591,8 @@ pub fn recovery(named: &[Reason], since: &str) -> (&'static str, String) {
             messages::webhook_recovered(since),
         ),
         _ => (
-            messages::DELIVERY_RECOVERED_SUBJECT,
-            messages::delivery_recovered(since),
+            messages::SITE_RECOVERED_SUBJECT,
+            messages::site_recovered(since),
         ),
     }
 }
@@ -911,6 +929,31 @@ mod tests {
         assert_eq!(
             headline(&[Reason::Backlog, Reason::WebhookFailing]),
             messages::DELIVERY_ALERT_SUBJECT
+        );
+    }
+
+    #[test]
+    fn several_troubles_none_about_leads_name_the_site_not_jetimob() {
+        for reasons in [
+            &[Reason::FormBlocked, Reason::WebhookFailing][..],
+            &[Reason::Corrections, Reason::FormBlocked][..],
+            &[Reason::Corrections, Reason::WebhookFailing][..],
+        ] {
+            assert_eq!(
+                headline(reasons),
+                "O site precisa de atenção",
+                "{reasons:?}"
+            );
+            let (subject, line) = recovery(reasons, "24/11/2026 09:00");
+            assert_eq!(subject, "Site normalizado", "{reasons:?}");
+            assert!(!line.contains("Jetimob"), "{line}");
+        }
+        // A lead-level trouble among them names Jetimob, in the alert and its end.
+        let keys = [Reason::KeysRefused, Reason::FormBlocked];
+        assert_eq!(headline(&keys), messages::DELIVERY_ALERT_SUBJECT);
+        assert_eq!(
+            recovery(&keys, "24/11/2026 09:00").0,
+            messages::DELIVERY_RECOVERED_SUBJECT
         );
     }
 }
