@@ -92,35 +92,38 @@ test.describe("'Esqueci minha senha'", () => {
   });
 });
 
+/** A signed-in staff member's 'Alterar senha' dialog, filled with the current password and these two. */
+async function changePasswordDialog(
+  page: Page,
+  request: Parameters<typeof createStaff>[0],
+  next: string,
+  again: string,
+) {
+  const staff = await createStaff(request);
+  await signIn(page, staff);
+  await page.getByRole("button", { name: "Alterar senha" }).click();
+  const dialog = page.getByRole("dialog", { name: "Alterar senha" });
+  await dialog.getByLabel("Senha atual", { exact: true }).fill(staff.password);
+  await dialog.getByLabel("Nova senha", { exact: true }).fill(next);
+  await dialog.getByLabel("Confirmar nova senha", { exact: true }).fill(again);
+  return { staff, dialog };
+}
+
 test.describe("'Alterar senha'", () => {
   test("changes the password from the panel's header", async ({ page, request }, testInfo) => {
-    const staff = await createStaff(request);
-    await signIn(page, staff);
-    await page.getByRole("button", { name: "Alterar senha" }).click();
-    const dialog = page.getByRole("dialog", { name: "Alterar senha" });
-    await dialog.getByLabel("Senha atual", { exact: true }).fill(staff.password);
-    await dialog.getByLabel("Nova senha", { exact: true }).fill("senha-trocada-2026");
-    await dialog.getByLabel("Confirmar nova senha", { exact: true }).fill("senha-trocada-2026");
+    const { staff, dialog } = await changePasswordDialog(page, request, "senha-trocada-2026", "senha-trocada-2026");
     await screenshot(page, testInfo, "admin-change-password");
     await dialog.getByRole("button", { name: "Alterar senha" }).click();
     await expect(toast(page, "Senha alterada")).toBeVisible();
     await expect(dialog).toBeHidden();
     await expect(page.getByText(`Logado como ${staff.email}`)).toBeVisible();
   });
-});
 
-test.describe("'Alterar senha' refused", () => {
-  test("says why inside the dialog, where it can be read and heard, not under its backdrop", async ({
+  test("refused, says why inside the dialog, where it can be read and heard, not under its backdrop", async ({
     page,
     request,
   }, testInfo) => {
-    const staff = await createStaff(request);
-    await signIn(page, staff);
-    await page.getByRole("button", { name: "Alterar senha" }).click();
-    const dialog = page.getByRole("dialog", { name: "Alterar senha" });
-    await dialog.getByLabel("Senha atual", { exact: true }).fill(staff.password);
-    await dialog.getByLabel("Nova senha", { exact: true }).fill("senha-trocada-2026");
-    await dialog.getByLabel("Confirmar nova senha", { exact: true }).fill("senha-trocada-2027");
+    const { dialog } = await changePasswordDialog(page, request, "senha-trocada-2026", "senha-trocada-2027");
     await dialog.getByRole("button", { name: "Alterar senha" }).click();
     await expect(dialog.getByRole("alert")).toHaveText("As senhas não coincidem");
 
