@@ -339,6 +339,20 @@ describe("a correction the CRM refused for good", () => {
     expect(audit).toEqual([{ action: "resend" }]);
   });
 
+  it("sent again by 'Reenviar' and refused again, is retried like a new correction: a minute later, not six hours", async () => {
+    const p = person();
+    const failed = await givenUp(p);
+    jetimob.script(p.email, refused(500, "ainda fora do ar"));
+    const before = Date.now();
+    const answer = await staff.call("POST", `/api/leads/${failed.id}/resend`, {});
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ delivered: false });
+    const lead = await leadByEmail(p.email);
+    expect(lead).toMatchObject({ update_status: "pending", update_attempts: 1 });
+    expect(Number(lead.update_next_attempt_at)).toBeGreaterThanOrEqual(before + 60_000 - 3_000);
+    expect(Number(lead.update_next_attempt_at)).toBeLessThanOrEqual(Date.now() + 60_000 + 3_000);
+  });
+
   it("is dropped when the visitor goes back to what Jetimob has: nothing is left for a person to do", async () => {
     const p = person();
     await givenUp(p);

@@ -212,16 +212,19 @@ const MARK_SENT_BY_STAFF_SQL: &str = concat!(
     " RETURNING id"
 );
 
-/// Makes a failed or pending lead due at `?2`, or a failed correction of a
-/// delivered one; attempts and last error stay as history. Only while the
-/// staff session `?3` may still act.
+/// Makes a failed or pending lead due at `?2` (its attempts and last error
+/// stay: one more attempt), or a failed correction of a delivered one, which
+/// starts again as a new correction would: its week from now, its backoff
+/// from the first step (1 minute, not the 6 hours its count had reached).
+/// Only while the staff session `?3` may still act.
 const RETRY_NOW_SQL: &str = concat!(
     "UPDATE leads SET \
        delivery_status = CASE WHEN delivery_status = 'sent' THEN 'sent' ELSE 'pending' END, \
        next_attempt_at = CASE WHEN delivery_status = 'sent' THEN next_attempt_at ELSE ?2 END, \
        update_status = CASE WHEN delivery_status = 'sent' THEN 'pending' ELSE update_status END, \
        update_requested_at = CASE WHEN delivery_status = 'sent' THEN ?2 ELSE update_requested_at END, \
-       update_next_attempt_at = CASE WHEN delivery_status = 'sent' THEN ?2 ELSE update_next_attempt_at END \
+       update_next_attempt_at = CASE WHEN delivery_status = 'sent' THEN ?2 ELSE update_next_attempt_at END, \
+       update_attempts = CASE WHEN delivery_status = 'sent' THEN 0 ELSE update_attempts END \
      WHERE id = ?1 AND ",
     retry_applies!(),
     " AND ",
