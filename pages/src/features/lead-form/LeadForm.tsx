@@ -1,6 +1,7 @@
 import { type ChangeEvent, type FormEvent, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { useToast } from "../../components/toast";
 import { ApiError } from "../../lib/api";
+import { safeStorage } from "../../lib/storage";
 import { useTurnstile } from "../turnstile/useTurnstile";
 import { LEAD_ENDPOINT, sendLead } from "./api";
 import { type Attribution, captureAttribution } from "./attribution";
@@ -77,13 +78,7 @@ export function LeadForm() {
   }, [values]);
 
   useEffect(() => {
-    let storage: Storage | null = null;
-    try {
-      storage = window.sessionStorage;
-    } catch {
-      storage = null;
-    }
-    attribution.current = captureAttribution(window.location.href, document.referrer, storage);
+    attribution.current = captureAttribution(window.location.href, document.referrer, safeStorage("sessionStorage"));
   }, []);
 
   // Where the WhatsApp field's caret goes once its masked value is on screen

@@ -1,7 +1,8 @@
+import { PANEL_KEY_PREFIX, safeStorage } from "../../lib/storage";
 import type { PageStart } from "./api";
 
-/** The tab's storage key ('Sair' forgets `leads-` keys), and how many pages it remembers (the newest turned to). */
-const KEY = "leads-page-starts";
+/** The tab's storage key ('Sair' forgets it), and how many pages it remembers (the newest turned to). */
+const KEY = `${PANEL_KEY_PREFIX}page-starts`;
 const KEPT = 50;
 
 /**
@@ -14,7 +15,7 @@ const KEPT = 50;
 export class PageStarts {
   private readonly starts: Map<string, PageStart>;
 
-  constructor(private readonly storage: Storage | null = tabStorage()) {
+  constructor(private readonly storage: Storage | null = safeStorage("sessionStorage")) {
     this.starts = new Map(read(storage));
   }
 
@@ -33,14 +34,6 @@ export class PageStarts {
     } catch {
       // Storage full or refused: the tab still remembers until it reloads.
     }
-  }
-}
-
-function tabStorage(): Storage | null {
-  try {
-    return window.sessionStorage;
-  } catch {
-    return null;
   }
 }
 

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
+import { PANEL_KEY_PREFIX, safeStorage } from "../../lib/storage";
 import { type ListParams, type StatusFilter, toSearch } from "./api";
 
 const FILTERS: StatusFilter[] = ["todos", "pendentes", "enviados", "falhas", "duplicados"];
@@ -14,8 +15,8 @@ export function readParams(search: string): ListParams {
   };
 }
 
-/** The tab's storage key of the list's last view (its address's query); 'Sair' forgets `leads-` keys. */
-const LAST_VIEW = "leads-list-view";
+/** The tab's storage key of the list's last view (its address's query); 'Sair' forgets it. */
+const LAST_VIEW = `${PANEL_KEY_PREFIX}list-view`;
 
 /**
  * The list as staff last saw it in this tab, filter, search and page: where
@@ -23,7 +24,7 @@ const LAST_VIEW = "leads-list-view";
  */
 export function lastListAddress(): string {
   try {
-    return `/admin${window.sessionStorage.getItem(LAST_VIEW) ?? ""}`;
+    return `/admin${safeStorage("sessionStorage")?.getItem(LAST_VIEW) ?? ""}`;
   } catch {
     return "/admin";
   }
@@ -42,7 +43,7 @@ export function useListParams(): [ListParams, (next: ListParams, options?: { rep
 
   useEffect(() => {
     try {
-      window.sessionStorage.setItem(LAST_VIEW, toSearch(params));
+      safeStorage("sessionStorage")?.setItem(LAST_VIEW, toSearch(params));
     } catch {
       // Storage refused: the way back is the whole list.
     }

@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from "react";
 import { ApiError, apiRequest, provideStaffAuth } from "../../lib/api";
+import { PANEL_KEY_PREFIX, safeStorage } from "../../lib/storage";
 
 /**
  * The staff session in this tab: loading, then a user or nobody.
@@ -152,9 +153,6 @@ export function clearStoredAuth() {
   }
 }
 
-/** The start of every key the leads panel keeps in the tab's sessionStorage. */
-const PANEL_KEYS = "leads-";
-
 /**
  * What the leads panel kept for this tab (the list's last view, where its
  * pages start; a search may be someone's name): forgotten at 'Sair', so the
@@ -164,15 +162,7 @@ function forgetPanelMemory() {
   const storage = safeStorage("sessionStorage");
   if (!storage) return;
   for (const key of Object.keys(storage)) {
-    if (key.startsWith(PANEL_KEYS)) storage.removeItem(key);
-  }
-}
-
-function safeStorage(name: "localStorage" | "sessionStorage"): Storage | null {
-  try {
-    return window[name];
-  } catch {
-    return null;
+    if (key.startsWith(PANEL_KEY_PREFIX)) storage.removeItem(key);
   }
 }
 
