@@ -544,53 +544,63 @@ pub struct Words {
     pub kept: &'static str,
 }
 
-/// Whether leads themselves are failing to reach Jetimob (its keys, a
-/// backlog, delivery off), which then names the incident whatever else is wrong.
-fn about_leads(reasons: &[Reason]) -> bool {
-    reasons
-        .iter()
-        .any(|r| matches!(r, Reason::KeysRefused | Reason::Backlog | Reason::Off))
+/// What an incident is about, which names its alert, its banner and its end.
+enum Topic {
+    /// Leads failing to reach Jetimob (its keys, a backlog, delivery off):
+    /// whatever else is wrong beside it.
+    Leads,
+    Corrections,
+    Form,
+    Webhook,
+    /// Several of the troubles above, none of them the leads (the alert lists each).
+    Site,
 }
 
-/// What the incident is about, in the alert's subject and the banner's
-/// first words: leads not reaching Jetimob, or the one other trouble
-/// (visitors' corrections stuck, the form refusing visitors, the webhook),
-/// or, for several of those at once, the site needing attention (the alert
-/// lists each).
-pub fn headline(reasons: &[Reason]) -> &'static str {
+fn topic(reasons: &[Reason]) -> Topic {
+    let about_leads = reasons
+        .iter()
+        .any(|r| matches!(r, Reason::KeysRefused | Reason::Backlog | Reason::Off));
     match reasons {
-        _ if about_leads(reasons) => messages::DELIVERY_ALERT_SUBJECT,
-        [Reason::Corrections] => messages::CORRECTIONS_ALERT_SUBJECT,
-        [Reason::FormBlocked] => messages::FORM_ALERT_SUBJECT,
-        [Reason::WebhookFailing] => messages::WEBHOOK_ALERT_SUBJECT,
-        [] => messages::DELIVERY_ALERT_SUBJECT,
-        _ => messages::SITE_ALERT_SUBJECT,
+        _ if about_leads => Topic::Leads,
+        [] => Topic::Leads,
+        [Reason::Corrections] => Topic::Corrections,
+        [Reason::FormBlocked] => Topic::Form,
+        [Reason::WebhookFailing] => Topic::Webhook,
+        _ => Topic::Site,
     }
 }
 
-/// The recovery's subject and line, speaking of what the alert named: the
-/// form or the corrections when it named only them.
+/// The alert's subject and the banner's first words.
+pub fn headline(reasons: &[Reason]) -> &'static str {
+    match topic(reasons) {
+        Topic::Leads => messages::DELIVERY_ALERT_SUBJECT,
+        Topic::Corrections => messages::CORRECTIONS_ALERT_SUBJECT,
+        Topic::Form => messages::FORM_ALERT_SUBJECT,
+        Topic::Webhook => messages::WEBHOOK_ALERT_SUBJECT,
+        Topic::Site => messages::SITE_ALERT_SUBJECT,
+    }
+}
+
+/// The recovery's subject and line, speaking of what the alert named.
 pub fn recovery(named: &[Reason], since: &str) -> (&'static str, String) {
-    if about_leads(named) || named.is_empty() {
-        return (
+    match topic(named) {
+        Topic::Leads => (
             messages::DELIVERY_RECOVERED_SUBJECT,
             messages::delivery_recovered(since),
-        );
-    }
-    match named {
-        [Reason::Corrections] => (
+        ),
+        Topic::Corrections => (
             messages::CORRECTIONS_RECOVERED_SUBJECT,
             messages::corrections_recovered(since),
         ),
-        [Reason::FormBlocked] => (
+        Topic::Form => (
             messages::FORM_RECOVERED_SUBJECT,
             messages::form_recovered(since),
         ),
-        [Reason::WebhookFailing] => (
+        Topic::Webhook => (
             messages::WEBHOOK_RECOVERED_SUBJECT,
             messages::webhook_recovered(since),
         ),
-        _ => (
+        Topic::Site => (
             messages::SITE_RECOVERED_SUBJECT,
             messages::site_recovered(since),
         ),
