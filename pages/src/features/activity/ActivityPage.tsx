@@ -23,7 +23,6 @@ function ActivityPanel() {
   const [trail, setTrail] = useState<(number | null)[]>([null]);
   /** The page on screen, with the trail it was loaded for. */
   const [shown, setShown] = useState<{ page: Page; trail: (number | null)[] } | null>(null);
-  const page = shown?.page ?? null;
   const onScreen = useRef(shown);
   onScreen.current = shown;
   const [loading, setLoading] = useState(true);
@@ -54,13 +53,14 @@ function ActivityPanel() {
     if (trail !== onScreen.current?.trail) void load(trail);
   }, [trail, load]);
 
-  if (!shown || !page) {
+  if (!shown) {
     return (
       <p className="list-status" role="status">
         {activityMessages.loading}
       </p>
     );
   }
+  const { page } = shown;
 
   return (
     <section className="panel" aria-labelledby="activity-title">
