@@ -81,6 +81,16 @@ describe("wrong passwords sent all at once", () => {
     const checked = await Promise.all(emails.map(checkedAndWrong));
     expect(checked.reduce((a, b) => a + b, 0)).toBe(statuses[401]);
   });
+
+  it("40 made-up addresses of 10,000 characters from one address: at most 10 counters are kept, each short", async () => {
+    const ip = "198.18.40.1";
+    const junk = Array.from({ length: 40 }, (_, i) => `junk${i}-${"x".repeat(10_000)}`);
+    const answers = await Promise.all(junk.map((email) => new StaffClient(app, ip).login(email, "errada")));
+    expect(tally(answers.map((a) => a.status))[429]).toBeGreaterThanOrEqual(30);
+    const counters = await app.sql<{ key: string }>("SELECT key FROM rate_limits WHERE key LIKE 'login-email:junk%'");
+    expect(counters.length).toBeLessThanOrEqual(10);
+    expect(Math.max(...counters.map((c) => c.key.length))).toBe("login-email:".length + 254);
+  });
 });
 
 describe("a stranger hammering an address", () => {

@@ -48,6 +48,7 @@ pub const AUTH_TOO_MANY_ATTEMPTS: &str =
     "Muitas tentativas de login em pouco tempo. Aguarde um minuto e tente novamente.";
 pub const AUTH_TOO_MANY_SIGNUPS: &str =
     "Muitos cadastros em pouco tempo. Aguarde e tente novamente.";
+pub const AUTH_SIGNUPS_PAUSED: &str = "Recebemos muitos cadastros em pouco tempo e pausamos os novos. Tente novamente mais tarde ou fale com o responsável pelo painel.";
 pub const AUTH_SESSION_REQUIRED: &str = "Sessão expirada ou encerrada. Entre novamente.";
 pub const AUTH_CONFIRMATION_INVALID: &str =
     "Link de confirmação inválido ou expirado. Cadastre-se novamente para receber outro.";

@@ -25,6 +25,9 @@ pub struct Limit {
     pub binding: Option<&'static str>,
 }
 
+/// The longest subject a counter keeps (an e-mail address's longest).
+const MAX_SUBJECT_CHARS: usize = 254;
+
 /// Lead submissions per IP.
 pub const LEAD_SUBMISSIONS: Limit = Limit {
     name: "lead",
@@ -34,7 +37,11 @@ pub const LEAD_SUBMISSIONS: Limit = Limit {
 };
 
 impl Limit {
+    /// The counter's key. A subject is cut to the longest e-mail address
+    /// (254 characters): a sign-in with a made-up "address" of kilobytes
+    /// still writes a short row.
     pub fn key(&self, subject: &str) -> String {
+        let subject: String = subject.chars().take(MAX_SUBJECT_CHARS).collect();
         format!("{}:{}", self.name, subject)
     }
 
@@ -63,6 +70,54 @@ pub const SIGNUPS: Limit = Limit {
     window_ms: 60 * MINUTE_MS,
     binding: None,
 };
+
+/// Sign-ups from everywhere together, per hour and per day. Each new address
+/// at the agency's domain is a confirmation e-mail, and one to a mailbox that
+/// does not exist bounces: a stranger rotating addresses could otherwise make
+/// the site send thousands, and an e-mail API that sees many bounces stops
+/// sending for the account, leads' notices and delivery alerts included.
+/// A team signs up a few people at a time, far below either; a team that
+/// needs more sets `STAFF_SIGNUPS_PER_HOUR` / `STAFF_SIGNUPS_PER_DAY`.
+pub const SIGNUPS_ALL_HOUR: Limit = Limit {
+    name: "signup-all-hour",
+    max: 20,
+    window_ms: 60 * MINUTE_MS,
+    binding: None,
+};
+
+pub const SIGNUPS_ALL_DAY: Limit = Limit {
+    name: "signup-all-day",
+    max: 60,
+    window_ms: 24 * 60 * MINUTE_MS,
+    binding: None,
+};
+
+/// The subject the site-wide limits count under.
+pub const EVERYONE: &str = "site";
+
+impl Limit {
+    /// This limit with its `max` from the setting `name`, if it is set to a
+    /// whole number above zero; anything else keeps the default, and says so.
+    pub fn configured(self, env: &Env, name: &str) -> Self {
+        let Some(value) = crate::config::setting(env, name) else {
+            return self;
+        };
+        match positive(&value) {
+            Some(max) => Self { max, ..self },
+            None => {
+                worker::console_warn!(
+                    "{name}={value:?} is not a whole number above zero; the limit stays {}",
+                    self.max
+                );
+                self
+            }
+        }
+    }
+}
+
+fn positive(value: &str) -> Option<i64> {
+    value.parse::<i64>().ok().filter(|n| *n > 0)
+}
 
 /// Sign-up e-mails per staff address, so nobody can flood a colleague's inbox.
 pub const SIGNUPS_PER_EMAIL: Limit = Limit {
@@ -194,14 +249,24 @@ pub async fn within_binding(
     Ok(limiter.limit(limit.key(subject)).await?.success)
 }
 
+/// How a count is taken: one more in the subject's current window, or a new
+/// window at 1 when the stored one is over; the count comes back as `count`.
+macro_rules! count_one {
+    () => {
+        "ON CONFLICT (key) DO UPDATE SET \
+           count = CASE WHEN rate_limits.window_start = excluded.window_start \
+                        THEN rate_limits.count + 1 ELSE 1 END, \
+           window_start = excluded.window_start \
+         RETURNING count"
+    };
+}
+
 /// Counts one event in the subject's current window (starting a new window
 /// when the stored one is over) and returns the count as `count`.
-pub const HIT_SQL: &str = "INSERT INTO rate_limits (key, window_start, count) VALUES (?1, ?2, 1) \
-     ON CONFLICT (key) DO UPDATE SET \
-       count = CASE WHEN rate_limits.window_start = excluded.window_start \
-                    THEN rate_limits.count + 1 ELSE 1 END, \
-       window_start = excluded.window_start \
-     RETURNING count";
+pub const HIT_SQL: &str = concat!(
+    "INSERT INTO rate_limits (key, window_start, count) VALUES (?1, ?2, 1) ",
+    count_one!()
+);
 
 pub fn hit(
     db: &D1Database,
@@ -210,6 +275,38 @@ pub fn hit(
     now_ms: i64,
 ) -> worker::Result<D1PreparedStatement> {
     query!(db, HIT_SQL, limit.key(subject), limit.window_start(now_ms))
+}
+
+/// [`HIT_SQL`], only while the gate's counter (`?3`, window `?4`) is at most
+/// `?5`; otherwise nothing is counted or written and no row comes back.
+pub const HIT_WITHIN_SQL: &str = concat!(
+    "INSERT INTO rate_limits (key, window_start, count) SELECT ?1, ?2, 1 \
+     WHERE NOT EXISTS (SELECT 1 FROM rate_limits WHERE key = ?3 AND window_start = ?4 AND count > ?5) ",
+    count_one!()
+);
+
+/// Counts one event like [`hit`], but only while the request is within
+/// `gate` (an address's limit, hit earlier in the same batch). A request its
+/// address is already refused for, and is refused for first, then uses up no
+/// one else's allowance (a colleague's e-mail, the whole site's sign-ups)
+/// and adds no row: one address cannot pause everyone, nor write a counter
+/// per made-up e-mail.
+pub fn hit_within(
+    db: &D1Database,
+    limit: &Limit,
+    subject: &str,
+    now_ms: i64,
+    (gate, gate_subject): (&Limit, &str),
+) -> worker::Result<D1PreparedStatement> {
+    query!(
+        db,
+        HIT_WITHIN_SQL,
+        limit.key(subject),
+        limit.window_start(now_ms),
+        gate.key(gate_subject),
+        gate.window_start(now_ms),
+        gate.max
+    )
 }
 
 /// Takes back one event of the current window: a sign-in that succeeded
@@ -239,6 +336,14 @@ pub struct CountRow {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_limit_setting_is_taken_only_as_a_whole_number_above_zero() {
+        assert_eq!(positive("45"), Some(45));
+        for refused in ["0", "-3", "2.5", "vinte", "1e3", ""] {
+            assert_eq!(positive(refused), None, "{refused}");
+        }
+    }
 
     #[test]
     fn windows_are_aligned_so_every_request_in_one_window_shares_its_counter() {

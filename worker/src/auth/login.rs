@@ -69,19 +69,27 @@ pub async fn login(mut req: Request, env: &Env) -> ApiResult<Response> {
         Counter::D1 => false,
     };
 
-    // Every limit this attempt is counted against: its own counter first,
-    // then the address's (unless counted at the edge) and, for a known
-    // device, all the account's devices together.
-    let mut limits: Vec<(&Limit, &str)> = vec![(per_account, account_subject)];
-    if !ip_counted_at_edge {
-        limits.push((&LOGIN_FAILURES_PER_IP, &network));
-    }
-    if device_id.is_some() {
-        limits.push((&LOGIN_FAILURES_PER_ACCOUNT_DEVICES, &email));
-    }
+    // Every limit this attempt is counted against: the address's first
+    // (unless counted at the edge), then its own counter and, for a known
+    // device, all the account's devices together. Those two count only an
+    // attempt the address is allowed: an address already refused writes no
+    // counter per made-up e-mail, and uses up no one's allowance.
+    let ip_gate = (!ip_counted_at_edge).then_some((&LOGIN_FAILURES_PER_IP, network.as_str()));
+    let mut limits: Vec<(&Limit, &str)> = ip_gate.into_iter().collect();
     let mut statements = vec![store::sign_in_account(&ctx.db, &email)?];
-    for (limit, subject) in &limits {
+    if let Some((limit, subject)) = ip_gate {
         statements.push(rate_limit::hit(&ctx.db, limit, subject, ctx.now)?);
+    }
+    let mut own = vec![(per_account, account_subject)];
+    if device_id.is_some() {
+        own.push((&LOGIN_FAILURES_PER_ACCOUNT_DEVICES, &email));
+    }
+    for (limit, subject) in own {
+        statements.push(match ip_gate {
+            Some(gate) => rate_limit::hit_within(&ctx.db, limit, subject, ctx.now, gate)?,
+            None => rate_limit::hit(&ctx.db, limit, subject, ctx.now)?,
+        });
+        limits.push((limit, subject));
     }
     let results = ctx.db.batch(statements).await?;
     let count = |i| d1::first_row::<CountRow>(&results, i).map(|r| r.map_or(0, |r| r.count));

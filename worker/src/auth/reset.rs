@@ -53,7 +53,13 @@ pub async fn request(mut req: Request, env: &Env, worker_ctx: &Context) -> ApiRe
         .db
         .batch(vec![
             rate_limit::hit(&ctx.db, &RESET_REQUESTS_PER_IP, &network, ctx.now)?,
-            rate_limit::hit(&ctx.db, &RESET_REQUESTS_PER_EMAIL, email.as_str(), ctx.now)?,
+            rate_limit::hit_within(
+                &ctx.db,
+                &RESET_REQUESTS_PER_EMAIL,
+                email.as_str(),
+                ctx.now,
+                (&RESET_REQUESTS_PER_IP, &network),
+            )?,
             store::insert_reset(
                 &ctx.db,
                 &link_hash,

@@ -19,7 +19,10 @@ use crate::audit::{self, Action, Actor, Subject};
 use crate::d1;
 use crate::http::{self, ApiError, ApiResult, invalid_field, text_field};
 use crate::mail;
-use crate::rate_limit::{self, CONFIRMATION_TRIES, CountRow, SIGNUPS, SIGNUPS_PER_EMAIL};
+use crate::rate_limit::{
+    self, CONFIRMATION_TRIES, CountRow, EVERYONE, SIGNUPS, SIGNUPS_ALL_DAY, SIGNUPS_ALL_HOUR,
+    SIGNUPS_PER_EMAIL,
+};
 use crate::turnstile::Turnstile;
 use crate::{agency, messages, platform};
 
@@ -70,19 +73,34 @@ pub async fn signup(mut req: Request, env: &Env) -> ApiResult<Response> {
     }
     // Counted before the password is hashed: the limit decides whether the work is done.
     let network = http::client_network(&req);
+    // The links to one mailbox are counted together (`ana+1@`, `ana+2@` all
+    // reach Ana), and only a sign-up its address is allowed counts against
+    // the mailbox's and the whole site's limits.
+    let mailbox = email.mailbox();
+    let gate = (&SIGNUPS, network.as_str());
+    let per_hour = SIGNUPS_ALL_HOUR.configured(env, "STAFF_SIGNUPS_PER_HOUR");
+    let per_day = SIGNUPS_ALL_DAY.configured(env, "STAFF_SIGNUPS_PER_DAY");
     let results = ctx
         .db
         .batch(vec![
             rate_limit::hit(&ctx.db, &SIGNUPS, &network, ctx.now)?,
-            rate_limit::hit(&ctx.db, &SIGNUPS_PER_EMAIL, email.as_str(), ctx.now)?,
+            rate_limit::hit_within(&ctx.db, &SIGNUPS_PER_EMAIL, &mailbox, ctx.now, gate)?,
             store::find_user(&ctx.db, email.as_str())?,
-            store::disabled_mailbox(&ctx.db, &email.mailbox())?,
+            store::disabled_mailbox(&ctx.db, &mailbox)?,
+            rate_limit::hit_within(&ctx.db, &per_hour, EVERYONE, ctx.now, gate)?,
+            rate_limit::hit_within(&ctx.db, &per_day, EVERYONE, ctx.now, gate)?,
         ])
         .await?;
     let count = |i| d1::first_row::<CountRow>(&results, i).map(|r| r.map_or(0, |r| r.count));
     if !SIGNUPS.allows(count(0)?) {
         return Err(ApiError::TooManyRequests(
             messages::AUTH_TOO_MANY_SIGNUPS.into(),
+        ));
+    }
+    if !per_hour.allows(count(4)?) || !per_day.allows(count(5)?) {
+        worker::console_warn!("signup: the site-wide limit is reached; sign-ups are paused");
+        return Err(ApiError::TooManyRequests(
+            messages::AUTH_SIGNUPS_PAUSED.into(),
         ));
     }
     let known = d1::first_row::<store::UserRow>(&results, 2)?;
