@@ -246,19 +246,41 @@ describe("a lead given up after a week of refusals", () => {
       email,
     );
     expect(lead?.delivery_status).toBe("failed");
+    // The owners heard of it when it began to wait; the banner now says it waits for a person.
     expect(subjects(s.mail.messagesTo(s.owner.email))).toEqual([ALERT]);
     const shown = await banner(s);
     expect(shown?.summary).toMatch(/^Leads não estão chegando ao Jetimob desde/);
-    expect(shown?.details.map((d) => d.todo).join(" ")).toContain("Os que falharam (após 7 dias de tentativas)");
+    expect(shown?.details.map((d) => d.what)).toEqual([
+      "Há leads que o Jetimob não aceitou em 7 dias de tentativas: eles não estão no Jetimob e não serão mais enviados sozinhos.",
+    ]);
+    expect(shown?.details.map((d) => d.todo).join(" ")).toContain("em 'Falharam', o último erro de cada um");
     expect((await health(s.app)).status).toBe(503);
 
-    // Someone fixes it in Jetimob and presses 'Reenviar': now it is over.
-    s.jetimob.answerEveryone(accepted());
-    expect((await s.owner.client.call("POST", `/api/leads/${lead?.id}/resend`, {})).body).toMatchObject({
-      delivered: true,
-    });
+    // Nobody acts on it. Much later Jetimob stops taking leads at all: the
+    // incident it keeps open must not hide this outage. Its backlog, named
+    // by the first alert and ended since, is heard again (an hour after
+    // the last alert at most).
+    const later = await submit(s.app);
+    await attempted(s.app, later);
+    await s.app.sql("UPDATE leads SET created_at = created_at - ?1 WHERE email = ?2", 16 * MINUTE, later);
     await cronRuns(s.app, 2);
-    expect(subjects(s.mail.messagesTo(s.owner.email))).toEqual([ALERT, RECOVERED]);
+    expect(subjects(s.mail.messagesTo(s.owner.email))).toEqual([ALERT]);
+    await s.app.sql("UPDATE delivery_incidents SET alerted_at = alerted_at - ?1", 61 * MINUTE);
+    await cronRuns(s.app, 3);
+    expect(subjects(s.mail.messagesTo(s.owner.email))).toEqual([ALERT, ALERT]);
+    const outage = s.mail.messagesTo(s.owner.email).filter((m) => m.subject === ALERT)[1];
+    expect(outage?.text).toContain("Há leads esperando há mais de 15 minutos");
+
+    // Someone fixes it in Jetimob and presses 'Reenviar' on each: now it is over.
+    s.jetimob.answerEveryone(accepted());
+    const [waiting] = await s.app.sql<{ id: string }>("SELECT id FROM leads WHERE email = ?1", later);
+    for (const id of [lead?.id, waiting?.id]) {
+      expect((await s.owner.client.call("POST", `/api/leads/${id}/resend`, {})).body).toMatchObject({
+        delivered: true,
+      });
+    }
+    await cronRuns(s.app, 2);
+    expect(subjects(s.mail.messagesTo(s.owner.email))).toEqual([ALERT, ALERT, RECOVERED]);
     expect(await banner(s)).toBeNull();
   });
 });

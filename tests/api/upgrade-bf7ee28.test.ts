@@ -91,7 +91,7 @@ describe("after the upgrade, through the API and the cron", () => {
     expect(waiting.map((l) => l.name).sort()).toEqual(["Fátima Desistida", "Rui Correção Recusada"]);
     const incident = list.body.incident as { details: { what: string }[] };
     expect(incident.details.map((d) => d.what)).toEqual([
-      "Há leads esperando há mais de 15 minutos para chegar ao Jetimob.",
+      "Há leads que o Jetimob não aceitou em 7 dias de tentativas: eles não estão no Jetimob e não serão mais enviados sozinhos.",
       "Há correções de visitantes esperando há mais de 15 minutos para chegar ao Jetimob: lá, esses leads ainda estão com os dados antigos (nome, e-mail ou WhatsApp).",
     ]);
 

@@ -112,9 +112,11 @@ pub const DELIVERY_KEYS_REFUSED_TODO: &str = "Confira JETIMOB_PUBLIC_KEY e JETIM
 pub const DELIVERY_BACKLOG: &str =
     "Há leads esperando há mais de 15 minutos para chegar ao Jetimob.";
 pub const DELIVERY_BACKLOG_TODO: &str = "Veja no painel o último erro dos leads pendentes. Se o \
-     Jetimob estiver fora do ar, os leads serão enviados sozinhos quando ele voltar. Os que \
-     falharam (após 7 dias de tentativas) esperam por alguém: corrija o problema e use \
-     'Reenviar', ou cadastre o lead no Jetimob e use 'Marcar Enviado'.";
+     Jetimob estiver fora do ar, os leads serão enviados sozinhos quando ele voltar.";
+pub const DELIVERY_GIVEN_UP: &str = "Há leads que o Jetimob não aceitou em 7 dias de tentativas: \
+     eles não estão no Jetimob e não serão mais enviados sozinhos.";
+pub const DELIVERY_GIVEN_UP_TODO: &str = "Veja no painel, em 'Falharam', o último erro de cada um: \
+     corrija o problema e use 'Reenviar', ou cadastre o lead no Jetimob e use 'Marcar Enviado'.";
 pub const DELIVERY_CORRECTIONS: &str = "Há correções de visitantes esperando há mais de 15 \
      minutos para chegar ao Jetimob: lá, esses leads ainda estão com os dados antigos (nome, \
      e-mail ou WhatsApp).";

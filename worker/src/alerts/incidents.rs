@@ -2,9 +2,10 @@
 //! Jetimob, and tells the owners when they stop and when they start again.
 //!
 //! An incident is open while any of these holds: Jetimob refused our keys
-//! (the latest attempt got 401 or 403), the oldest undelivered lead has waited
-//! more than 15 minutes, so has the oldest visitor's correction not yet in
-//! Jetimob, delivery is off (no keys) while leads or corrections wait, or the
+//! (the latest attempt got 401 or 403), the oldest lead still retried has
+//! waited more than 15 minutes, a lead was given up after its week of
+//! retries (until a person acts), the oldest visitor's correction not yet in
+//! Jetimob has waited as long, delivery is off (no keys) while leads or corrections wait, or the
 //! lead form refused a visitor in the last 15 minutes because its bot check
 //! (Turnstile) could not be made, and no lead got through since, or the
 //! webhook refused an event three times over (its channel hears nothing). At
@@ -15,7 +16,9 @@
 //! ends before its alert went ends quietly (no recovery e-mail either). A
 //! cause that joins an incident already alerted (the form starts refusing
 //! visitors while a lead given up waits for a person) is alerted on its own,
-//! at once and once: an open incident must not hide what comes after it.
+//! at once: an open incident must not hide what comes after it. A named
+//! cause that ends while the incident stays open is marked ended, and its
+//! return is alerted again, an hour after the last alert at the soonest.
 //!
 //! A claimed e-mail is written as one copy per owner (`owner_mails`), sent
 //! at the end of the run and retried on its own if the e-mail API refuses it.
@@ -50,8 +53,11 @@ pub const ALERT_GAP_MS: i64 = 60 * 60 * 1000;
 pub enum Reason {
     /// Jetimob answered 401/403: our keys are refused.
     KeysRefused,
-    /// The oldest undelivered lead waited more than 15 minutes.
+    /// The oldest lead still being retried waited more than 15 minutes.
     Backlog,
+    /// A lead Jetimob did not take in a week of tries was given up: it waits
+    /// for a person ('Reenviar', or 'Marcar Enviado' once entered by hand).
+    GivenUp,
     /// A visitor's correction has not reached Jetimob for more than 15
     /// minutes (still retried, or given up): Jetimob holds their old details.
     Corrections,
@@ -68,6 +74,7 @@ impl Reason {
         match self {
             Reason::KeysRefused => "keys_refused",
             Reason::Backlog => "backlog",
+            Reason::GivenUp => "given_up",
             Reason::Corrections => "corrections",
             Reason::Off => "off",
             Reason::FormBlocked => "form_blocked",
@@ -79,6 +86,7 @@ impl Reason {
         match name {
             "keys_refused" => Some(Reason::KeysRefused),
             "backlog" => Some(Reason::Backlog),
+            "given_up" => Some(Reason::GivenUp),
             "corrections" => Some(Reason::Corrections),
             "off" => Some(Reason::Off),
             "form_blocked" => Some(Reason::FormBlocked),
@@ -91,8 +99,10 @@ impl Reason {
 /// How delivery stands, read in one batch.
 #[derive(Debug, Clone, Default, Deserialize)]
 pub struct Snapshot {
-    /// When the oldest undelivered lead arrived.
+    /// When the oldest lead still being retried arrived.
     pub oldest_pending_at: Option<i64>,
+    /// When the oldest lead given up arrived.
+    pub oldest_given_up_at: Option<i64>,
     /// How many leads are not in the CRM yet.
     pub waiting: i64,
     /// When the oldest correction not in the CRM yet was asked for.
@@ -132,6 +142,12 @@ pub fn reasons(snapshot: &Snapshot, configured: bool, now: i64) -> Vec<Reason> {
     {
         reasons.push(Reason::Backlog);
     }
+    // Apart from the backlog: a lead given up waits for a person for as
+    // long as nobody acts, and a Jetimob outage months later must still be
+    // heard as a backlog of its own.
+    if snapshot.oldest_given_up_at.is_some() {
+        reasons.push(Reason::GivenUp);
+    }
     if snapshot
         .oldest_correction_at
         .is_some_and(|at| now - at > BACKLOG_MS)
@@ -168,10 +184,26 @@ impl Incident {
         parse_reasons(&self.reasons)
     }
 
-    /// What its alert named (for an incident alerted before 0009, its last
-    /// reasons): what the recovery speaks of.
+    /// Every cause its alerts named, ended since or not (for an incident
+    /// alerted before 0009, its last reasons): what the recovery speaks of.
     pub fn named(&self) -> Vec<Reason> {
-        parse_reasons(self.alerted_reasons.as_deref().unwrap_or(&self.reasons))
+        self.alerted_list()
+            .iter()
+            .map(|(reason, _)| *reason)
+            .collect()
+    }
+
+    /// Its alerts' causes, each with whether it ended since. In
+    /// `alerted_reasons` an ended cause is written `~name`.
+    fn alerted_list(&self) -> Vec<(Reason, bool)> {
+        let listed = self.alerted_reasons.as_deref().unwrap_or(&self.reasons);
+        listed
+            .split(',')
+            .filter_map(|name| match name.strip_prefix(ENDED) {
+                Some(name) => Reason::parse(name).map(|r| (r, true)),
+                None => Reason::parse(name).map(|r| (r, false)),
+            })
+            .collect()
     }
 
     /// Its webhook event's key. The clean-up (`retention.rs`) keeps an open
@@ -181,17 +213,91 @@ impl Incident {
         format!("incident:{}", self.id)
     }
 
-    /// The reasons now open that its alert did not name, if it was alerted.
+    /// The reasons now open that its alerts did not name, or named and saw
+    /// end (a backlog that cleared and came back is a new outage), if it was
+    /// alerted.
     fn unalerted(&self) -> Vec<Reason> {
         if self.alerted_at.is_none() {
             return Vec::new();
         }
-        let named = self.named();
+        let standing: Vec<Reason> = self
+            .alerted_list()
+            .into_iter()
+            .filter(|(_, ended)| !ended)
+            .map(|(reason, _)| reason)
+            .collect();
         self.reasons()
             .into_iter()
-            .filter(|r| !named.contains(r))
+            .filter(|r| !standing.contains(r))
             .collect()
     }
+
+    /// Of [`Self::unalerted`], the causes its alerts named before they ended:
+    /// alerted again only an hour after the incident's last alert, so
+    /// delivery that flaps inside a long incident is heard once an hour at
+    /// most, as it is outside one.
+    fn returned(&self) -> Vec<Reason> {
+        let ended: Vec<Reason> = self
+            .alerted_list()
+            .into_iter()
+            .filter(|(_, ended)| *ended)
+            .map(|(reason, _)| reason)
+            .collect();
+        self.unalerted()
+            .into_iter()
+            .filter(|r| ended.contains(r))
+            .collect()
+    }
+
+    /// What `alerted_reasons` says once the incident's causes are `now`: a
+    /// named cause that is no longer open is marked ended (`~name`), so its
+    /// return is heard; `None` when nothing changes (or it was not alerted).
+    ///
+    /// A backlog the alerts named whose leads were given up goes on as
+    /// that cause, already told: the owners heard of those leads when they
+    /// began to wait (and an incident alerted before given-up leads were a
+    /// cause of their own named them "backlog").
+    fn alerted_as_of(&self, now: &[Reason]) -> Option<String> {
+        self.alerted_at?;
+        let before = self.alerted_list();
+        let mut after: Vec<(Reason, bool)> = before
+            .iter()
+            .map(|&(reason, ended)| (reason, ended || !now.contains(&reason)))
+            .collect();
+        let backlog_told = before.contains(&(Reason::Backlog, false));
+        let given_up_listed = before.iter().any(|(r, _)| *r == Reason::GivenUp);
+        if backlog_told && !given_up_listed && now.contains(&Reason::GivenUp) {
+            after.push((Reason::GivenUp, false));
+        }
+        (after != before).then(|| list_alerted(&after))
+    }
+
+    /// `alerted_reasons` once `joined` are alerted too: named again, not ended.
+    fn alerted_with(&self, joined: &[Reason]) -> String {
+        let mut list: Vec<(Reason, bool)> = self
+            .alerted_list()
+            .into_iter()
+            .filter(|(reason, _)| !joined.contains(reason))
+            .collect();
+        list.extend(joined.iter().map(|&reason| (reason, false)));
+        list_alerted(&list)
+    }
+}
+
+/// How `alerted_reasons` marks a cause its alerts named that ended since.
+const ENDED: &str = "~";
+
+fn list_alerted(list: &[(Reason, bool)]) -> String {
+    list.iter()
+        .map(|&(reason, ended)| {
+            if ended {
+                format!("{ENDED}{}", reason.name())
+            } else {
+                reason.name().to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 fn list_reasons(reasons: &[Reason]) -> String {
@@ -227,9 +333,8 @@ macro_rules! oldest_correction {
 pub(crate) use oldest_correction;
 
 const SNAPSHOT_SQL: &str = concat!(
-    "SELECT ",
-    oldest_undelivered!(),
-    " AS oldest_pending_at, ",
+    "SELECT (SELECT min(created_at) FROM leads WHERE delivery_status = 'pending') AS oldest_pending_at, \
+       (SELECT min(created_at) FROM leads WHERE delivery_status = 'failed') AS oldest_given_up_at, ",
     oldest_correction!(),
     " AS oldest_correction_at, \
        (SELECT coalesce(sum(n), 0) FROM lead_counters WHERE name IN ('pending', 'failed')) AS waiting, \
@@ -258,8 +363,16 @@ pub const OPEN_SQL: &str = concat!(
 
 const OPEN_INCIDENT_SQL: &str = "INSERT OR IGNORE INTO delivery_incidents (started_at, reasons, waiting) \
      VALUES (?1, ?2, ?3)";
-const UPDATE_SQL: &str = "UPDATE delivery_incidents SET reasons = ?2, waiting = ?3 \
-     WHERE id = ?1 AND resolved_at IS NULL";
+/// Its causes now, and (`?4`, unless NULL) what its alerts named with the
+/// ended ones marked, if no other run changed that since it was read (`?5`).
+const UPDATE_SQL: &str = concat!(
+    "UPDATE delivery_incidents SET reasons = ?2, waiting = ?3, \
+       alerted_reasons = CASE WHEN ?4 IS NOT NULL AND alerted_reasons IS ?5 \
+                              THEN ?4 ELSE alerted_reasons END \
+     WHERE id = ?1 AND resolved_at IS NULL \
+     RETURNING ",
+    incident_columns!()
+);
 /// Claims the alert of the open incident; the row when this run won it.
 /// Never within an hour of the last alert: delivery that flaps between
 /// failing and working alerts once an hour at most (the panel's banner shows
@@ -332,15 +445,21 @@ pub async fn watch(env: &Env, db: &D1Database, now: i64) -> worker::Result<()> {
                 .await?;
         }
         (Some(incident), false) => {
-            query!(db, UPDATE_SQL, incident.id, listed, snapshot.waiting)?
-                .run_counted()
-                .await?;
-            let now_open = Incident {
-                reasons: listed,
-                waiting: snapshot.waiting,
-                ..incident
-            };
-            alert_joined_if_due(env, db, &now_open, now).await?;
+            let alerted = incident.alerted_as_of(&now_reasons);
+            let updated = query!(
+                db,
+                UPDATE_SQL,
+                incident.id,
+                listed,
+                snapshot.waiting,
+                alerted.as_deref(),
+                incident.alerted_reasons.as_deref()
+            )?
+            .first_counted::<Incident>()
+            .await?;
+            if let Some(now_open) = updated {
+                alert_joined_if_due(env, db, &now_open, now).await?;
+            }
         }
         (Some(incident), true) => {
             let mut batch = vec![
@@ -400,10 +519,15 @@ async fn alert_joined_if_due(
     if joined.is_empty() {
         return Ok(());
     }
+    let returned = incident.returned();
+    let recently = incident
+        .alerted_at
+        .is_some_and(|at| now - at < ALERT_GAP_MS);
+    if recently && joined.iter().all(|r| returned.contains(r)) {
+        return Ok(());
+    }
     let before = incident.alerted_reasons.as_deref();
-    let mut named = incident.named();
-    named.extend(joined.iter().copied());
-    let named = list_reasons(&named);
+    let named = incident.alerted_with(&joined);
     let Some(claimed) = query!(
         db,
         CLAIM_JOINED_SQL,
@@ -418,8 +542,11 @@ async fn alert_joined_if_due(
     else {
         return Ok(());
     };
-    let key = format!("{}:{named}", incident.event_key());
-    let kind = Kind::Joined(&named);
+    // A cause can be alerted more than once per incident (it ended and came
+    // back): the time tells its alerts apart.
+    let which = format!("{named}@{now}");
+    let key = format!("{}:{which}", incident.event_key());
+    let kind = Kind::Joined(&which);
     if let Err(error) = send_alert(env, db, &claimed, &joined, key, kind, now).await {
         worker::console_error!(
             "incidents: the alert of {} was not sent ({error}); trying again next minute",
@@ -557,9 +684,12 @@ enum Topic {
 }
 
 fn topic(reasons: &[Reason]) -> Topic {
-    let about_leads = reasons
-        .iter()
-        .any(|r| matches!(r, Reason::KeysRefused | Reason::Backlog | Reason::Off));
+    let about_leads = reasons.iter().any(|r| {
+        matches!(
+            r,
+            Reason::KeysRefused | Reason::Backlog | Reason::GivenUp | Reason::Off
+        )
+    });
     match reasons {
         _ if about_leads => Topic::Leads,
         [] => Topic::Leads,
@@ -620,6 +750,10 @@ pub fn describe(incident: &Incident) -> Words {
             Reason::Backlog => (
                 messages::DELIVERY_BACKLOG.to_string(),
                 messages::DELIVERY_BACKLOG_TODO.to_string(),
+            ),
+            Reason::GivenUp => (
+                messages::DELIVERY_GIVEN_UP.to_string(),
+                messages::DELIVERY_GIVEN_UP_TODO.to_string(),
             ),
             Reason::Corrections => (
                 messages::DELIVERY_CORRECTIONS.to_string(),
@@ -737,6 +871,66 @@ mod tests {
             incident("form_blocked", Some("backlog,form_blocked"))
                 .unalerted()
                 .is_empty()
+        );
+    }
+
+    #[test]
+    fn a_cause_that_ended_and_came_back_is_unalerted_again_held_to_the_hour() {
+        // Alerted for a backlog; its lead is given up: the backlog ends,
+        // and goes on as the given-up lead, already told.
+        let open = incident("given_up", Some("backlog"));
+        let named = open
+            .alerted_as_of(&[Reason::GivenUp])
+            .expect("the ended backlog is marked");
+        assert_eq!(named, "~backlog,given_up");
+        let later = Incident {
+            alerted_reasons: Some(named.clone()),
+            ..open
+        };
+        assert_eq!(later.named(), [Reason::Backlog, Reason::GivenUp]);
+        assert!(later.unalerted().is_empty());
+        // Alerted for the form; it works again, and a lead is given up.
+        let form = incident("given_up", Some("form_blocked"));
+        assert_eq!(
+            form.alerted_as_of(&[Reason::GivenUp]).as_deref(),
+            Some("~form_blocked")
+        );
+        // Months later the backlog is back.
+        let back = Incident {
+            reasons: "backlog,given_up".into(),
+            alerted_reasons: Some(named),
+            ..incident("", Some(""))
+        };
+        assert_eq!(back.unalerted(), [Reason::Backlog]);
+        assert_eq!(back.returned(), [Reason::Backlog]);
+        assert_eq!(back.alerted_with(&[Reason::Backlog]), "given_up,backlog");
+        // Nothing ended, nothing to write.
+        assert_eq!(
+            back.alerted_as_of(&[Reason::Backlog, Reason::GivenUp]),
+            None
+        );
+        assert_eq!(incident("backlog", None).alerted_as_of(&[]), None);
+    }
+
+    #[test]
+    fn a_lead_given_up_is_a_reason_apart_from_a_backlog() {
+        let given_up = Snapshot {
+            oldest_given_up_at: Some(NOW - 8 * 24 * 60 * MINUTE),
+            waiting: 1,
+            ..Snapshot::default()
+        };
+        assert_eq!(reasons(&given_up, true, NOW), [Reason::GivenUp]);
+        let and_late = Snapshot {
+            oldest_pending_at: Some(NOW - 16 * MINUTE),
+            ..given_up
+        };
+        assert_eq!(
+            reasons(&and_late, true, NOW),
+            [Reason::Backlog, Reason::GivenUp]
+        );
+        assert_eq!(
+            headline(&[Reason::GivenUp]),
+            messages::DELIVERY_ALERT_SUBJECT
         );
     }
 
