@@ -67,6 +67,42 @@ describe("maskWhatsApp", () => {
     for (const digit of "01549999998888") value = maskWhatsApp(value + digit);
     expect(value).toBe("0 15 (49) 99999-8888");
   });
+
+  it("drops a trunk 0 after +55 once a whole number follows it, as the worker does", () => {
+    expect(maskWhatsApp("+55 0 49 99999-8888")).toBe("+55 (49) 99999-8888");
+    expect(maskWhatsApp("+55 0 48 3333-4444")).toBe("+55 (48) 3333-4444");
+    expect(maskWhatsApp("+55 0 49 99999-88889")).toBe("+55 (49) 99999-8888");
+    // Until then it shows, and is not read as the DDD's first digit.
+    expect(maskWhatsApp("+55 0")).toBe("+55 0");
+    expect(maskWhatsApp("+55 04")).toBe("+55 0 (4");
+    let value = "";
+    for (const key of "+55049999998888") value = maskWhatsApp(value + key);
+    expect(value).toBe("+55 (49) 99999-8888");
+  });
+
+  it("reads the international prefix 00 as +", () => {
+    expect(maskWhatsApp("00 55 49 99999-8888")).toBe("+55 (49) 99999-8888");
+    expect(maskWhatsApp("00 55 0 48 3333-4444")).toBe("+55 (48) 3333-4444");
+    expect(maskWhatsApp("00 351 912 345 678")).toBe("+351 912 345 678");
+    expect(maskWhatsApp("00")).toBe("+");
+    let value = "";
+    for (const digit of "005549999998888") value = maskWhatsApp(value + digit);
+    expect(value).toBe("+55 (49) 99999-8888");
+  });
+
+  it("drops the invisible formatting characters of a number copied from WhatsApp", () => {
+    expect(maskWhatsApp("\u202A+351 912 345 678\u202C")).toBe("+351 912 345 678");
+    expect(maskWhatsApp("\u200E+1 (415) 555-2671\u200F")).toBe("+1 (415) 555-2671");
+    expect(maskWhatsApp("\u2066+55 49 99999-8888\u2069")).toBe("+55 (49) 99999-8888");
+    expect(maskWhatsApp("\uFEFF\u200B+351\u200C912\u200D345\u2060678")).toBe("+351912345678");
+    expect(maskWhatsApp("\u202A00 351 912 345 678\u202C")).toBe("+351 912 345 678");
+  });
+
+  it("reads a non-breaking space or hyphen as a plain one", () => {
+    expect(maskWhatsApp("+1\u00A0415\u2011555\u20112671")).toBe("+1 415-555-2671");
+    expect(maskWhatsApp("(49)\u00A099999\u20118888")).toBe("(49) 99999-8888");
+    expect(maskWhatsApp("\u00A0+351 912")).toBe(" +351 912");
+  });
 });
 
 describe("editWhatsApp", () => {
@@ -167,6 +203,39 @@ describe("editWhatsApp on a whole number", () => {
     expect(editWhatsApp("(49) 99999-8888", "(49) 98765-8888", 10, null)).toEqual({
       value: "(49) 98765-8888",
       caret: 10,
+    });
+  });
+});
+
+describe("editWhatsApp with a prefix the mask drops", () => {
+  it("takes a +55 number with a trunk 0, typed key by key or pasted", () => {
+    expect(typeAtEnd("+55049999998888")).toBe("+55 (49) 99999-8888");
+    expect(editWhatsApp("", "+55 0 49 99999-8888", 19, null)).toEqual({ value: "+55 (49) 99999-8888", caret: 19 });
+  });
+
+  it("takes a digit typed in the middle that makes the number behind a trunk 0 whole", () => {
+    // "+55 0 (49) |9999-888": a 9 typed there, the 0 goes and the caret stays after the 9.
+    expect(editWhatsApp("+55 0 (49) 9999-888", "+55 0 (49) 99999-888", 12, null)).toEqual({
+      value: "+55 (49) 9999-9888",
+      caret: 10,
+    });
+  });
+
+  it("takes a number dialled with 00, typed key by key or pasted", () => {
+    expect(typeAtEnd("005549999998888")).toBe("+55 (49) 99999-8888");
+    expect(typeAtEnd("00351912345678")).toBe("+351912345678");
+    expect(editWhatsApp("", "00 55 49 99999-8888", 19, null)).toEqual({ value: "+55 (49) 99999-8888", caret: 19 });
+  });
+
+  it("takes a number pasted from WhatsApp with its invisible marks", () => {
+    expect(editWhatsApp("", "\u202A+351 912 345 678\u202C", 18, null)).toEqual({
+      value: "+351 912 345 678",
+      caret: 16,
+    });
+    // All of "(49) 99999-8888" selected, a copied Brazilian number pasted over it.
+    expect(editWhatsApp("(49) 99999-8888", "\u202A+55 48 3333-4444\u202C", 18, null)).toEqual({
+      value: "+55 (48) 3333-4444",
+      caret: 18,
     });
   });
 });
