@@ -6,7 +6,6 @@ mod csv;
 pub mod query;
 mod store;
 
-use chrono::DateTime;
 use futures_util::{StreamExt, stream};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -16,7 +15,7 @@ use worker::{D1Database, D1PreparedStatement, D1Result, Env, Headers, Method, Re
 use crate::audit::{self, Actor, Subject};
 use crate::auth::guard::{self, Staff};
 use crate::crm::{self, Outcome};
-use crate::dates::iso;
+use crate::dates::{self, iso};
 use crate::http::{self, ApiError, ApiResult};
 use crate::leads::domain::format_whatsapp;
 use crate::{config, d1, messages, platform};
@@ -377,9 +376,8 @@ async fn export(req: &Request, env: &Env, staff: &Staff) -> ApiResult<Response> 
     );
     let body =
         stream::once(async move { Ok::<Vec<u8>, worker::Error>(head.into_bytes()) }).chain(rest);
-    let date = DateTime::from_timestamp_millis(platform::now_ms())
-        .map(|t| t.format("%Y-%m-%d").to_string())
-        .unwrap_or_default();
+    // The day staff are in (Brasília), not UTC's, which is tomorrow from 21:00.
+    let date = dates::brasilia_day(platform::now_ms());
     let headers = Headers::new();
     headers.set("Content-Type", "text/csv; charset=utf-8")?;
     headers.set(
