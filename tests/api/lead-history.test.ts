@@ -166,6 +166,21 @@ describe("the CRM", () => {
     expect((await leadByEmail(p.email)).submission_count).toBe(2);
   });
 
+  it("gets nothing more when the name typed on an iPhone (D’Ávila, invisible marks) comes again from a computer", async () => {
+    const p = person();
+    const iphone = `\u200E${p.name} D\u2019Ávila\u200B`;
+    await send({ name: iphone, email: p.email, whatsapp: p.first });
+    expect((await settled(p.email)).name).toBe(`${p.name} D'Ávila`);
+    await send({ name: `${p.name} D'Ávila`, email: p.email, whatsapp: p.first });
+    await app.runCron();
+    await sleep(300);
+    expect(jetimob.callsFor(p.email)).toHaveLength(1);
+    const lead = await leadByEmail(p.email);
+    expect(lead).toMatchObject({ submission_count: 2, update_status: null });
+    const kinds = await app.sql("SELECT kind FROM lead_submissions WHERE lead_id = ?1 ORDER BY id", lead.id);
+    expect(kinds).toEqual([{ kind: "new" }, { kind: "repeat" }]);
+  });
+
   it("gets exactly one more post when a delivered lead is corrected, saying what changed", async () => {
     const p = person();
     await send({ name: p.name, email: p.email, whatsapp: p.first });

@@ -11,13 +11,65 @@ use crate::messages;
 pub const NAME_MAX_CHARS: usize = 120;
 pub const EMAIL_MAX_CHARS: usize = 254;
 
-/// A full name: trimmed, inner whitespace collapsed, 1 to 120 characters.
+/// Characters typed for the apostrophe `'`: iOS Smart Punctuation's `’` (and
+/// `‘`), the modifier letter `ʼ`, the acute accent `´` and the backtick.
+const APOSTROPHES: [char; 5] = ['\u{2019}', '\u{2018}', '\u{2bc}', '\u{b4}', '`'];
+
+/// The zero-width joiner, which holds an emoji sequence together (👨‍👩‍👧).
+const ZWJ: char = '\u{200d}';
+
+/// An invisible format character (Unicode 15's category Cf): zero-width spaces and
+/// joiners, direction marks, embeddings, overrides and isolates (`U+202E`
+/// turns the text after it around), the BOM, the soft hyphen, tags.
+fn is_format(c: char) -> bool {
+    matches!(c,
+        '\u{ad}' | '\u{600}'..='\u{605}' | '\u{61c}' | '\u{6dd}' | '\u{70f}'
+        | '\u{890}'..='\u{891}' | '\u{8e2}' | '\u{180e}' | '\u{200b}'..='\u{200f}'
+        | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{206f}'
+        | '\u{feff}' | '\u{fff9}'..='\u{fffb}' | '\u{110bd}' | '\u{110cd}'
+        | '\u{13430}'..='\u{1343f}' | '\u{1bca0}'..='\u{1bca3}' | '\u{1d173}'..='\u{1d17a}'
+        | '\u{e0001}' | '\u{e0020}'..='\u{e007f}')
+}
+
+/// Text as it reads: each apostrophe look-alike becomes `'`, and the invisible
+/// format characters are dropped, but for a zero-width joiner between two
+/// visible non-ASCII characters (an emoji sequence). Names are stored so, and
+/// search terms read so, so that `D’Ávila` from an iPhone and `D'Ávila` from a
+/// computer are one name.
+pub fn plain_text(raw: &str) -> String {
+    let joins =
+        |c: Option<char>| c.is_some_and(|c| !c.is_ascii() && !c.is_whitespace() && c != ZWJ);
+    let mut plain = String::with_capacity(raw.len());
+    for (i, c) in raw.char_indices() {
+        if c == ZWJ {
+            let next = raw[i + c.len_utf8()..].chars().find(|c| !is_format(*c));
+            if joins(plain.chars().next_back()) && joins(next) {
+                plain.push(c);
+            }
+        } else if APOSTROPHES.contains(&c) {
+            plain.push('\'');
+        } else if !is_format(c) {
+            plain.push(c);
+        }
+    }
+    plain
+}
+
+/// A full name: invisible characters dropped and apostrophes made `'`
+/// ([`plain_text`]), trimmed, inner whitespace collapsed, 1 to 120 characters.
+/// Names stored before this keep their form: a `D’Ávila` stays so until its
+/// person sends the form again (once in the CRM, that first plain submission
+/// is a correction, once); search finds them either way (see
+/// `admin::query::Search`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LeadName(String);
 
 impl LeadName {
     pub fn parse(raw: &str) -> Result<Self, &'static str> {
-        let collapsed = raw.split_whitespace().collect::<Vec<_>>().join(" ");
+        let collapsed = plain_text(raw)
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
         if collapsed.is_empty() {
             return Err(messages::FIELD_REQUIRED);
         }
@@ -493,6 +545,49 @@ mod tests {
             LeadName::parse("Ana\u{0}Maria"),
             Err(messages::NAME_INVALID)
         );
+    }
+
+    #[test]
+    fn names_lose_invisible_characters_but_keep_emoji_sequences() {
+        for (raw, name) in [
+            ("\u{feff}Ana\u{200b} Maria", "Ana Maria"),
+            // U+202E would turn 'Novo lead: …' around in the staff e-mail.
+            ("Ana \u{202e}ocsiD\u{202c}", "Ana ocsiD"),
+            (
+                "\u{200e}João\u{200f} \u{2066}Silva\u{2069}\u{2060}",
+                "João Silva",
+            ),
+            ("Ana\u{200d}Maria \u{200c}Sá\u{ad}", "AnaMaria Sá"),
+            ("\u{200b} \u{200d}", ""),
+            // The family and the rainbow flag are one emoji each through their joiners.
+            ("Ana 👨\u{200d}👩\u{200d}👧", "Ana 👨\u{200d}👩\u{200d}👧"),
+            ("Bia 🏳\u{fe0f}\u{200d}🌈", "Bia 🏳\u{fe0f}\u{200d}🌈"),
+            ("Bia 🍇\u{200d} Sá", "Bia 🍇 Sá"),
+            ("José\u{200d}\u{200d}Ñandú", "José\u{200d}Ñandú"),
+        ] {
+            let parsed = LeadName::parse(raw).map(|n| n.as_str().to_string());
+            if name.is_empty() {
+                assert_eq!(parsed, Err(messages::FIELD_REQUIRED), "{raw:?}");
+            } else {
+                assert_eq!(parsed.as_deref(), Ok(name), "{raw:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn apostrophes_from_phones_and_word_processors_are_the_plain_one() {
+        for raw in [
+            "D’Ávila",
+            "D‘Ávila",
+            "DʼÁvila",
+            "D´Ávila",
+            "D`Ávila",
+            "D'Ávila",
+        ] {
+            assert_eq!(LeadName::parse(raw).unwrap().as_str(), "D'Ávila", "{raw}");
+        }
+        // The iPhone's name and the computer's are one name: no correction.
+        assert_eq!(LeadName::parse("Sant’Anna"), LeadName::parse("Sant'Anna"));
     }
 
     #[test]
