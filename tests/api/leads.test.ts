@@ -157,6 +157,33 @@ describe("the list", () => {
     expect(searched.total).toBe(0);
   });
 
+  it("finds a WhatsApp number pasted from WhatsApp or written with a trunk 0, and D'Ávila however the apostrophe was typed", async () => {
+    // Ana's name was stored as her iPhone typed it, before names were made plain.
+    await insertLeads(app, [
+      { name: "Ana D\u2019Ávila", whatsapp: "+5549999998888", created_at: base - 20 * HOUR },
+      { name: "Bruno D'Ávila", whatsapp: "+5547988887777", created_at: base - 21 * HOUR },
+    ]);
+    const names = async (q: string) => (await list(`?q=${encodeURIComponent(q)}`)).leads.map((l) => l.name);
+    for (const pasted of [
+      "\u202A+55 49 99999-8888\u202C",
+      "\u200E+55\u00A049\u00A099999\u20118888\u200F",
+      "\u2066(49) 99999-8888\u2069",
+      "\uFEFF49\u200B99999-8888",
+      "049 99999-8888",
+      "0 15 49 99999-8888",
+      "+55 0 49 99999-8888",
+      "99999-8888",
+    ]) {
+      expect(await names(pasted), JSON.stringify(pasted)).toEqual(["Ana D\u2019Ávila"]);
+    }
+    // From a computer, from an iPhone, with an invisible mark, without the accent.
+    for (const typed of ["D'Ávila", "D\u2019Ávila", "D\u200B\u2019Ávila", "d´avila"]) {
+      expect(await names(typed), typed).toEqual(["Ana D\u2019Ávila", "Bruno D'Ávila"]);
+    }
+    expect(await names("Bruno D\u2019Avila")).toEqual(["Bruno D'Ávila"]);
+    expect((await list(`?q=${encodeURIComponent("D\u2019Ávila")}`)).total).toBe(2);
+  });
+
   it("treats search text as text, never as SQL or a search expression", async () => {
     for (const q of [`' OR 1=1 --`, `"x" OR "y"`, "%", "_", "NEAR(a b)"]) {
       const answer = await staff.call("GET", `/api/leads?q=${encodeURIComponent(q)}`);

@@ -2,6 +2,8 @@
 //! from the query string once; the SQL is assembled from fixed fragments, so
 //! nothing the user types ever becomes SQL text.
 
+use crate::leads::domain::{WhatsApp, plain_text};
+
 /// Leads per page in the panel.
 pub const PAGE_SIZE: i64 = 50;
 /// Longest search term considered.
@@ -53,20 +55,30 @@ pub enum Search {
     None,
     /// An FTS5 query answered by the trigram index: each word a quoted string,
     /// all required, when every word has three characters or more; else the
-    /// whole term as one quoted string.
+    /// whole term as one quoted string. A string with an apostrophe is any of
+    /// its forms (see [`Search::quoted`]).
     Indexed(String),
     /// A term of one or two characters: a LIKE pattern, which scans the
     /// search table.
     Scan(String),
 }
 
+/// The forms an apostrophe has in names stored before they were made plain
+/// (`LeadName::parse` now stores `'` for each of the others).
+const STORED_APOSTROPHES: [char; 6] = ['\'', '\u{2019}', '\u{2018}', '\u{2bc}', '\u{b4}', '`'];
+
 impl Search {
-    /// Phone-like terms become their digits (stored numbers are searched
-    /// without punctuation); others are matched as typed, ignoring case and accents.
+    /// Terms read as names are stored ([`plain_text`]: invisible characters
+    /// dropped, apostrophes `'`). Phone-like terms become digits (stored
+    /// numbers are searched without punctuation): a whole number the lead form
+    /// would take, as it is stored (`049 99999-8888` is `5549999998888`);
+    /// others are matched as typed, ignoring case and accents.
     pub fn parse(raw: &str) -> Self {
         // Control characters (a NUL among them) are nothing anyone searches
-        // for, and the full-text index refuses them.
-        let term: String = raw
+        // for, and the full-text index refuses them; nor are format
+        // characters, which a number copied from WhatsApp comes wrapped in
+        // (U+202A … U+202C).
+        let term: String = plain_text(raw)
             .chars()
             .filter(|c| !c.is_control())
             .collect::<String>()
@@ -77,27 +89,18 @@ impl Search {
         if term.is_empty() {
             return Self::None;
         }
-        let phone_like = term
-            .chars()
-            .all(|c| c.is_ascii_digit() || matches!(c, ' ' | '(' | ')' | '-' | '.' | '+'));
-        let digits: String = term.chars().filter(char::is_ascii_digit).collect();
-        let term = if phone_like && !digits.is_empty() {
-            digits
-        } else {
-            term
-        };
+        let term = Self::phone_digits(&term).unwrap_or(term);
         let words: Vec<&str> = term.split_whitespace().collect();
-        let quoted = |text: &str| format!("\"{}\"", text.replace('"', "\"\""));
         let phrase = words.join(" ");
         if words.iter().all(|w| w.chars().count() >= 3) {
-            let quoted: Vec<String> = words.iter().map(|w| quoted(w)).collect();
-            Self::Indexed(quoted.join(" "))
+            let quoted: Vec<String> = words.iter().map(|w| Self::quoted(w)).collect();
+            Self::Indexed(quoted.join(" AND "))
         } else if phrase.chars().count() >= 3 {
             // A word under three characters matches nothing by itself in the
             // trigram index, but the whole term, spaces and all, is a string of
             // trigrams: 'Maria da Silva' or 'Aline Co', found where it stands in
             // a lead's details (as the scan below would, but through the index).
-            Self::Indexed(quoted(&phrase))
+            Self::Indexed(Self::quoted(&phrase))
         } else {
             let escaped = term
                 .replace('\\', "\\\\")
@@ -105,6 +108,46 @@ impl Search {
                 .replace('_', "\\_");
             Self::Scan(format!("%{escaped}%"))
         }
+    }
+
+    /// The digits to search for a term of digits and phone punctuation (a
+    /// non-breaking space or hyphen among it, as WhatsApp copies numbers):
+    /// the stored E.164 digits of a number `WhatsApp::parse` takes, unless the
+    /// digits typed are part of them already (`(49) 99999-8888`, or `55 49
+    /// 3333-44` on its way to a whole number, which would read as a DDD 55
+    /// landline); else the digits typed, found wherever they stand.
+    fn phone_digits(term: &str) -> Option<String> {
+        let phone_like = term.chars().all(|c| {
+            c.is_ascii_digit()
+                || matches!(c, ' ' | '(' | ')' | '-' | '.' | '+' | '\u{a0}' | '\u{2011}')
+        });
+        let digits: String = term.chars().filter(char::is_ascii_digit).collect();
+        if !phone_like || digits.is_empty() {
+            return None;
+        }
+        let number = WhatsApp::parse(&term.replace('\u{2011}', "-"))
+            .ok()
+            .and_then(|w| w.as_str().strip_prefix('+').map(str::to_string));
+        Some(match number {
+            Some(e164) if !e164.contains(&digits) => e164,
+            _ => digits,
+        })
+    }
+
+    /// `text` as an FTS5 string. With an apostrophe in it, any of the forms
+    /// [`STORED_APOSTROPHES`]: names stored before `’` was made `'` keep it
+    /// in the search index, which is filled from them by triggers (changing
+    /// what they index would take a migration and a rebuild of the index).
+    fn quoted(text: &str) -> String {
+        let quoted = |text: &str| format!("\"{}\"", text.replace('"', "\"\""));
+        if !text.contains('\'') {
+            return quoted(text);
+        }
+        let forms: Vec<String> = STORED_APOSTROPHES
+            .iter()
+            .map(|a| quoted(&text.replace('\'', &a.to_string())))
+            .collect();
+        format!("({})", forms.join(" OR "))
     }
 
     /// What a row of the search table must meet; the term is bound as `?1`.
@@ -301,7 +344,7 @@ mod tests {
     fn the_filter_page_and_term_come_from_the_address() {
         let q = query("status=pendentes&q=Jo%C3%A3o+Silva&page=3");
         assert_eq!(q.status, StatusFilter::Pending);
-        assert_eq!(q.search, Search::Indexed("\"João\" \"Silva\"".into()));
+        assert_eq!(q.search, Search::Indexed("\"João\" AND \"Silva\"".into()));
         assert_eq!(q.page, 3);
         assert_eq!(q.offset(), 100);
     }
@@ -364,6 +407,74 @@ mod tests {
     }
 
     #[test]
+    fn a_whole_number_is_searched_as_it_is_stored() {
+        let stored = Search::Indexed("\"5549999998888\"".into());
+        // Its digits typed are part of the stored ones: searched as typed.
+        let typed = Search::Indexed("\"49999998888\"".into());
+        for (pasted, search) in [
+            // Copied from WhatsApp: wrapped in direction marks, non-breaking.
+            ("\u{202a}+55 49 99999-8888\u{202c}", &stored),
+            (
+                "\u{200e}+55\u{a0}49\u{a0}99999\u{2011}8888\u{200f}",
+                &stored,
+            ),
+            ("\u{2066}(49) 99999-8888\u{2069}", &typed),
+            (
+                "\u{feff}49\u{200b}99999\u{200c}8888\u{200d}\u{2060}",
+                &typed,
+            ),
+            // With a trunk 0, and a carrier code.
+            ("049 99999-8888", &stored),
+            ("0 15 49 99999-8888", &stored),
+            ("+55 0 49 99999-8888", &stored),
+            ("55 (49) 99999-8888", &stored),
+        ] {
+            assert_eq!(&Search::parse(pasted), search, "{pasted:?}");
+        }
+        // A part of a number is still found wherever it stands.
+        assert_eq!(
+            Search::parse("99999\u{2011}8888"),
+            Search::Indexed("\"999998888\"".into())
+        );
+        // A number on its way (+55 49 3333-4444) is not read as a DDD 55 one.
+        assert_eq!(
+            Search::parse("55 49 3333-44"),
+            Search::Indexed("\"5549333344\"".into())
+        );
+    }
+
+    #[test]
+    fn a_term_reads_as_names_are_stored() {
+        let any_apostrophe = "(\"D'Ávila\" OR \"D’Ávila\" OR \"D‘Ávila\" OR \"DʼÁvila\" \
+                              OR \"D´Ávila\" OR \"D`Ávila\")";
+        // From an iPhone or a computer, and finding names stored with either.
+        for typed in ["D'Ávila", "D’Ávila", "\u{200b}D\u{2019}Ávila\u{202c}"] {
+            assert_eq!(
+                Search::parse(typed),
+                Search::Indexed(any_apostrophe.into()),
+                "{typed:?}"
+            );
+        }
+        assert_eq!(
+            Search::parse("Ana D’Ávila"),
+            Search::Indexed(format!("\"Ana\" AND {any_apostrophe}"))
+        );
+        assert_eq!(
+            Search::parse("Maria d’Ávila da"),
+            Search::Indexed(
+                "(\"Maria d'Ávila da\" OR \"Maria d’Ávila da\" OR \"Maria d‘Ávila da\" \
+                 OR \"Maria dʼÁvila da\" OR \"Maria d´Ávila da\" OR \"Maria d`Ávila da\")"
+                    .into()
+            )
+        );
+        assert_eq!(
+            Search::parse("\u{202e}Zé\u{feff}"),
+            Search::Scan("%Zé%".into())
+        );
+        assert_eq!(Search::parse("\u{200b}\u{2066}"), Search::None);
+    }
+
+    #[test]
     fn short_terms_scan_with_wildcards_escaped() {
         assert_eq!(Search::parse("Zé"), Search::Scan("%Zé%".into()));
         assert_eq!(Search::parse("a%"), Search::Scan("%a\\%%".into()));
@@ -391,7 +502,7 @@ mod tests {
     fn quotes_in_a_term_cannot_break_out_of_the_fts_string() {
         assert_eq!(
             Search::parse(r#"ana" AND "xyz"#),
-            Search::Indexed(r#""ana""" "AND" """xyz""#.into())
+            Search::Indexed(r#""ana""" AND "AND" AND """xyz""#.into())
         );
         assert_eq!(
             Search::parse("maria@exemplo.com"),
