@@ -33,12 +33,14 @@ fn is_format(c: char) -> bool {
 
 /// Text as it reads: each apostrophe look-alike becomes `'`, and the invisible
 /// format characters are dropped, but for a zero-width joiner between two
-/// visible non-ASCII characters (an emoji sequence). Names are stored so, and
-/// search terms read so, so that `D’Ávila` from an iPhone and `D'Ávila` from a
-/// computer are one name.
+/// visible non-ASCII characters that are not letters (an emoji sequence).
+/// Names are stored so, and search terms read so, so that `D’Ávila` from an
+/// iPhone and `D'Ávila` from a computer are one name.
 pub fn plain_text(raw: &str) -> String {
-    let joins =
-        |c: Option<char>| c.is_some_and(|c| !c.is_ascii() && !c.is_whitespace() && c != ZWJ);
+    // An emoji, or its variation selector: not a letter, not ASCII.
+    let joins = |c: Option<char>| {
+        c.is_some_and(|c| !c.is_ascii() && !c.is_alphanumeric() && !c.is_whitespace() && c != ZWJ)
+    };
     let mut plain = String::with_capacity(raw.len());
     for (i, c) in raw.char_indices() {
         if c == ZWJ {
@@ -563,7 +565,8 @@ mod tests {
             ("Ana 👨\u{200d}👩\u{200d}👧", "Ana 👨\u{200d}👩\u{200d}👧"),
             ("Bia 🏳\u{fe0f}\u{200d}🌈", "Bia 🏳\u{fe0f}\u{200d}🌈"),
             ("Bia 🍇\u{200d} Sá", "Bia 🍇 Sá"),
-            ("José\u{200d}\u{200d}Ñandú", "José\u{200d}Ñandú"),
+            // Between letters it joins nothing: a name's letters are not an emoji.
+            ("José\u{200d}\u{200d}Ñandú", "JoséÑandú"),
         ] {
             let parsed = LeadName::parse(raw).map(|n| n.as_str().to_string());
             if name.is_empty() {
