@@ -258,6 +258,33 @@ describe("the owners' copies of incident e-mails", () => {
     await app.sql("DELETE FROM delivery_incidents");
   });
 
+  it("of an incident still open stay however old: its end goes to those its alert reached", async () => {
+    const old = Date.now() - 45 * DAY;
+    const [incident] = await app.sql<{ id: number }>(
+      "INSERT INTO delivery_incidents (started_at, reasons, waiting, alerted_at, alerted_reasons) VALUES (?1, 'given_up', 1, ?1, 'given_up') RETURNING id",
+      old,
+    );
+    await app.sql(
+      `INSERT INTO alert_mails (incident_id, kind, email, subject, text, html, created_at, status)
+       VALUES (?1, 'alert', 'reached@example.com', 'Leads não estão chegando ao Jetimob', '', '', ?2, 'sent')`,
+      incident?.id,
+      old,
+    );
+    // The statement itself: a cron run would first end this incident, which has no cause.
+    const { meta } = await app.db
+      .prepare(retentionStatement("PRUNE_ALERT_MAILS"))
+      .bind(Date.now() - 30 * DAY, 2000)
+      .run();
+    expect(meta.changes).toBe(0);
+    const left = await app.sql<{ email: string }>("SELECT email FROM alert_mails");
+    expect(left.map((c) => c.email)).toEqual(["reached@example.com"]);
+    await app.sql("UPDATE delivery_incidents SET resolved_at = ?1", Date.now());
+    await app.db.prepare(retentionStatement("PRUNE_ALERT_MAILS")).bind(Date.now() - 30 * DAY, 2000).run();
+    expect(await app.sql("SELECT email FROM alert_mails")).toEqual([]);
+    await app.sql("DELETE FROM alert_mails");
+    await app.sql("DELETE FROM delivery_incidents");
+  });
+
   it("a run with none to remove reads about one row, however many are kept", async () => {
     const recent = Date.now() - 29 * DAY;
     const [incident] = await app.sql<{ id: number }>(

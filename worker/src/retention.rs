@@ -11,7 +11,7 @@
 //! incident's own event stays while it is open, since its key is what keeps
 //! the incident to one event and makes its end heard. And each owner's copy
 //! of an incident's e-mails, a month after it was written, once sent or
-//! given up.
+//! given up, unless their incident is still open.
 //!
 //! Each statement finds its rows by an index on the time it looks at (the
 //! webhook's events by their ids, which grow with time: the first event
@@ -69,11 +69,16 @@ const PRUNE_WEBHOOK_EVENTS: &str = "DELETE FROM webhook_events WHERE id IN \
 
 /// The owners' copies of incident e-mails, found the same way: a month
 /// after they were written, once sent or given up (retries stop after a day).
+/// An open incident's copies stay: who its alerts reached is who hears of its
+/// end (with none left, its recovery would go to every owner), and 'Equipe'
+/// still shows an owner its alert never reached.
 const PRUNE_ALERT_MAILS: &str = "DELETE FROM alert_mails WHERE id IN \
      (SELECT id FROM alert_mails \
       WHERE id < coalesce((SELECT id FROM alert_mails WHERE created_at >= ?1 ORDER BY id LIMIT 1), \
                           9223372036854775807) \
-        AND created_at < ?1 AND status != 'pending' ORDER BY id LIMIT ?2)";
+        AND created_at < ?1 AND status != 'pending' \
+        AND incident_id NOT IN (SELECT id FROM delivery_incidents WHERE resolved_at IS NULL) \
+      ORDER BY id LIMIT ?2)";
 
 /// The clean-up's statements in batch order: each with how long its rows
 /// are kept and what it removes, for the log.
