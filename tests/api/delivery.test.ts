@@ -188,6 +188,37 @@ describe("a lead the CRM does not take", () => {
     expect(fake.callsFor(email)).toHaveLength(3);
   });
 
+  it("waiting hours for its next try after an outage goes within a minute of Jetimob taking a lead again", async () => {
+    const [outage, refusedForItsData, triedMinutesAgo] = [aLead(), aLead(), aLead()];
+    fake.script(String(outage.email), refused(503, "Service Unavailable"), accepted());
+    fake.script(String(refusedForItsData.email), refused(422, { error: "telefone inválido" }), accepted());
+    fake.script(String(triedMinutesAgo.email), refused(503, "Service Unavailable"), accepted());
+    const emails = [outage, refusedForItsData, triedMinutesAgo].map((l) => String(l.email));
+    for (const lead of [outage, refusedForItsData, triedMinutesAgo]) await submit(lead);
+    for (const email of emails) await afterAttempts(email, 1);
+    // Hours into the outage: each waits on the 6-hour step, two last tried an hour ago.
+    const sixHours = Date.now() + 6 * 60 * MINUTE;
+    for (const email of emails) await app.sql("UPDATE leads SET next_attempt_at = ?1 WHERE email = ?2", sixHours, email);
+    for (const email of emails.slice(0, 2)) {
+      await app.sql(
+        "UPDATE crm_attempts SET at = at - ?1 WHERE lead_id = (SELECT id FROM leads WHERE email = ?2)",
+        60 * MINUTE,
+        email,
+      );
+    }
+
+    // Jetimob is back: the next visitor's lead goes at once, and the backlog with the next run.
+    const fresh = await submit(aLead());
+    expect(await afterAttempts(fresh, 1)).toMatchObject({ delivery_status: "sent" });
+    await app.runCron();
+    expect(await leadRow(app, emails[0] ?? "")).toMatchObject({ delivery_status: "sent", delivery_attempts: 2 });
+    // Refused for its data (Jetimob's state changes nothing), or tried minutes ago: each waits its turn.
+    for (const email of emails.slice(1)) {
+      expect(await leadRow(app, email)).toMatchObject({ delivery_status: "pending", next_attempt_at: sixHours });
+      expect(fake.callsFor(email)).toHaveLength(1);
+    }
+  });
+
   it("is not retried before its next attempt is due", async () => {
     const lead = aLead();
     fake.script(String(lead.email), refused(500));

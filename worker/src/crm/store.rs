@@ -390,7 +390,60 @@ fn log_attempt(
     )
 }
 
-/// The CRM accepted `sent` (the lead as claimed): recorded with its story line.
+/// Jetimob took a delivery: what waits a long step of its backoff (up to 6
+/// hours) after failing the way an outage or our keys fail goes in the next
+/// runs instead, so a backlog drains within minutes of Jetimob coming back,
+/// and the incident it holds open ends with it. Not a delivery Jetimob
+/// refused for itself (400, 409, 422: its data), nor one tried in the last
+/// 30 minutes: one that fails whatever Jetimob's state is woken twice an
+/// hour at most, however many others go. Read through the due index: the
+/// waiting deliveries only.
+macro_rules! wake_sql {
+    ($index:literal, $status:literal, $next:literal, $error:literal, $kind:literal) => {
+        concat!(
+            "UPDATE leads SET ",
+            $next,
+            " = ?1 WHERE id IN (SELECT l.id FROM leads l INDEXED BY ",
+            $index,
+            " WHERE l.",
+            $next,
+            " > ?1 + ?2 AND l.",
+            $status,
+            " = 'pending' AND l.",
+            $error,
+            " NOT LIKE 'HTTP 400%' AND l.",
+            $error,
+            " NOT LIKE 'HTTP 409%' AND l.",
+            $error,
+            " NOT LIKE 'HTTP 422%' \
+               AND NOT EXISTS (SELECT 1 FROM crm_attempts a \
+                 WHERE a.lead_id = l.id AND a.kind = '",
+            $kind,
+            "' AND a.at > ?1 - ?3))"
+        )
+    };
+}
+const WAKE_LEADS_SQL: &str = wake_sql!(
+    "leads_due",
+    "delivery_status",
+    "next_attempt_at",
+    "last_error",
+    "lead"
+);
+const WAKE_CORRECTIONS_SQL: &str = wake_sql!(
+    "leads_update_due",
+    "update_status",
+    "update_next_attempt_at",
+    "update_last_error",
+    "update"
+);
+/// A delivery due within this is left to its own step.
+const WAKE_BEYOND_MS: i64 = 5 * 60 * 1000;
+/// A delivery tried within this is not woken again.
+const WAKE_RESTED_MS: i64 = 30 * 60 * 1000;
+
+/// The CRM accepted `sent` (the lead as claimed): recorded with its story
+/// line, and what waited on a long step of its backoff is due now.
 pub async fn mark_delivered(
     db: &D1Database,
     kind: Kind,
@@ -416,6 +469,14 @@ pub async fn mark_delivered(
                 sent.whatsapp
             )?,
             log_attempt(db, &sent.id, now, kind, "sent", jetimob_lead_id)?,
+            query!(db, WAKE_LEADS_SQL, now, WAKE_BEYOND_MS, WAKE_RESTED_MS)?,
+            query!(
+                db,
+                WAKE_CORRECTIONS_SQL,
+                now,
+                WAKE_BEYOND_MS,
+                WAKE_RESTED_MS
+            )?,
         ],
     )
     .await?;
