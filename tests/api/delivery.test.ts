@@ -198,7 +198,8 @@ describe("a lead the CRM does not take", () => {
     for (const email of emails) await afterAttempts(email, 1);
     // Hours into the outage: each waits on the 6-hour step, two last tried an hour ago.
     const sixHours = Date.now() + 6 * 60 * MINUTE;
-    for (const email of emails) await app.sql("UPDATE leads SET next_attempt_at = ?1 WHERE email = ?2", sixHours, email);
+    for (const email of emails)
+      await app.sql("UPDATE leads SET next_attempt_at = ?1 WHERE email = ?2", sixHours, email);
     for (const email of emails.slice(0, 2)) {
       await app.sql(
         "UPDATE crm_attempts SET at = at - ?1 WHERE lead_id = (SELECT id FROM leads WHERE email = ?2)",

@@ -279,7 +279,10 @@ describe("the owners' copies of incident e-mails", () => {
     const left = await app.sql<{ email: string }>("SELECT email FROM alert_mails");
     expect(left.map((c) => c.email)).toEqual(["reached@example.com"]);
     await app.sql("UPDATE delivery_incidents SET resolved_at = ?1", Date.now());
-    await app.db.prepare(retentionStatement("PRUNE_ALERT_MAILS")).bind(Date.now() - 30 * DAY, 2000).run();
+    await app.db
+      .prepare(retentionStatement("PRUNE_ALERT_MAILS"))
+      .bind(Date.now() - 30 * DAY, 2000)
+      .run();
     expect(await app.sql("SELECT email FROM alert_mails")).toEqual([]);
     await app.sql("DELETE FROM alert_mails");
     await app.sql("DELETE FROM delivery_incidents");
