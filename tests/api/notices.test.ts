@@ -19,6 +19,7 @@ let colleague: Person;
 let quiet: Person;
 let leaver: Person;
 
+const MINUTE = 60_000;
 const NOTICE = /^(Novo lead|Lead atualizou|\d+ novos leads|\d+ leads atualizaram|1 novo lead e)/;
 
 function noticesTo(email: string): SentMail[] {
@@ -279,6 +280,11 @@ describe("when the e-mail API fails", () => {
     expect(noticesTo(owner.email)).toHaveLength(1); // the failed try, as the fake received it
     mail.clear();
 
+    // Not in the same minute (each try the API refuses says e-mail is failing)...
+    await app.runCron();
+    expect(noticesTo(owner.email)).toEqual([]);
+    // ...but in the next.
+    await aMinuteLater();
     await app.runCron();
     expect(noticesTo(owner.email).map((m) => m.subject)).toEqual(["Novo lead: Espera Entrega"]);
   });
@@ -323,6 +329,22 @@ describe("a mailbox the e-mail API keeps refusing", () => {
       expect(notices.map((m) => m.subject)).toEqual([`2 novos leads — ${agency.development.name}`]);
       expect(notices[0]?.text).toContain("• Fila 201 — novo lead");
       expect(notices[0]?.text).toContain("• Depois da Fila — novo lead");
+
+      // Refused for hours: tried about once an hour, not every minute.
+      await app.sql("UPDATE lead_submissions SET submitted_at = submitted_at - ?1", 3 * 60 * MINUTE);
+      await aMinuteLater();
+      mail.clear();
+      const triedAt = Date.now();
+      await app.runCron();
+      expect(noticesTo(colleague.email)).toHaveLength(1);
+      const [held] = await app.sql<{ until: number }>(
+        "SELECT notices_lease_until AS until FROM staff_users WHERE email = ?1",
+        colleague.email,
+      );
+      expect(held?.until).toBeGreaterThanOrEqual(triedAt + 60 * MINUTE);
+      expect(held?.until).toBeLessThanOrEqual(Date.now() + 60 * MINUTE);
+      await app.runCron();
+      expect(noticesTo(colleague.email)).toHaveLength(1);
     } finally {
       mail.respondWith(() => ({ status: 200, body: { id: "ok" } }));
       // The colleague starts again from now, not with the backlog.

@@ -55,6 +55,21 @@ const SENT_SQL: &str =
 
 const RELEASE_SQL: &str = "UPDATE staff_users SET notices_lease_until = NULL WHERE id = ?1";
 
+/// The e-mail API refused a person's notice: held until `?2`.
+const HOLD_SQL: &str = "UPDATE staff_users SET notices_lease_until = ?2 WHERE id = ?1";
+/// The shortest and the longest hold after a refused notice.
+const HOLD_MIN_MS: i64 = 60 * 1000;
+const HOLD_MAX_MS: i64 = 60 * 60 * 1000;
+
+/// How long a person whose notice was refused waits for the next try: half
+/// as long as their oldest untold lead has waited, from a minute to an hour.
+/// A blip of the e-mail API costs a minute; a mailbox it keeps refusing is
+/// tried about once an hour, not every minute (each refusal noted as the
+/// API failing, which `/api/health` and the panel's banner report).
+pub fn hold_after_refusal(oldest_untold_at: i64, now: i64) -> i64 {
+    ((now - oldest_untold_at) / 2).clamp(HOLD_MIN_MS, HOLD_MAX_MS)
+}
+
 /// New leads and corrections after `?1`, oldest first, with what a corrected
 /// lead had before and the lead's campaign.
 const NEWS_SQL: &str = "SELECT s.id, s.lead_id, s.submitted_at, s.kind, s.name, s.email, \
@@ -167,11 +182,15 @@ pub async fn send_due(env: &Env, db: &D1Database, now: i64) -> worker::Result<us
                 sent += 1;
             }
             Err(error) => {
+                let oldest = theirs.first().map_or(now, |n| n.submitted_at);
+                let until = now + hold_after_refusal(oldest, now);
                 worker::console_error!(
-                    "notices: the e-mail to {} was not sent: {error}",
+                    "notices: the e-mail to {} was not sent: {error}; next try at {until}",
                     person.id
                 );
-                query!(db, RELEASE_SQL, person.id)?.run_counted().await?;
+                query!(db, HOLD_SQL, person.id, until)?
+                    .run_counted()
+                    .await?;
             }
         }
     }
@@ -258,6 +277,15 @@ pub fn email(to: &str, news: &[&News], origin: &str) -> Email {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_refused_notice_waits_half_as_long_as_its_news_from_a_minute_to_an_hour() {
+        const MINUTE: i64 = 60 * 1000;
+        let now = 1_790_000_000_000;
+        assert_eq!(hold_after_refusal(now - 30 * 1000, now), MINUTE);
+        assert_eq!(hold_after_refusal(now - 20 * MINUTE, now), 10 * MINUTE);
+        assert_eq!(hold_after_refusal(now - 5 * 60 * MINUTE, now), 60 * MINUTE);
+    }
 
     fn news(id: i64, kind: &str, before: Option<&str>) -> News {
         News {
