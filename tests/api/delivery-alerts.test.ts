@@ -636,6 +636,27 @@ describe("the webhook (ALERT_WEBHOOK_URL)", () => {
   });
 });
 
+describe("the webhook, on a launch-day crowd", () => {
+  it("gets every waiting lead in one cron run, and an incident before the leads that waited longer", async () => {
+    // The receiver is down while 20 leads arrive: their events wait.
+    const s = await withWebhook(() => ({ status: 503 }));
+    const emails = await Promise.all(Array.from({ length: 20 }, () => submit(s.app)));
+    for (const email of emails) await attempted(s.app, email);
+    await s.app.runCron();
+    // It is back; Jetimob now refuses our keys, which the next run finds.
+    s.hook.clear();
+    s.hook.respondWith(() => ({ status: 204 }));
+    s.jetimob.answerEveryone(refused(401));
+    const refusedLead = await submit(s.app);
+    await attempted(s.app, refusedLead);
+    await s.app.runCron();
+    const events = s.hook.received.map((r) => JSON.parse(r.body.toString()).event as string);
+    expect(events[0]).toBe("delivery.incident");
+    expect(events.filter((e) => e === "lead.created")).toHaveLength(21);
+    expect(await s.app.sql("SELECT count(*) AS n FROM webhook_events WHERE status = 'pending'")).toEqual([{ n: 0 }]);
+  });
+});
+
 describe("the webhook's POSTs, for a receiver that checks them", () => {
   it("carry the same id on every retry, and with ALERT_WEBHOOK_SECRET a signature of their moment and body", async () => {
     const secret = "segredo-do-webhook-de-teste";

@@ -36,7 +36,7 @@ pub async fn run(env: &Env) {
     if let Err(e) = heartbeat::tell_webhook(env, &db, now).await {
         worker::console_error!("alerts: telling the webhook about e-mail failed: {e}");
     }
-    if let Err(e) = notices::send_due(env, &db, now).await {
+    if let Err(e) = notices::send_due(env, &db).await {
         worker::console_error!("alerts: new-lead notices failed: {e}");
     }
     if let Err(e) = webhook::run(env, &db, now).await {

@@ -18,7 +18,7 @@ use worker::{D1Database, Env};
 use crate::dates::format_date;
 use crate::leads::domain::format_whatsapp;
 use crate::mail::{self, Email};
-use crate::{agency, config};
+use crate::{agency, config, platform};
 
 /// At most one e-mail a minute per person.
 const MIN_GAP_MS: i64 = 60 * 1000;
@@ -139,10 +139,13 @@ impl News {
 }
 
 /// Sends every notice that is due. Errors on one person leave the others alone.
-pub async fn send_due(env: &Env, db: &D1Database, now: i64) -> worker::Result<usize> {
+pub async fn send_due(env: &Env, db: &D1Database) -> worker::Result<usize> {
     if !mail::is_available(env) {
         return Ok(0);
     }
+    // The leases from now, not from the run's start: the owners' alert
+    // e-mails before this may have taken a while.
+    let now = platform::now_ms();
     let recipients: Vec<Recipient> = query!(db, CLAIM_SQL, now, now + LEASE_MS)?
         .all_counted()
         .await?
