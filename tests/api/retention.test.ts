@@ -103,6 +103,44 @@ describe("links", () => {
     expect(forgottenNow.status).toBe(401);
     expect(forgottenNow.body.error).toBe("E-mail ou senha incorretos.");
     expect((await new StaffClient(app).login(recent, PASSWORD)).status).toBe(403);
+    // Nothing can confirm that account any more: it goes too, and 'Equipe' no longer lists it.
+    const accounts = await app.sql<{ email: string }>(
+      "SELECT email FROM staff_users WHERE email IN (?1, ?2)",
+      forgotten,
+      recent,
+    );
+    expect(accounts.map((a) => a.email)).toEqual([recent]);
+    expect(app.logs()).toMatch(/retention: removed .*accounts never confirmed/);
+    // Signing up again starts afresh.
+    expect((await new StaffClient(app).signup(forgotten, PASSWORD)).status).toBe(200);
+  });
+
+  it("an account never confirmed stays while any of its links is young, and one switched off stays", async () => {
+    const [twoLinks, switchedOff] = [staffEmail("dois-links"), staffEmail("desativado")];
+    for (const email of [twoLinks, twoLinks, switchedOff]) {
+      expect((await new StaffClient(app).signup(email, PASSWORD)).status).toBe(200);
+    }
+    await eventually(async () => (await confirmationRows(twoLinks)) === 2 || undefined);
+    await app.sql(
+      "UPDATE email_confirmations SET expires_at = ?1 WHERE rowid = (SELECT min(rowid) FROM email_confirmations WHERE user_id = (SELECT id FROM staff_users WHERE email = ?2))",
+      Date.now() - 31 * DAY,
+      twoLinks,
+    );
+    await endedDaysAgo(
+      "email_confirmations",
+      "user_id = (SELECT id FROM staff_users WHERE email = ?2)",
+      switchedOff,
+      31,
+    );
+    await app.sql("UPDATE staff_users SET disabled_at = ?1 WHERE email = ?2", Date.now(), switchedOff);
+    await app.runCron();
+    const accounts = await app.sql<{ email: string }>(
+      "SELECT email FROM staff_users WHERE email IN (?1, ?2) ORDER BY email",
+      twoLinks,
+      switchedOff,
+    );
+    expect(accounts.map((a) => a.email).sort()).toEqual([twoLinks, switchedOff].sort());
+    expect(await confirmationRows(twoLinks)).toBe(1);
   });
 
   it("a reset link goes a month after it expired; a fresh one still works", async () => {

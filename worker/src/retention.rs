@@ -3,9 +3,10 @@
 //! person in, a month after its end date: sessions (with every refresh token
 //! they issued) a month after their 30 days ran out, signed out earlier or
 //! not; e-mail confirmation links (with the password of the sign-up that sent
-//! them) and password reset links a month after they expired. Until then the
-//! rows are there to look at if an account's access is ever in question, and
-//! someone who signed up and never confirmed still hears "confirm your
+//! them) and password reset links a month after they expired, with the
+//! account of a sign-up never confirmed once its last link goes. Until then
+//! the rows are there to look at if an account's access is ever in question,
+//! and someone who signed up and never confirmed still hears "confirm your
 //! e-mail" when signing in. And the webhook's events a month after they were
 //! made, once sent or given up (retries stop after a week); an open
 //! incident's own event stays while it is open, since its key is what keeps
@@ -46,6 +47,17 @@ const PRUNE_REFRESH_TOKENS: &str = "DELETE FROM refresh_tokens WHERE rowid IN \
 const PRUNE_SESSIONS: &str = "DELETE FROM staff_sessions WHERE rowid IN \
      (SELECT s.rowid FROM staff_sessions s WHERE s.expires_at < ?1 \
         AND NOT EXISTS (SELECT 1 FROM refresh_tokens t WHERE t.session_id = s.id) LIMIT ?2)";
+/// An account never confirmed, with its last link about to go (each
+/// sign-up makes one): nothing can confirm it any more, so it goes too, and
+/// 'Equipe' does not list sign-ups nobody finished (a stranger's made-up
+/// addresses among them) for ever. Found through the links the next
+/// statement removes; its links go with it. Not one switched off (that
+/// keeps its address from signing up again), nor one made an owner.
+const PRUNE_UNCONFIRMED_ACCOUNTS: &str = "DELETE FROM staff_users WHERE id IN \
+     (SELECT user_id FROM email_confirmations WHERE expires_at < ?1 LIMIT ?2) \
+       AND confirmed_at IS NULL AND disabled_at IS NULL AND role = 'staff' \
+       AND NOT EXISTS (SELECT 1 FROM email_confirmations c \
+                       WHERE c.user_id = staff_users.id AND c.expires_at >= ?1)";
 const PRUNE_CONFIRMATIONS: &str = "DELETE FROM email_confirmations WHERE rowid IN \
      (SELECT rowid FROM email_confirmations WHERE expires_at < ?1 LIMIT ?2)";
 const PRUNE_RESETS: &str = "DELETE FROM password_resets WHERE rowid IN \
@@ -82,7 +94,7 @@ const PRUNE_ALERT_MAILS: &str = "DELETE FROM alert_mails WHERE id IN \
 
 /// The clean-up's statements in batch order: each with how long its rows
 /// are kept and what it removes, for the log.
-const STEPS: [(&str, i64, &str); 7] = [
+const STEPS: [(&str, i64, &str); 8] = [
     (
         PRUNE_RATE_LIMITS,
         RATE_LIMIT_RETENTION_MS,
@@ -90,6 +102,11 @@ const STEPS: [(&str, i64, &str); 7] = [
     ),
     (PRUNE_REFRESH_TOKENS, ENDED_RETENTION_MS, "refresh tokens"),
     (PRUNE_SESSIONS, ENDED_RETENTION_MS, "sessions"),
+    (
+        PRUNE_UNCONFIRMED_ACCOUNTS,
+        ENDED_RETENTION_MS,
+        "accounts never confirmed",
+    ),
     (
         PRUNE_CONFIRMATIONS,
         ENDED_RETENTION_MS,
