@@ -415,7 +415,44 @@ describe("the lead's story", () => {
       expect.objectContaining({ kind: "lead", outcome: "failed", detail: expect.stringMatching(/HTTP 500/) }),
     ]);
     expect(story.body.actions).toEqual([expect.objectContaining({ action: "mark_sent" })]);
+    expect(story.body.hidden).toEqual({ submissions: 0, attempts: 0, actions: 0 });
     expect((await staff.call("GET", "/api/leads/nao-existe")).status).toBe(404);
+  });
+
+  it("of a lead sent hundreds of times shows its first submission and the newest 50, and says how many it leaves out", async () => {
+    const p = person();
+    await send({ name: p.name, email: p.email, whatsapp: p.first, utm_campaign: "primeiro-toque" });
+    const lead = await settled(p.email);
+    const start = Date.now();
+    await app.sql(
+      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 299)
+       INSERT INTO lead_submissions (lead_id, submitted_at, name, email, whatsapp, origem, kind)
+       SELECT ?1, ?2 + i * 1000, 'Nome ' || i, ?3, ?4, 'site', 'correction' FROM n`,
+      lead.id,
+      start,
+      p.email,
+      e164(p.first),
+    );
+    await app.sql(
+      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200)
+       INSERT INTO crm_attempts (lead_id, at, kind, outcome, detail)
+       SELECT ?1, ?2 + i * 1000, 'update', 'failed', 'HTTP 503 ' || i FROM n`,
+      lead.id,
+      start,
+    );
+    const story = await staff.call("GET", `/api/leads/${lead.id}`);
+    const submissions = story.body.submissions as { name: string; utm_campaign: string | null }[];
+    expect(submissions).toHaveLength(51);
+    expect(submissions[0]).toMatchObject({ name: p.name, utm_campaign: "primeiro-toque" });
+    expect(submissions.slice(1).map((s) => s.name)).toEqual(Array.from({ length: 50 }, (_, i) => `Nome ${250 + i}`));
+    const attempts = story.body.attempts as { detail: string }[];
+    expect(attempts).toHaveLength(50);
+    expect(attempts.at(-1)?.detail).toBe("HTTP 503 200");
+    const attemptsInAll = await app.sql<{ n: number }>(
+      "SELECT count(*) AS n FROM crm_attempts WHERE lead_id = ?1",
+      lead.id,
+    );
+    expect(story.body.hidden).toEqual({ submissions: 249, attempts: (attemptsInAll[0]?.n ?? 0) - 50, actions: 0 });
   });
 });
 

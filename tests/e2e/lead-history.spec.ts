@@ -10,6 +10,8 @@ import {
   type Person,
   panelLoaded,
   screenshot,
+  seedLeads,
+  siteUrl,
   sql,
   uniquePerson,
 } from "./support";
@@ -157,4 +159,38 @@ test("a lead's row opens with the keyboard, and a possible duplicate is marked a
   await page.keyboard.press("Enter");
   await expect(page.getByRole("heading", { name: ana.name })).toBeVisible();
   await expect(page.getByRole("note").filter({ hasText: "Possível duplicado" })).toContainText(bia.name);
+});
+
+test("a lead sent the form many times shows its first and its newest submissions, and says how many it leaves out", async ({
+  page,
+  request,
+}, testInfo) => {
+  const person = uniquePerson(testInfo);
+  const [lead] = await seedLeads([{ name: person.name, email: person.email, whatsapp: `+55${person.whatsappDigits}` }]);
+  const start = Date.now() - 3 * 60 * 60_000;
+  await sql(
+    `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 79)
+     INSERT INTO lead_submissions (lead_id, submitted_at, name, email, whatsapp, origem, kind, utm_campaign)
+     SELECT ?1, ?2 + i * 60000, CASE WHEN i = 0 THEN ?3 ELSE ?3 || ' ' || i END, ?4, ?5, 'site',
+            CASE WHEN i = 0 THEN 'new' ELSE 'correction' END, CASE WHEN i = 0 THEN 'lancamento' END FROM n`,
+    lead?.id,
+    start,
+    person.name,
+    person.email,
+    `+55${person.whatsappDigits}`,
+  );
+  await signIn(page, await createStaff(request));
+  await page.goto(`${siteUrl()}/admin/leads/${lead?.id}`);
+  const submissions = page.getByRole("region", { name: "Cadastros" }).getByRole("listitem");
+  await expect(submissions).toHaveCount(52);
+  await expect(submissions.nth(0)).toContainText("lancamento");
+  await expect(submissions.nth(1)).toHaveText(
+    "29 cadastros entre o primeiro e os mais recentes não são mostrados aqui.",
+  );
+  await expect(submissions.nth(2)).toContainText(`${person.name} 30`);
+  // The first shown after the gap is not compared with the first submission.
+  await expect(submissions.nth(2)).not.toContainText("Dados corrigidos pelo visitante");
+  await expect(submissions.nth(51)).toContainText(`${person.name} 79`);
+  await submissions.nth(1).scrollIntoViewIfNeeded();
+  await screenshot(page, testInfo, "admin-lead-story-omitted");
 });

@@ -135,7 +135,8 @@ impl<'a> From<&'a LeadRow> for LeadJson<'a> {
     }
 }
 
-/// `GET /api/leads/{id}`: the lead's whole story.
+/// `GET /api/leads/{id}`: the lead's story (its newest entries, see
+/// `store::STORY_NEWEST`).
 async fn story(env: &Env, id: &str) -> ApiResult<Response> {
     let db = config::database(env)?;
     let Some(story) = store::story(&db, id).await? else {
@@ -193,6 +194,13 @@ async fn story(env: &Env, id: &str) -> ApiResult<Response> {
         "attempts": attempts,
         "actions": actions,
         "possible_duplicates": linked,
+        // What the page leaves out (the oldest after the first submission,
+        // the oldest attempts and actions), for it to say so.
+        "hidden": {
+            "submissions": story.totals.submissions - story.submissions.len() as i64,
+            "attempts": story.totals.attempts - story.attempts.len() as i64,
+            "actions": story.totals.actions - story.actions.len() as i64,
+        },
         "crm_configured": crm::is_configured(env),
     }))
 }

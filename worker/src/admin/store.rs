@@ -376,35 +376,61 @@ pub struct LinkedRow {
     pub whatsapp: String,
 }
 
-/// A lead's whole story.
+/// A lead's story: its first submission and its newest ones, its newest
+/// delivery attempts and staff actions, and how many of each there are.
 pub struct Story {
     pub lead: LeadRow,
     pub submissions: Vec<SubmissionRow>,
     pub attempts: Vec<AttemptRow>,
     pub actions: Vec<ActionRow>,
     pub linked: Vec<LinkedRow>,
+    pub totals: StoryTotals,
 }
+
+/// How many submissions, attempts and staff actions the lead has in all.
+#[derive(Debug, Clone, Copy, Default, Deserialize)]
+pub struct StoryTotals {
+    pub submissions: i64,
+    pub attempts: i64,
+    pub actions: i64,
+}
+
+/// The most of each a lead's page shows (the newest; for the submissions,
+/// the first one too, which holds the lead's first touch). A lead sent the
+/// form hundreds of times, or retried for months, still answers in one
+/// small read, well within what one D1 answer may hold.
+pub const STORY_NEWEST: i64 = 50;
 
 const SUBMISSIONS_SQL: &str = "SELECT id, submitted_at, name, email, whatsapp, origem, utm_source, \
        utm_medium, utm_campaign, utm_term, utm_content, gclid, fbclid, referrer, page_url \
-     FROM lead_submissions WHERE lead_id = ?1 ORDER BY submitted_at, id";
-const ATTEMPTS_SQL: &str =
-    "SELECT id, at, kind, outcome, detail FROM crm_attempts WHERE lead_id = ?1 ORDER BY at, id";
-const ACTIONS_SQL: &str =
-    "SELECT id, at, staff_email, action FROM audit_log WHERE lead_id = ?1 ORDER BY id";
+     FROM lead_submissions WHERE lead_id = ?1 \
+       AND (id = (SELECT id FROM lead_submissions WHERE lead_id = ?1 ORDER BY submitted_at, id LIMIT 1) \
+         OR id IN (SELECT id FROM lead_submissions WHERE lead_id = ?1 \
+                   ORDER BY submitted_at DESC, id DESC LIMIT ?2)) \
+     ORDER BY submitted_at, id";
+const ATTEMPTS_SQL: &str = "SELECT * FROM (SELECT id, at, kind, outcome, detail FROM crm_attempts \
+       WHERE lead_id = ?1 ORDER BY at DESC, id DESC LIMIT ?2) ORDER BY at, id";
+const ACTIONS_SQL: &str = "SELECT * FROM (SELECT id, at, staff_email, action FROM audit_log \
+       WHERE lead_id = ?1 ORDER BY id DESC LIMIT ?2) ORDER BY id";
+const TOTALS_SQL: &str = "SELECT \
+       (SELECT count(*) FROM lead_submissions WHERE lead_id = ?1) AS submissions, \
+       (SELECT count(*) FROM crm_attempts WHERE lead_id = ?1) AS attempts, \
+       (SELECT count(*) FROM audit_log WHERE lead_id = ?1) AS actions";
 const LINKED_SQL: &str = "SELECT l.id, l.name, l.email, l.whatsapp FROM lead_links k \
      JOIN leads l ON l.id = k.other_id WHERE k.lead_id = ?1 ORDER BY k.created_at";
 
-/// The lead, every submission, every delivery attempt, the staff actions on
-/// it and the leads tied to it: one round trip. `None` if there is no such lead.
+/// The lead, its submissions, delivery attempts and staff actions (see
+/// [`STORY_NEWEST`]) and the leads tied to it: one round trip. `None` if
+/// there is no such lead.
 pub async fn story(db: &D1Database, lead_id: &str) -> worker::Result<Option<Story>> {
     let results = db
         .batch(vec![
             query!(db, &find_sql(), lead_id)?,
-            query!(db, SUBMISSIONS_SQL, lead_id)?,
-            query!(db, ATTEMPTS_SQL, lead_id)?,
-            query!(db, ACTIONS_SQL, lead_id)?,
+            query!(db, SUBMISSIONS_SQL, lead_id, STORY_NEWEST)?,
+            query!(db, ATTEMPTS_SQL, lead_id, STORY_NEWEST)?,
+            query!(db, ACTIONS_SQL, lead_id, STORY_NEWEST)?,
             query!(db, LINKED_SQL, lead_id)?,
+            query!(db, TOTALS_SQL, lead_id)?,
         ])
         .await?;
     let Some(lead) = d1::rows::<LeadRow>(&results, 0)?.into_iter().next() else {
@@ -416,5 +442,9 @@ pub async fn story(db: &D1Database, lead_id: &str) -> worker::Result<Option<Stor
         attempts: d1::rows(&results, 2)?,
         actions: d1::rows(&results, 3)?,
         linked: d1::rows(&results, 4)?,
+        totals: d1::rows::<StoryTotals>(&results, 5)?
+            .into_iter()
+            .next()
+            .unwrap_or_default(),
     }))
 }

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { Fragment, useCallback, useEffect, useRef, useState } from "react";
 import { Link, routeParam, useRouter } from "../../app/router";
 import { EmailAddress } from "../../components/EmailAddress";
 import { useToast } from "../../components/toast";
@@ -149,7 +149,19 @@ function LeadStoryPanel() {
         </div>
         <ol className="timeline">
           {story.submissions.map((s, i) => (
-            <SubmissionItem key={s.id} submission={s} previous={story.submissions[i - 1]} />
+            <Fragment key={s.id}>
+              {i === 1 && story.hidden.submissions > 0 && (
+                <Omitted
+                  count={story.hidden.submissions}
+                  one="1 cadastro entre o primeiro e os mais recentes não é mostrado aqui."
+                  many="cadastros entre o primeiro e os mais recentes não são mostrados aqui."
+                />
+              )}
+              <SubmissionItem
+                submission={s}
+                previous={i === 1 && story.hidden.submissions > 0 ? undefined : story.submissions[i - 1]}
+              />
+            </Fragment>
           ))}
         </ol>
       </section>
@@ -166,6 +178,13 @@ function LeadStoryPanel() {
           </p>
         ) : (
           <ol className="timeline">
+            {story.hidden.attempts > 0 && (
+              <Omitted
+                count={story.hidden.attempts}
+                one="1 tentativa mais antiga não é mostrada aqui."
+                many="tentativas mais antigas não são mostradas aqui."
+              />
+            )}
             {story.attempts.map((a) => (
               <AttemptItem key={a.id} attempt={a} />
             ))}
@@ -181,6 +200,13 @@ function LeadStoryPanel() {
           <p className="panel__note">Ninguém da equipe alterou este lead.</p>
         ) : (
           <ol className="timeline">
+            {story.hidden.actions > 0 && (
+              <Omitted
+                count={story.hidden.actions}
+                one="1 ação mais antiga não é mostrada aqui."
+                many="ações mais antigas não são mostradas aqui."
+              />
+            )}
             {story.actions.map((a) => (
               <ActionItem key={a.id} action={a} />
             ))}
@@ -200,6 +226,15 @@ function BackToList() {
 }
 
 /** One submission: what was typed, and what changed since the one before. */
+/** Where a timeline leaves entries out: `one` for a single one, else the count and `many`. */
+function Omitted({ count, one, many }: { count: number; one: string; many: string }) {
+  return (
+    <li className="timeline__item timeline__omitted">
+      <p>{count === 1 ? one : `${count.toLocaleString("pt-BR")} ${many}`}</p>
+    </li>
+  );
+}
+
 function SubmissionItem({ submission: s, previous }: { submission: Submission; previous?: Submission }) {
   const changed = (key: "name" | "email" | "whatsapp") => previous !== undefined && previous[key] !== s[key];
   const notes = attributionNotes(s);

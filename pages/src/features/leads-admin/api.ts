@@ -153,13 +153,18 @@ export type Attempt = {
 export type StaffAction = { id: number; at: string | null; staff_email: string; action: string };
 export type LinkedLead = { id: string; name: string; email: string; whatsapp_display: string };
 
-/** A lead's whole story, for its own page. */
+/**
+ * A lead's story, for its own page: its first submission and its newest
+ * ones, its newest attempts and staff actions, and how many of each the
+ * page leaves out (`hidden`).
+ */
 export type LeadStory = {
   lead: Lead;
   submissions: Submission[];
   attempts: Attempt[];
   actions: StaffAction[];
   possible_duplicates: LinkedLead[];
+  hidden: { submissions: number; attempts: number; actions: number };
   crm_configured: boolean;
 };
 
