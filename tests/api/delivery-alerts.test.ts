@@ -246,8 +246,11 @@ describe("a lead given up after a week of refusals", () => {
       email,
     );
     expect(lead?.delivery_status).toBe("failed");
-    // The owners heard of it when it began to wait; the banner now says it waits for a person.
-    expect(subjects(s.mail.messagesTo(s.owner.email))).toEqual([ALERT]);
+    // Its retries are over: the owners hear that it now waits for a person.
+    expect(subjects(s.mail.messagesTo(s.owner.email))).toEqual([ALERT, ALERT]);
+    const alerts = () => s.mail.messagesTo(s.owner.email).filter((m) => m.subject === ALERT);
+    expect(alerts()[1]?.text).toContain("Há leads que o Jetimob não aceitou em 7 dias de tentativas");
+    expect(alerts()[1]?.text).not.toContain("Há leads esperando há mais de 15 minutos");
     const shown = await banner(s);
     expect(shown?.summary).toMatch(/^Leads não estão chegando ao Jetimob desde/);
     expect(shown?.details.map((d) => d.what)).toEqual([
@@ -264,12 +267,11 @@ describe("a lead given up after a week of refusals", () => {
     await attempted(s.app, later);
     await s.app.sql("UPDATE leads SET created_at = created_at - ?1 WHERE email = ?2", 16 * MINUTE, later);
     await cronRuns(s.app, 2);
-    expect(subjects(s.mail.messagesTo(s.owner.email))).toEqual([ALERT]);
+    expect(subjects(s.mail.messagesTo(s.owner.email))).toEqual([ALERT, ALERT]);
     await s.app.sql("UPDATE delivery_incidents SET alerted_at = alerted_at - ?1", 61 * MINUTE);
     await cronRuns(s.app, 3);
-    expect(subjects(s.mail.messagesTo(s.owner.email))).toEqual([ALERT, ALERT]);
-    const outage = s.mail.messagesTo(s.owner.email).filter((m) => m.subject === ALERT)[1];
-    expect(outage?.text).toContain("Há leads esperando há mais de 15 minutos");
+    expect(subjects(s.mail.messagesTo(s.owner.email))).toEqual([ALERT, ALERT, ALERT]);
+    expect(alerts()[2]?.text).toContain("Há leads esperando há mais de 15 minutos");
 
     // Someone fixes it in Jetimob and presses 'Reenviar' on each: now it is over.
     s.jetimob.answerEveryone(accepted());
@@ -280,7 +282,7 @@ describe("a lead given up after a week of refusals", () => {
       });
     }
     await cronRuns(s.app, 2);
-    expect(subjects(s.mail.messagesTo(s.owner.email))).toEqual([ALERT, ALERT, RECOVERED]);
+    expect(subjects(s.mail.messagesTo(s.owner.email))).toEqual([ALERT, ALERT, ALERT, RECOVERED]);
     expect(await banner(s)).toBeNull();
   });
 });

@@ -252,23 +252,13 @@ impl Incident {
     /// What `alerted_reasons` says once the incident's causes are `now`: a
     /// named cause that is no longer open is marked ended (`~name`), so its
     /// return is heard; `None` when nothing changes (or it was not alerted).
-    ///
-    /// A backlog the alerts named whose leads were given up goes on as
-    /// that cause, already told: the owners heard of those leads when they
-    /// began to wait (and an incident alerted before given-up leads were a
-    /// cause of their own named them "backlog").
     fn alerted_as_of(&self, now: &[Reason]) -> Option<String> {
         self.alerted_at?;
         let before = self.alerted_list();
-        let mut after: Vec<(Reason, bool)> = before
+        let after: Vec<(Reason, bool)> = before
             .iter()
             .map(|&(reason, ended)| (reason, ended || !now.contains(&reason)))
             .collect();
-        let backlog_told = before.contains(&(Reason::Backlog, false));
-        let given_up_listed = before.iter().any(|(r, _)| *r == Reason::GivenUp);
-        if backlog_told && !given_up_listed && now.contains(&Reason::GivenUp) {
-            after.push((Reason::GivenUp, false));
-        }
         (after != before).then(|| list_alerted(&after))
     }
 
@@ -876,19 +866,22 @@ mod tests {
 
     #[test]
     fn a_cause_that_ended_and_came_back_is_unalerted_again_held_to_the_hour() {
-        // Alerted for a backlog; its lead is given up: the backlog ends,
-        // and goes on as the given-up lead, already told.
+        // Alerted for a backlog; its lead is given up: the backlog ends, and
+        // the lead given up is news (its retries are over).
         let open = incident("given_up", Some("backlog"));
-        let named = open
+        let marked = open
             .alerted_as_of(&[Reason::GivenUp])
             .expect("the ended backlog is marked");
-        assert_eq!(named, "~backlog,given_up");
+        assert_eq!(marked, "~backlog");
         let later = Incident {
-            alerted_reasons: Some(named.clone()),
+            alerted_reasons: Some(marked),
             ..open
         };
-        assert_eq!(later.named(), [Reason::Backlog, Reason::GivenUp]);
-        assert!(later.unalerted().is_empty());
+        assert_eq!(later.named(), [Reason::Backlog]);
+        assert_eq!(later.unalerted(), [Reason::GivenUp]);
+        assert!(later.returned().is_empty());
+        let named = later.alerted_with(&[Reason::GivenUp]);
+        assert_eq!(named, "~backlog,given_up");
         // Alerted for the form; it works again, and a lead is given up.
         let form = incident("given_up", Some("form_blocked"));
         assert_eq!(
