@@ -54,12 +54,21 @@ const PRUNE_SESSIONS: &str = "DELETE FROM staff_sessions WHERE rowid IN \
 /// statement removes; its links go with it. Not one switched off (that
 /// keeps its address from signing up again), nor one made an owner.
 const PRUNE_UNCONFIRMED_ACCOUNTS: &str = "DELETE FROM staff_users WHERE id IN \
-     (SELECT user_id FROM email_confirmations WHERE expires_at < ?1 LIMIT ?2) \
-       AND confirmed_at IS NULL AND disabled_at IS NULL AND role = 'staff' \
-       AND NOT EXISTS (SELECT 1 FROM email_confirmations c \
-                       WHERE c.user_id = staff_users.id AND c.expires_at >= ?1)";
+     (SELECT u.id FROM email_confirmations c JOIN staff_users u ON u.id = c.user_id \
+      WHERE c.expires_at < ?1 \
+        AND u.confirmed_at IS NULL AND u.disabled_at IS NULL AND u.role = 'staff' \
+        AND NOT EXISTS (SELECT 1 FROM email_confirmations k \
+                        WHERE k.user_id = u.id AND k.expires_at >= ?1) \
+      LIMIT ?2)";
+/// The links of accounts that are not such a sign-up (confirmed, switched
+/// off, an owner); those of a sign-up never confirmed go with their account
+/// (above), so a backlog of more than a run's worth never leaves an account
+/// without the link that finds it.
 const PRUNE_CONFIRMATIONS: &str = "DELETE FROM email_confirmations WHERE rowid IN \
-     (SELECT rowid FROM email_confirmations WHERE expires_at < ?1 LIMIT ?2)";
+     (SELECT c.rowid FROM email_confirmations c WHERE c.expires_at < ?1 \
+        AND NOT EXISTS (SELECT 1 FROM staff_users u WHERE u.id = c.user_id \
+          AND u.confirmed_at IS NULL AND u.disabled_at IS NULL AND u.role = 'staff') \
+      LIMIT ?2)";
 const PRUNE_RESETS: &str = "DELETE FROM password_resets WHERE rowid IN \
      (SELECT rowid FROM password_resets WHERE expires_at < ?1 LIMIT ?2)";
 
