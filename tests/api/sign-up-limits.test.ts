@@ -80,7 +80,7 @@ describe("sign-ups", () => {
     expect(mail.messages()).toHaveLength(3);
   });
 
-  it("refused to one address use up nothing of everyone's: one address cannot pause sign-ups", async () => {
+  it("refused to one address use up nothing of everyone's", async () => {
     const on = await start({ STAFF_SIGNUPS_PER_HOUR: "12" });
     const client = new StaffClient(on, "198.51.100.40");
     const { ok } = tally(await burst(Array.from({ length: 20 }, () => ({ client, email: staffEmail() }))));
@@ -91,6 +91,28 @@ describe("sign-ups", () => {
     }));
     expect(tally(await burst(others)).ok).toBe(2);
     expect(mail.messages()).toHaveLength(12);
+  });
+
+  it("that send nothing (refused for the mailbox) use up nothing of everyone's; one paused gives its mailbox the count back", async () => {
+    const on = await start({ STAFF_SIGNUPS_PER_HOUR: "4" });
+    const email = staffEmail("caixa-cheia");
+    const sameMailbox = Array.from({ length: 5 }, (_, i) => ({
+      client: new StaffClient(on, `198.51.100.${60 + i}`),
+      email,
+    }));
+    const { ok, refused } = tally(await burst(sameMailbox));
+    expect(ok).toBe(3);
+    expect(refused).toEqual(Array(2).fill({ status: 429, error: PER_EMAIL }));
+    // Three counted for everyone: a fourth person still gets in, a fifth is paused.
+    expect((await new StaffClient(on, "198.51.100.70").signup(staffEmail("quarta"), PASSWORD)).status).toBe(200);
+    const paused = staffEmail("pausada");
+    const answer = await new StaffClient(on, "198.51.100.71").signup(paused, PASSWORD);
+    expect(answer).toMatchObject({ status: 429, body: { error: PAUSED } });
+    const [kept] = await on.sql<{ count: number }>(
+      "SELECT count FROM rate_limits WHERE key = ?1",
+      `signup-email:${paused}`,
+    );
+    expect(kept?.count ?? 0).toBe(0);
   });
 
   it("from everywhere together: 20 an hour by default, so rotating addresses sends no more", async () => {

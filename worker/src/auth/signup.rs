@@ -75,11 +75,9 @@ pub async fn signup(mut req: Request, env: &Env) -> ApiResult<Response> {
     let network = http::client_network(&req);
     // The links to one mailbox are counted together (`ana+1@`, `ana+2@` all
     // reach Ana), and only a sign-up its address is allowed counts against
-    // the mailbox's and the whole site's limits.
+    // the mailbox's limit.
     let mailbox = email.mailbox();
     let gate = (&SIGNUPS, network.as_str());
-    let per_hour = SIGNUPS_ALL_HOUR.configured(env, "STAFF_SIGNUPS_PER_HOUR");
-    let per_day = SIGNUPS_ALL_DAY.configured(env, "STAFF_SIGNUPS_PER_DAY");
     let results = ctx
         .db
         .batch(vec![
@@ -87,20 +85,12 @@ pub async fn signup(mut req: Request, env: &Env) -> ApiResult<Response> {
             rate_limit::hit_within(&ctx.db, &SIGNUPS_PER_EMAIL, &mailbox, ctx.now, gate)?,
             store::find_user(&ctx.db, email.as_str())?,
             store::disabled_mailbox(&ctx.db, &mailbox)?,
-            rate_limit::hit_within(&ctx.db, &per_hour, EVERYONE, ctx.now, gate)?,
-            rate_limit::hit_within(&ctx.db, &per_day, EVERYONE, ctx.now, gate)?,
         ])
         .await?;
     let count = |i| d1::first_row::<CountRow>(&results, i).map(|r| r.map_or(0, |r| r.count));
     if !SIGNUPS.allows(count(0)?) {
         return Err(ApiError::TooManyRequests(
             messages::AUTH_TOO_MANY_SIGNUPS.into(),
-        ));
-    }
-    if !per_hour.allows(count(4)?) || !per_day.allows(count(5)?) {
-        worker::console_warn!("signup: the site-wide limit is reached; sign-ups are paused");
-        return Err(ApiError::TooManyRequests(
-            messages::AUTH_SIGNUPS_PAUSED.into(),
         ));
     }
     let known = d1::first_row::<store::UserRow>(&results, 2)?;
@@ -118,6 +108,7 @@ pub async fn signup(mut req: Request, env: &Env) -> ApiResult<Response> {
             messages::AUTH_TOO_MANY_SIGNUP_EMAILS.into(),
         ));
     }
+    site_allows(&ctx, env, &mailbox).await?;
 
     let hash = PasswordHash::new(password.as_str()).await?.to_string();
     let (link_token, link_hash) = secret_token::generate();
@@ -142,6 +133,34 @@ pub async fn signup(mut req: Request, env: &Env) -> ApiResult<Response> {
         return Err(ApiError::BadGateway(messages::AUTH_MAIL_FAILED.into()));
     }
     http::success(json!({ "email": email.as_str() }))
+}
+
+/// The whole site's sign-ups an hour and a day, counted only for one that
+/// will send its e-mail (its address, its mailbox and the account allow
+/// it): one refused, or to an address already registered, uses up nothing
+/// of everyone's. One the site refuses gives the mailbox its count back:
+/// someone who tries again once sign-ups resume has their three links.
+async fn site_allows(ctx: &AuthContext, env: &Env, mailbox: &str) -> ApiResult<()> {
+    let per_hour = SIGNUPS_ALL_HOUR.configured(env, "STAFF_SIGNUPS_PER_HOUR");
+    let per_day = SIGNUPS_ALL_DAY.configured(env, "STAFF_SIGNUPS_PER_DAY");
+    let results = ctx
+        .db
+        .batch(vec![
+            rate_limit::hit(&ctx.db, &per_hour, EVERYONE, ctx.now)?,
+            rate_limit::hit(&ctx.db, &per_day, EVERYONE, ctx.now)?,
+        ])
+        .await?;
+    let count = |i| d1::first_row::<CountRow>(&results, i).map(|r| r.map_or(0, |r| r.count));
+    if per_hour.allows(count(0)?) && per_day.allows(count(1)?) {
+        return Ok(());
+    }
+    worker::console_warn!("signup: the site-wide limit is reached; sign-ups are paused");
+    rate_limit::refund(&ctx.db, &SIGNUPS_PER_EMAIL, mailbox, ctx.now)?
+        .run()
+        .await?;
+    Err(ApiError::TooManyRequests(
+        messages::AUTH_SIGNUPS_PAUSED.into(),
+    ))
 }
 
 /// `POST /api/auth/confirm` `{token, password}`: the link's owner types the
