@@ -273,11 +273,12 @@ CREATE INDEX audit_log_lead ON audit_log (lead_id) WHERE lead_id IS NOT NULL;
 
 -- Delivery trouble ('Leads não estão chegando ao Jetimob'): at most one open
 -- at a time. `reasons`: a comma-separated list of 'keys_refused' (Jetimob
--- refused our keys), 'backlog' (the oldest undelivered lead waited over 15
--- minutes), 'corrections' (so did the oldest visitor's correction), 'off' (no
+-- refused our keys), 'backlog' (the oldest lead still retried waited over 15
+-- minutes), 'given_up' (a lead given up after its week of retries waits for a
+-- person), 'corrections' (so did the oldest visitor's correction), 'off' (no
 -- keys while leads wait), 'form_blocked' (the form refused visitors: its bot
--- check could not be made). Each alert is claimed (its column set) before it
--- is sent, so overlapping cron runs send it once.
+-- check could not be made), 'webhook_failing'. Each alert is claimed (its
+-- column set) before it is sent, so overlapping cron runs send it once.
 CREATE TABLE delivery_incidents (
   id                 INTEGER PRIMARY KEY AUTOINCREMENT,
   started_at         INTEGER NOT NULL,
@@ -286,7 +287,9 @@ CREATE TABLE delivery_incidents (
   alerted_at         INTEGER,
   resolved_at        INTEGER,
   recovery_alerted_at INTEGER,
-  -- What the alert named (the reasons when it was claimed), for the recovery.
+  -- What the alerts named (the reasons when each was claimed), for the
+  -- recovery; a cause that ended since is written '~name' (its return is
+  -- alerted again).
   alerted_reasons    TEXT
 );
 CREATE UNIQUE INDEX delivery_incidents_open ON delivery_incidents ((resolved_at IS NULL))

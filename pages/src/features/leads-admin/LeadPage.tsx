@@ -225,7 +225,6 @@ function BackToList() {
   );
 }
 
-/** One submission: what was typed, and what changed since the one before. */
 /** Where a timeline leaves entries out: `one` for a single one, else the count and `many`. */
 function Omitted({ count, one, many }: { count: number; one: string; many: string }) {
   return (
@@ -235,6 +234,7 @@ function Omitted({ count, one, many }: { count: number; one: string; many: strin
   );
 }
 
+/** One submission: what was typed, and what changed since the one before. */
 function SubmissionItem({ submission: s, previous }: { submission: Submission; previous?: Submission }) {
   const changed = (key: "name" | "email" | "whatsapp") => previous !== undefined && previous[key] !== s[key];
   const notes = attributionNotes(s);
