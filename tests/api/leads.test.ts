@@ -152,6 +152,8 @@ describe("the list", () => {
     expect(await names("(48) 98877-6655")).toEqual(["Maria Parreira"]);
     expect(await names("88776")).toEqual(["Maria Parreira"]);
     expect(await names("Zé")).toEqual(["Zé Lima"]);
+    // A term of one or two characters too, whatever its case and accents.
+    for (const typed of ["ze", "ZÉ", "zê"]) expect(await names(typed), typed).toEqual(["Zé Lima"]);
     expect(await names("ninguém com esse nome")).toEqual([]);
     const searched = await list("?q=parreira&status=enviados");
     expect(searched.total).toBe(0);

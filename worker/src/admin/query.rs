@@ -58,9 +58,46 @@ pub enum Search {
     /// whole term as one quoted string. A string with an apostrophe is any of
     /// its forms (see [`Search::quoted`]).
     Indexed(String),
-    /// A term of one or two characters: a LIKE pattern, which scans the
-    /// search table.
+    /// A term of one or two characters: a GLOB pattern, which scans the
+    /// search table; each letter a class of its cases and accents, so 'ze'
+    /// finds 'Zé' as the index's searches do.
     Scan(String),
+}
+
+/// The letters Portuguese writes with accents, each with every form of it.
+const ACCENTED: [(char, &str); 7] = [
+    ('a', "aAáÁàÀâÂãÃäÄ"),
+    ('e', "eEéÉèÈêÊëË"),
+    ('i', "iIíÍìÌîÎïÏ"),
+    ('o', "oOóÓòÒôÔõÕöÖ"),
+    ('u', "uUúÚùÙûÛüÜ"),
+    ('c', "cCçÇ"),
+    ('n', "nNñÑ"),
+];
+
+/// One character of a short term as GLOB reads it: a letter, any of its
+/// cases and accents (`[eEéÉ…]`); GLOB's own `*`, `?` and `[` as themselves;
+/// anything else as it is.
+fn glob_class(c: char) -> String {
+    let lower = c.to_lowercase().next().unwrap_or(c);
+    if let Some((_, forms)) = ACCENTED
+        .iter()
+        .find(|(base, forms)| *base == lower || forms.contains(lower))
+    {
+        return format!("[{forms}]");
+    }
+    if c.is_alphabetic() {
+        let upper = c.to_uppercase().next().unwrap_or(c);
+        return if upper == lower {
+            c.to_string()
+        } else {
+            format!("[{lower}{upper}]")
+        };
+    }
+    match c {
+        '*' | '?' | '[' => format!("[{c}]"),
+        _ => c.to_string(),
+    }
 }
 
 /// The forms an apostrophe has in names stored before they were made plain
@@ -102,11 +139,10 @@ impl Search {
             // a lead's details (as the scan below would, but through the index).
             Self::Indexed(Self::quoted(&phrase))
         } else {
-            let escaped = term
-                .replace('\\', "\\\\")
-                .replace('%', "\\%")
-                .replace('_', "\\_");
-            Self::Scan(format!("%{escaped}%"))
+            Self::Scan(format!(
+                "*{}*",
+                term.chars().map(glob_class).collect::<String>()
+            ))
         }
     }
 
@@ -155,7 +191,7 @@ impl Search {
         match self {
             Self::None => None,
             Self::Indexed(_) => Some("leads_search MATCH ?1"),
-            Self::Scan(_) => Some("body LIKE ?1 ESCAPE '\\'"),
+            Self::Scan(_) => Some("body GLOB ?1"),
         }
     }
 
@@ -403,7 +439,7 @@ mod tests {
             Search::Indexed("\"49999998888\"".into())
         );
         assert_eq!(Search::parse("+55 49"), Search::Indexed("\"5549\"".into()));
-        assert_eq!(Search::parse("49"), Search::Scan("%49%".into()));
+        assert_eq!(Search::parse("49"), Search::Scan("*49*".into()));
     }
 
     #[test]
@@ -469,16 +505,28 @@ mod tests {
         );
         assert_eq!(
             Search::parse("\u{202e}Zé\u{feff}"),
-            Search::Scan("%Zé%".into())
+            Search::Scan("*[zZ][eEéÉèÈêÊëË]*".into())
         );
         assert_eq!(Search::parse("\u{200b}\u{2066}"), Search::None);
     }
 
     #[test]
-    fn short_terms_scan_with_wildcards_escaped() {
-        assert_eq!(Search::parse("Zé"), Search::Scan("%Zé%".into()));
-        assert_eq!(Search::parse("a%"), Search::Scan("%a\\%%".into()));
-        assert_eq!(Search::parse(" _ "), Search::Scan("%\\_%".into()));
+    fn short_terms_scan_any_case_and_accent_with_wildcards_as_themselves() {
+        let ze = Search::Scan("*[zZ][eEéÉèÈêÊëË]*".into());
+        for typed in ["Zé", "ze", "ZÉ", "zê"] {
+            assert_eq!(Search::parse(typed), ze, "{typed}");
+        }
+        assert_eq!(
+            Search::parse("Çá"),
+            Search::Scan("*[cCçÇ][aAáÁàÀâÂãÃäÄ]*".into())
+        );
+        assert_eq!(
+            Search::parse("a*"),
+            Search::Scan("*[aAáÁàÀâÂãÃäÄ][*]*".into())
+        );
+        assert_eq!(Search::parse(" ? "), Search::Scan("*[?]*".into()));
+        assert_eq!(Search::parse("[%"), Search::Scan("*[[]%*".into()));
+        assert_eq!(Search::parse("_"), Search::Scan("*_*".into()));
     }
 
     #[test]
@@ -537,7 +585,7 @@ mod tests {
                 .page_sql()
                 .contains("leads_search MATCH ?1")
         );
-        assert!(query("q=si").after_sql().contains("body LIKE ?1 ESCAPE"));
+        assert!(query("q=si").after_sql().contains("body GLOB ?1"));
     }
 
     #[test]
@@ -547,7 +595,7 @@ mod tests {
             counted("q=silva"),
             "SELECT count(DISTINCT lead_id) AS n FROM leads_search WHERE leads_search MATCH ?1"
         );
-        assert!(counted("q=si").ends_with("WHERE body LIKE ?1 ESCAPE '\\'"));
+        assert!(counted("q=si").ends_with("WHERE body GLOB ?1"));
         // A status is the lead's: its matches are looked up among the leads.
         assert!(
             counted("status=falhas&q=silva").starts_with("SELECT count(*) AS n FROM leads WHERE")
