@@ -3,7 +3,7 @@ import { type App, spawnApp } from "../support/app";
 import { FakeMail } from "../support/fake-mail";
 import { sleep } from "../support/net";
 import { insertLeads } from "../support/seed";
-import { type Call, StaffClient, signedInStaff } from "../support/staff";
+import { type Call, StaffClient, signedInStaff, staffEmail } from "../support/staff";
 
 // Owners ('Responsável') and staff: who has access, switching an ex-employee
 // off, roles, and the activity they can read.
@@ -59,6 +59,30 @@ describe("roles", () => {
     expect((await owner.client.session()).body).toMatchObject({ user: { role: "owner" } });
     const next = await signedInStaff(app, mail);
     expect((await next.client.session()).body).toMatchObject({ user: { role: "staff" } });
+  });
+
+  it("with OWNER_EMAIL set, the account it names is the first owner, however many confirm before it", async () => {
+    const ownMail = await new FakeMail().start();
+    const named = staffEmail("dona");
+    const site = await spawnApp({ vars: { ...ownMail.settings(), OWNER_EMAIL: ` ${named.toUpperCase()} ` } });
+    try {
+      // Someone else at the agency's domain confirms first, even at the same moment.
+      const [early, alsoEarly] = await Promise.all([signedInStaff(site, ownMail), signedInStaff(site, ownMail)]);
+      for (const person of [early, alsoEarly]) {
+        expect((await person.client.session()).body).toMatchObject({ user: { role: "staff" } });
+      }
+      const owner = await signedInStaff(site, ownMail, "vinho-tinto-2026", named);
+      expect((await owner.client.session()).body).toMatchObject({ user: { role: "owner" } });
+      const [notices] = await site.sql<{ lead_notices: number }>(
+        "SELECT lead_notices FROM staff_users WHERE email = ?1",
+        named,
+      );
+      expect(notices?.lead_notices).toBe(1);
+      expect((await early.client.call("GET", "/api/staff")).status).toBe(403);
+    } finally {
+      await site.stop();
+      await ownMail.stop();
+    }
   });
 
   it("staff who are not owners get 403 from the team and the activity", async () => {

@@ -24,7 +24,7 @@ use crate::rate_limit::{
     SIGNUPS_PER_EMAIL,
 };
 use crate::turnstile::Turnstile;
-use crate::{agency, messages, platform};
+use crate::{agency, config, messages, platform};
 
 /// A confirmation link is valid for 24 hours.
 const CONFIRMATION_LIFETIME_MS: i64 = 24 * 60 * 60 * 1000;
@@ -203,7 +203,16 @@ pub async fn confirm(mut req: Request, env: &Env) -> ApiResult<Response> {
     if !store::use_confirmation(&ctx.db, &link_hash, ctx.now).await? {
         return Err(invalid_link());
     }
-    let mut statements = store::confirm_user(&ctx.db, &row.user_id, &row.password_hash, ctx.now)?;
+    // Who becomes the first owner, when the deploy names them: otherwise
+    // whoever at the agency's domain confirms first would.
+    let owner_email = config::setting(env, "OWNER_EMAIL").map(|e| e.to_lowercase());
+    let mut statements = store::confirm_user(
+        &ctx.db,
+        &row.user_id,
+        &row.password_hash,
+        ctx.now,
+        owner_email.as_deref(),
+    )?;
     statements.push(audit::record(
         &ctx.db,
         Actor {

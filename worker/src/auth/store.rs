@@ -61,19 +61,32 @@ const FIND_CONFIRMATION: &str = concat!(
 );
 const USE_CONFIRMATION: &str = "UPDATE email_confirmations SET used_at = ?2 \
      WHERE token_hash = ?1 AND used_at IS NULL AND expires_at > ?2";
+/// In [`CONFIRM_USER`]: the account becomes the first owner. No owner is
+/// confirmed yet, and either no `OWNER_EMAIL` is set (`?4` NULL: the first
+/// account confirmed) or the account is the one it names.
+macro_rules! first_owner {
+    () => {
+        "(NOT EXISTS (SELECT 1 FROM staff_users WHERE role = 'owner' AND confirmed_at IS NOT NULL) \
+          AND (?4 IS NULL OR email = ?4))"
+    };
+}
+
 /// The account takes the password of the link that confirmed it; the first
-/// account ever confirmed becomes an owner, with the new-lead notices on.
+/// owner (see [`first_owner`]) gets the role, with the new-lead notices on.
 const CONFIRM_USER: &str = concat!(
     "UPDATE staff_users SET confirmed_at = coalesce(confirmed_at, ?2), \
        password_hash = ?3, last_sign_in_at = ?2, \
-       role = CASE WHEN EXISTS (SELECT 1 FROM staff_users WHERE role = 'owner' AND confirmed_at IS NOT NULL) \
-                   THEN role ELSE 'owner' END, \
-       lead_notices = CASE WHEN EXISTS (SELECT 1 FROM staff_users WHERE role = 'owner' AND confirmed_at IS NOT NULL) \
-                   THEN lead_notices ELSE 1 END, \
-       notices_sent_through = CASE WHEN EXISTS (SELECT 1 FROM staff_users WHERE role = 'owner' AND confirmed_at IS NOT NULL) \
-                   THEN notices_sent_through ELSE ",
+       role = CASE WHEN ",
+    first_owner!(),
+    " THEN 'owner' ELSE role END, \
+       lead_notices = CASE WHEN ",
+    first_owner!(),
+    " THEN 1 ELSE lead_notices END, \
+       notices_sent_through = CASE WHEN ",
+    first_owner!(),
+    " THEN ",
     notices_from_now!(),
-    " END \
+    " ELSE notices_sent_through END \
      WHERE id = ?1"
 );
 const RETIRE_CONFIRMATIONS: &str = "UPDATE email_confirmations SET used_at = ?2 \
@@ -298,9 +311,10 @@ pub fn confirm_user(
     user_id: &str,
     password_hash: &str,
     now: i64,
+    owner_email: Option<&str>,
 ) -> worker::Result<Vec<D1PreparedStatement>> {
     Ok(vec![
-        query!(db, CONFIRM_USER, user_id, now, password_hash)?,
+        query!(db, CONFIRM_USER, user_id, now, password_hash, owner_email)?,
         query!(db, RETIRE_CONFIRMATIONS, user_id, now)?,
     ])
 }
