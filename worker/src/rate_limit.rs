@@ -12,7 +12,7 @@
 use std::net::{IpAddr, Ipv6Addr};
 
 use crate::d1::query;
-use worker::{D1Database, D1PreparedStatement, Env, RateLimiter};
+use worker::{D1Database, D1PreparedStatement, D1Result, Env, RateLimiter};
 
 /// A limit: at most `max` events per `window_ms` for one subject.
 #[derive(Debug, Clone, Copy)]
@@ -58,6 +58,24 @@ impl Limit {
     pub fn exhausted(&self, past: i64) -> bool {
         past >= self.max
     }
+
+    /// This limit with its `max` from the setting `name`, if it is set to a
+    /// whole number above zero; anything else keeps the default, and says so.
+    pub fn configured(self, env: &Env, name: &str) -> Self {
+        let Some(value) = crate::config::setting(env, name) else {
+            return self;
+        };
+        match positive(&value) {
+            Some(max) => Self { max, ..self },
+            None => {
+                worker::console_warn!(
+                    "{name}={value:?} is not a whole number above zero; the limit stays {}",
+                    self.max
+                );
+                self
+            }
+        }
+    }
 }
 
 const MINUTE_MS: i64 = 60 * 1000;
@@ -94,26 +112,6 @@ pub const SIGNUPS_ALL_DAY: Limit = Limit {
 
 /// The subject the site-wide limits count under.
 pub const EVERYONE: &str = "site";
-
-impl Limit {
-    /// This limit with its `max` from the setting `name`, if it is set to a
-    /// whole number above zero; anything else keeps the default, and says so.
-    pub fn configured(self, env: &Env, name: &str) -> Self {
-        let Some(value) = crate::config::setting(env, name) else {
-            return self;
-        };
-        match positive(&value) {
-            Some(max) => Self { max, ..self },
-            None => {
-                worker::console_warn!(
-                    "{name}={value:?} is not a whole number above zero; the limit stays {}",
-                    self.max
-                );
-                self
-            }
-        }
-    }
-}
 
 fn positive(value: &str) -> Option<i64> {
     value.parse::<i64>().ok().filter(|n| *n > 0)
@@ -331,6 +329,12 @@ pub fn refund(
 #[derive(serde::Deserialize)]
 pub struct CountRow {
     pub count: i64,
+}
+
+/// The count the hit at `index` of a batch returned; 0 when it counted
+/// nothing (a [`hit_within`] its gate stopped).
+pub fn counted(results: &[D1Result], index: usize) -> worker::Result<i64> {
+    Ok(crate::d1::first_row::<CountRow>(results, index)?.map_or(0, |r| r.count))
 }
 
 #[cfg(test)]

@@ -15,7 +15,7 @@ use crate::d1;
 use crate::http::{self, ApiError, ApiResult, text_field};
 use crate::messages;
 use crate::rate_limit::{
-    self, CountRow, Counter, LOGIN_FAILURES_PER_ACCOUNT_DEVICES, LOGIN_FAILURES_PER_DEVICE,
+    self, Counter, LOGIN_FAILURES_PER_ACCOUNT_DEVICES, LOGIN_FAILURES_PER_DEVICE,
     LOGIN_FAILURES_PER_EMAIL, LOGIN_FAILURES_PER_IP, Limit,
 };
 
@@ -92,7 +92,7 @@ pub async fn login(mut req: Request, env: &Env) -> ApiResult<Response> {
         limits.push((limit, subject));
     }
     let results = ctx.db.batch(statements).await?;
-    let count = |i| d1::first_row::<CountRow>(&results, i).map(|r| r.map_or(0, |r| r.count));
+    let count = |i| rate_limit::counted(&results, i);
     let mut allowed = true;
     for (i, (limit, _)) in limits.iter().enumerate() {
         allowed &= limit.allows(count(i + 1)?);

@@ -21,7 +21,7 @@ use crate::http::{self, ApiError, ApiResult, invalid_field, text_field};
 use crate::mail;
 use crate::messages;
 use crate::rate_limit::{
-    self, CountRow, PASSWORD_CHANGE_TRIES, RESET_REQUESTS_PER_EMAIL, RESET_REQUESTS_PER_IP,
+    self, PASSWORD_CHANGE_TRIES, RESET_REQUESTS_PER_EMAIL, RESET_REQUESTS_PER_IP,
 };
 
 /// A reset link is valid for 1 hour.
@@ -79,7 +79,7 @@ pub async fn request(mut req: Request, env: &Env, worker_ctx: &Context) -> ApiRe
             )?,
         ])
         .await?;
-    let count = |i| d1::first_row::<CountRow>(&results, i).map(|r| r.map_or(0, |r| r.count));
+    let count = |i| rate_limit::counted(&results, i);
     if !RESET_REQUESTS_PER_IP.allows(count(0)?) || !RESET_REQUESTS_PER_EMAIL.allows(count(1)?) {
         return Err(ApiError::TooManyRequests(
             messages::AUTH_TOO_MANY_RESET_REQUESTS.into(),
@@ -174,7 +174,7 @@ pub async fn change(mut req: Request, env: &Env) -> ApiResult<Response> {
             store::find_user(&ctx.db, &staff.email)?,
         ])
         .await?;
-    let tries = d1::first_row::<CountRow>(&results, 0)?.map_or(0, |r| r.count);
+    let tries = rate_limit::counted(&results, 0)?;
     if !PASSWORD_CHANGE_TRIES.allows(tries) {
         return Err(ApiError::TooManyRequests(
             messages::AUTH_TOO_MANY_FAILURES.into(),

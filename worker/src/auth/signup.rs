@@ -87,7 +87,7 @@ pub async fn signup(mut req: Request, env: &Env) -> ApiResult<Response> {
             store::disabled_mailbox(&ctx.db, &mailbox)?,
         ])
         .await?;
-    let count = |i| d1::first_row::<CountRow>(&results, i).map(|r| r.map_or(0, |r| r.count));
+    let count = |i| rate_limit::counted(&results, i);
     if !SIGNUPS.allows(count(0)?) {
         return Err(ApiError::TooManyRequests(
             messages::AUTH_TOO_MANY_SIGNUPS.into(),
@@ -150,7 +150,7 @@ async fn site_allows(ctx: &AuthContext, env: &Env, mailbox: &str) -> ApiResult<(
             rate_limit::hit(&ctx.db, &per_day, EVERYONE, ctx.now)?,
         ])
         .await?;
-    let count = |i| d1::first_row::<CountRow>(&results, i).map(|r| r.map_or(0, |r| r.count));
+    let count = |i| rate_limit::counted(&results, i);
     if per_hour.allows(count(0)?) && per_day.allows(count(1)?) {
         return Ok(());
     }
