@@ -2,7 +2,7 @@
 //! from the query string once; the SQL is assembled from fixed fragments, so
 //! nothing the user types ever becomes SQL text.
 
-use crate::leads::domain::{WhatsApp, plain_text};
+use crate::leads::domain::{APOSTROPHES, WhatsApp, plain_text};
 
 /// Leads per page in the panel.
 pub const PAGE_SIZE: i64 = 50;
@@ -100,10 +100,6 @@ fn glob_class(c: char) -> String {
     }
 }
 
-/// The forms an apostrophe has in names stored before they were made plain
-/// (`LeadName::parse` now stores `'` for each of the others).
-const STORED_APOSTROPHES: [char; 6] = ['\'', '\u{2019}', '\u{2018}', '\u{2bc}', '\u{b4}', '`'];
-
 impl Search {
     /// Terms read as names are stored ([`plain_text`]: invisible characters
     /// dropped, apostrophes `'`). Phone-like terms become digits (stored
@@ -170,17 +166,18 @@ impl Search {
         })
     }
 
-    /// `text` as an FTS5 string. With an apostrophe in it, any of the forms
-    /// [`STORED_APOSTROPHES`]: names stored before `’` was made `'` keep it
-    /// in the search index, which is filled from them by triggers (changing
-    /// what they index would take a migration and a rebuild of the index).
+    /// `text` as an FTS5 string. With an apostrophe in it, any of its forms
+    /// (`'` and [`APOSTROPHES`]): names stored before `’` was made `'` keep
+    /// it in the search index, which is filled from them by triggers
+    /// (changing what they index would take a migration and a rebuild of
+    /// the index).
     fn quoted(text: &str) -> String {
         let quoted = |text: &str| format!("\"{}\"", text.replace('"', "\"\""));
         if !text.contains('\'') {
             return quoted(text);
         }
-        let forms: Vec<String> = STORED_APOSTROPHES
-            .iter()
+        let forms: Vec<String> = std::iter::once('\'')
+            .chain(APOSTROPHES)
             .map(|a| quoted(&text.replace('\'', &a.to_string())))
             .collect();
         format!("({})", forms.join(" OR "))

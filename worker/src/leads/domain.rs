@@ -13,7 +13,7 @@ pub const EMAIL_MAX_CHARS: usize = 254;
 
 /// Characters typed for the apostrophe `'`: iOS Smart Punctuation's `’` (and
 /// `‘`), the modifier letter `ʼ`, the acute accent `´` and the backtick.
-const APOSTROPHES: [char; 5] = ['\u{2019}', '\u{2018}', '\u{2bc}', '\u{b4}', '`'];
+pub const APOSTROPHES: [char; 5] = ['\u{2019}', '\u{2018}', '\u{2bc}', '\u{b4}', '`'];
 
 /// The zero-width joiner, which holds an emoji sequence together (👨‍👩‍👧).
 const ZWJ: char = '\u{200d}';
