@@ -206,6 +206,15 @@ impl Incident {
             .collect()
     }
 
+    /// The causes its alerts named that ended since (`true`), or that stand.
+    fn alerted_ended(&self, ended: bool) -> Vec<Reason> {
+        self.alerted_list()
+            .into_iter()
+            .filter(|&(_, e)| e == ended)
+            .map(|(reason, _)| reason)
+            .collect()
+    }
+
     /// Its webhook event's key. The clean-up (`retention.rs`) keeps an open
     /// incident's event by this same key, written there in SQL: change both
     /// together.
@@ -220,12 +229,7 @@ impl Incident {
         if self.alerted_at.is_none() {
             return Vec::new();
         }
-        let standing: Vec<Reason> = self
-            .alerted_list()
-            .into_iter()
-            .filter(|(_, ended)| !ended)
-            .map(|(reason, _)| reason)
-            .collect();
+        let standing = self.alerted_ended(false);
         self.reasons()
             .into_iter()
             .filter(|r| !standing.contains(r))
@@ -237,12 +241,7 @@ impl Incident {
     /// delivery that flaps inside a long incident is heard once an hour at
     /// most, as it is outside one.
     fn returned(&self) -> Vec<Reason> {
-        let ended: Vec<Reason> = self
-            .alerted_list()
-            .into_iter()
-            .filter(|(_, ended)| *ended)
-            .map(|(reason, _)| reason)
-            .collect();
+        let ended = self.alerted_ended(true);
         self.unalerted()
             .into_iter()
             .filter(|r| ended.contains(r))
