@@ -53,9 +53,8 @@ const START_SQL: &str = concat!(
 const SENT_SQL: &str =
     "UPDATE staff_users SET notices_sent_through = ?2, notices_lease_until = ?3 WHERE id = ?1";
 
-const RELEASE_SQL: &str = "UPDATE staff_users SET notices_lease_until = NULL WHERE id = ?1";
-
-/// The e-mail API refused a person's notice: held until `?2`.
+/// A person let go until `?2`: at once (NULL) when there was nothing to
+/// tell, later when the e-mail API refused their notice.
 const HOLD_SQL: &str = "UPDATE staff_users SET notices_lease_until = ?2 WHERE id = ?1";
 /// The shortest and the longest hold after a refused notice.
 const HOLD_MIN_MS: i64 = 60 * 1000;
@@ -174,7 +173,9 @@ pub async fn send_due(env: &Env, db: &D1Database) -> worker::Result<usize> {
         }
         let theirs: Vec<&News> = news_after[&through].iter().collect();
         let Some(last) = theirs.last().map(|n| n.id) else {
-            query!(db, RELEASE_SQL, person.id)?.run_counted().await?;
+            query!(db, HOLD_SQL, person.id, None::<i64>)?
+                .run_counted()
+                .await?;
             continue;
         };
         match mail::send(env, &email(&person.email, &theirs, &origin)).await {
