@@ -38,23 +38,26 @@ async function accounts(on: App): Promise<number> {
   return row?.n ?? 0;
 }
 
-/** Sends every sign-up at once; returns each answer's status and error. */
-async function burst(signups: { client: StaffClient; email: string }[]) {
-  const answers = await Promise.all(signups.map(({ client, email }) => client.signup(email, PASSWORD)));
-  return answers.map((a) => ({ status: a.status, error: a.body.error }));
-}
-
-function tally(answers: { status: number; error: unknown }[]) {
-  const ok = answers.filter((a) => a.status === 200).length;
-  const refused = answers.filter((a) => a.status !== 200);
-  return { ok, refused };
+/**
+ * Sends `count` sign-ups at once, the `i`-th by `signup(i)`'s browser for its
+ * e-mail; returns how many went through and each refusal's status and error.
+ */
+async function burst(count: number, signup: (i: number) => { client: StaffClient; email: string }) {
+  const answers = await Promise.all(
+    Array.from({ length: count }, (_, i) => {
+      const { client, email } = signup(i);
+      return client.signup(email, PASSWORD);
+    }),
+  );
+  const outcomes = answers.map((a) => ({ status: a.status, error: a.body.error }));
+  return { ok: outcomes.filter((o) => o.status === 200).length, refused: outcomes.filter((o) => o.status !== 200) };
 }
 
 describe("sign-ups", () => {
   it("from one address: 10 an hour, however many at once; the rest are told so and send nothing", async () => {
     const on = await start();
     const client = new StaffClient(on, "198.51.100.7");
-    const { ok, refused } = tally(await burst(Array.from({ length: 13 }, () => ({ client, email: staffEmail() }))));
+    const { ok, refused } = await burst(13, () => ({ client, email: staffEmail() }));
     expect(ok).toBe(10);
     expect(refused).toEqual(Array(3).fill({ status: 429, error: PER_ADDRESS }));
     expect(mail.messages()).toHaveLength(10);
@@ -67,14 +70,10 @@ describe("sign-ups", () => {
     const on = await start();
     const email = staffEmail("caixa");
     const tagged = (i: number) => (i === 0 ? email : email.replace("@", `+${i}@`));
-    const { ok, refused } = tally(
-      await burst(
-        Array.from({ length: 6 }, (_, i) => ({
-          client: new StaffClient(on, `198.51.100.${20 + i}`),
-          email: tagged(i),
-        })),
-      ),
-    );
+    const { ok, refused } = await burst(6, (i) => ({
+      client: new StaffClient(on, `198.51.100.${20 + i}`),
+      email: tagged(i),
+    }));
     expect(ok).toBe(3);
     expect(refused).toEqual(Array(3).fill({ status: 429, error: PER_EMAIL }));
     expect(mail.messages()).toHaveLength(3);
@@ -83,24 +82,23 @@ describe("sign-ups", () => {
   it("refused to one address use up nothing of everyone's", async () => {
     const on = await start({ STAFF_SIGNUPS_PER_HOUR: "12" });
     const client = new StaffClient(on, "198.51.100.40");
-    const { ok } = tally(await burst(Array.from({ length: 20 }, () => ({ client, email: staffEmail() }))));
+    const { ok } = await burst(20, () => ({ client, email: staffEmail() }));
     expect(ok).toBe(10);
-    const others = Array.from({ length: 2 }, (_, i) => ({
+    const others = await burst(2, (i) => ({
       client: new StaffClient(on, `198.51.100.${41 + i}`),
       email: staffEmail("colega"),
     }));
-    expect(tally(await burst(others)).ok).toBe(2);
+    expect(others.ok).toBe(2);
     expect(mail.messages()).toHaveLength(12);
   });
 
   it("that send nothing (refused for the mailbox) use up nothing of everyone's; one paused gives its mailbox the count back", async () => {
     const on = await start({ STAFF_SIGNUPS_PER_HOUR: "4" });
     const email = staffEmail("caixa-cheia");
-    const sameMailbox = Array.from({ length: 5 }, (_, i) => ({
+    const { ok, refused } = await burst(5, (i) => ({
       client: new StaffClient(on, `198.51.100.${60 + i}`),
       email,
     }));
-    const { ok, refused } = tally(await burst(sameMailbox));
     expect(ok).toBe(3);
     expect(refused).toEqual(Array(2).fill({ status: 429, error: PER_EMAIL }));
     // Three counted for everyone: a fourth person still gets in, a fifth is paused.
@@ -117,11 +115,10 @@ describe("sign-ups", () => {
 
   it("from everywhere together: 20 an hour by default, so rotating addresses sends no more", async () => {
     const on = await start({ STAFF_SIGNUPS_PER_HOUR: "", STAFF_SIGNUPS_PER_DAY: "" });
-    const signups = Array.from({ length: 24 }, (_, i) => ({
+    const { ok, refused } = await burst(24, (i) => ({
       client: new StaffClient(on, `2001:db8:${i + 1}::1`),
       email: staffEmail("rodizio"),
     }));
-    const { ok, refused } = tally(await burst(signups));
     expect(ok).toBe(20);
     expect(refused).toEqual(Array(4).fill({ status: 429, error: PAUSED }));
     expect(mail.messages()).toHaveLength(20);
@@ -130,11 +127,10 @@ describe("sign-ups", () => {
 
   it("from everywhere together: the day's limit holds when the hour's would allow more, and both are settings", async () => {
     const on = await start({ STAFF_SIGNUPS_PER_HOUR: "50", STAFF_SIGNUPS_PER_DAY: "4" });
-    const signups = Array.from({ length: 6 }, (_, i) => ({
+    const { ok, refused } = await burst(6, (i) => ({
       client: new StaffClient(on, `2001:db8:${i + 100}::1`),
       email: staffEmail("dia"),
     }));
-    const { ok, refused } = tally(await burst(signups));
     expect(ok).toBe(4);
     expect(refused).toEqual(Array(2).fill({ status: 429, error: PAUSED }));
     expect(mail.messages()).toHaveLength(4);
