@@ -1,51 +1,28 @@
 //! The agency's details from `agency.json` (the same file the pages read),
-//! embedded at build time.
+//! read at build time by `build.rs`: the staff e-mail domain, the
+//! development's name and the site's public address (e.g.
+//! `https://recantodasvideiras.com.br`).
 
-use std::sync::OnceLock;
-
-use serde::Deserialize;
-
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Agency {
-    pub staff_email_domain: String,
-}
-
-#[derive(Debug, Deserialize)]
-pub struct Development {
-    pub name: String,
-}
-
-#[derive(Debug, Deserialize)]
-pub struct Site {
-    /// The public address of the site, e.g. `https://recantodasvideiras.com.br`.
-    pub url: String,
-}
-
-#[derive(Debug, Deserialize)]
-pub struct AgencyConfig {
-    pub agency: Agency,
-    pub development: Development,
-    pub site: Site,
-}
-
-const AGENCY_JSON: &str = include_str!("../../agency.json");
-
-pub fn config() -> &'static AgencyConfig {
-    static CONFIG: OnceLock<AgencyConfig> = OnceLock::new();
-    CONFIG.get_or_init(|| {
-        serde_json::from_str(AGENCY_JSON).expect("agency.json is valid (checked by cargo test)")
-    })
-}
+include!(concat!(env!("OUT_DIR"), "/agency.rs"));
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
     fn agency_json_has_what_the_worker_needs() {
-        let c = super::config();
-        assert!(!c.development.name.is_empty());
-        assert!(c.agency.staff_email_domain.contains('.'));
-        assert!(!c.agency.staff_email_domain.contains('@'));
-        assert!(c.site.url.starts_with("https://"));
+        assert!(!DEVELOPMENT_NAME.is_empty());
+        assert!(STAFF_EMAIL_DOMAIN.contains('.'));
+        assert!(!STAFF_EMAIL_DOMAIN.contains('@'));
+        assert!(SITE_URL.starts_with("https://"));
+    }
+
+    #[test]
+    fn the_constants_are_what_agency_json_says() {
+        let file: serde_json::Value =
+            serde_json::from_str(include_str!("../../agency.json")).unwrap();
+        assert_eq!(file["agency"]["staffEmailDomain"], STAFF_EMAIL_DOMAIN);
+        assert_eq!(file["development"]["name"], DEVELOPMENT_NAME);
+        assert_eq!(file["site"]["url"], SITE_URL);
     }
 }

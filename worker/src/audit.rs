@@ -6,13 +6,13 @@
 //! `GET /api/audit?before=<id>`: the 'Atividade' page, owners only, newest
 //! first, [`PAGE_SIZE`] entries at a time.
 
-use crate::d1::query;
-use serde::{Deserialize, Serialize};
-use serde_json::json;
-use worker::{D1Database, D1PreparedStatement, Env, Method, Request, Response};
+use worker::Env;
 
 use crate::auth::guard;
+use crate::d1::{D1Database, D1PreparedStatement, query, row};
 use crate::http::{self, ApiError, ApiResult};
+use crate::json::{self, Json};
+use crate::web::{Method, Request, Response};
 use crate::{config, dates, messages};
 
 pub const PAGE_SIZE: i64 = 50;
@@ -108,7 +108,7 @@ pub fn record(
     action: Action,
     subject: Subject,
     now: i64,
-) -> worker::Result<D1PreparedStatement> {
+) -> D1PreparedStatement {
     let (account, email) = entry_params(actor, subject);
     query!(db, RECORD_SQL, now, actor.id, email, action.name(), account)
 }
@@ -122,7 +122,7 @@ pub fn record_if(
     action: Action,
     subject: Subject,
     now: i64,
-) -> worker::Result<D1PreparedStatement> {
+) -> D1PreparedStatement {
     let (sql, checked) = match state {
         IfAccount::Stands(hash) => (RECORD_IF_STANDS_SQL, Some(hash)),
         IfAccount::Off => (RECORD_IF_OFF_SQL, None),
@@ -144,27 +144,18 @@ fn entry_params<'a>(actor: Actor, subject: Subject<'a>) -> (Option<&'a str>, Str
     (account, actor.email.chars().take(MAX_EMAIL_CHARS).collect())
 }
 
-/// An entry as the 'Atividade' page shows it.
-#[derive(Debug, Deserialize)]
-struct EntryRow {
-    id: i64,
-    at: i64,
-    staff_email: String,
-    action: String,
-    lead_id: Option<String>,
-    account_id: Option<String>,
-    account_email: Option<String>,
-}
-
-#[derive(Serialize)]
-struct EntryJson {
-    id: i64,
-    at: Option<String>,
-    actor_email: String,
-    action: String,
-    lead_id: Option<String>,
-    account_id: Option<String>,
-    account_email: Option<String>,
+row! {
+    /// An entry as the 'Atividade' page shows it.
+    #[derive(Debug)]
+    struct EntryRow {
+        id: i64,
+        at: i64,
+        staff_email: String,
+        action: String,
+        lead_id: Option<String>,
+        account_id: Option<String>,
+        account_email: Option<String>,
+    }
 }
 
 const PAGE_SQL: &str = "SELECT a.id, a.at, a.staff_email, a.action, a.lead_id, a.account_id, \
@@ -189,10 +180,10 @@ pub async fn route(req: Request, env: &Env, path: &str) -> ApiResult<Response> {
         // Past any id, and still a number JavaScript holds exactly, as D1 needs.
         .unwrap_or(9_007_199_254_740_991);
     let db = config::database(env)?;
-    let mut rows: Vec<EntryRow> = query!(&db, PAGE_SQL, before, PAGE_SIZE + 1)?
+    let mut rows: Vec<EntryRow> = query!(&db, PAGE_SQL, before, PAGE_SIZE + 1)
         .all()
         .await?
-        .results()?;
+        .rows()?;
     let more = rows.len() as i64 > PAGE_SIZE;
     rows.truncate(PAGE_SIZE as usize);
     let next = if more {
@@ -200,17 +191,21 @@ pub async fn route(req: Request, env: &Env, path: &str) -> ApiResult<Response> {
     } else {
         None
     };
-    let entries: Vec<EntryJson> = rows
-        .into_iter()
-        .map(|r| EntryJson {
-            id: r.id,
-            at: dates::iso(r.at),
-            actor_email: r.staff_email,
-            action: r.action,
-            lead_id: r.lead_id,
-            account_id: r.account_id,
-            account_email: r.account_email,
-        })
-        .collect();
-    http::success(json!({ "entries": entries, "next_before": next, "page_size": PAGE_SIZE }))
+    let entries = Json::array(rows.iter().map(|r| {
+        json::object()
+            .field("id", r.id)
+            .field("at", dates::iso(r.at))
+            .field("actor_email", &r.staff_email)
+            .field("action", &r.action)
+            .field("lead_id", &r.lead_id)
+            .field("account_id", &r.account_id)
+            .field("account_email", &r.account_email)
+            .end()
+    }));
+    http::success(
+        json::object()
+            .field("entries", entries)
+            .field("next_before", next)
+            .field("page_size", PAGE_SIZE),
+    )
 }

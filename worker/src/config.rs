@@ -1,18 +1,18 @@
 //! Settings from `wrangler.toml` `[vars]` and secrets (`.dev.vars` locally).
 
-use worker::{D1Database, Env};
+use worker::Env;
+
+use crate::d1::D1Database;
+use crate::platform::HostResult;
 
 /// The D1 binding that holds every table.
-pub fn database(env: &Env) -> worker::Result<D1Database> {
-    env.d1("DB")
+pub fn database(env: &Env) -> HostResult<D1Database> {
+    D1Database::of(env)
 }
 
 /// A plain setting or secret; unset and blank are the same: `None`.
 pub fn setting(env: &Env, name: &str) -> Option<String> {
-    env.var(name)
-        .map(|v| v.to_string())
-        .or_else(|_| env.secret(name).map(|v| v.to_string()))
-        .ok()
+    crate::web::env_text(env, name)
         .map(|v| v.trim().to_string())
         .filter(|v| !v.is_empty())
 }
@@ -21,7 +21,7 @@ pub fn setting(env: &Env, name: &str) -> Option<String> {
 /// a request (the cron): `SITE_ORIGIN` if set, else the site URL in agency.json.
 pub fn site_origin(env: &Env) -> String {
     setting(env, "SITE_ORIGIN")
-        .unwrap_or_else(|| crate::agency::config().site.url.clone())
+        .unwrap_or_else(|| crate::agency::SITE_URL.to_string())
         .trim_end_matches('/')
         .to_string()
 }

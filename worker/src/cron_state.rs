@@ -2,9 +2,8 @@
 //! each a named row of `cron_state` holding the latest time it happened.
 //! Noted by the code where it happens; read in SQL with [`noted!`].
 
-use worker::{D1Database, D1PreparedStatement};
-
-use crate::d1::{Counted, query};
+use crate::d1::{D1Database, D1PreparedStatement, query};
+use crate::platform::HostResult;
 
 // The rows' names, each a macro so that SQL can name it at compile time.
 
@@ -62,18 +61,18 @@ const FORGET_SQL: &str = "DELETE FROM cron_state WHERE name = ?1";
 
 /// Notes that `name` happened at `at`; the latest time stays, whatever
 /// order parallel notes land in.
-pub async fn note(db: &D1Database, name: &str, at: i64) -> worker::Result<()> {
-    noting(db, name, at)?.run_counted().await?;
+pub async fn note(db: &D1Database, name: &str, at: i64) -> HostResult<()> {
+    noting(db, name, at).run().await?;
     Ok(())
 }
 
 /// [`note`] as a statement, to batch with what it goes with.
-pub fn noting(db: &D1Database, name: &str, at: i64) -> worker::Result<D1PreparedStatement> {
+pub fn noting(db: &D1Database, name: &str, at: i64) -> D1PreparedStatement {
     query!(db, NOTE_SQL, name, at)
 }
 
 /// Forgets what was noted under `name`, as a statement to batch.
-pub fn forgetting(db: &D1Database, name: &str) -> worker::Result<D1PreparedStatement> {
+pub fn forgetting(db: &D1Database, name: &str) -> D1PreparedStatement {
     query!(db, FORGET_SQL, name)
 }
 

@@ -1,38 +1,100 @@
 //! Times as staff read them: in Brasília time, `dd/MM/yyyy HH:mm`, as the
 //! panel shows them (the CSV, the notices, the alerts); and as the API and the
-//! webhook send them, ISO 8601 in UTC.
+//! webhook send them, ISO 8601 in UTC. Written by hand from the calendar's
+//! arithmetic: a date library's formatting machinery cost more than the rest
+//! of this file.
 
-use chrono::{DateTime, FixedOffset, SecondsFormat};
+/// The first and last moments written (years 0000 to 9999), in ms.
+const FIRST_MS: i64 = -62_167_219_200_000;
+const LAST_MS: i64 = 253_402_300_799_999;
+
+/// Brazil has kept UTC−3 all year since daylight saving ended in 2019;
+/// should it return, this needs the time-zone database.
+const BRASILIA_OFFSET_MS: i64 = -3 * 3_600_000;
+
+/// A moment as a calendar reads it.
+struct Civil {
+    year: i64,
+    month: i64,
+    day: i64,
+    hour: i64,
+    minute: i64,
+    second: i64,
+    milli: i64,
+}
+
+/// The calendar date and time of `ms` since the epoch (proleptic Gregorian,
+/// days from 1970-01-01 as in H. Hinnant's `civil_from_days`).
+fn civil(ms: i64) -> Option<Civil> {
+    if !(FIRST_MS..=LAST_MS).contains(&ms) {
+        return None;
+    }
+    let days = ms.div_euclid(86_400_000);
+    let in_day = ms.rem_euclid(86_400_000);
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let day_of_era = z - era * 146_097;
+    let year_of_era =
+        (day_of_era - day_of_era / 1_460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let shifted_month = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * shifted_month + 2) / 5 + 1;
+    let month = if shifted_month < 10 {
+        shifted_month + 3
+    } else {
+        shifted_month - 9
+    };
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    Some(Civil {
+        year,
+        month,
+        day,
+        hour: in_day / 3_600_000,
+        minute: in_day / 60_000 % 60,
+        second: in_day / 1000 % 60,
+        milli: in_day % 1000,
+    })
+}
 
 /// ISO 8601 in UTC with milliseconds (`2026-01-01T00:00:00.000Z`); none for a
 /// time out of range.
 pub fn iso(ms: i64) -> Option<String> {
-    DateTime::from_timestamp_millis(ms).map(|t| t.to_rfc3339_opts(SecondsFormat::Millis, true))
+    let t = civil(ms)?;
+    Some(format!(
+        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z",
+        t.year, t.month, t.day, t.hour, t.minute, t.second, t.milli
+    ))
 }
 
-/// The time in America/Sao_Paulo, formatted. Brazil has kept UTC−3 all year
-/// since daylight saving ended in 2019; should it return, this needs the
-/// time-zone database. Empty for a time out of range.
-fn in_brasilia(ms: i64, format: &str) -> String {
-    let brasilia = FixedOffset::west_opt(3 * 3600).expect("UTC-3 is a valid offset");
-    DateTime::from_timestamp_millis(ms)
-        .map(|t| t.with_timezone(&brasilia).format(format).to_string())
-        .unwrap_or_default()
+/// The time in America/Sao_Paulo; none for a time out of range.
+fn in_brasilia(ms: i64) -> Option<Civil> {
+    civil(ms.checked_add(BRASILIA_OFFSET_MS)?)
 }
 
-/// `dd/MM/yyyy HH:mm` in Brasília time, as the panel shows dates.
+/// `dd/MM/yyyy HH:mm` in Brasília time, as the panel shows dates; empty for a
+/// time out of range.
 pub fn format_date(ms: i64) -> String {
-    in_brasilia(ms, "%d/%m/%Y %H:%M")
+    in_brasilia(ms).map_or_else(String::new, |t| {
+        format!(
+            "{:02}/{:02}/{:04} {:02}:{:02}",
+            t.day, t.month, t.year, t.hour, t.minute
+        )
+    })
 }
 
 /// `yyyy-MM-dd`, the day in Brasília time, as a file name carries it: an
 /// export made at 22:30 on 31 December is that day's, not 1 January's (UTC's).
 pub fn brasilia_day(ms: i64) -> String {
-    in_brasilia(ms, "%Y-%m-%d")
+    in_brasilia(ms).map_or_else(String::new, |t| {
+        format!("{:04}-{:02}-{:02}", t.year, t.month, t.day)
+    })
 }
 
 #[cfg(test)]
 mod tests {
+    use chrono::{DateTime, FixedOffset, SecondsFormat};
+    use proptest::prelude::*;
+
     #[test]
     fn dates_read_as_in_the_panel_in_brasilia_time() {
         // 2026-01-01 00:00 UTC is 31/12/2025 21:00 in Brasília.
@@ -53,6 +115,26 @@ mod tests {
             super::iso(1_767_225_600_000).as_deref(),
             Some("2026-01-01T00:00:00.000Z")
         );
+        assert_eq!(super::iso(0).as_deref(), Some("1970-01-01T00:00:00.000Z"));
+        assert_eq!(
+            super::iso(951_782_400_123).as_deref(),
+            Some("2000-02-29T00:00:00.123Z")
+        );
         assert_eq!(super::iso(i64::MAX), None);
+        assert_eq!(super::format_date(i64::MIN), "");
+    }
+
+    proptest! {
+        #[test]
+        fn every_moment_reads_as_chrono_reads_it(ms in super::FIRST_MS + 3 * 3_600_000..=super::LAST_MS) {
+            let utc = DateTime::from_timestamp_millis(ms).unwrap();
+            prop_assert_eq!(
+                super::iso(ms),
+                Some(utc.to_rfc3339_opts(SecondsFormat::Millis, true))
+            );
+            let brasilia = utc.with_timezone(&FixedOffset::west_opt(3 * 3600).unwrap());
+            prop_assert_eq!(super::format_date(ms), brasilia.format("%d/%m/%Y %H:%M").to_string());
+            prop_assert_eq!(super::brasilia_day(ms), brasilia.format("%Y-%m-%d").to_string());
+        }
     }
 }

@@ -10,13 +10,14 @@
 
 use std::cell::RefCell;
 
-use serde::Deserialize;
-use serde_json::{Value, json};
-use worker::{Env, Response};
+use worker::Env;
 
 use crate::alerts::heartbeat::{Heartbeat, heartbeat_columns};
 use crate::alerts::incidents::oldest_correction;
+use crate::d1::row;
 use crate::http::{self, ApiResult};
+use crate::json::{self, Json};
+use crate::web::Response;
 use crate::{config, crm, platform};
 
 /// How long an answer is reused.
@@ -34,18 +35,20 @@ const HEALTH_SQL: &str = concat!(
        (SELECT reasons FROM delivery_incidents WHERE resolved_at IS NULL) AS incident"
 );
 
-#[derive(Debug, Default, Deserialize)]
-struct Row {
-    oldest_pending_at: Option<i64>,
-    oldest_correction_at: Option<i64>,
-    watched_at: Option<i64>,
-    mail_sent_at: Option<i64>,
-    mail_failed_at: Option<i64>,
-    incident: Option<String>,
+row! {
+    #[derive(Debug, Default)]
+    struct Row {
+        oldest_pending_at: Option<i64>,
+        oldest_correction_at: Option<i64>,
+        watched_at: Option<i64>,
+        mail_sent_at: Option<i64>,
+        mail_failed_at: Option<i64>,
+        incident: Option<String>,
+    }
 }
 
 thread_local! {
-    static LAST: RefCell<Option<(i64, u16, Value)>> = const { RefCell::new(None) };
+    static LAST: RefCell<Option<(i64, u16, Json)>> = const { RefCell::new(None) };
 }
 
 pub async fn check(env: &Env) -> ApiResult<Response> {
@@ -59,21 +62,21 @@ pub async fn check(env: &Env) -> ApiResult<Response> {
             (status, body)
         }
     };
-    let response = http::json_response(&body, status)?;
+    let response = http::json_response(&body, status);
     response
         .headers()
-        .set("Cache-Control", &format!("max-age={}", CACHE_MS / 1000))?;
+        .set("Cache-Control", &format!("max-age={}", CACHE_MS / 1000));
     Ok(response)
 }
 
-async fn measure(env: &Env, now: i64) -> (u16, Value) {
+async fn measure(env: &Env, now: i64) -> (u16, Json) {
     let crm = if crm::is_configured(env) {
         "configured"
     } else {
         "off"
     };
     let row = match config::database(env) {
-        Ok(db) => db.prepare(HEALTH_SQL).first::<Row>(None).await,
+        Ok(db) => db.prepare(HEALTH_SQL).first::<Row>().await,
         Err(e) => Err(e),
     };
     match row {
@@ -81,8 +84,12 @@ async fn measure(env: &Env, now: i64) -> (u16, Value) {
             worker::console_error!("health: D1 did not answer: {error}");
             (
                 503,
-                json!({ "status": "degraded", "database": "unavailable", "crm": crm,
-                        "reason": "database unavailable" }),
+                json::object()
+                    .field("status", "degraded")
+                    .field("database", "unavailable")
+                    .field("crm", crm)
+                    .field("reason", "database unavailable")
+                    .end(),
             )
         }
         Ok(row) => {
@@ -102,18 +109,20 @@ async fn measure(env: &Env, now: i64) -> (u16, Value) {
             .into_iter()
             .flatten()
             .collect();
-            let mut body = json!({
-                "status": if reasons.is_empty() { "ok" } else { "degraded" },
-                "database": "ok", "crm": crm,
-                "oldest_pending_minutes": waited(row.oldest_pending_at),
-                "oldest_correction_minutes": waited(row.oldest_correction_at),
-                "last_watch_minutes": beat.minutes_ago(now),
-            });
+            let body = json::object()
+                .field("status", if reasons.is_empty() { "ok" } else { "degraded" })
+                .field("database", "ok")
+                .field("crm", crm)
+                .field("oldest_pending_minutes", waited(row.oldest_pending_at))
+                .field(
+                    "oldest_correction_minutes",
+                    waited(row.oldest_correction_at),
+                )
+                .field("last_watch_minutes", beat.minutes_ago(now));
             if reasons.is_empty() {
-                (200, body)
+                (200, body.end())
             } else {
-                body["reason"] = reasons.join("; ").into();
-                (503, body)
+                (503, body.field("reason", reasons.join("; ")).end())
             }
         }
     }

@@ -1,23 +1,21 @@
 //! What every API handler shares: the error type and its JSON answer, reading
-//! a bounded JSON body, the request's URL, the caller's address and the
+//! a bounded body's fields, the request's URL, the caller's address and the
 //! same-origin rule.
 
-use std::collections::BTreeMap;
+use js_sys::{Array, JSON};
 
-use futures_util::StreamExt;
-use serde::Serialize;
-use serde_json::{Map, Value};
-use worker::{Headers, Request, Response};
-
+use crate::json::{self, Json};
 use crate::messages;
+use crate::platform::HostError;
+use crate::web::{Request, Response};
 
 /// Largest request body any endpoint reads.
 pub const MAX_BODY_BYTES: usize = 16 * 1024;
 
 pub type ApiResult<T> = Result<T, ApiError>;
 
-/// Field name → message shown beside that field.
-pub type FieldErrors = BTreeMap<&'static str, String>;
+/// Field name → message shown beside that field, in the order found.
+pub type FieldErrors = Vec<(&'static str, String)>;
 
 #[derive(Debug)]
 pub enum ApiError {
@@ -85,79 +83,54 @@ impl ApiError {
         }
     }
 
-    pub fn into_response(self) -> worker::Result<Response> {
+    /// `{"success": false, "error": …}`, with `fields` for a 422 that names them.
+    pub fn body(&self) -> Json {
+        let mut body = json::object()
+            .field("success", false)
+            .field("error", self.message());
+        if let ApiError::Unprocessable { fields, .. } = self
+            && !fields.is_empty()
+        {
+            let named = fields
+                .iter()
+                .fold(json::object(), |o, (name, message)| o.field(name, message));
+            body = body.field("fields", named);
+        }
+        body.end()
+    }
+
+    pub fn into_response(self) -> Response {
         if let ApiError::Internal(detail) = &self {
             worker::console_error!("internal error: {detail}");
         }
-        #[derive(Serialize)]
-        struct Body<'a> {
-            success: bool,
-            error: &'a str,
-            #[serde(skip_serializing_if = "Option::is_none")]
-            fields: Option<&'a FieldErrors>,
-        }
-        let fields = match &self {
-            ApiError::Unprocessable { fields, .. } if !fields.is_empty() => Some(fields),
-            _ => None,
-        };
-        let body = Body {
-            success: false,
-            error: self.message(),
-            fields,
-        };
-        let response = json_response(&body, self.status())?;
+        let response = json_response(&self.body(), self.status());
+        let headers = response.headers();
         match self {
-            ApiError::MethodNotAllowed(allow) => {
-                response.headers().set("Allow", allow)?;
-                Ok(response)
-            }
-            ApiError::TooManyRequests(_) => {
-                response.headers().set("Retry-After", "60")?;
-                Ok(response)
-            }
-            ApiError::Unauthorized(_) => {
-                response.headers().set("WWW-Authenticate", "Bearer")?;
-                Ok(response)
-            }
-            _ => Ok(response),
+            ApiError::MethodNotAllowed(allow) => headers.set("Allow", allow),
+            ApiError::TooManyRequests(_) => headers.set("Retry-After", "60"),
+            ApiError::Unauthorized(_) => headers.set("WWW-Authenticate", "Bearer"),
+            _ => {}
         }
+        response
     }
 }
 
-impl From<worker::Error> for ApiError {
-    fn from(error: worker::Error) -> Self {
+impl From<HostError> for ApiError {
+    fn from(error: HostError) -> Self {
         ApiError::Internal(error.to_string())
     }
 }
 
-impl From<serde_json::Error> for ApiError {
-    fn from(error: serde_json::Error) -> Self {
-        ApiError::Internal(error.to_string())
-    }
+/// A JSON answer.
+pub fn json_response(body: &Json, status: u16) -> Response {
+    Response::text(status, "application/json; charset=utf-8", body.as_str())
 }
 
-/// A JSON answer that no cache keeps.
-pub fn json_response<T: Serialize>(body: &T, status: u16) -> worker::Result<Response> {
-    let headers = Headers::new();
-    headers.set("Content-Type", "application/json; charset=utf-8")?;
-    Ok(Response::from_bytes(serde_json::to_vec(body)?)?
-        .with_status(status)
-        .with_headers(headers))
+/// `{"success": true}` and the members the endpoint adds.
+pub fn success(members: json::Object) -> ApiResult<Response> {
+    Ok(json_response(&members.end_after("\"success\":true"), 200))
 }
 
-/// `{"success": true}` and whatever else the endpoint adds.
-pub fn success<T: Serialize>(extra: T) -> ApiResult<Response> {
-    let mut body = serde_json::to_value(extra)?;
-    match &mut body {
-        Value::Object(map) => {
-            map.insert("success".into(), Value::Bool(true));
-        }
-        _ => body = serde_json::json!({ "success": true }),
-    }
-    Ok(json_response(&body, 200)?)
-}
-
-/// Reads the body as a JSON object, refusing more than [`MAX_BODY_BYTES`].
 /// How a body arrived: JSON from our script, or a plain HTML form post from a
 /// browser that had not run the script yet.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -166,68 +139,125 @@ pub enum BodyKind {
     Form,
 }
 
-/// Reads a JSON object, or an `application/x-www-form-urlencoded` form as an
-/// object of strings; at most [`MAX_BODY_BYTES`] either way.
-pub async fn read_json_or_form(req: &mut Request) -> ApiResult<(Map<String, Value>, BodyKind)> {
-    let is_form = req.headers().get("Content-Type")?.is_some_and(|t| {
+/// A field's value as sent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Field {
+    Text(String),
+    Bool(bool),
+    Null,
+    /// A number, an array or an object.
+    Other,
+}
+
+/// The fields of a body: a JSON object's members, or a form's pairs.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Fields(Vec<(String, Field)>);
+
+impl Fields {
+    /// A form's `name=value` pairs (`application/x-www-form-urlencoded`).
+    pub fn from_form(bytes: &[u8]) -> Self {
+        Self(
+            form_urlencoded::parse(bytes)
+                .map(|(k, v)| (k.into_owned(), Field::Text(v.into_owned())))
+                .collect(),
+        )
+    }
+
+    /// A JSON object's members; `None` for anything but an object.
+    fn from_json(text: &str) -> Option<Self> {
+        let value = JSON::parse(text).ok()?;
+        if !value.is_object() || Array::is_array(&value) {
+            return None;
+        }
+        let members = js_sys::Object::entries(&value.into())
+            .iter()
+            .map(|pair| {
+                let pair = Array::from(&pair);
+                let value = pair.get(1);
+                let field = match (value.as_string(), value.as_bool()) {
+                    (Some(text), _) => Field::Text(text),
+                    (None, Some(flag)) => Field::Bool(flag),
+                    _ if value.is_null() => Field::Null,
+                    _ => Field::Other,
+                };
+                (pair.get(0).as_string().unwrap_or_default(), field)
+            })
+            .collect();
+        Some(Self(members))
+    }
+
+    /// The field `key`: the last one sent under that name.
+    pub fn get(&self, key: &str) -> Option<&Field> {
+        self.0.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v)
+    }
+
+    /// Adds `key` unless it was sent.
+    pub fn add_missing(&mut self, key: &str, value: String) {
+        if self.get(key).is_none() {
+            self.0.push((key.to_string(), Field::Text(value)));
+        }
+    }
+
+    /// A text field, or empty when absent or not text.
+    pub fn text_or_empty(&self, key: &str) -> String {
+        self.text(key).ok().flatten().unwrap_or_default()
+    }
+
+    /// A text field: absent and `null` are `None`; any other non-text value
+    /// is an error.
+    pub fn text(&self, key: &str) -> Result<Option<String>, ()> {
+        match self.get(key) {
+            None | Some(Field::Null) => Ok(None),
+            Some(Field::Text(s)) => Ok(Some(s.clone())),
+            Some(Field::Bool(_) | Field::Other) => Err(()),
+        }
+    }
+}
+
+impl FromIterator<(String, Field)> for Fields {
+    fn from_iter<I: IntoIterator<Item = (String, Field)>>(pairs: I) -> Self {
+        Self(pairs.into_iter().collect())
+    }
+}
+
+/// Reads a JSON object, or an `application/x-www-form-urlencoded` form; at
+/// most [`MAX_BODY_BYTES`] either way.
+pub async fn read_json_or_form(req: &Request) -> ApiResult<(Fields, BodyKind)> {
+    let is_form = req.header("Content-Type").is_some_and(|t| {
         t.to_ascii_lowercase()
             .starts_with("application/x-www-form-urlencoded")
     });
     if !is_form {
         return Ok((read_json_object(req).await?, BodyKind::Json));
     }
-    let bytes = read_body(req, MAX_BODY_BYTES).await?;
-    let map = form_urlencoded::parse(&bytes)
-        .map(|(k, v)| (k.into_owned(), Value::String(v.into_owned())))
-        .collect();
-    Ok((map, BodyKind::Form))
+    let bytes = read_body(req).await?;
+    Ok((Fields::from_form(&bytes), BodyKind::Form))
 }
 
-pub async fn read_json_object(req: &mut Request) -> ApiResult<Map<String, Value>> {
-    let bytes = read_body(req, MAX_BODY_BYTES).await?;
-    match serde_json::from_slice::<Value>(&bytes) {
-        Ok(Value::Object(map)) => Ok(map),
-        _ => Err(ApiError::BadRequest(messages::INVALID_JSON.into())),
-    }
+/// Reads a JSON object's fields, at most [`MAX_BODY_BYTES`].
+pub async fn read_json_object(req: &Request) -> ApiResult<Fields> {
+    let bytes = read_body(req).await?;
+    String::from_utf8(bytes)
+        .ok()
+        .and_then(|text| Fields::from_json(&text))
+        .ok_or_else(|| ApiError::BadRequest(messages::INVALID_JSON.into()))
 }
 
-async fn read_body(req: &mut Request, limit: usize) -> ApiResult<Vec<u8>> {
+async fn read_body(req: &Request) -> ApiResult<Vec<u8>> {
     let declared = req
-        .headers()
-        .get("Content-Length")?
+        .header("Content-Length")
         .and_then(|v| v.trim().parse::<u64>().ok());
-    if declared.is_some_and(|len| len > limit as u64) {
+    if declared.is_some_and(|len| len > MAX_BODY_BYTES as u64) {
         return Err(ApiError::PayloadTooLarge);
     }
-    let mut body = Vec::new();
-    let Ok(mut stream) = req.stream() else {
-        return Ok(body);
-    };
-    while let Some(chunk) = stream.next().await {
-        body.extend_from_slice(&chunk?);
-        if body.len() > limit {
-            return Err(ApiError::PayloadTooLarge);
-        }
-    }
-    Ok(body)
-}
-
-/// A string field of a JSON object: absent and `null` are `None`; any other
-/// non-string value is an error.
-pub fn text_field(map: &Map<String, Value>, key: &str) -> Result<Option<String>, ()> {
-    match map.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s.clone())),
-        Some(_) => Err(()),
-    }
+    req.body_up_to(MAX_BODY_BYTES)
+        .await?
+        .ok_or(ApiError::PayloadTooLarge)
 }
 
 /// The visitor's address as Cloudflare reports it.
 pub fn client_ip(req: &Request) -> String {
-    req.headers()
-        .get("CF-Connecting-IP")
-        .ok()
-        .flatten()
+    req.header("CF-Connecting-IP")
         .unwrap_or_else(|| "unknown".into())
 }
 
@@ -241,14 +271,14 @@ pub fn client_network(req: &Request) -> String {
 pub fn invalid_field(message: &str, field: &'static str) -> ApiError {
     ApiError::Unprocessable {
         message: message.to_string(),
-        fields: [(field, message.to_string())].into_iter().collect(),
+        fields: vec![(field, message.to_string())],
     }
 }
 
 /// Browsers send `Origin` with every state-changing request; one that names
 /// another site is refused.
 pub fn check_same_origin(req: &Request) -> ApiResult<()> {
-    let origin = req.headers().get("Origin")?;
+    let origin = req.header("Origin");
     let own = RequestUrl::of(req)?.origin();
     match origin {
         Some(origin) if is_same_origin(&origin, &own) => Ok(()),
@@ -260,7 +290,7 @@ pub fn check_same_origin(req: &Request) -> ApiResult<()> {
 /// Like [`check_same_origin`], but a request without `Origin` is refused too:
 /// for staff endpoints, which only our own pages call.
 pub fn require_same_origin(req: &Request) -> ApiResult<()> {
-    if req.headers().get("Origin")?.is_none() {
+    if req.header("Origin").is_none() {
         return Err(ApiError::Forbidden(messages::CROSS_ORIGIN.into()));
     }
     check_same_origin(req)
@@ -397,14 +427,14 @@ pub struct RequestUrl {
 }
 
 impl RequestUrl {
-    pub fn of(req: &Request) -> worker::Result<Self> {
-        Self::from_serialized(&req.inner().url())
+    pub fn of(req: &Request) -> Result<Self, HostError> {
+        Self::from_serialized(req.url())
     }
 
     /// From a URL a WHATWG URL parser serialised.
-    pub fn from_serialized(url: &str) -> worker::Result<Self> {
+    pub fn from_serialized(url: &str) -> Result<Self, HostError> {
         let parts = UrlParts::split(url)
-            .ok_or_else(|| worker::Error::RustError(format!("not an absolute URL: {url}")))?;
+            .ok_or_else(|| HostError::new(format!("not an absolute URL: {url}")))?;
         let authority = &parts.head[parts.head.rfind('@').unwrap_or(parts.scheme.len() + 2) + 1..];
         let query = parts.rest.split_once('?').map_or("", |(_, q)| q);
         Ok(Self {
@@ -620,12 +650,48 @@ mod tests {
 
     #[test]
     fn text_fields_accept_strings_and_absence_only() {
-        let map: Map<String, Value> =
-            serde_json::from_str(r#"{"a":"x","b":null,"c":3,"d":["x"]}"#).unwrap();
-        assert_eq!(text_field(&map, "a"), Ok(Some("x".into())));
-        assert_eq!(text_field(&map, "b"), Ok(None));
-        assert_eq!(text_field(&map, "missing"), Ok(None));
-        assert_eq!(text_field(&map, "c"), Err(()));
-        assert_eq!(text_field(&map, "d"), Err(()));
+        let fields: Fields = [
+            ("a", Field::Text("x".into())),
+            ("b", Field::Null),
+            ("c", Field::Other),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect();
+        assert_eq!(fields.text("a"), Ok(Some("x".into())));
+        assert_eq!(fields.text("b"), Ok(None));
+        assert_eq!(fields.text("missing"), Ok(None));
+        assert_eq!(fields.text("c"), Err(()));
+    }
+
+    #[test]
+    fn a_form_field_sent_twice_counts_as_its_last_value() {
+        let mut fields = Fields::from_form(b"name=Ana&email=a%40b.com&name=Ana+Maria");
+        assert_eq!(fields.text("name"), Ok(Some("Ana Maria".into())));
+        assert_eq!(fields.text("email"), Ok(Some("a@b.com".into())));
+        fields.add_missing("email", "other@b.com".into());
+        fields.add_missing("page_url", "https://x/".into());
+        assert_eq!(fields.text("email"), Ok(Some("a@b.com".into())));
+        assert_eq!(fields.text("page_url"), Ok(Some("https://x/".into())));
+    }
+
+    #[test]
+    fn an_api_error_reads_as_the_json_the_pages_expect() {
+        let body = invalid_field("Campo obrigatório.", "name").body();
+        let back: serde_json::Value = serde_json::from_str(body.as_str()).unwrap();
+        assert_eq!(
+            back,
+            serde_json::json!({
+                "success": false,
+                "error": "Campo obrigatório.",
+                "fields": { "name": "Campo obrigatório." }
+            })
+        );
+        let plain: serde_json::Value =
+            serde_json::from_str(ApiError::PayloadTooLarge.body().as_str()).unwrap();
+        assert_eq!(
+            plain,
+            serde_json::json!({ "success": false, "error": messages::BODY_TOO_LARGE })
+        );
     }
 }

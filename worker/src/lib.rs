@@ -1,6 +1,8 @@
 //! The lead site's worker: the lead endpoint, the staff API and the pages.
 
-use worker::{Context, Env, Method, Request, Response, ScheduleContext, ScheduledEvent, event};
+use std::convert::Infallible;
+
+use worker::{Context, Env, ScheduleContext, ScheduledEvent, event};
 
 pub mod admin;
 mod agency;
@@ -15,6 +17,7 @@ mod dates;
 mod email;
 mod health;
 mod http;
+mod json;
 pub mod leads;
 mod live_session;
 mod mail;
@@ -26,12 +29,19 @@ mod retention;
 mod site;
 mod team;
 pub mod turnstile;
+mod web;
 
 use http::{ApiError, ApiResult};
+use web::{Method, Request, Response};
 
 #[event(fetch)]
-pub async fn fetch(req: Request, env: Env, ctx: Context) -> worker::Result<Response> {
-    let path = req.path();
+pub async fn fetch(
+    req: web_sys::Request,
+    env: Env,
+    ctx: Context,
+) -> Result<web_sys::Response, Infallible> {
+    let req = Request::new(req);
+    let path = req.path().to_string();
     let method = req.method();
     let answer: ApiResult<Response> = match path.as_str() {
         "/functions/v1/send-lead-jetimob" => match method {
@@ -51,17 +61,17 @@ pub async fn fetch(req: Request, env: Env, ctx: Context) -> worker::Result<Respo
         p if p == "/api/staff" || p.starts_with("/api/staff/") => team::route(req, &env, p).await,
         "/api/audit" => audit::route(req, &env, "/api/audit").await,
         p if p.starts_with("/api/") => Err(ApiError::NotFound(messages::NOT_FOUND.into())),
-        _ => return site::serve(req, &env).await,
+        _ => return Ok(site::serve(req, &env).await.into_raw()),
     };
-    let response = answer.or_else(ApiError::into_response)?;
+    let response = answer.unwrap_or_else(ApiError::into_response);
     let headers = response.headers();
     // Every API answer is private and fresh; only the health check says how
     // long a monitor may reuse it.
-    if !headers.has("Cache-Control")? {
-        headers.set("Cache-Control", "no-store")?;
+    if !headers.has("Cache-Control") {
+        headers.set("Cache-Control", "no-store");
     }
-    headers.set("X-Content-Type-Options", "nosniff")?;
-    Ok(response)
+    headers.set("X-Content-Type-Options", "nosniff");
+    Ok(response.into_raw())
 }
 
 /// Every minute: removes what is no longer kept, delivers what is due to the

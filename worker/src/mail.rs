@@ -8,11 +8,11 @@
 
 use std::time::Duration;
 
-use serde::Serialize;
 use worker::Env;
 
 use crate::cron_state::{self, mail_failed_at, mail_sent_at};
-use crate::{agency, config, outbound, platform};
+use crate::platform::{HostError, HostResult};
+use crate::{agency, config, json, outbound, platform};
 
 const DEFAULT_MAIL_API_BASE_URL: &str = "https://api.resend.com";
 
@@ -21,21 +21,12 @@ const DEFAULT_MAIL_API_BASE_URL: &str = "https://api.resend.com";
 pub const TIMEOUT: Duration = Duration::from_secs(5);
 
 /// A message in plain text and HTML.
-#[derive(Debug, Serialize)]
+#[derive(Debug)]
 pub struct Email {
     pub to: String,
     pub subject: String,
     pub text: String,
     pub html: String,
-}
-
-#[derive(Serialize)]
-struct ApiBody<'a> {
-    from: &'a str,
-    to: [&'a str; 1],
-    subject: &'a str,
-    text: &'a str,
-    html: &'a str,
 }
 
 /// How this deployment sends e-mail.
@@ -74,7 +65,7 @@ pub fn is_available(env: &Env) -> bool {
 
 /// Sends `email`; an error means it was not accepted by the e-mail API (or
 /// that e-mail is off here). What the API answered is noted (see [`note`]).
-pub async fn send(env: &Env, email: &Email) -> worker::Result<()> {
+pub async fn send(env: &Env, email: &Email) -> HostResult<()> {
     let key = match delivery(env) {
         Delivery::Api(key) => key,
         Delivery::Log => {
@@ -87,9 +78,8 @@ pub async fn send(env: &Env, email: &Email) -> worker::Result<()> {
             return Ok(());
         }
         Delivery::Off => {
-            return Err(worker::Error::RustError(
-                "e-mail is off: MAIL_API_KEY is not set (MAIL_LOG_ONLY only in local development)"
-                    .into(),
+            return Err(HostError::new(
+                "e-mail is off: MAIL_API_KEY is not set (MAIL_LOG_ONLY only in local development)",
             ));
         }
     };
@@ -118,17 +108,18 @@ async fn note(env: &Env, sent: bool) {
     }
 }
 
-async fn post(env: &Env, key: &str, email: &Email) -> worker::Result<()> {
+async fn post(env: &Env, key: &str, email: &Email) -> HostResult<()> {
     let base = config::setting(env, "MAIL_API_BASE_URL")
         .unwrap_or_else(|| DEFAULT_MAIL_API_BASE_URL.into());
     let from = config::setting(env, "MAIL_FROM").unwrap_or_else(default_from);
-    let body = serde_json::to_string(&ApiBody {
-        from: &from,
-        to: [&email.to],
-        subject: &email.subject,
-        text: &email.text,
-        html: &email.html,
-    })?;
+    let body = json::object()
+        .field("from", &from)
+        .field("to", json::Json::strings([email.to.as_str()]))
+        .field("subject", &email.subject)
+        .field("text", &email.text)
+        .field("html", &email.html)
+        .end()
+        .into_string();
     let authorization = format!("Bearer {key}");
     let headers = [
         ("Authorization", authorization.as_str()),
@@ -139,12 +130,12 @@ async fn post(env: &Env, key: &str, email: &Email) -> worker::Result<()> {
     let secrets = [key];
     match outbound::send(request, TIMEOUT).await {
         Ok(answer) if answer.is_success() => Ok(()),
-        Ok(answer) => Err(worker::Error::RustError(format!(
+        Ok(answer) => Err(HostError::new(format!(
             "the e-mail API answered {}: {}",
             answer.status,
             outbound::redact(&answer.body, &secrets, 200)
         ))),
-        Err(failure) => Err(worker::Error::RustError(format!(
+        Err(failure) => Err(HostError::new(format!(
             "the e-mail API: {}",
             failure.describe(&secrets)
         ))),
@@ -152,10 +143,10 @@ async fn post(env: &Env, key: &str, email: &Email) -> worker::Result<()> {
 }
 
 fn default_from() -> String {
-    let c = agency::config();
     format!(
         "{} <nao-responda@{}>",
-        c.development.name, c.agency.staff_email_domain
+        agency::DEVELOPMENT_NAME,
+        agency::STAFF_EMAIL_DOMAIN
     )
 }
 

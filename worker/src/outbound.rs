@@ -5,9 +5,12 @@
 use std::time::Duration;
 
 use futures_util::future::{Either, select};
-use futures_util::{StreamExt, pin_mut};
-use worker::wasm_bindgen::JsValue;
-use worker::{AbortController, Delay, Fetch, Request, web_sys};
+use futures_util::pin_mut;
+use wasm_bindgen::JsValue;
+use worker::Delay;
+
+use crate::platform::{HostError, HostResult};
+use crate::web::{self, Headers};
 
 /// The start of an answer is all any caller needs: an id in a small JSON
 /// object, or the first words of an error.
@@ -51,32 +54,33 @@ impl Failure {
 /// without its body, and whatever answers that GET 200 (a login page, the
 /// https side of an http address) would read as the lead, the e-mail or the
 /// check taken.
-pub fn post(url: &str, headers: &[(&str, &str)], body: &JsValue) -> worker::Result<Request> {
+pub fn post(url: &str, headers: &[(&str, &str)], body: &JsValue) -> HostResult<web_sys::Request> {
     let init = web_sys::RequestInit::new();
     init.set_method("POST");
     init.set_redirect(web_sys::RequestRedirect::Manual);
-    let sent = web_sys::Headers::new()?;
+    let sent = Headers::new();
     for (name, value) in headers {
-        sent.set(name, value)?;
+        sent.set(name, value);
     }
     init.set_headers(&sent);
     init.set_body(body);
-    Ok(web_sys::Request::new_with_str_and_init(url, &init)?.into())
+    Ok(web_sys::Request::new_with_str_and_init(url, &init)?)
 }
 
 /// Sends `request` and reads its answer, giving up after `timeout` (the
 /// request is aborted then, so nothing keeps running after the caller moved on).
-pub async fn send(request: Request, timeout: Duration) -> Result<Answer, Failure> {
-    let controller = AbortController::default();
+pub async fn send(request: web_sys::Request, timeout: Duration) -> Result<Answer, Failure> {
+    let network = |e: HostError| Failure::Network(e.to_string());
+    let controller = web_sys::AbortController::new().map_err(|e| network(e.into()))?;
     let signal = controller.signal();
     let exchange = async {
-        let mut response = Fetch::Request(request)
-            .send_with_signal(&signal)
-            .await
-            .map_err(|e| Failure::Network(e.to_string()))?;
-        let status = response.status_code();
+        let response = web::fetch(&request, &signal).await.map_err(network)?;
+        let status = response.status();
         // An unreadable body does not change what the status said.
-        let body = read_capped(&mut response).await.unwrap_or_default();
+        let body = response
+            .text_up_to(MAX_ANSWER_BYTES)
+            .await
+            .unwrap_or_default();
         Ok(Answer { status, body })
     };
     let timer = Delay::from(timeout);
@@ -88,21 +92,6 @@ pub async fn send(request: Request, timeout: Duration) -> Result<Answer, Failure
             Err(Failure::Timeout(timeout))
         }
     }
-}
-
-async fn read_capped(response: &mut worker::Response) -> worker::Result<String> {
-    let mut bytes = Vec::new();
-    let Ok(mut stream) = response.stream() else {
-        return Ok(String::new());
-    };
-    while let Some(chunk) = stream.next().await {
-        bytes.extend_from_slice(&chunk?);
-        if bytes.len() >= MAX_ANSWER_BYTES {
-            bytes.truncate(MAX_ANSWER_BYTES);
-            break;
-        }
-    }
-    Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
 /// `text` on one line, every non-empty secret replaced by `[chave]`, cut to

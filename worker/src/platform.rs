@@ -1,5 +1,46 @@
-//! The two things the worker takes from its host: the clock and randomness.
-//! Kept here so the rest of the crate is plain Rust that `cargo test` runs natively.
+//! What the worker takes from its host: the clock, randomness, and the
+//! failure of a call into it (D1, fetch, the assets, WebCrypto). Kept here so
+//! the rest of the crate is plain Rust that `cargo test` runs natively.
+
+use std::fmt;
+
+use wasm_bindgen::{JsCast, JsValue};
+
+/// A call into the runtime failed: what it said, for the log. Small, so
+/// handing it up the stack with `?` costs next to nothing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HostError(String);
+
+pub type HostResult<T> = Result<T, HostError>;
+
+impl HostError {
+    pub fn new(what: impl Into<String>) -> Self {
+        Self(what.into())
+    }
+}
+
+impl fmt::Display for HostError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for HostError {}
+
+impl From<JsValue> for HostError {
+    /// An exception or a rejection: its message, and its cause's (D1 puts
+    /// SQLite's error there).
+    fn from(value: JsValue) -> Self {
+        let Some(error) = value.dyn_ref::<js_sys::Error>() else {
+            return Self(value.as_string().unwrap_or_else(|| format!("{value:?}")));
+        };
+        let message = String::from(error.message());
+        match error.cause().dyn_ref::<js_sys::Error>() {
+            Some(cause) => Self(format!("{message}: {}", String::from(cause.message()))),
+            None => Self(message),
+        }
+    }
+}
 
 /// Milliseconds since the Unix epoch, UTC.
 #[cfg(target_arch = "wasm32")]

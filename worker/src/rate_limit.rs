@@ -11,8 +11,15 @@
 
 use std::net::{IpAddr, Ipv6Addr};
 
-use crate::d1::query;
-use worker::{D1Database, D1PreparedStatement, D1Result, Env, RateLimiter};
+use js_sys::{Object, Promise, Reflect};
+use wasm_bindgen::prelude::wasm_bindgen;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+
+use worker::Env;
+
+use crate::d1::{D1Database, D1PreparedStatement, D1Result, query, row};
+use crate::platform::HostResult;
 
 /// A limit: at most `max` events per `window_ms` for one subject.
 #[derive(Debug, Clone, Copy)]
@@ -213,6 +220,15 @@ pub fn network_of(ip: &str) -> String {
     }
 }
 
+#[wasm_bindgen]
+extern "C" {
+    /// Cloudflare's Rate Limiting binding.
+    pub type RateLimiter;
+
+    #[wasm_bindgen(method, js_name = limit)]
+    fn limit_js(this: &RateLimiter, options: &Object) -> Promise;
+}
+
 /// Who counts a per-IP limit for this request.
 pub enum Counter {
     /// Cloudflare's Rate Limiting binding: one call counts and checks.
@@ -224,16 +240,18 @@ pub enum Counter {
 impl Counter {
     /// The binding when `wrangler.toml` declares it, D1 otherwise (always
     /// locally unless a test config adds the binding).
-    pub fn for_limit(env: &Env, limit: &Limit) -> Self {
-        Self::choose(limit.binding.map(|name| env.rate_limiter(name)))
-    }
-
     /// An absent or unusable binding falls back to D1: the limit is never
     /// silently off.
-    pub fn choose(binding: Option<worker::Result<RateLimiter>>) -> Self {
-        match binding {
-            Some(Ok(limiter)) => Counter::Binding(limiter),
-            Some(Err(_)) | None => Counter::D1,
+    pub fn for_limit(env: &Env, limit: &Limit) -> Self {
+        let limiter = limit
+            .binding
+            .and_then(|name| crate::web::binding(env, name))
+            .filter(|b| {
+                Reflect::get(b, &JsValue::from_str("limit")).is_ok_and(|f| f.is_function())
+            });
+        match limiter {
+            Some(limiter) => Counter::Binding(limiter.unchecked_into()),
+            None => Counter::D1,
         }
     }
 }
@@ -243,8 +261,15 @@ pub async fn within_binding(
     limiter: &RateLimiter,
     limit: &Limit,
     subject: &str,
-) -> worker::Result<bool> {
-    Ok(limiter.limit(limit.key(subject)).await?.success)
+) -> HostResult<bool> {
+    let options = Object::new();
+    Reflect::set(
+        &options,
+        &JsValue::from_str("key"),
+        &JsValue::from_str(&limit.key(subject)),
+    )?;
+    let outcome = JsFuture::from(limiter.limit_js(&options)).await?;
+    Ok(Reflect::get(&outcome, &JsValue::from_str("success"))?.is_truthy())
 }
 
 /// How a count is taken: one more in the subject's current window, or a new
@@ -266,12 +291,7 @@ pub const HIT_SQL: &str = concat!(
     count_one!()
 );
 
-pub fn hit(
-    db: &D1Database,
-    limit: &Limit,
-    subject: &str,
-    now_ms: i64,
-) -> worker::Result<D1PreparedStatement> {
+pub fn hit(db: &D1Database, limit: &Limit, subject: &str, now_ms: i64) -> D1PreparedStatement {
     query!(db, HIT_SQL, limit.key(subject), limit.window_start(now_ms))
 }
 
@@ -295,7 +315,7 @@ pub fn hit_within(
     subject: &str,
     now_ms: i64,
     (gate, gate_subject): (&Limit, &str),
-) -> worker::Result<D1PreparedStatement> {
+) -> D1PreparedStatement {
     query!(
         db,
         HIT_WITHIN_SQL,
@@ -312,12 +332,7 @@ pub fn hit_within(
 const REFUND_SQL: &str = "UPDATE rate_limits SET count = max(count - 1, 0) \
      WHERE key = ?1 AND window_start = ?2";
 
-pub fn refund(
-    db: &D1Database,
-    limit: &Limit,
-    subject: &str,
-    now_ms: i64,
-) -> worker::Result<D1PreparedStatement> {
+pub fn refund(db: &D1Database, limit: &Limit, subject: &str, now_ms: i64) -> D1PreparedStatement {
     query!(
         db,
         REFUND_SQL,
@@ -326,14 +341,15 @@ pub fn refund(
     )
 }
 
-#[derive(serde::Deserialize)]
-pub struct CountRow {
-    pub count: i64,
+row! {
+    pub struct CountRow {
+        pub count: i64,
+    }
 }
 
 /// The count the hit at `index` of a batch returned; 0 when it counted
 /// nothing (a [`hit_within`] its gate stopped).
-pub fn counted(results: &[D1Result], index: usize) -> worker::Result<i64> {
+pub fn counted(results: &[D1Result], index: usize) -> HostResult<i64> {
     Ok(crate::d1::first_row::<CountRow>(results, index)?.map_or(0, |r| r.count))
 }
 
@@ -383,14 +399,6 @@ mod tests {
         assert_eq!(network_of("203.0.113.9"), "203.0.113.9");
         assert_eq!(network_of("::ffff:203.0.113.9"), "203.0.113.9");
         assert_eq!(network_of("unknown"), "unknown");
-    }
-
-    #[test]
-    fn without_a_binding_every_limit_is_counted_in_d1() {
-        assert!(matches!(Counter::choose(None), Counter::D1));
-        let missing: worker::Result<RateLimiter> =
-            Err(String::from("Binding `LEAD_RATE_LIMITER` is undefined.").into());
-        assert!(matches!(Counter::choose(Some(missing)), Counter::D1));
     }
 
     #[test]

@@ -21,9 +21,10 @@
 //! next to nothing and a backlog (the first run after an upgrade) is cleared
 //! over a few runs instead of in one long one.
 
-use worker::{D1Result, Env};
+use crate::d1::{self, D1Result, query};
+use worker::Env;
 
-use crate::d1::{self, query};
+use crate::platform::HostResult;
 use crate::{config, platform};
 
 const DAY_MS: i64 = 24 * 60 * 60 * 1000;
@@ -149,11 +150,11 @@ pub async fn run(env: &Env) {
     }
 }
 
-async fn prune(env: &Env, now: i64) -> worker::Result<Vec<D1Result>> {
+async fn prune(env: &Env, now: i64) -> HostResult<Vec<D1Result>> {
     let db = config::database(env)?;
     let statements = STEPS
         .iter()
         .map(|(sql, kept_ms, _)| query!(&db, *sql, now - kept_ms, MAX_ROWS_PER_TABLE))
-        .collect::<worker::Result<Vec<_>>>()?;
-    d1::batch_counted(&db, statements).await
+        .collect();
+    db.batch(statements).await
 }

@@ -3,11 +3,13 @@
 
 mod inline_hashes;
 
-use serde_json::json;
-use worker::{Env, Headers, Request, Response};
+use worker::Env;
 
 use crate::http::{self, ApiResult};
+use crate::json;
+use crate::platform::HostResult;
 use crate::turnstile::{self, Turnstile};
+use crate::web::{self, Headers, Request, Response};
 pub use inline_hashes::{CspHash, PageHashes};
 
 /// `GET /api/config`: what the pages learn at run time rather than build
@@ -16,43 +18,49 @@ pub use inline_hashes::{CspHash, PageHashes};
 /// streamed as built.
 pub fn public_config(env: &Env) -> ApiResult<Response> {
     let site_key = Turnstile::from_env(env).map(|t| t.site_key().to_string());
-    http::success(json!({ "turnstile_site_key": site_key }))
+    http::success(json::object().field("turnstile_site_key", site_key))
 }
 
-/// One file of the static assets, by its path (`/senhas-comuns.txt`).
-pub async fn asset(env: &Env, path: &str) -> worker::Result<Response> {
-    let url = format!("https://assets.invalid{path}");
-    let request = worker::web_sys::Request::new_with_str(&url)?;
-    env.assets("ASSETS")?
-        .fetch_request(Request::from(request))
-        .await
+/// Fetches the page or asset from the static assets and adds the headers;
+/// if the assets cannot be read, a plain 500 (and the log says why).
+pub async fn serve(req: Request, env: &Env) -> Response {
+    match serve_from_assets(&req, env).await {
+        Ok(response) => response,
+        Err(error) => {
+            worker::console_error!("{}: the static assets failed: {error}", req.path());
+            Response::text(
+                500,
+                "text/plain; charset=utf-8",
+                crate::messages::INTERNAL_ERROR,
+            )
+        }
+    }
 }
 
-/// Fetches the page or asset from the static assets and adds the headers.
-pub async fn serve(req: Request, env: &Env) -> worker::Result<Response> {
-    let https = http::RequestUrl::of(&req)?.scheme() == "https";
+async fn serve_from_assets(req: &Request, env: &Env) -> HostResult<Response> {
+    let https = http::RequestUrl::of(req)?.scheme() == "https";
     let turnstile_on = Turnstile::from_env(env).is_some();
     let path = req.path();
-    let fetched = match shell_for(&path) {
-        Some(shell) => asset(env, shell).await?,
-        None => env.assets("ASSETS")?.fetch_request(req).await?,
+    let fetched = match shell_for(path) {
+        Some(shell) => web::asset(env, shell).await?,
+        None => web::fetch_asset(env, req.inner()).await?,
     };
-    let mut response = with_own_headers(fetched)?;
-    if response.status_code() == 404 {
+    let response = with_own_headers(&fetched);
+    if response.status() == 404 {
         worker::console_warn!("404 page not found: {path}");
     }
     let is_html = response
         .headers()
-        .get("Content-Type")?
+        .get("Content-Type")
         .is_some_and(|t| t.starts_with("text/html"));
     let inline = if is_html {
-        inline_hashes::for_page(env, &path).await
+        inline_hashes::for_page(env, path).await
     } else {
         PageHashes::default()
     };
-    let headers = response.headers_mut();
+    let headers = response.headers();
     for (name, value) in security_headers(is_html, https, turnstile_on, &inline) {
-        headers.set(name, &value)?;
+        headers.set(name, &value);
     }
     Ok(response)
 }
@@ -105,16 +113,12 @@ pub fn security_headers(
 }
 
 /// A fetched response's headers are immutable; copy them into a response we own.
-fn with_own_headers(fetched: Response) -> worker::Result<Response> {
-    let status = fetched.status_code();
+fn with_own_headers(fetched: &Response) -> Response {
     let headers = Headers::new();
     for (name, value) in fetched.headers().entries() {
-        headers.append(&name, &value)?;
+        headers.append(&name, &value);
     }
-    let (_, body) = fetched.into_parts();
-    Ok(Response::from_body(body)?
-        .with_status(status)
-        .with_headers(headers))
+    fetched.with_headers(&headers)
 }
 
 /// Only our own origin, and of inline code only the page's own style and

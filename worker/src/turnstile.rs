@@ -5,11 +5,12 @@
 //! verification service before it stores or sends anything.
 
 use serde::Deserialize;
-use serde_json::{Map, Value};
-use worker::{D1Database, Env, Request};
+use worker::Env;
 
 use crate::cron_state::{self, turnstile_failed_at};
-use crate::http::{ApiError, ApiResult, FieldErrors};
+use crate::d1::D1Database;
+use crate::http::{ApiError, ApiResult, Field, Fields};
+use crate::platform::HostResult;
 use crate::{config, messages, outbound};
 
 pub const DEFAULT_VERIFY_URL: &str = "https://challenges.cloudflare.com/turnstile/v0/siteverify";
@@ -86,7 +87,7 @@ impl Turnstile {
 
     /// Checks the token of `body` for a visitor at `remote_ip`; `Ok` means the
     /// submission may go on.
-    pub async fn check(&self, body: &Map<String, Value>, remote_ip: &str) -> ApiResult<()> {
+    pub async fn check(&self, body: &Fields, remote_ip: &str) -> ApiResult<()> {
         into_result(self.verdict(body, remote_ip).await)
     }
 
@@ -97,7 +98,7 @@ impl Turnstile {
     pub async fn check_lead(
         &self,
         db: &D1Database,
-        body: &Map<String, Value>,
+        body: &Fields,
         remote_ip: &str,
         now: i64,
     ) -> ApiResult<()> {
@@ -110,7 +111,7 @@ impl Turnstile {
         into_result(verdict)
     }
 
-    async fn verdict(&self, body: &Map<String, Value>, remote_ip: &str) -> Verdict {
+    async fn verdict(&self, body: &Fields, remote_ip: &str) -> Verdict {
         let verdict = match token_of(body) {
             Err(message) => Verdict::Refused(message),
             Ok(token) => self.verify(token, remote_ip).await,
@@ -135,13 +136,13 @@ impl Turnstile {
 }
 
 /// The token of a submission: present, not blank, not absurdly long.
-pub fn token_of(body: &Map<String, Value>) -> Result<&str, &'static str> {
+pub fn token_of(body: &Fields) -> Result<&str, &'static str> {
     match body.get(TOKEN_FIELD) {
-        Some(Value::String(t)) if t.trim().is_empty() => Err(messages::TURNSTILE_MISSING),
-        Some(Value::String(t)) if t.chars().count() > MAX_TOKEN_CHARS => {
+        Some(Field::Text(t)) if t.trim().is_empty() => Err(messages::TURNSTILE_MISSING),
+        Some(Field::Text(t)) if t.chars().count() > MAX_TOKEN_CHARS => {
             Err(messages::TURNSTILE_REFUSED)
         }
-        Some(Value::String(t)) => Ok(t.trim()),
+        Some(Field::Text(t)) => Ok(t.trim()),
         Some(_) => Err(messages::TURNSTILE_REFUSED),
         None => Err(messages::TURNSTILE_MISSING),
     }
@@ -159,7 +160,7 @@ pub fn verification_form(secret: &str, token: &str, remote_ip: &str) -> String {
     form.finish()
 }
 
-fn build_request(verify_url: &str, form: String) -> worker::Result<Request> {
+fn build_request(verify_url: &str, form: String) -> HostResult<web_sys::Request> {
     let headers = [("Content-Type", "application/x-www-form-urlencoded")];
     outbound::post(verify_url, &headers, &form.into())
 }
@@ -202,14 +203,10 @@ pub fn decide(status: u16, body: &str) -> Verdict {
 pub fn into_result(verdict: Verdict) -> ApiResult<()> {
     match verdict {
         Verdict::Passed => Ok(()),
-        Verdict::Refused(message) => {
-            let mut fields = FieldErrors::new();
-            fields.insert(TOKEN_FIELD, message.to_string());
-            Err(ApiError::Unprocessable {
-                message: message.to_string(),
-                fields,
-            })
-        }
+        Verdict::Refused(message) => Err(ApiError::Unprocessable {
+            message: message.to_string(),
+            fields: vec![(TOKEN_FIELD, message.to_string())],
+        }),
         Verdict::Unavailable(_) => {
             Err(ApiError::BadGateway(messages::TURNSTILE_UNAVAILABLE.into()))
         }
@@ -220,8 +217,18 @@ pub fn into_result(verdict: Verdict) -> ApiResult<()> {
 mod tests {
     use super::*;
 
-    fn body(json: &str) -> Map<String, Value> {
-        serde_json::from_str(json).unwrap()
+    fn body(json: &str) -> Fields {
+        let map: serde_json::Map<String, serde_json::Value> = serde_json::from_str(json).unwrap();
+        map.into_iter()
+            .map(|(k, v)| {
+                let field = match v {
+                    serde_json::Value::String(t) => Field::Text(t),
+                    serde_json::Value::Null => Field::Null,
+                    _ => Field::Other,
+                };
+                (k, field)
+            })
+            .collect()
     }
 
     #[test]
@@ -311,7 +318,7 @@ mod tests {
         let ApiError::Unprocessable { fields, .. } = refused else {
             panic!("not a 422")
         };
-        assert!(fields.contains_key(TOKEN_FIELD));
+        assert!(fields.iter().any(|(name, _)| *name == TOKEN_FIELD));
         let down = into_result(Verdict::Unavailable("x".into())).unwrap_err();
         assert_eq!(down.status(), 502);
         assert_eq!(down.message(), messages::TURNSTILE_UNAVAILABLE);

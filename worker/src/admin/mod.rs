@@ -7,25 +7,26 @@ pub mod query;
 mod store;
 
 use futures_util::{StreamExt, stream};
-use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
-use worker::{D1Database, D1PreparedStatement, D1Result, Env, Headers, Method, Request, Response};
+use worker::Env;
 
 use crate::audit::{self, Actor, Subject};
 use crate::auth::guard::{self, Staff};
 use crate::crm::{self, Outcome};
+use crate::d1::{D1Database, D1PreparedStatement, D1Result};
 use crate::dates::{self, iso};
 use crate::http::{self, ApiError, ApiResult};
+use crate::json::{self, Json};
 use crate::leads::domain::format_whatsapp;
+use crate::web::{self, Headers, Method, Request, Response};
 use crate::{config, d1, messages, platform};
 use query::{Cursor, LeadQuery, PAGE_SIZE, StatusFilter};
-use store::{Action, Counts, LeadRow};
+use store::{Action, Counts, LeadRow, StatusRow};
 
 /// Rows per D1 query of the export; 100,000 leads take 50 queries.
 const EXPORT_BATCH: i64 = 2_000;
 
-pub async fn route(mut req: Request, env: &Env, path: &str) -> ApiResult<Response> {
+pub async fn route(req: Request, env: &Env, path: &str) -> ApiResult<Response> {
     let staff = guard::require_staff(&req, env).await?;
     let rest = path.trim_start_matches("/api/leads");
     let segments: Vec<&str> = rest.split('/').filter(|s| !s.is_empty()).collect();
@@ -33,7 +34,7 @@ pub async fn route(mut req: Request, env: &Env, path: &str) -> ApiResult<Respons
         ([], Method::Get) => list(&req, env).await,
         (["export.csv"], Method::Get) => export(&req, env, &staff).await,
         ([id], Method::Get) => story(env, id).await,
-        ([id, "mark-sent"], Method::Post) => mark_sent(&mut req, env, &staff, id).await,
+        ([id, "mark-sent"], Method::Post) => mark_sent(&req, env, &staff, id).await,
         ([id, "resend"], Method::Post) => resend(&req, env, &staff, id).await,
         ([id], Method::Delete) => delete(&req, env, &staff, id).await,
         ([] | ["export.csv"], _) => Err(ApiError::MethodNotAllowed("GET")),
@@ -44,95 +45,50 @@ pub async fn route(mut req: Request, env: &Env, path: &str) -> ApiResult<Respons
 }
 
 /// A lead as the panel shows it: timestamps in ISO 8601 (UTC), the WhatsApp
-/// number also formatted.
-#[derive(Serialize)]
-struct LeadJson<'a> {
-    id: &'a str,
-    name: &'a str,
-    email: &'a str,
-    whatsapp: &'a str,
-    whatsapp_display: String,
-    origem: &'a str,
-    jetimob_enviado: bool,
-    delivery_status: &'a str,
-    delivery_attempts: i64,
-    next_attempt_at: Option<String>,
-    last_error: Option<&'a str>,
-    sent_at: Option<String>,
-    sent_by: Option<&'a str>,
-    created_at: Option<String>,
-    submission_count: i64,
-    last_submitted_at: Option<String>,
-    utm_source: Option<&'a str>,
-    utm_medium: Option<&'a str>,
-    utm_campaign: Option<&'a str>,
-    utm_term: Option<&'a str>,
-    utm_content: Option<&'a str>,
-    gclid: Option<&'a str>,
-    fbclid: Option<&'a str>,
-    referrer: Option<&'a str>,
-    page_url: Option<&'a str>,
-    /// The correction the CRM still has to learn: 'pending', 'failed' or null.
-    update_status: Option<&'a str>,
-    update_last_error: Option<&'a str>,
-    /// Another lead a submission tied this one to ('Possível duplicado').
-    duplicate_of: Option<&'a str>,
-    last_touch: Option<LastTouchJson>,
-}
-
-#[derive(Serialize)]
-struct LastTouchJson {
-    at: Option<String>,
-    origem: String,
-    utm_source: Option<String>,
-    utm_medium: Option<String>,
-    utm_campaign: Option<String>,
-    gclid: Option<String>,
-    fbclid: Option<String>,
-}
-
-impl<'a> From<&'a LeadRow> for LeadJson<'a> {
-    fn from(l: &'a LeadRow) -> Self {
-        LeadJson {
-            id: &l.id,
-            name: &l.name,
-            email: &l.email,
-            whatsapp: &l.whatsapp,
-            whatsapp_display: format_whatsapp(&l.whatsapp),
-            origem: &l.origem,
-            jetimob_enviado: l.jetimob_enviado == 1,
-            delivery_status: &l.delivery_status,
-            delivery_attempts: l.delivery_attempts,
-            next_attempt_at: l.next_attempt_at.and_then(iso),
-            last_error: l.last_error.as_deref(),
-            sent_at: l.sent_at.and_then(iso),
-            sent_by: l.sent_by.as_deref(),
-            created_at: iso(l.created_at),
-            submission_count: l.submission_count,
-            last_submitted_at: iso(l.last_submitted_at),
-            utm_source: l.utm_source.as_deref(),
-            utm_medium: l.utm_medium.as_deref(),
-            utm_campaign: l.utm_campaign.as_deref(),
-            utm_term: l.utm_term.as_deref(),
-            utm_content: l.utm_content.as_deref(),
-            gclid: l.gclid.as_deref(),
-            fbclid: l.fbclid.as_deref(),
-            referrer: l.referrer.as_deref(),
-            page_url: l.page_url.as_deref(),
-            update_status: l.update_status.as_deref(),
-            update_last_error: l.update_last_error.as_deref(),
-            duplicate_of: l.duplicate_of.as_deref(),
-            last_touch: l.last_touch().map(|t| LastTouchJson {
-                at: iso(t.at),
-                origem: t.origem,
-                utm_source: t.utm_source,
-                utm_medium: t.utm_medium,
-                utm_campaign: t.utm_campaign,
-                gclid: t.gclid,
-                fbclid: t.fbclid,
-            }),
-        }
-    }
+/// number also formatted; `update_status` is the correction the CRM still
+/// has to learn ('pending', 'failed' or null), `duplicate_of` another lead a
+/// submission tied this one to ('Possível duplicado').
+fn lead_json(l: &LeadRow) -> json::Object {
+    let last_touch = l.last_touch().map(|t| {
+        json::object()
+            .field("at", iso(t.at))
+            .field("origem", &t.origem)
+            .field("utm_source", &t.utm_source)
+            .field("utm_medium", &t.utm_medium)
+            .field("utm_campaign", &t.utm_campaign)
+            .field("gclid", &t.gclid)
+            .field("fbclid", &t.fbclid)
+    });
+    json::object()
+        .field("id", &l.id)
+        .field("name", &l.name)
+        .field("email", &l.email)
+        .field("whatsapp", &l.whatsapp)
+        .field("whatsapp_display", format_whatsapp(&l.whatsapp))
+        .field("origem", &l.origem)
+        .field("jetimob_enviado", l.jetimob_enviado == 1)
+        .field("delivery_status", &l.delivery_status)
+        .field("delivery_attempts", l.delivery_attempts)
+        .field("next_attempt_at", l.next_attempt_at.and_then(iso))
+        .field("last_error", &l.last_error)
+        .field("sent_at", l.sent_at.and_then(iso))
+        .field("sent_by", &l.sent_by)
+        .field("created_at", iso(l.created_at))
+        .field("submission_count", l.submission_count)
+        .field("last_submitted_at", iso(l.last_submitted_at))
+        .field("utm_source", &l.utm_source)
+        .field("utm_medium", &l.utm_medium)
+        .field("utm_campaign", &l.utm_campaign)
+        .field("utm_term", &l.utm_term)
+        .field("utm_content", &l.utm_content)
+        .field("gclid", &l.gclid)
+        .field("fbclid", &l.fbclid)
+        .field("referrer", &l.referrer)
+        .field("page_url", &l.page_url)
+        .field("update_status", &l.update_status)
+        .field("update_last_error", &l.update_last_error)
+        .field("duplicate_of", &l.duplicate_of)
+        .field("last_touch", last_touch)
 }
 
 /// `GET /api/leads/{id}`: the lead's story (its newest entries, see
@@ -142,67 +98,73 @@ async fn story(env: &Env, id: &str) -> ApiResult<Response> {
     let Some(story) = store::story(&db, id).await? else {
         return Err(ApiError::NotFound(messages::LEAD_NOT_FOUND.into()));
     };
-    let submissions: Vec<_> = story
-        .submissions
-        .iter()
-        .map(|s| {
-            json!({
-                "id": s.id,
-                "at": iso(s.submitted_at),
-                "name": s.name,
-                "email": s.email,
-                "whatsapp": s.whatsapp,
-                "whatsapp_display": format_whatsapp(&s.whatsapp),
-                "origem": s.origem,
-                "utm_source": s.utm_source,
-                "utm_medium": s.utm_medium,
-                "utm_campaign": s.utm_campaign,
-                "utm_term": s.utm_term,
-                "utm_content": s.utm_content,
-                "gclid": s.gclid,
-                "fbclid": s.fbclid,
-                "referrer": s.referrer,
-                "page_url": s.page_url,
-            })
-        })
-        .collect();
-    let attempts: Vec<_> = story
-        .attempts
-        .iter()
-        .map(|a| json!({ "id": a.id, "at": iso(a.at), "kind": a.kind, "outcome": a.outcome, "detail": a.detail }))
-        .collect();
-    let actions: Vec<_> = story
-        .actions
-        .iter()
-        .map(|a| json!({ "id": a.id, "at": iso(a.at), "staff_email": a.staff_email, "action": a.action }))
-        .collect();
-    let linked: Vec<_> = story
-        .linked
-        .iter()
-        .map(|l| {
-            json!({
-                "id": l.id,
-                "name": l.name,
-                "email": l.email,
-                "whatsapp_display": format_whatsapp(&l.whatsapp),
-            })
-        })
-        .collect();
-    http::success(json!({
-        "lead": LeadJson::from(&story.lead),
-        "submissions": submissions,
-        "attempts": attempts,
-        "actions": actions,
-        "possible_duplicates": linked,
-        // What the page leaves out (the oldest after the first submission,
-        // the oldest attempts and actions), for it to say so.
-        "hidden": {
-            "submissions": story.totals.submissions - story.submissions.len() as i64,
-            "attempts": story.totals.attempts - story.attempts.len() as i64,
-            "actions": story.totals.actions - story.actions.len() as i64,
-        },
-        "crm_configured": crm::is_configured(env),
-    }))
+    let submissions = Json::array(story.submissions.iter().map(|s| {
+        json::object()
+            .field("id", s.id)
+            .field("at", iso(s.submitted_at))
+            .field("name", &s.name)
+            .field("email", &s.email)
+            .field("whatsapp", &s.whatsapp)
+            .field("whatsapp_display", format_whatsapp(&s.whatsapp))
+            .field("origem", &s.origem)
+            .field("utm_source", &s.utm_source)
+            .field("utm_medium", &s.utm_medium)
+            .field("utm_campaign", &s.utm_campaign)
+            .field("utm_term", &s.utm_term)
+            .field("utm_content", &s.utm_content)
+            .field("gclid", &s.gclid)
+            .field("fbclid", &s.fbclid)
+            .field("referrer", &s.referrer)
+            .field("page_url", &s.page_url)
+            .end()
+    }));
+    let attempts = Json::array(story.attempts.iter().map(|a| {
+        json::object()
+            .field("id", a.id)
+            .field("at", iso(a.at))
+            .field("kind", &a.kind)
+            .field("outcome", &a.outcome)
+            .field("detail", &a.detail)
+            .end()
+    }));
+    let actions = Json::array(story.actions.iter().map(|a| {
+        json::object()
+            .field("id", a.id)
+            .field("at", iso(a.at))
+            .field("staff_email", &a.staff_email)
+            .field("action", &a.action)
+            .end()
+    }));
+    let linked = Json::array(story.linked.iter().map(|l| {
+        json::object()
+            .field("id", &l.id)
+            .field("name", &l.name)
+            .field("email", &l.email)
+            .field("whatsapp_display", format_whatsapp(&l.whatsapp))
+            .end()
+    }));
+    // What the page leaves out (the oldest after the first submission, the
+    // oldest attempts and actions), for it to say so.
+    let hidden = json::object()
+        .field(
+            "submissions",
+            story.totals.submissions - story.submissions.len() as i64,
+        )
+        .field(
+            "attempts",
+            story.totals.attempts - story.attempts.len() as i64,
+        )
+        .field("actions", story.totals.actions - story.actions.len() as i64);
+    http::success(
+        json::object()
+            .field("lead", lead_json(&story.lead))
+            .field("submissions", submissions)
+            .field("attempts", attempts)
+            .field("actions", actions)
+            .field("possible_duplicates", linked)
+            .field("hidden", hidden)
+            .field("crm_configured", crm::is_configured(env)),
+    )
 }
 
 /// How many leads a filter covers, from the counters alone.
@@ -229,21 +191,21 @@ async fn list(req: &Request, env: &Env) -> ApiResult<Response> {
     let q = LeadQuery::from_url(&url);
     let db = config::database(env)?;
     let crm_configured = crm::is_configured(env);
-    let tag_of = |state: &store::ListState, incident: &Value| {
+    let tag_of = |state: &store::ListState, incident: &Json| {
         list_tag(url.query(), crm_configured, state.changes, incident)
     };
     // What a tag that no longer matches cost before the page was read.
     let mut probed = 0;
-    if let Some(known) = req.headers().get("If-None-Match")? {
+    if let Some(known) = req.header("If-None-Match") {
         let state = store::list_state(&db).await?;
         probed = state.rows_read;
         let tag = tag_of(&state, &incident_json(&state, platform::now_ms()));
         if let Some(tag) = tag.filter(|tag| tag_matches(&known, tag)) {
-            let response = Response::empty()?.with_status(304);
-            response.headers().set("ETag", &tag)?;
+            let response = Response::empty(304);
+            response.headers().set("ETag", &tag);
             response
                 .headers()
-                .set("D1-Rows-Read", &state.rows_read.to_string())?;
+                .set("D1-Rows-Read", &state.rows_read.to_string());
             return Ok(response);
         }
     }
@@ -252,55 +214,58 @@ async fn list(req: &Request, env: &Env) -> ApiResult<Response> {
     let total = page
         .matches
         .unwrap_or_else(|| filtered_total(q.status, &counts));
-    let leads: Vec<LeadJson> = page.leads.iter().map(LeadJson::from).collect();
+    let leads = Json::array(page.leads.iter().map(|l| lead_json(l).end()));
     let key = |lead: Option<&LeadRow>| lead.map(|l| Cursor::key(l.created_at, &l.id));
     let incident = incident_json(&page.state, platform::now_ms());
     let tag = tag_of(&page.state, &incident);
-    let response = http::success(json!({
-        "leads": leads,
-        "page": q.page,
-        "page_size": PAGE_SIZE,
-        "total": total,
-        "pages": (total + PAGE_SIZE - 1) / PAGE_SIZE,
-        "first": key(page.leads.first()),
-        "last": key(page.leads.last()),
-        "counts": {
-            "total": counts.total(),
-            "sent": counts.sent,
-            "pending": counts.pending + counts.failed,
-            "failed": counts.failed,
-            // 'Precisam de atenção' and 'Falharam': given up, or with a
-            // correction given up.
-            "attention": counts.attention,
-            "duplicates": counts.duplicates,
-        },
-        "crm_configured": crm_configured,
-        "incident": incident,
-    }))?;
+    let counts = json::object()
+        .field("total", counts.total())
+        .field("sent", counts.sent)
+        .field("pending", counts.pending + counts.failed)
+        .field("failed", counts.failed)
+        // 'Precisam de atenção' and 'Falharam': given up, or with a
+        // correction given up.
+        .field("attention", counts.attention)
+        .field("duplicates", counts.duplicates);
+    let response = http::success(
+        json::object()
+            .field("leads", leads)
+            .field("page", q.page)
+            .field("page_size", PAGE_SIZE)
+            .field("total", total)
+            .field("pages", (total + PAGE_SIZE - 1) / PAGE_SIZE)
+            .field("first", key(page.leads.first()))
+            .field("last", key(page.leads.last()))
+            .field("counts", counts)
+            .field("crm_configured", crm_configured)
+            .field("incident", &incident),
+    )?;
     if let Some(tag) = tag {
-        response.headers().set("ETag", &tag)?;
+        response.headers().set("ETag", &tag);
     }
     // What the page cost in D1 rows, for `make bench` (staff only see it).
     response
         .headers()
-        .set("D1-Rows-Read", &(probed + page.state.rows_read).to_string())?;
+        .set("D1-Rows-Read", &(probed + page.state.rows_read).to_string());
     Ok(response)
 }
 
 /// While leads are not reaching Jetimob, the cron that sends them (and the
 /// alerts) stopped, or e-mail fails: the banner's words; else null.
-fn incident_json(state: &store::ListState, now: i64) -> Value {
+fn incident_json(state: &store::ListState, now: i64) -> Json {
     let Some((since, words)) = state.heartbeat.banner(state.incident.as_ref(), now) else {
-        return Value::Null;
+        return Json::null();
     };
-    json!({
-        "since": since,
-        "summary": words.summary,
-        "details": words.details.iter()
-            .map(|(what, todo)| json!({ "what": what, "todo": todo }))
-            .collect::<Vec<_>>(),
-        "kept": words.kept,
-    })
+    let details = words
+        .details
+        .iter()
+        .map(|(what, todo)| json::object().field("what", what).field("todo", todo).end());
+    json::object()
+        .field("since", since)
+        .field("summary", words.summary)
+        .field("details", Json::array(details))
+        .field("kept", words.kept)
+        .end()
 }
 
 /// The list's tag: the change counter, and a digest of the rest the answer
@@ -311,13 +276,13 @@ fn list_tag(
     query: &str,
     crm_configured: bool,
     changes: Option<i64>,
-    incident: &Value,
+    incident: &Json,
 ) -> Option<String> {
     let changes = changes?;
     let digest = Sha256::new()
         .chain_update(query)
         .chain_update([0, u8::from(crm_configured)])
-        .chain_update(incident.to_string())
+        .chain_update(incident.as_str())
         .finalize();
     let hex: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
     Some(format!("W/\"{changes}-{hex}\""))
@@ -347,7 +312,7 @@ async fn export(req: &Request, env: &Env, staff: &Staff) -> ApiResult<Response> 
         audit::Action::Export,
         Subject::Nothing,
         platform::now_ms(),
-    )?;
+    );
     let (_, first) = futures_util::try_join!(
         async { exported.run().await.map(|_| ()) },
         store::first_page(&db, &q, EXPORT_BATCH)
@@ -372,27 +337,26 @@ async fn export(req: &Request, env: &Env, staff: &Staff) -> ApiResult<Response> 
                 }
                 Ok(None) => {
                     worker::console_log!("export: stopped, its staff session ended while it ran");
-                    let ended = worker::Error::RustError("the staff session ended".into());
+                    let ended = "the staff session ended".to_string();
                     Some((Err(ended), (None, db, q, staff)))
                 }
                 Err(error) => {
                     worker::console_error!("export: a page of leads could not be read: {error}");
-                    Some((Err(error), (None, db, q, staff)))
+                    Some((Err(error.to_string()), (None, db, q, staff)))
                 }
             }
         },
     );
-    let body =
-        stream::once(async move { Ok::<Vec<u8>, worker::Error>(head.into_bytes()) }).chain(rest);
+    let body = stream::once(async move { Ok(head.into_bytes()) }).chain(rest);
     // The day staff are in (Brasília), not UTC's, which is tomorrow from 21:00.
     let date = dates::brasilia_day(platform::now_ms());
     let headers = Headers::new();
-    headers.set("Content-Type", "text/csv; charset=utf-8")?;
+    headers.set("Content-Type", "text/csv; charset=utf-8");
     headers.set(
         "Content-Disposition",
         &format!("attachment; filename=\"leads-{date}.csv\""),
-    )?;
-    Ok(Response::from_stream(body)?.with_headers(headers))
+    );
+    Ok(Response::new(200, &headers, &web::stream_body(body)))
 }
 
 /// Where the next export page starts; `None` after a short (last) page.
@@ -418,9 +382,9 @@ async fn act(
 ) -> ApiResult<Vec<D1Result>> {
     let results = db
         .batch(vec![
-            store::audit(db, staff, action, id, now)?,
+            store::audit(db, staff, action, id, now),
             change,
-            store::session_live(db, staff, now)?,
+            store::session_live(db, staff, now),
         ])
         .await?;
     if !d1::returned_row(&results, 1) && !d1::returned_row(&results, 2) {
@@ -446,11 +410,11 @@ async fn unchanged(env: &Env, id: &str) -> ApiError {
 
 /// `POST /api/leads/{id}/mark-sent` `{name?, email?, whatsapp?}`: 'Marcar
 /// Enviado', with the details the panel showed (what staff entered in the CRM).
-async fn mark_sent(req: &mut Request, env: &Env, staff: &Staff, id: &str) -> ApiResult<Response> {
+async fn mark_sent(req: &Request, env: &Env, staff: &Staff, id: &str) -> ApiResult<Response> {
     http::require_same_origin(req)?;
     let body = http::read_json_object(req).await?;
     let field = |key| {
-        http::text_field(&body, key)
+        body.text(key)
             .map_err(|()| ApiError::BadRequest(messages::INVALID_JSON.into()))
     };
     let entered = crm::store::Entered {
@@ -460,12 +424,12 @@ async fn mark_sent(req: &mut Request, env: &Env, staff: &Staff, id: &str) -> Api
     };
     let db = config::database(env)?;
     let now = platform::now_ms();
-    let change = crm::store::mark_sent_by_staff(&db, id, now, &entered, &staff.session_id)?;
+    let change = crm::store::mark_sent_by_staff(&db, id, now, &entered, &staff.session_id);
     let results = act(&db, staff, Action::MarkSent, id, now, change).await?;
     if !d1::returned_row(&results, 1) {
         return Err(unchanged(env, id).await);
     }
-    http::success(json!({}))
+    http::success(json::object())
 }
 
 /// `DELETE /api/leads/{id}`.
@@ -473,18 +437,12 @@ async fn delete(req: &Request, env: &Env, staff: &Staff, id: &str) -> ApiResult<
     http::require_same_origin(req)?;
     let db = config::database(env)?;
     let now = platform::now_ms();
-    let change = store::delete(&db, staff, id, now)?;
+    let change = store::delete(&db, staff, id, now);
     let results = act(&db, staff, Action::Delete, id, now, change).await?;
     if !d1::returned_row(&results, 1) {
         return Err(ApiError::NotFound(messages::LEAD_NOT_FOUND.into()));
     }
-    http::success(json!({}))
-}
-
-/// What 'Reenviar' made due.
-#[derive(Deserialize)]
-struct Retried {
-    delivery_status: String,
+    http::success(json::object())
 }
 
 /// `POST /api/leads/{id}/resend`: 'Reenviar' makes the lead (or the
@@ -497,9 +455,9 @@ async fn resend(req: &Request, env: &Env, staff: &Staff, id: &str) -> ApiResult<
     }
     let db = config::database(env)?;
     let now = platform::now_ms();
-    let change = crm::store::retry_now(&db, id, now, &staff.session_id)?;
+    let change = crm::store::retry_now(&db, id, now, &staff.session_id);
     let results = act(&db, staff, Action::Resend, id, now, change).await?;
-    let Some(due) = d1::first_row::<Retried>(&results, 1)? else {
+    let Some(due) = d1::first_row::<StatusRow>(&results, 1)? else {
         return Err(unchanged(env, id).await);
     };
     // A lead the CRM has is resent for its correction.
@@ -514,11 +472,12 @@ async fn resend(req: &Request, env: &Env, staff: &Staff, id: &str) -> ApiResult<
         Outcome::Failed { last_error, .. } => (false, Some(last_error.as_str())),
         Outcome::NotClaimed | Outcome::NotConfigured => (false, None),
     };
-    http::success(json!({
-        "delivered": delivered,
-        "last_error": last_error,
-        "lead": lead.as_ref().map(LeadJson::from),
-    }))
+    http::success(
+        json::object()
+            .field("delivered", delivered)
+            .field("last_error", last_error)
+            .field("lead", lead.as_ref().map(lead_json)),
+    )
 }
 
 #[cfg(test)]
@@ -544,28 +503,30 @@ mod tests {
 
     #[test]
     fn the_tag_moves_with_the_leads_the_address_the_banner_and_the_crm() {
-        let banner = json!({ "summary": "Leads não estão chegando ao Jetimob" });
-        let tag = list_tag("status=falhas", true, Some(7), &Value::Null);
+        let banner = json::object()
+            .field("summary", "Leads não estão chegando ao Jetimob")
+            .end();
+        let tag = list_tag("status=falhas", true, Some(7), &Json::null());
         assert!(
             tag.as_deref().is_some_and(|t| t.starts_with("W/\"7-")),
             "{tag:?}"
         );
-        assert_eq!(tag, list_tag("status=falhas", true, Some(7), &Value::Null));
+        assert_eq!(tag, list_tag("status=falhas", true, Some(7), &Json::null()));
         for other in [
-            list_tag("status=falhas", true, Some(8), &Value::Null),
-            list_tag("status=enviados", true, Some(7), &Value::Null),
-            list_tag("status=falhas", false, Some(7), &Value::Null),
+            list_tag("status=falhas", true, Some(8), &Json::null()),
+            list_tag("status=enviados", true, Some(7), &Json::null()),
+            list_tag("status=falhas", false, Some(7), &Json::null()),
             list_tag("status=falhas", true, Some(7), &banner),
         ] {
             assert_ne!(tag, other);
         }
         // Without its counter, a list is never tagged, so never told unchanged.
-        assert_eq!(list_tag("status=falhas", true, None, &Value::Null), None);
+        assert_eq!(list_tag("status=falhas", true, None, &Json::null()), None);
     }
 
     #[test]
     fn if_none_match_is_compared_weakly_and_may_list_tags() {
-        let tag = list_tag("", true, Some(3), &Value::Null).unwrap_or_default();
+        let tag = list_tag("", true, Some(3), &Json::null()).unwrap_or_default();
         let strong = tag.trim_start_matches("W/");
         assert!(tag_matches(&tag, &tag));
         assert!(tag_matches(strong, &tag));
@@ -573,7 +534,7 @@ mod tests {
         assert!(tag_matches("*", &tag));
         assert!(!tag_matches("W/\"3-00\"", &tag));
         assert!(!tag_matches("", &tag));
-        let next = list_tag("", true, Some(4), &Value::Null).unwrap_or_default();
+        let next = list_tag("", true, Some(4), &Json::null()).unwrap_or_default();
         assert!(!tag_matches(&next, &tag));
     }
 

@@ -1,8 +1,8 @@
 //! The panel's reads and writes on the leads table, and the audit trail.
 
-use crate::d1::query;
 use serde::Deserialize;
-use worker::{D1Database, D1PreparedStatement, D1Result};
+
+use crate::d1::{Count, D1Database, D1PreparedStatement, D1Result, query, row};
 
 use super::query::{CHANGES_SQL, COUNTS_SQL, Cursor, LEAD_COLUMNS, LeadQuery, PAGE_SIZE};
 
@@ -11,45 +11,48 @@ use crate::alerts::incidents::{self, Incident};
 use crate::auth::guard::Staff;
 use crate::d1;
 use crate::live_session::{live_row, session_is_live};
+use crate::platform::HostResult;
 
-/// A lead as the panel and the export read it.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-pub struct LeadRow {
-    pub id: String,
-    pub name: String,
-    pub email: String,
-    pub whatsapp: String,
-    pub origem: String,
-    pub jetimob_enviado: i64,
-    pub delivery_status: String,
-    pub delivery_attempts: i64,
-    pub next_attempt_at: Option<i64>,
-    pub last_error: Option<String>,
-    pub sent_at: Option<i64>,
-    pub sent_by: Option<String>,
-    pub created_at: i64,
-    pub submission_count: i64,
-    pub last_submitted_at: i64,
-    pub utm_source: Option<String>,
-    pub utm_medium: Option<String>,
-    pub utm_campaign: Option<String>,
-    pub utm_term: Option<String>,
-    pub utm_content: Option<String>,
-    pub gclid: Option<String>,
-    pub fbclid: Option<String>,
-    pub referrer: Option<String>,
-    pub page_url: Option<String>,
-    /// The correction's delivery: 'pending', 'failed' or none.
-    pub update_status: Option<String>,
-    pub update_last_error: Option<String>,
-    /// Another lead a submission tied this one to.
-    pub duplicate_of: Option<String>,
-    /// The newest submission's time and attribution, as JSON ([`LastTouch`]).
-    pub last_touch: Option<String>,
+row! {
+    /// A lead as the panel and the export read it.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct LeadRow {
+        pub id: String,
+        pub name: String,
+        pub email: String,
+        pub whatsapp: String,
+        pub origem: String,
+        pub jetimob_enviado: i64,
+        pub delivery_status: String,
+        pub delivery_attempts: i64,
+        pub next_attempt_at: Option<i64>,
+        pub last_error: Option<String>,
+        pub sent_at: Option<i64>,
+        pub sent_by: Option<String>,
+        pub created_at: i64,
+        pub submission_count: i64,
+        pub last_submitted_at: i64,
+        pub utm_source: Option<String>,
+        pub utm_medium: Option<String>,
+        pub utm_campaign: Option<String>,
+        pub utm_term: Option<String>,
+        pub utm_content: Option<String>,
+        pub gclid: Option<String>,
+        pub fbclid: Option<String>,
+        pub referrer: Option<String>,
+        pub page_url: Option<String>,
+        /// The correction's delivery: 'pending', 'failed' or none.
+        pub update_status: Option<String>,
+        pub update_last_error: Option<String>,
+        /// Another lead a submission tied this one to.
+        pub duplicate_of: Option<String>,
+        /// The newest submission's time and attribution, as JSON ([`LastTouch`]).
+        pub last_touch: Option<String>,
+    }
 }
 
 /// The newest submission of a lead: when, and where the visit came from.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 pub struct LastTouch {
     pub at: i64,
     pub origem: String,
@@ -83,15 +86,11 @@ impl Counts {
     }
 }
 
-#[derive(Deserialize)]
-struct Counter {
-    name: String,
-    n: i64,
-}
-
-#[derive(Deserialize)]
-struct Count {
-    n: i64,
+row! {
+    struct Counter {
+        name: String,
+        n: i64,
+    }
 }
 
 /// What the list's answer depends on besides its page: whether any lead
@@ -127,7 +126,7 @@ fn state_statements(db: &D1Database) -> [D1PreparedStatement; 3] {
 }
 
 /// [`ListState`] from the results of [`state_statements`], from `at` on.
-fn state_from(results: &[D1Result], at: usize) -> worker::Result<ListState> {
+fn state_from(results: &[D1Result], at: usize) -> HostResult<ListState> {
     Ok(ListState {
         changes: d1::first_row::<Count>(results, at)?.map(|c| c.n),
         incident: d1::first_row::<Incident>(results, at + 1)?,
@@ -139,7 +138,7 @@ fn state_from(results: &[D1Result], at: usize) -> worker::Result<ListState> {
 /// Whether any lead changed and what the banner says, without the page: a
 /// few rows whatever the number of leads, for a reload that may be told
 /// nothing changed.
-pub async fn list_state(db: &D1Database) -> worker::Result<ListState> {
+pub async fn list_state(db: &D1Database) -> HostResult<ListState> {
     let results = db.batch(state_statements(db).into()).await?;
     state_from(&results, 0)
 }
@@ -148,17 +147,17 @@ pub async fn list_state(db: &D1Database) -> worker::Result<ListState> {
 /// there is one) and the [`ListState`], in one batch. The page is read from
 /// where 'Próxima'/'Anterior' says it starts when it says so (an index
 /// seek), else by its number.
-pub async fn page_and_counts(db: &D1Database, q: &LeadQuery) -> worker::Result<ListPage> {
+pub async fn page_and_counts(db: &D1Database, q: &LeadQuery) -> HostResult<ListPage> {
     let term = q.search.bound();
     let page = match &q.cursor {
-        Some(Cursor::After(at, id)) => query!(db, &q.after_sql(), term, at, id, PAGE_SIZE)?,
-        Some(Cursor::Before(at, id)) => query!(db, &q.before_sql(), term, at, id, PAGE_SIZE)?,
-        None => query!(db, &q.page_sql(), term, PAGE_SIZE, q.offset())?,
+        Some(Cursor::After(at, id)) => query!(db, &q.after_sql(), term, at, id, PAGE_SIZE),
+        Some(Cursor::Before(at, id)) => query!(db, &q.before_sql(), term, at, id, PAGE_SIZE),
+        None => query!(db, &q.page_sql(), term, PAGE_SIZE, q.offset()),
     };
     let mut statements = vec![page, db.prepare(COUNTS_SQL)];
     statements.extend(state_statements(db));
     if let Some(term) = term {
-        statements.push(query!(db, &q.count_sql(), term)?);
+        statements.push(query!(db, &q.count_sql(), term));
     }
     let results = db.batch(statements).await?;
     let mut leads = d1::rows::<LeadRow>(&results, 0)?;
@@ -187,12 +186,8 @@ pub async fn page_and_counts(db: &D1Database, q: &LeadQuery) -> worker::Result<L
 
 /// The newest `limit` leads of the filter: an export's first page, read
 /// right after the request's own session check.
-pub async fn first_page(
-    db: &D1Database,
-    q: &LeadQuery,
-    limit: i64,
-) -> worker::Result<Vec<LeadRow>> {
-    page_after_query(db, q, None, limit)?.all().await?.results()
+pub async fn first_page(db: &D1Database, q: &LeadQuery, limit: i64) -> HostResult<Vec<LeadRow>> {
+    page_after_query(db, q, None, limit).all().await?.rows()
 }
 
 /// What an export page after the first read: the page, if `staff`'s session
@@ -205,11 +200,11 @@ pub async fn page_after_while_live(
     after: (i64, &str),
     limit: i64,
     now: i64,
-) -> worker::Result<Option<Vec<LeadRow>>> {
+) -> HostResult<Option<Vec<LeadRow>>> {
     let results = db
         .batch(vec![
-            session_live(db, staff, now)?,
-            page_after_query(db, q, Some(after), limit)?,
+            session_live(db, staff, now),
+            page_after_query(db, q, Some(after), limit),
         ])
         .await?;
     if !d1::returned_row(&results, 0) {
@@ -225,7 +220,7 @@ fn page_after_query(
     q: &LeadQuery,
     after: Option<(i64, &str)>,
     limit: i64,
-) -> worker::Result<D1PreparedStatement> {
+) -> D1PreparedStatement {
     // Later than any lead (and still a safe JavaScript number, as D1 needs).
     const FAR_FUTURE_MS: i64 = 253_402_300_800_000;
     let (created_at, id) = after.unwrap_or((FAR_FUTURE_MS, ""));
@@ -269,7 +264,7 @@ pub fn audit(
     action: Action,
     lead_id: &str,
     now: i64,
-) -> worker::Result<D1PreparedStatement> {
+) -> D1PreparedStatement {
     let sql = format!(
         "INSERT INTO audit_log (at, staff_id, staff_email, action, lead_id) \
          SELECT ?1, ?2, ?3, ?4, id FROM leads WHERE id = ?5 AND {} AND {}",
@@ -296,84 +291,91 @@ const DELETE_SQL: &str = concat!(
 );
 const STATUS_SQL: &str = "SELECT delivery_status FROM leads WHERE id = ?1";
 
-pub fn session_live(
-    db: &D1Database,
-    staff: &Staff,
-    now: i64,
-) -> worker::Result<D1PreparedStatement> {
+row! {
+    /// A lead's delivery status: 'pending', 'sent' or 'failed'.
+    pub struct StatusRow {
+        pub delivery_status: String,
+    }
+}
+
+pub fn session_live(db: &D1Database, staff: &Staff, now: i64) -> D1PreparedStatement {
     query!(db, SESSION_LIVE_SQL, staff.session_id, now)
 }
 
-pub fn delete(
-    db: &D1Database,
-    staff: &Staff,
-    lead_id: &str,
-    now: i64,
-) -> worker::Result<D1PreparedStatement> {
+pub fn delete(db: &D1Database, staff: &Staff, lead_id: &str, now: i64) -> D1PreparedStatement {
     query!(db, DELETE_SQL, lead_id, staff.session_id, now)
 }
 
 /// The lead's delivery status, `None` if there is no such lead.
-pub async fn status(db: &D1Database, lead_id: &str) -> worker::Result<Option<String>> {
-    query!(db, STATUS_SQL, lead_id)?
-        .first(Some("delivery_status"))
+pub async fn status(db: &D1Database, lead_id: &str) -> HostResult<Option<String>> {
+    query!(db, STATUS_SQL, lead_id)
+        .first::<StatusRow>()
         .await
+        .map(|row| row.map(|r| r.delivery_status))
 }
 
 fn find_sql() -> String {
     format!("SELECT {LEAD_COLUMNS} FROM leads WHERE id = ?1")
 }
 
-pub async fn find(db: &D1Database, lead_id: &str) -> worker::Result<Option<LeadRow>> {
-    query!(db, &find_sql(), lead_id)?.first(None).await
+pub async fn find(db: &D1Database, lead_id: &str) -> HostResult<Option<LeadRow>> {
+    query!(db, &find_sql(), lead_id).first().await
 }
 
-/// One time the visitor sent the form.
-#[derive(Debug, Clone, Deserialize, serde::Serialize)]
-pub struct SubmissionRow {
-    pub id: i64,
-    pub submitted_at: i64,
-    pub name: String,
-    pub email: String,
-    pub whatsapp: String,
-    pub origem: String,
-    pub utm_source: Option<String>,
-    pub utm_medium: Option<String>,
-    pub utm_campaign: Option<String>,
-    pub utm_term: Option<String>,
-    pub utm_content: Option<String>,
-    pub gclid: Option<String>,
-    pub fbclid: Option<String>,
-    pub referrer: Option<String>,
-    pub page_url: Option<String>,
+row! {
+    /// One time the visitor sent the form.
+    #[derive(Debug, Clone)]
+    pub struct SubmissionRow {
+        pub id: i64,
+        pub submitted_at: i64,
+        pub name: String,
+        pub email: String,
+        pub whatsapp: String,
+        pub origem: String,
+        pub utm_source: Option<String>,
+        pub utm_medium: Option<String>,
+        pub utm_campaign: Option<String>,
+        pub utm_term: Option<String>,
+        pub utm_content: Option<String>,
+        pub gclid: Option<String>,
+        pub fbclid: Option<String>,
+        pub referrer: Option<String>,
+        pub page_url: Option<String>,
+    }
 }
 
-/// One attempt to deliver the lead ('lead') or a correction ('update').
-#[derive(Debug, Clone, Deserialize)]
-pub struct AttemptRow {
-    pub id: i64,
-    pub at: i64,
-    pub kind: String,
-    pub outcome: String,
-    pub detail: Option<String>,
+row! {
+    /// One attempt to deliver the lead ('lead') or a correction ('update').
+    #[derive(Debug, Clone)]
+    pub struct AttemptRow {
+        pub id: i64,
+        pub at: i64,
+        pub kind: String,
+        pub outcome: String,
+        pub detail: Option<String>,
+    }
 }
 
-/// What staff did to the lead.
-#[derive(Debug, Clone, Deserialize)]
-pub struct ActionRow {
-    pub id: i64,
-    pub at: i64,
-    pub staff_email: String,
-    pub action: String,
+row! {
+    /// What staff did to the lead.
+    #[derive(Debug, Clone)]
+    pub struct ActionRow {
+        pub id: i64,
+        pub at: i64,
+        pub staff_email: String,
+        pub action: String,
+    }
 }
 
-/// Another lead a submission tied this one to.
-#[derive(Debug, Clone, Deserialize)]
-pub struct LinkedRow {
-    pub id: String,
-    pub name: String,
-    pub email: String,
-    pub whatsapp: String,
+row! {
+    /// Another lead a submission tied this one to.
+    #[derive(Debug, Clone)]
+    pub struct LinkedRow {
+        pub id: String,
+        pub name: String,
+        pub email: String,
+        pub whatsapp: String,
+    }
 }
 
 /// A lead's story: its first submission and its newest ones, its newest
@@ -387,12 +389,14 @@ pub struct Story {
     pub totals: StoryTotals,
 }
 
-/// How many submissions, attempts and staff actions the lead has in all.
-#[derive(Debug, Clone, Copy, Default, Deserialize)]
-pub struct StoryTotals {
-    pub submissions: i64,
-    pub attempts: i64,
-    pub actions: i64,
+row! {
+    /// How many submissions, attempts and staff actions the lead has in all.
+    #[derive(Debug, Clone, Copy, Default)]
+    pub struct StoryTotals {
+        pub submissions: i64,
+        pub attempts: i64,
+        pub actions: i64,
+    }
 }
 
 /// The most of each a lead's page shows (the newest; for the submissions,
@@ -422,15 +426,15 @@ const LINKED_SQL: &str = "SELECT l.id, l.name, l.email, l.whatsapp FROM lead_lin
 /// The lead, its submissions, delivery attempts and staff actions (see
 /// [`STORY_NEWEST`]) and the leads tied to it: one round trip. `None` if
 /// there is no such lead.
-pub async fn story(db: &D1Database, lead_id: &str) -> worker::Result<Option<Story>> {
+pub async fn story(db: &D1Database, lead_id: &str) -> HostResult<Option<Story>> {
     let results = db
         .batch(vec![
-            query!(db, &find_sql(), lead_id)?,
-            query!(db, SUBMISSIONS_SQL, lead_id, STORY_NEWEST)?,
-            query!(db, ATTEMPTS_SQL, lead_id, STORY_NEWEST)?,
-            query!(db, ACTIONS_SQL, lead_id, STORY_NEWEST)?,
-            query!(db, LINKED_SQL, lead_id)?,
-            query!(db, TOTALS_SQL, lead_id)?,
+            query!(db, &find_sql(), lead_id),
+            query!(db, SUBMISSIONS_SQL, lead_id, STORY_NEWEST),
+            query!(db, ATTEMPTS_SQL, lead_id, STORY_NEWEST),
+            query!(db, ACTIONS_SQL, lead_id, STORY_NEWEST),
+            query!(db, LINKED_SQL, lead_id),
+            query!(db, TOTALS_SQL, lead_id),
         ])
         .await?;
     let Some(lead) = d1::rows::<LeadRow>(&results, 0)?.into_iter().next() else {

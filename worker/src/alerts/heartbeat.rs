@@ -15,16 +15,15 @@
 //! same two paths say so, and the webhook hears it once ('mail.failing',
 //! then 'mail.recovered' once an e-mail goes again).
 
-use serde::Deserialize;
-use serde_json::json;
-use worker::{D1Database, Env};
+use worker::Env;
 
 use super::incidents::{self, BACKLOG_MS, Incident, Words};
 use super::webhook;
 use crate::cron_state::{self, delivery_watched_at, mail_failure_told_at, noted};
-use crate::d1::{self, Counted};
+use crate::d1::{D1Database, row};
 use crate::dates::{format_date, iso};
-use crate::messages;
+use crate::platform::HostResult;
+use crate::{json, messages};
 
 /// Past this without a watch, the cron has stopped (it runs every minute).
 pub const STOPPED_MS: i64 = 5 * 60 * 1000;
@@ -51,7 +50,7 @@ pub(crate) use heartbeat_columns;
 pub const READ_SQL: &str = concat!("SELECT ", heartbeat_columns!());
 
 /// The watch ran to its end now.
-pub async fn record(db: &D1Database, now: i64) -> worker::Result<()> {
+pub async fn record(db: &D1Database, now: i64) -> HostResult<()> {
     cron_state::note(db, delivery_watched_at!(), now).await
 }
 
@@ -66,11 +65,13 @@ const MAIL_NEWS_SQL: &str = concat!(
     " AS told_at"
 );
 
-#[derive(Debug, Default, Deserialize)]
-struct MailNews {
-    mail_sent_at: Option<i64>,
-    mail_failed_at: Option<i64>,
-    told_at: Option<i64>,
+row! {
+    #[derive(Debug, Default)]
+    struct MailNews {
+        mail_sent_at: Option<i64>,
+        mail_failed_at: Option<i64>,
+        told_at: Option<i64>,
+    }
 }
 
 /// Tells the webhook that the e-mail API refuses ('mail.failing'), and that
@@ -78,15 +79,11 @@ struct MailNews {
 /// runs see it (each event has its key; the note of what was told is
 /// written in the same batch). The alerts are e-mails, so the webhook is the
 /// one way left to tell the team.
-pub async fn tell_webhook(env: &Env, db: &D1Database, now: i64) -> worker::Result<()> {
+pub async fn tell_webhook(env: &Env, db: &D1Database, now: i64) -> HostResult<()> {
     if webhook::url(env).is_none() {
         return Ok(());
     }
-    let news: MailNews = db
-        .prepare(MAIL_NEWS_SQL)
-        .first_counted()
-        .await?
-        .unwrap_or_default();
+    let news: MailNews = db.prepare(MAIL_NEWS_SQL).first().await?.unwrap_or_default();
     let beat = Heartbeat {
         mail_sent_at: news.mail_sent_at,
         mail_failed_at: news.mail_failed_at,
@@ -100,11 +97,10 @@ pub async fn tell_webhook(env: &Env, db: &D1Database, now: i64) -> worker::Resul
                 key: format!("mail.failing:{}", news.mail_sent_at.unwrap_or(0)),
                 after: None,
             },
-            json!({
-                "since": iso(failed_at),
-                "message": messages::mail_failing(&format_date(failed_at)),
-            }),
-            cron_state::noting(db, mail_failure_told_at!(), failed_at)?,
+            json::object()
+                .field("since", iso(failed_at))
+                .field("message", messages::mail_failing(&format_date(failed_at))),
+            cron_state::noting(db, mail_failure_told_at!(), failed_at),
         ),
         (None, Some(told_at)) => (
             webhook::Event {
@@ -112,31 +108,32 @@ pub async fn tell_webhook(env: &Env, db: &D1Database, now: i64) -> worker::Resul
                 key: format!("mail.recovered:{told_at}"),
                 after: None,
             },
-            json!({
-                "since": iso(told_at),
-                "recovered_at": news.mail_sent_at.and_then(iso),
-                "message": messages::mail_recovered(&format_date(told_at)),
-            }),
-            cron_state::forgetting(db, mail_failure_told_at!())?,
+            json::object()
+                .field("since", iso(told_at))
+                .field("recovered_at", news.mail_sent_at.and_then(iso))
+                .field("message", messages::mail_recovered(&format_date(told_at))),
+            cron_state::forgetting(db, mail_failure_told_at!()),
         ),
         _ => return Ok(()),
     };
-    if let Some(recorded) = webhook::record(env, db, event, fields, now)? {
-        d1::batch_counted(db, vec![recorded, note]).await?;
+    if let Some(recorded) = webhook::record(env, db, event, fields, now) {
+        db.batch(vec![recorded, note]).await?;
     }
     Ok(())
 }
 
-#[derive(Debug, Clone, Copy, Default, Deserialize)]
-pub struct Heartbeat {
-    /// When the last delivery watch ran; never, on a database no cron ran on.
-    pub watched_at: Option<i64>,
-    /// When the oldest undelivered lead arrived.
-    pub oldest_pending_at: Option<i64>,
-    /// When the e-mail API last took a message.
-    pub mail_sent_at: Option<i64>,
-    /// When the e-mail API last did not.
-    pub mail_failed_at: Option<i64>,
+row! {
+    #[derive(Debug, Clone, Copy, Default)]
+    pub struct Heartbeat {
+        /// When the last delivery watch ran; never, on a database no cron ran on.
+        pub watched_at: Option<i64>,
+        /// When the oldest undelivered lead arrived.
+        pub oldest_pending_at: Option<i64>,
+        /// When the e-mail API last took a message.
+        pub mail_sent_at: Option<i64>,
+        /// When the e-mail API last did not.
+        pub mail_failed_at: Option<i64>,
+    }
 }
 
 impl Heartbeat {

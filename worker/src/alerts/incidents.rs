@@ -26,16 +26,16 @@
 //! becomes of the e-mail (the e-mail API may be the thing refusing), and
 //! its end when it resolves, in the same batch.
 
-use crate::d1::{self, Counted, query};
-use serde::Deserialize;
-use serde_json::json;
-use worker::{D1Database, Env};
+use worker::Env;
 
 use super::owner_mails::{self, Kind, Letter};
 use super::webhook;
 use crate::cron_state::noted;
+use crate::d1::{self, D1Database, D1PreparedStatement, query, row};
 use crate::dates::{format_date, iso};
+use crate::json::{self, Json};
 use crate::mail;
+use crate::platform::HostResult;
 use crate::{agency, config, crm, messages};
 
 /// Past this, an undelivered lead is a problem someone must look at.
@@ -96,26 +96,28 @@ impl Reason {
     }
 }
 
-/// How delivery stands, read in one batch.
-#[derive(Debug, Clone, Default, Deserialize)]
-pub struct Snapshot {
-    /// When the oldest lead still being retried arrived.
-    pub oldest_pending_at: Option<i64>,
-    /// When the oldest lead given up arrived.
-    pub oldest_given_up_at: Option<i64>,
-    /// How many leads are not in the CRM yet.
-    pub waiting: i64,
-    /// When the oldest correction not in the CRM yet was asked for.
-    pub oldest_correction_at: Option<i64>,
-    /// The latest delivery attempt failed this way (its `detail`), if it failed.
-    pub last_failure: Option<String>,
-    /// When the lead form last refused a visitor because Turnstile's check
-    /// could not be made.
-    pub form_refused_at: Option<i64>,
-    /// When the newest submission arrived.
-    pub last_submission_at: Option<i64>,
-    /// When the oldest webhook event still refused after three tries was made.
-    pub webhook_failing_since: Option<i64>,
+row! {
+    /// How delivery stands, read in one batch.
+    #[derive(Debug, Clone, Default)]
+    pub struct Snapshot {
+        /// When the oldest lead still being retried arrived.
+        pub oldest_pending_at: Option<i64>,
+        /// When the oldest lead given up arrived.
+        pub oldest_given_up_at: Option<i64>,
+        /// How many leads are not in the CRM yet.
+        pub waiting: i64,
+        /// When the oldest correction not in the CRM yet was asked for.
+        pub oldest_correction_at: Option<i64>,
+        /// The latest delivery attempt failed this way (its `detail`), if it failed.
+        pub last_failure: Option<String>,
+        /// When the lead form last refused a visitor because Turnstile's check
+        /// could not be made.
+        pub form_refused_at: Option<i64>,
+        /// When the newest submission arrived.
+        pub last_submission_at: Option<i64>,
+        /// When the oldest webhook event still refused after three tries was made.
+        pub webhook_failing_since: Option<i64>,
+    }
 }
 
 /// Why delivery is unhealthy now; empty when it is fine.
@@ -166,16 +168,18 @@ pub fn reasons(snapshot: &Snapshot, configured: bool, now: i64) -> Vec<Reason> {
     reasons
 }
 
-/// An incident as stored.
-#[derive(Debug, Clone, Deserialize)]
-pub struct Incident {
-    pub id: i64,
-    pub started_at: i64,
-    pub reasons: String,
-    pub waiting: i64,
-    pub alerted_at: Option<i64>,
-    /// The reasons its alert named; none before it was claimed.
-    pub alerted_reasons: Option<String>,
+row! {
+    /// An incident as stored.
+    #[derive(Debug, Clone)]
+    pub struct Incident {
+        pub id: i64,
+        pub started_at: i64,
+        pub reasons: String,
+        pub waiting: i64,
+        pub alerted_at: Option<i64>,
+        /// The reasons its alert named; none before it was claimed.
+        pub alerted_reasons: Option<String>,
+    }
 }
 
 impl Incident {
@@ -399,38 +403,27 @@ const UNCLAIM_RECOVERY_SQL: &str =
 
 /// Looks at delivery, opens, updates or resolves the incident, and sends
 /// what is due.
-pub async fn watch(env: &Env, db: &D1Database, now: i64) -> worker::Result<()> {
-    let results = d1::batch_counted(
-        db,
-        vec![
-            query!(db, SNAPSHOT_SQL, WEBHOOK_FAILED_TRIES)?,
+pub async fn watch(env: &Env, db: &D1Database, now: i64) -> HostResult<()> {
+    let results = db
+        .batch(vec![
+            query!(db, SNAPSHOT_SQL, WEBHOOK_FAILED_TRIES),
             db.prepare(OPEN_SQL),
-        ],
-    )
-    .await?;
-    let mut snapshot: Snapshot = results
-        .first()
-        .map(|r| r.results::<Snapshot>())
-        .transpose()?
-        .and_then(|rows| rows.into_iter().next())
-        .unwrap_or_default();
+        ])
+        .await?;
+    let mut snapshot: Snapshot = d1::first_row(&results, 0)?.unwrap_or_default();
     if webhook::url(env).is_none() {
         // Switched off: its events left waiting are not a webhook that
         // refuses (this run's `webhook::run` marks them failed).
         snapshot.webhook_failing_since = None;
     }
-    let open: Option<Incident> = results
-        .get(1)
-        .map(|r| r.results::<Incident>())
-        .transpose()?
-        .and_then(|rows| rows.into_iter().next());
+    let open: Option<Incident> = d1::first_row(&results, 1)?;
     let now_reasons = reasons(&snapshot, crm::is_configured(env), now);
     let listed = list_reasons(&now_reasons);
 
     match (open, now_reasons.is_empty()) {
         (None, false) => {
-            query!(db, OPEN_INCIDENT_SQL, now, listed, snapshot.waiting)?
-                .run_counted()
+            query!(db, OPEN_INCIDENT_SQL, now, listed, snapshot.waiting)
+                .run()
                 .await?;
         }
         (Some(incident), false) => {
@@ -443,8 +436,8 @@ pub async fn watch(env: &Env, db: &D1Database, now: i64) -> worker::Result<()> {
                 snapshot.waiting,
                 alerted.as_deref(),
                 incident.alerted_reasons.as_deref()
-            )?
-            .first_counted::<Incident>()
+            )
+            .first::<Incident>()
             .await?;
             if let Some(now_open) = updated {
                 alert_joined_if_due(env, db, &now_open, now).await?;
@@ -452,11 +445,11 @@ pub async fn watch(env: &Env, db: &D1Database, now: i64) -> worker::Result<()> {
         }
         (Some(incident), true) => {
             let mut batch = vec![
-                query!(db, RESOLVE_SQL, incident.id, now)?,
-                owner_mails::drop_unsent(db, incident.id, now)?,
+                query!(db, RESOLVE_SQL, incident.id, now),
+                owner_mails::drop_unsent(db, incident.id, now),
             ];
-            batch.extend(recovered_event(env, db, &incident, now)?);
-            d1::batch_counted(db, batch).await?;
+            batch.extend(recovered_event(env, db, &incident, now));
+            db.batch(batch).await?;
         }
         (None, true) => {}
     }
@@ -464,9 +457,9 @@ pub async fn watch(env: &Env, db: &D1Database, now: i64) -> worker::Result<()> {
     recover_if_due(env, db, now).await
 }
 
-async fn alert_if_due(env: &Env, db: &D1Database, now: i64) -> worker::Result<()> {
-    let Some(incident) = query!(db, CLAIM_ALERT_SQL, now, ALERT_GAP_MS)?
-        .first_counted::<Incident>()
+async fn alert_if_due(env: &Env, db: &D1Database, now: i64) -> HostResult<()> {
+    let Some(incident) = query!(db, CLAIM_ALERT_SQL, now, ALERT_GAP_MS)
+        .first::<Incident>()
         .await?
     else {
         return Ok(());
@@ -487,9 +480,7 @@ async fn alert_if_due(env: &Env, db: &D1Database, now: i64) -> worker::Result<()
         worker::console_error!(
             "incidents: the alert was not sent ({error}); trying again next minute"
         );
-        query!(db, UNCLAIM_ALERT_SQL, incident.id)?
-            .run_counted()
-            .await?;
+        query!(db, UNCLAIM_ALERT_SQL, incident.id).run().await?;
     }
     Ok(())
 }
@@ -503,7 +494,7 @@ async fn alert_joined_if_due(
     db: &D1Database,
     incident: &Incident,
     now: i64,
-) -> worker::Result<()> {
+) -> HostResult<()> {
     let joined = incident.unalerted();
     if joined.is_empty() {
         return Ok(());
@@ -525,8 +516,8 @@ async fn alert_joined_if_due(
         incident.alerted_at,
         before,
         named.as_str()
-    )?
-    .first_counted::<Incident>()
+    )
+    .first::<Incident>()
     .await?
     else {
         return Ok(());
@@ -549,8 +540,8 @@ async fn alert_joined_if_due(
             now,
             named.as_str(),
             before
-        )?
-        .run_counted()
+        )
+        .run()
         .await?;
     }
     Ok(())
@@ -569,21 +560,23 @@ async fn send_alert(
     key: String,
     kind: Kind<'_>,
     now: i64,
-) -> worker::Result<()> {
+) -> HostResult<()> {
     let words = describe(incident);
     let event = webhook::Event {
         name: "delivery.incident",
         key,
         after: None,
     };
-    let fields = json!({
-        "since": iso(incident.started_at),
-        "reasons": incident.reasons().iter().map(|r| r.name()).collect::<Vec<_>>(),
-        "waiting": incident.waiting,
-        "message": words.summary,
-    });
+    let fields = json::object()
+        .field("since", iso(incident.started_at))
+        .field(
+            "reasons",
+            Json::strings(incident.reasons().iter().map(|r| r.name())),
+        )
+        .field("waiting", incident.waiting)
+        .field("message", &words.summary);
     let letter = alert_email(headline(about), &words, env);
-    let batch: Vec<_> = webhook::record(env, db, event, fields, now)?
+    let batch: Vec<_> = webhook::record(env, db, event, fields, now)
         .into_iter()
         .chain(owner_mails::write(
             env,
@@ -595,7 +588,7 @@ async fn send_alert(
         )?)
         .collect();
     if !batch.is_empty() {
-        d1::batch_counted(db, batch).await?;
+        db.batch(batch).await?;
     }
     worker::console_warn!("incidents: {}", words.summary);
     Ok(())
@@ -608,7 +601,7 @@ fn recovered_event(
     db: &D1Database,
     incident: &Incident,
     now: i64,
-) -> worker::Result<Option<worker::D1PreparedStatement>> {
+) -> Option<D1PreparedStatement> {
     let (_, summary) = recovery(&incident.named(), &format_date(incident.started_at));
     let event = webhook::Event {
         name: "delivery.recovered",
@@ -616,17 +609,16 @@ fn recovered_event(
         // An alert e-mailed before 0009 had its event recorded with it, unkeyed.
         after: incident.alerted_at.is_none().then(|| incident.event_key()),
     };
-    let fields = json!({
-        "since": iso(incident.started_at),
-        "recovered_at": iso(now),
-        "message": summary,
-    });
+    let fields = json::object()
+        .field("since", iso(incident.started_at))
+        .field("recovered_at", iso(now))
+        .field("message", &summary);
     webhook::record(env, db, event, fields, now)
 }
 
-async fn recover_if_due(env: &Env, db: &D1Database, now: i64) -> worker::Result<()> {
-    let Some(incident) = query!(db, CLAIM_RECOVERY_SQL, now)?
-        .first_counted::<Incident>()
+async fn recover_if_due(env: &Env, db: &D1Database, now: i64) -> HostResult<()> {
+    let Some(incident) = query!(db, CLAIM_RECOVERY_SQL, now)
+        .first::<Incident>()
         .await?
     else {
         return Ok(());
@@ -634,16 +626,14 @@ async fn recover_if_due(env: &Env, db: &D1Database, now: i64) -> worker::Result<
     let (subject, summary) = recovery(&incident.named(), &format_date(incident.started_at));
     let letter = recovery_email(subject, &summary, env);
     let written = match owner_mails::write(env, db, incident.id, Kind::Recovery, &letter, now)? {
-        Some(statement) => statement.run_counted().await.map(|_| ()),
+        Some(statement) => statement.run().await.map(|_| ()),
         None => Ok(()),
     };
     if let Err(error) = written {
         worker::console_error!(
             "incidents: the recovery e-mail was not written ({error}); trying again next minute"
         );
-        query!(db, UNCLAIM_RECOVERY_SQL, incident.id)?
-            .run_counted()
-            .await?;
+        query!(db, UNCLAIM_RECOVERY_SQL, incident.id).run().await?;
         return Ok(());
     }
     worker::console_log!("incidents: {summary}");
@@ -776,7 +766,7 @@ pub fn describe(incident: &Incident) -> Words {
 
 fn alert_email(subject: &str, words: &Words, env: &Env) -> Letter {
     let panel = format!("{}/admin", config::site_origin(env));
-    let development = &agency::config().development.name;
+    let development = agency::DEVELOPMENT_NAME;
     let mut text = format!("{}\n\n", words.summary);
     let mut html = format!(
         "<div style=\"font-family:sans-serif;line-height:1.5\"><p><strong>{}</strong></p>",

@@ -11,13 +11,14 @@
 use std::collections::BTreeMap;
 use std::collections::btree_map::Entry;
 
-use crate::d1::{Counted, query};
+use crate::d1::{D1Database, query, row};
 use serde::Deserialize;
-use worker::{D1Database, Env};
+use worker::Env;
 
 use crate::dates::format_date;
 use crate::leads::domain::format_whatsapp;
 use crate::mail::{self, Email};
+use crate::platform::HostResult;
 use crate::{agency, config, platform};
 
 /// At most one e-mail a minute per person.
@@ -79,30 +80,35 @@ const NEWS_SQL: &str = "SELECT s.id, s.lead_id, s.submitted_at, s.kind, s.name, 
      FROM lead_submissions s \
      WHERE s.kind IN ('new', 'correction') AND s.id > ?1 ORDER BY s.id LIMIT ?2";
 
-#[derive(Debug, Deserialize)]
-struct Recipient {
-    id: String,
-    email: String,
-    notices_sent_through: Option<i64>,
+row! {
+    #[derive(Debug)]
+    struct Recipient {
+        id: String,
+        email: String,
+        notices_sent_through: Option<i64>,
+    }
 }
 
-/// A new lead, or a lead whose visitor sent new details.
-#[derive(Debug, Clone, Deserialize)]
-pub struct News {
-    pub id: i64,
-    pub lead_id: String,
-    pub submitted_at: i64,
-    /// 'new' or 'correction'.
-    pub kind: String,
-    pub name: String,
-    pub email: String,
-    pub whatsapp: String,
-    pub origem: String,
-    pub utm_campaign: Option<String>,
-    /// For a correction: the details before, as JSON.
-    pub before: Option<String>,
+row! {
+    /// A new lead, or a lead whose visitor sent new details.
+    #[derive(Debug, Clone)]
+    pub struct News {
+        pub id: i64,
+        pub lead_id: String,
+        pub submitted_at: i64,
+        /// 'new' or 'correction'.
+        pub kind: String,
+        pub name: String,
+        pub email: String,
+        pub whatsapp: String,
+        pub origem: String,
+        pub utm_campaign: Option<String>,
+        /// For a correction: the details before, as JSON.
+        pub before: Option<String>,
+    }
 }
 
+/// What a corrected lead had before (SQLite's `json_object` in [`NEWS_SQL`]).
 #[derive(Debug, Deserialize)]
 struct Before {
     name: String,
@@ -138,22 +144,22 @@ impl News {
 }
 
 /// Sends every notice that is due. Errors on one person leave the others alone.
-pub async fn send_due(env: &Env, db: &D1Database) -> worker::Result<usize> {
+pub async fn send_due(env: &Env, db: &D1Database) -> HostResult<usize> {
     if !mail::is_available(env) {
         return Ok(0);
     }
     // The leases from now, not from the run's start: the owners' alert
     // e-mails before this may have taken a while.
     let now = platform::now_ms();
-    let recipients: Vec<Recipient> = query!(db, CLAIM_SQL, now, now + LEASE_MS)?
-        .all_counted()
+    let recipients: Vec<Recipient> = query!(db, CLAIM_SQL, now, now + LEASE_MS)
+        .all()
         .await?
-        .results()?;
+        .rows()?;
     let (new, waiting): (Vec<_>, Vec<_>) = recipients
         .into_iter()
         .partition(|r| r.notices_sent_through.is_none());
     for person in &new {
-        query!(db, START_SQL, person.id)?.run_counted().await?;
+        query!(db, START_SQL, person.id).run().await?;
     }
     // The news after each person's place, read once per place: all share one
     // while their e-mails go, and one whose mailbox keeps refusing falls
@@ -165,23 +171,21 @@ pub async fn send_due(env: &Env, db: &D1Database) -> worker::Result<usize> {
         let through = person.notices_sent_through.unwrap_or_default();
         if let Entry::Vacant(place) = news_after.entry(through) {
             place.insert(
-                query!(db, NEWS_SQL, through, MAX_PER_EMAIL)?
-                    .all_counted()
+                query!(db, NEWS_SQL, through, MAX_PER_EMAIL)
+                    .all()
                     .await?
-                    .results()?,
+                    .rows()?,
             );
         }
         let theirs: Vec<&News> = news_after[&through].iter().collect();
         let Some(last) = theirs.last().map(|n| n.id) else {
-            query!(db, HOLD_SQL, person.id, None::<i64>)?
-                .run_counted()
-                .await?;
+            query!(db, HOLD_SQL, person.id, None::<i64>).run().await?;
             continue;
         };
         match mail::send(env, &email(&person.email, &theirs, &origin)).await {
             Ok(()) => {
-                query!(db, SENT_SQL, person.id, last, now + MIN_GAP_MS)?
-                    .run_counted()
+                query!(db, SENT_SQL, person.id, last, now + MIN_GAP_MS)
+                    .run()
                     .await?;
                 sent += 1;
             }
@@ -192,9 +196,7 @@ pub async fn send_due(env: &Env, db: &D1Database) -> worker::Result<usize> {
                     "notices: the e-mail to {} was not sent: {error}; next try at {until}",
                     person.id
                 );
-                query!(db, HOLD_SQL, person.id, until)?
-                    .run_counted()
-                    .await?;
+                query!(db, HOLD_SQL, person.id, until).run().await?;
             }
         }
     }
@@ -203,7 +205,7 @@ pub async fn send_due(env: &Env, db: &D1Database) -> worker::Result<usize> {
 
 /// The e-mail listing `news` for `to`.
 pub fn email(to: &str, news: &[&News], origin: &str) -> Email {
-    let development = &agency::config().development.name;
+    let development = agency::DEVELOPMENT_NAME;
     let corrections = news.iter().filter(|n| n.kind == "correction").count();
     let new = news.len() - corrections;
     let subject = match (new, corrections) {

@@ -11,12 +11,12 @@
 //! ends is dropped, with the recovery for that owner: the trouble is over
 //! before they heard of it.
 
-use serde::Deserialize;
-use worker::{D1Database, D1PreparedStatement, Env};
+use crate::d1::{self, D1Database, D1PreparedStatement, query, row};
+use worker::Env;
 
 use crate::crm::schedule;
-use crate::d1::{self, query};
 use crate::mail::{self, Email};
+use crate::platform::HostResult;
 
 /// A copy refused by the e-mail API is retried this long after it was written.
 pub const RETRY_WINDOW_MS: i64 = 24 * 60 * 60 * 1000;
@@ -139,7 +139,7 @@ pub fn write(
     kind: Kind,
     letter: &Letter,
     now: i64,
-) -> worker::Result<Option<D1PreparedStatement>> {
+) -> HostResult<Option<D1PreparedStatement>> {
     if !mail::is_available(env) {
         // The banner and the webhook still say it; nobody can be e-mailed.
         worker::console_warn!(
@@ -162,41 +162,37 @@ pub fn write(
         letter.html.as_str(),
         now,
         alerted_only
-    )?))
+    )))
 }
 
 /// The statement dropping the incident's alerts not sent yet, for the batch
 /// that ends it.
-pub fn drop_unsent(
-    db: &D1Database,
-    incident_id: i64,
-    now: i64,
-) -> worker::Result<D1PreparedStatement> {
+pub fn drop_unsent(db: &D1Database, incident_id: i64, now: i64) -> D1PreparedStatement {
     query!(db, ENDED_SQL, incident_id, now)
 }
 
-#[derive(Debug, Deserialize)]
-struct Claimed {
-    id: i64,
-    email: String,
-    subject: String,
-    text: String,
-    html: String,
-    created_at: i64,
-    attempts: i64,
-    lease_until: i64,
+row! {
+    #[derive(Debug)]
+    struct Claimed {
+        id: i64,
+        email: String,
+        subject: String,
+        text: String,
+        html: String,
+        created_at: i64,
+        attempts: i64,
+        lease_until: i64,
+    }
 }
 
 /// Sends the copies due; how many went.
-pub async fn send_due(env: &Env, db: &D1Database, now: i64) -> worker::Result<usize> {
-    let results = d1::batch_counted(
-        db,
-        vec![
-            query!(db, DROP_SQL, now)?,
-            query!(db, CLAIM_SQL, now, now + LEASE_MS, BATCH_SIZE)?,
-        ],
-    )
-    .await?;
+pub async fn send_due(env: &Env, db: &D1Database, now: i64) -> HostResult<usize> {
+    let results = db
+        .batch(vec![
+            query!(db, DROP_SQL, now),
+            query!(db, CLAIM_SQL, now, now + LEASE_MS, BATCH_SIZE),
+        ])
+        .await?;
     let mut claimed: Vec<Claimed> = d1::rows(&results, 1)?;
     if claimed.is_empty() {
         return Ok(0);
@@ -215,7 +211,7 @@ pub async fn send_due(env: &Env, db: &D1Database, now: i64) -> worker::Result<us
         match mail::send(env, &email).await {
             Ok(()) => {
                 sent += 1;
-                outcomes.push(query!(db, SENT_SQL, copy.id, copy.lease_until, now)?);
+                outcomes.push(query!(db, SENT_SQL, copy.id, copy.lease_until, now));
             }
             Err(error) => {
                 let next = schedule::after_failure_within(
@@ -241,11 +237,11 @@ pub async fn send_due(env: &Env, db: &D1Database, now: i64) -> worker::Result<us
                     copy.lease_until,
                     error.to_string(),
                     next
-                )?);
+                ));
             }
         }
     }
-    d1::batch_counted(db, outcomes).await?;
+    db.batch(outcomes).await?;
     Ok(sent)
 }
 

@@ -25,13 +25,13 @@ use std::time::Duration;
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
 
-use crate::d1::{self, Counted, query};
-use serde::Deserialize;
-use serde_json::{Value, json};
-use worker::{D1Database, D1PreparedStatement, Env};
+use worker::Env;
 
 use crate::crm::schedule;
+use crate::d1::{D1Database, D1PreparedStatement, query, row};
 use crate::dates::iso;
+use crate::json::{self, Json};
+use crate::platform::HostResult;
 use crate::{config, outbound, platform};
 
 pub const TIMEOUT: Duration = Duration::from_secs(5);
@@ -123,35 +123,39 @@ const LEAD_PAYLOAD_SQL: &str = "SELECT s.lead_id, s.submitted_at, s.name, s.emai
           ORDER BY p.id DESC LIMIT 1) AS before \
      FROM lead_submissions s WHERE s.id = ?1";
 
-#[derive(Debug, Deserialize)]
-struct Claimed {
-    id: i64,
-    event: String,
-    submission_id: Option<i64>,
-    payload: Option<String>,
-    created_at: i64,
-    attempts: i64,
-    lease_until: i64,
+row! {
+    #[derive(Debug)]
+    struct Claimed {
+        id: i64,
+        event: String,
+        submission_id: Option<i64>,
+        payload: Option<String>,
+        created_at: i64,
+        attempts: i64,
+        lease_until: i64,
+    }
 }
 
-#[derive(Debug, Deserialize)]
-struct LeadPayloadRow {
-    lead_id: String,
-    submitted_at: i64,
-    name: String,
-    email: String,
-    whatsapp: String,
-    origem: String,
-    utm_source: Option<String>,
-    utm_medium: Option<String>,
-    utm_campaign: Option<String>,
-    utm_term: Option<String>,
-    utm_content: Option<String>,
-    gclid: Option<String>,
-    fbclid: Option<String>,
-    referrer: Option<String>,
-    page_url: Option<String>,
-    before: Option<String>,
+row! {
+    #[derive(Debug)]
+    struct LeadPayloadRow {
+        lead_id: String,
+        submitted_at: i64,
+        name: String,
+        email: String,
+        whatsapp: String,
+        origem: String,
+        utm_source: Option<String>,
+        utm_medium: Option<String>,
+        utm_campaign: Option<String>,
+        utm_term: Option<String>,
+        utm_content: Option<String>,
+        gclid: Option<String>,
+        fbclid: Option<String>,
+        referrer: Option<String>,
+        page_url: Option<String>,
+        before: Option<String>,
+    }
 }
 
 /// An event the watches record: what it is, its key (one event per key,
@@ -169,26 +173,24 @@ pub fn record(
     env: &Env,
     db: &D1Database,
     event: Event,
-    fields: Value,
+    fields: json::Object,
     now: i64,
-) -> worker::Result<Option<D1PreparedStatement>> {
-    if url(env).is_none() {
-        return Ok(None);
-    }
-    let mut payload = json!({ "event": event.name, "at": iso(now) });
-    if let (Some(target), Value::Object(extra)) = (payload.as_object_mut(), fields) {
-        target.extend(extra);
-    }
-    let statement = query!(
+) -> Option<D1PreparedStatement> {
+    url(env)?;
+    let payload = json::object()
+        .field("event", event.name)
+        .field("at", iso(now))
+        .extend(fields)
+        .end();
+    Some(query!(
         db,
         RECORD_SQL,
         event.name,
-        payload.to_string(),
+        payload.as_str(),
         now,
         event.key,
         event.after
-    )?;
-    Ok(Some(statement))
+    ))
 }
 
 /// Without a URL the webhook is off (never set, or removed): what waited
@@ -204,30 +206,21 @@ const SWITCHED_OFF_SQL: [&str; 2] = [
 ];
 
 /// Makes events of the new submissions, then delivers the due events.
-pub async fn run(env: &Env, db: &D1Database, now: i64) -> worker::Result<usize> {
+pub async fn run(env: &Env, db: &D1Database, now: i64) -> HostResult<usize> {
     let Some(url) = url(env) else {
-        d1::batch_counted(
-            db,
-            SWITCHED_OFF_SQL
-                .iter()
-                .map(|sql| db.prepare(*sql))
-                .collect(),
-        )
-        .await?;
+        db.batch(SWITCHED_OFF_SQL.iter().map(|sql| db.prepare(sql)).collect())
+            .await?;
         return Ok(0);
     };
     let target = Target {
         url,
         secret: config::setting(env, "ALERT_WEBHOOK_SECRET"),
     };
-    d1::batch_counted(
-        db,
-        vec![
-            query!(db, START_CURSOR_SQL, now, FIRST_LOOK_BACK_MS)?,
-            query!(db, LEAD_EVENTS_SQL, now, MAX_NEW_EVENTS)?,
-            db.prepare(MOVE_CURSOR_SQL),
-        ],
-    )
+    db.batch(vec![
+        query!(db, START_CURSOR_SQL, now, FIRST_LOOK_BACK_MS),
+        query!(db, LEAD_EVENTS_SQL, now, MAX_NEW_EVENTS),
+        db.prepare(MOVE_CURSOR_SQL),
+    ])
     .await?;
     let origin = config::site_origin(env);
     let mut sent = 0;
@@ -235,10 +228,10 @@ pub async fn run(env: &Env, db: &D1Database, now: i64) -> worker::Result<usize> 
         // Each batch's lease from its own start: the batch before it may
         // have taken a while.
         let now = platform::now_ms();
-        let mut claimed: Vec<Claimed> = query!(db, CLAIM_SQL, now, now + LEASE_MS, BATCH_SIZE)?
-            .all_counted()
+        let mut claimed: Vec<Claimed> = query!(db, CLAIM_SQL, now, now + LEASE_MS, BATCH_SIZE)
+            .all()
             .await?
-            .results()?;
+            .rows()?;
         // RETURNING gives the rows in the table's order: the batch is sent
         // in the claim's (events of no lead first).
         claimed.sort_by_key(|e| (e.submission_id.is_some(), e.id));
@@ -249,17 +242,17 @@ pub async fn run(env: &Env, db: &D1Database, now: i64) -> worker::Result<usize> 
                 Some(body) => body,
                 // The lead was deleted meanwhile: nothing of it is sent.
                 None => {
-                    query!(db, SENT_SQL, event.id)?.run_counted().await?;
+                    query!(db, SENT_SQL, event.id).run().await?;
                     continue;
                 }
             };
             match post(&target, event.id, &body, now).await {
                 Ok(()) => {
-                    let mut statements = vec![query!(db, SENT_SQL, event.id)?];
+                    let mut statements = vec![query!(db, SENT_SQL, event.id)];
                     if sent == 0 {
-                        statements.push(query!(db, WAKE_SQL, now)?);
+                        statements.push(query!(db, WAKE_SQL, now));
                     }
-                    d1::batch_counted(db, statements).await?;
+                    db.batch(statements).await?;
                     sent += 1;
                 }
                 Err(error) => {
@@ -267,8 +260,8 @@ pub async fn run(env: &Env, db: &D1Database, now: i64) -> worker::Result<usize> 
                     let next =
                         schedule::after_failure(event.created_at, event.attempts, now).retry_at();
                     worker::console_warn!("webhook: event {} failed: {error}", event.id);
-                    query!(db, FAILED_SQL, event.id, event.lease_until, error, next)?
-                        .run_counted()
+                    query!(db, FAILED_SQL, event.id, event.lease_until, error, next)
+                        .run()
                         .await?;
                 }
             }
@@ -280,49 +273,45 @@ pub async fn run(env: &Env, db: &D1Database, now: i64) -> worker::Result<usize> 
     Ok(sent)
 }
 
-async fn payload(db: &D1Database, event: &Claimed, origin: &str) -> worker::Result<Option<String>> {
+async fn payload(db: &D1Database, event: &Claimed, origin: &str) -> HostResult<Option<String>> {
     if let Some(payload) = &event.payload {
         return Ok(Some(payload.clone()));
     }
     let Some(submission) = event.submission_id else {
         return Ok(None);
     };
-    let Some(row) = query!(db, LEAD_PAYLOAD_SQL, submission)?
-        .first_counted::<LeadPayloadRow>()
+    let Some(row) = query!(db, LEAD_PAYLOAD_SQL, submission)
+        .first::<LeadPayloadRow>()
         .await?
     else {
         return Ok(None);
     };
-    let mut body = json!({
-        "event": event.event,
-        "at": iso(row.submitted_at),
-        "lead": {
-            "id": row.lead_id,
-            "name": row.name,
-            "email": row.email,
-            "whatsapp": row.whatsapp,
-            "origem": row.origem,
-            "utm_source": row.utm_source,
-            "utm_medium": row.utm_medium,
-            "utm_campaign": row.utm_campaign,
-            "utm_term": row.utm_term,
-            "utm_content": row.utm_content,
-            "gclid": row.gclid,
-            "fbclid": row.fbclid,
-            "referrer": row.referrer,
-            "page_url": row.page_url,
-            "panel_url": format!("{origin}/admin/leads/{}", row.lead_id),
-        },
-    });
+    let lead = json::object()
+        .field("id", &row.lead_id)
+        .field("name", &row.name)
+        .field("email", &row.email)
+        .field("whatsapp", &row.whatsapp)
+        .field("origem", &row.origem)
+        .field("utm_source", &row.utm_source)
+        .field("utm_medium", &row.utm_medium)
+        .field("utm_campaign", &row.utm_campaign)
+        .field("utm_term", &row.utm_term)
+        .field("utm_content", &row.utm_content)
+        .field("gclid", &row.gclid)
+        .field("fbclid", &row.fbclid)
+        .field("referrer", &row.referrer)
+        .field("page_url", &row.page_url)
+        .field("panel_url", format!("{origin}/admin/leads/{}", row.lead_id));
+    let mut body = json::object()
+        .field("event", &event.event)
+        .field("at", iso(row.submitted_at))
+        .field("lead", lead);
     if event.event == "lead.updated"
-        && let Some(before) = row
-            .before
-            .as_deref()
-            .and_then(|b| serde_json::from_str::<Value>(b).ok())
+        && let Some(before) = row.before
     {
-        body["before"] = before;
+        body = body.field("before", Json::from_sqlite(before));
     }
-    Ok(Some(body.to_string()))
+    Ok(Some(body.end().into_string()))
 }
 
 async fn post(target: &Target, id: i64, body: &str, now: i64) -> Result<(), String> {

@@ -7,17 +7,21 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use crate::platform::{HostError, HostResult};
 use worker::Env;
 
 /// Where the list is served from.
 pub const LIST_PATH: &str = "/senhas-comuns.txt";
+
+/// Far more than the list holds (about 90 KB).
+const MAX_LIST_BYTES: usize = 1024 * 1024;
 
 thread_local! {
     static LIST: RefCell<Option<Rc<Vec<String>>>> = const { RefCell::new(None) };
 }
 
 /// Whether `password` (compared in lower case) is on the list.
-pub async fn is_common(env: &Env, password: &str) -> worker::Result<bool> {
+pub async fn is_common(env: &Env, password: &str) -> HostResult<bool> {
     let list = match LIST.with(|l| l.borrow().clone()) {
         Some(list) => list,
         None => {
@@ -29,15 +33,15 @@ pub async fn is_common(env: &Env, password: &str) -> worker::Result<bool> {
     Ok(contains(&list, password))
 }
 
-async fn load(env: &Env) -> worker::Result<Vec<String>> {
-    let mut response = crate::site::asset(env, LIST_PATH).await?;
-    if response.status_code() != 200 {
-        return Err(worker::Error::RustError(format!(
+async fn load(env: &Env) -> HostResult<Vec<String>> {
+    let response = crate::web::asset(env, LIST_PATH).await?;
+    if response.status() != 200 {
+        return Err(HostError::new(format!(
             "{LIST_PATH} answered {}: is it in pages/dist?",
-            response.status_code()
+            response.status()
         )));
     }
-    Ok(parse(&response.text().await?))
+    Ok(parse(&response.text_up_to(MAX_LIST_BYTES).await?))
 }
 
 /// The file's lines, sorted byte by byte as the file keeps them.

@@ -1,13 +1,14 @@
 //! What the auth endpoints share: the database, the token signer and the
 //! request's time and origin; starting a session and answering with it.
 
-use serde::Serialize;
-use worker::{D1Database, D1PreparedStatement, D1Result, Env, Request, Response};
+use worker::Env;
 
 use super::access_token::{Signer, StaffClaims};
 use super::{cookie, device, secret_token, store};
+use crate::d1::{D1Database, D1PreparedStatement, D1Result};
 use crate::http::{self, ApiError, ApiResult};
-use crate::{config, d1, messages, platform};
+use crate::web::{Request, Response};
+use crate::{config, d1, json, messages, platform};
 
 /// A signing key shorter than this is refused: HS256 is only as strong as its key.
 pub const MIN_SECRET_BYTES: usize = 32;
@@ -59,19 +60,12 @@ pub fn signer(env: &Env) -> ApiResult<Signer> {
 }
 
 /// The account a session belongs to, as the pages see it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone)]
 pub struct Account {
     pub id: String,
     pub email: String,
     /// "owner" ('Responsável') or "staff".
     pub role: String,
-}
-
-#[derive(Serialize)]
-struct SessionAnswer<'a> {
-    access_token: &'a str,
-    expires_at: i64,
-    user: &'a Account,
 }
 
 /// A session about to be created: its id and its first refresh token.
@@ -88,12 +82,12 @@ pub fn new_session(
     ctx: &AuthContext,
     user_id: &str,
     password_hash: &str,
-) -> ApiResult<(NewSession, Vec<D1PreparedStatement>)> {
+) -> (NewSession, Vec<D1PreparedStatement>) {
     let id = platform::new_id();
     let (refresh, refresh_hash) = secret_token::generate();
     let statements =
-        store::new_session(&ctx.db, &id, user_id, password_hash, &refresh_hash, ctx.now)?;
-    Ok((NewSession { id, refresh }, statements))
+        store::new_session(&ctx.db, &id, user_id, password_hash, &refresh_hash, ctx.now);
+    (NewSession { id, refresh }, statements)
 }
 
 /// Answers a sign-in with the new session: an access token, the refresh
@@ -112,18 +106,13 @@ pub fn answer_new_session(
         &session.refresh,
         ctx.now + store::SESSION_LIFETIME_MS,
     )?;
-    remember_device(ctx, &account.email, password_hash, &response)?;
+    remember_device(ctx, &account.email, password_hash, &response);
     Ok(response)
 }
 
 /// Sets the device cookie on `response`: this browser is one of the
 /// account's devices, for as long as its password stays `password_hash`.
-pub fn remember_device(
-    ctx: &AuthContext,
-    email: &str,
-    password_hash: &str,
-    response: &Response,
-) -> ApiResult<()> {
+pub fn remember_device(ctx: &AuthContext, email: &str, password_hash: &str, response: &Response) {
     let holder = device::Holder {
         email,
         password_hash,
@@ -136,8 +125,7 @@ pub fn remember_device(
             device::MAX_AGE_SECONDS,
             ctx.secure_cookies,
         ),
-    )?;
-    Ok(())
+    );
 }
 
 /// Creates a session (after `before`, in the same batch) and answers with
@@ -149,7 +137,7 @@ pub async fn start_session(
     mut before: Vec<D1PreparedStatement>,
     refused: impl FnOnce(&[D1Result]) -> ApiError,
 ) -> ApiResult<Response> {
-    let (session, statements) = new_session(ctx, &account.id, password_hash)?;
+    let (session, statements) = new_session(ctx, &account.id, password_hash);
     let session_at = before.len();
     before.extend(statements);
     let results = ctx.db.batch(before).await?;
@@ -185,41 +173,45 @@ pub fn session_answer(
         sid: session_id.to_string(),
     };
     let (token, expires_at) = ctx.signer.issue(claims, ctx.now);
-    let response = http::success(SessionAnswer {
-        access_token: &token,
-        expires_at,
-        user: account,
-    })?;
+    let user = json::object()
+        .field("id", &account.id)
+        .field("email", &account.email)
+        .field("role", &account.role);
+    let response = http::success(
+        json::object()
+            .field("access_token", &token)
+            .field("expires_at", expires_at)
+            .field("user", user),
+    )?;
     let max_age = (session_ends_at - ctx.now) / 1000;
     response.headers().set(
         "Set-Cookie",
         &cookie::set(refresh, max_age, ctx.secure_cookies),
-    )?;
+    );
     Ok(response)
 }
 
 /// 401 that also removes the refresh cookie.
 pub fn signed_out(ctx: &AuthContext) -> ApiResult<Response> {
-    let response =
-        ApiError::Unauthorized(messages::AUTH_SESSION_REQUIRED.into()).into_response()?;
+    let response = ApiError::Unauthorized(messages::AUTH_SESSION_REQUIRED.into()).into_response();
     response
         .headers()
-        .set("Set-Cookie", &cookie::clear(ctx.secure_cookies))?;
+        .set("Set-Cookie", &cookie::clear(ctx.secure_cookies));
     Ok(response)
 }
 
-fn cookies(req: &Request) -> ApiResult<String> {
-    Ok(req.headers().get("Cookie")?.unwrap_or_default())
+fn cookies(req: &Request) -> String {
+    req.header("Cookie").unwrap_or_default()
 }
 
 /// The refresh token the browser sent, if it looks like one.
-pub fn refresh_cookie(req: &Request) -> ApiResult<Option<String>> {
-    Ok(cookie::read(&cookies(req)?)
+pub fn refresh_cookie(req: &Request) -> Option<String> {
+    cookie::read(&cookies(req))
         .filter(|t| secret_token::looks_valid(t))
-        .map(str::to_string))
+        .map(str::to_string)
 }
 
 /// The device cookie the browser sent, if any.
-pub fn device_cookie(req: &Request) -> ApiResult<Option<String>> {
-    Ok(cookie::read_named(&cookies(req)?, device::NAME).map(str::to_string))
+pub fn device_cookie(req: &Request) -> Option<String> {
+    cookie::read_named(&cookies(req), device::NAME).map(str::to_string)
 }

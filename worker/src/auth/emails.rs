@@ -6,7 +6,7 @@ use crate::{agency, messages};
 
 /// The confirmation link of a sign-up (valid 24 hours).
 pub fn confirmation(to: &str, link: &str) -> Email {
-    let development = &agency::config().development.name;
+    let development = agency::DEVELOPMENT_NAME;
     let text = format!(
         "Olá!\n\nRecebemos um pedido de acesso ao painel administrativo do {development} para este e-mail.\n\n\
          Para confirmar e entrar, abra o link abaixo (válido por 24 horas) e digite a senha que você escolheu no cadastro:\n{link}\n\n\
@@ -31,7 +31,7 @@ pub fn confirmation(to: &str, link: &str) -> Email {
 
 /// The link to choose a new password (valid 1 hour, once).
 pub fn password_reset(to: &str, link: &str) -> Email {
-    let development = &agency::config().development.name;
+    let development = agency::DEVELOPMENT_NAME;
     let text = format!(
         "Olá!\n\nRecebemos um pedido para redefinir a senha do painel administrativo do {development} \
          da conta {to}.\n\nPara escolher uma nova senha, abra o link abaixo (válido por 1 hora, uma vez só):\n{link}\n\n\

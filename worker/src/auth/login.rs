@@ -4,7 +4,8 @@
 //! device the account knows) and 10 per address are ever checked in a
 //! 15-minute window. A right password gives its count back.
 
-use worker::{Env, Request, Response};
+use crate::web::{Request, Response};
+use worker::Env;
 
 use super::context::{self, Account, AuthContext};
 use super::password;
@@ -12,7 +13,7 @@ use super::staff::StaffEmail;
 use super::{device, store};
 use crate::audit::{self, Action, Actor, IfAccount, Subject};
 use crate::d1;
-use crate::http::{self, ApiError, ApiResult, text_field};
+use crate::http::{self, ApiError, ApiResult};
 use crate::messages;
 use crate::rate_limit::{
     self, Counter, LOGIN_FAILURES_PER_ACCOUNT_DEVICES, LOGIN_FAILURES_PER_DEVICE,
@@ -20,11 +21,11 @@ use crate::rate_limit::{
 };
 
 /// `POST /api/auth/login` `{email, password}`.
-pub async fn login(mut req: Request, env: &Env) -> ApiResult<Response> {
+pub async fn login(req: Request, env: &Env) -> ApiResult<Response> {
     http::require_same_origin(&req)?;
     let ctx = AuthContext::new(&req, env)?;
-    let body = http::read_json_object(&mut req).await?;
-    let text = |key| text_field(&body, key).ok().flatten().unwrap_or_default();
+    let body = http::read_json_object(&req).await?;
+    let text = |key| body.text_or_empty(key);
     let (raw_email, typed) = (text("email"), text("password"));
     if raw_email.trim().is_empty() || typed.is_empty() {
         return Err(ApiError::Unprocessable {
@@ -41,7 +42,7 @@ pub async fn login(mut req: Request, env: &Env) -> ApiResult<Response> {
     // A device that signed in to this account before, with its password as
     // it is now, counts on its own (its cookie is checked against the stored
     // password, read first; a browser without one costs no extra read).
-    let device_id = match context::device_cookie(&req)? {
+    let device_id = match context::device_cookie(&req) {
         Some(cookie) => store::password_hash(&ctx.db, &email)
             .await?
             .and_then(|password_hash| {
@@ -76,9 +77,9 @@ pub async fn login(mut req: Request, env: &Env) -> ApiResult<Response> {
     // counter per made-up e-mail, and uses up no one's allowance.
     let ip_gate = (!ip_counted_at_edge).then_some((&LOGIN_FAILURES_PER_IP, network.as_str()));
     let mut limits: Vec<(&Limit, &str)> = ip_gate.into_iter().collect();
-    let mut statements = vec![store::sign_in_account(&ctx.db, &email)?];
+    let mut statements = vec![store::sign_in_account(&ctx.db, &email)];
     if let Some((limit, subject)) = ip_gate {
-        statements.push(rate_limit::hit(&ctx.db, limit, subject, ctx.now)?);
+        statements.push(rate_limit::hit(&ctx.db, limit, subject, ctx.now));
     }
     let mut own = vec![(per_account, account_subject)];
     if device_id.is_some() {
@@ -86,8 +87,8 @@ pub async fn login(mut req: Request, env: &Env) -> ApiResult<Response> {
     }
     for (limit, subject) in own {
         statements.push(match ip_gate {
-            Some(gate) => rate_limit::hit_within(&ctx.db, limit, subject, ctx.now, gate)?,
-            None => rate_limit::hit(&ctx.db, limit, subject, ctx.now)?,
+            Some(gate) => rate_limit::hit_within(&ctx.db, limit, subject, ctx.now, gate),
+            None => rate_limit::hit(&ctx.db, limit, subject, ctx.now),
         });
         limits.push((limit, subject));
     }
@@ -114,7 +115,7 @@ pub async fn login(mut req: Request, env: &Env) -> ApiResult<Response> {
 
     let mut refunds = Vec::new();
     for (limit, subject) in &limits {
-        refunds.push(rate_limit::refund(&ctx.db, limit, subject, ctx.now)?);
+        refunds.push(rate_limit::refund(&ctx.db, limit, subject, ctx.now));
     }
     let Some(user) = user.filter(|_| verified) else {
         let actor = Actor {
@@ -127,7 +128,7 @@ pub async fn login(mut req: Request, env: &Env) -> ApiResult<Response> {
             Action::SignInFailed,
             Subject::Nothing,
             ctx.now,
-        )?
+        )
         .run()
         .await?;
         return Err(ApiError::Unauthorized(
@@ -149,7 +150,7 @@ pub async fn login(mut req: Request, env: &Env) -> ApiResult<Response> {
             Action::SignInFailed,
             Subject::Account(&user.id),
             ctx.now,
-        )?);
+        ));
         ctx.db.batch(refunds).await?;
         return Err(ApiError::Forbidden(messages::AUTH_ACCOUNT_DISABLED.into()));
     }
@@ -158,7 +159,7 @@ pub async fn login(mut req: Request, env: &Env) -> ApiResult<Response> {
     // them (403 switched off; 401, as a wrong password, for the old one),
     // and the activity says so.
     let checked = user.password_hash.as_str();
-    refunds.push(store::mark_signed_in(&ctx.db, &user.id, checked, ctx.now)?);
+    refunds.push(store::mark_signed_in(&ctx.db, &user.id, checked, ctx.now));
     let outcomes = [
         (IfAccount::Stands(checked), Action::SignIn, Subject::Nothing),
         (
@@ -176,7 +177,7 @@ pub async fn login(mut req: Request, env: &Env) -> ApiResult<Response> {
     for (state, action, subject) in outcomes {
         refunds.push(audit::record_if(
             &ctx.db, state, actor, action, subject, ctx.now,
-        )?);
+        ));
     }
     let account = Account {
         id: user.id.clone(),

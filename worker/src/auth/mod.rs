@@ -19,7 +19,8 @@ mod signup;
 pub mod staff;
 mod store;
 
-use worker::{Context, Env, Method, Request, Response};
+use crate::web::{Method, Request, Response};
+use worker::{Context, Env};
 
 use crate::http::{ApiError, ApiResult};
 use crate::messages;

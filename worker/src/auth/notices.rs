@@ -5,15 +5,14 @@
 //! switches it. Switched on again, the notices start from that moment: nobody
 //! gets the leads of the weeks they had it off.
 
-use crate::d1::query;
-use serde::Deserialize;
-use serde_json::{Value, json};
-use worker::{Env, Request, Response};
+use worker::Env;
 
 use super::guard;
 use crate::alerts::notices::notices_from_now;
-use crate::http::{self, ApiResult, invalid_field};
-use crate::{config, messages};
+use crate::d1::{query, row};
+use crate::http::{self, ApiResult, Field, invalid_field};
+use crate::web::{Request, Response};
+use crate::{config, json, messages};
 
 const READ_SQL: &str = "SELECT lead_notices FROM staff_users WHERE id = ?1";
 const SWITCH_SQL: &str = concat!(
@@ -25,28 +24,33 @@ const SWITCH_SQL: &str = concat!(
      WHERE id = ?1 RETURNING lead_notices"
 );
 
-#[derive(Deserialize)]
-struct Row {
-    lead_notices: i64,
+row! {
+    struct Row {
+        lead_notices: i64,
+    }
 }
 
 pub async fn read(req: Request, env: &Env) -> ApiResult<Response> {
     let staff = guard::require_staff(&req, env).await?;
     let db = config::database(env)?;
-    let row: Option<Row> = query!(&db, READ_SQL, staff.user_id)?.first(None).await?;
-    http::success(json!({ "enabled": row.is_some_and(|r| r.lead_notices == 1) }))
+    let row: Option<Row> = query!(&db, READ_SQL, staff.user_id).first().await?;
+    enabled(row)
 }
 
-pub async fn switch(mut req: Request, env: &Env) -> ApiResult<Response> {
+fn enabled(row: Option<Row>) -> ApiResult<Response> {
+    http::success(json::object().field("enabled", row.is_some_and(|r| r.lead_notices == 1)))
+}
+
+pub async fn switch(req: Request, env: &Env) -> ApiResult<Response> {
     http::require_same_origin(&req)?;
     let staff = guard::require_staff(&req, env).await?;
-    let body = http::read_json_object(&mut req).await?;
-    let Some(Value::Bool(enabled)) = body.get("enabled") else {
+    let body = http::read_json_object(&req).await?;
+    let Some(&Field::Bool(on)) = body.get("enabled") else {
         return Err(invalid_field(messages::FIELD_INVALID, "enabled"));
     };
     let db = config::database(env)?;
-    let row: Option<Row> = query!(&db, SWITCH_SQL, staff.user_id, i64::from(*enabled))?
-        .first(None)
+    let row: Option<Row> = query!(&db, SWITCH_SQL, staff.user_id, i64::from(on))
+        .first()
         .await?;
-    http::success(json!({ "enabled": row.is_some_and(|r| r.lead_notices == 1) }))
+    enabled(row)
 }

@@ -6,8 +6,8 @@
 //! out after the answer. Using the link sets the password, ends every other
 //! session of the account and signs the person in.
 
-use serde_json::json;
-use worker::{Context, Env, Request, Response};
+use crate::web::{Request, Response};
+use worker::{Context, Env};
 
 use super::context::{self, Account, AuthContext};
 use super::guard;
@@ -17,7 +17,8 @@ use super::staff::{NewPassword, StaffEmail};
 use super::{emails, secret_token, store};
 use crate::audit::{self, Action, Actor, IfAccount, Subject};
 use crate::d1;
-use crate::http::{self, ApiError, ApiResult, invalid_field, text_field};
+use crate::http::{self, ApiError, ApiResult, invalid_field};
+use crate::json;
 use crate::mail;
 use crate::messages;
 use crate::rate_limit::{
@@ -27,16 +28,12 @@ use crate::rate_limit::{
 /// A reset link is valid for 1 hour.
 const RESET_LIFETIME_MS: i64 = 60 * 60 * 1000;
 
-fn text(body: &serde_json::Map<String, serde_json::Value>, key: &str) -> String {
-    text_field(body, key).ok().flatten().unwrap_or_default()
-}
-
 /// `POST /api/auth/reset-request` `{email}`.
-pub async fn request(mut req: Request, env: &Env, worker_ctx: &Context) -> ApiResult<Response> {
+pub async fn request(req: Request, env: &Env, worker_ctx: &Context) -> ApiResult<Response> {
     http::require_same_origin(&req)?;
     let ctx = AuthContext::new(&req, env)?;
-    let body = http::read_json_object(&mut req).await?;
-    let email = StaffEmail::parse(&text(&body, "email"))
+    let body = http::read_json_object(&req).await?;
+    let email = StaffEmail::parse(&body.text_or_empty("email"))
         .map_err(|_| invalid_field(messages::AUTH_EMAIL_INVALID, "email"))?;
     if !mail::is_available(env) {
         return Err(ApiError::ServiceUnavailable(
@@ -52,14 +49,14 @@ pub async fn request(mut req: Request, env: &Env, worker_ctx: &Context) -> ApiRe
     let results = ctx
         .db
         .batch(vec![
-            rate_limit::hit(&ctx.db, &RESET_REQUESTS_PER_IP, &network, ctx.now)?,
+            rate_limit::hit(&ctx.db, &RESET_REQUESTS_PER_IP, &network, ctx.now),
             rate_limit::hit_within(
                 &ctx.db,
                 &RESET_REQUESTS_PER_EMAIL,
                 email.as_str(),
                 ctx.now,
                 (&RESET_REQUESTS_PER_IP, &network),
-            )?,
+            ),
             store::insert_reset(
                 &ctx.db,
                 &link_hash,
@@ -76,7 +73,7 @@ pub async fn request(mut req: Request, env: &Env, worker_ctx: &Context) -> ApiRe
                         max: RESET_REQUESTS_PER_EMAIL.max,
                     },
                 ],
-            )?,
+            ),
         ])
         .await?;
     let count = |i| rate_limit::counted(&results, i);
@@ -96,22 +93,22 @@ pub async fn request(mut req: Request, env: &Env, worker_ctx: &Context) -> ApiRe
             }
         });
     }
-    http::success(json!({ "message": messages::AUTH_RESET_REQUESTED }))
+    http::success(json::object().field("message", messages::AUTH_RESET_REQUESTED))
 }
 
 /// `POST /api/auth/reset` `{token, password}`: sets the new password, ends
 /// every session of the account and signs this browser in.
-pub async fn reset(mut req: Request, env: &Env) -> ApiResult<Response> {
+pub async fn reset(req: Request, env: &Env) -> ApiResult<Response> {
     http::require_same_origin(&req)?;
     let ctx = AuthContext::new(&req, env)?;
-    let body = http::read_json_object(&mut req).await?;
-    let token = text(&body, "token");
+    let body = http::read_json_object(&req).await?;
+    let token = body.text_or_empty("token");
     let invalid_link = || ApiError::BadRequest(messages::AUTH_RESET_INVALID.into());
     if !secret_token::looks_valid(&token) {
         return Err(invalid_link());
     }
-    let new =
-        NewPassword::parse(&text(&body, "password")).map_err(|m| invalid_field(m, "password"))?;
+    let new = NewPassword::parse(&body.text_or_empty("password"))
+        .map_err(|m| invalid_field(m, "password"))?;
     refuse_common(env, &new, "password").await?;
     let Some(user_id) = store::use_reset(&ctx.db, &secret_token::hash(&token), ctx.now).await?
     else {
@@ -125,16 +122,16 @@ pub async fn reset(mut req: Request, env: &Env) -> ApiResult<Response> {
         id: Some(&user.id),
         email: &user.email,
     };
-    let mut statements = store::set_password(&ctx.db, &user.id, &hash, ctx.now)?;
-    statements.push(store::revoke_all_sessions(&ctx.db, &user.id, ctx.now)?);
-    statements.push(store::mark_signed_in(&ctx.db, &user.id, &hash, ctx.now)?);
+    let mut statements = store::set_password(&ctx.db, &user.id, &hash, ctx.now);
+    statements.push(store::revoke_all_sessions(&ctx.db, &user.id, ctx.now));
+    statements.push(store::mark_signed_in(&ctx.db, &user.id, &hash, ctx.now));
     statements.push(audit::record(
         &ctx.db,
         actor,
         Action::PasswordReset,
         Subject::Account(&user.id),
         ctx.now,
-    )?);
+    ));
     let account = Account {
         id: user.id.clone(),
         email: user.email.clone(),
@@ -150,19 +147,19 @@ pub async fn reset(mut req: Request, env: &Env) -> ApiResult<Response> {
 
 /// `POST /api/auth/password` `{current_password, new_password}`: 'Alterar
 /// senha' for the signed-in staff member; every other session ends.
-pub async fn change(mut req: Request, env: &Env) -> ApiResult<Response> {
+pub async fn change(req: Request, env: &Env) -> ApiResult<Response> {
     http::require_same_origin(&req)?;
     let staff = guard::require_staff(&req, env).await?;
     let ctx = AuthContext::new(&req, env)?;
-    let body = http::read_json_object(&mut req).await?;
-    let current = text(&body, "current_password");
+    let body = http::read_json_object(&req).await?;
+    let current = body.text_or_empty("current_password");
     if current.is_empty() {
         return Err(invalid_field(
             messages::AUTH_CURRENT_PASSWORD_WRONG,
             "current_password",
         ));
     }
-    let new = NewPassword::parse(&text(&body, "new_password"))
+    let new = NewPassword::parse(&body.text_or_empty("new_password"))
         .map_err(|m| invalid_field(m, "new_password"))?;
     refuse_common(env, &new, "new_password").await?;
     // The current password is guessed against the session's own limit, so a
@@ -170,8 +167,8 @@ pub async fn change(mut req: Request, env: &Env) -> ApiResult<Response> {
     let results = ctx
         .db
         .batch(vec![
-            rate_limit::hit(&ctx.db, &PASSWORD_CHANGE_TRIES, &staff.session_id, ctx.now)?,
-            store::find_user(&ctx.db, &staff.email)?,
+            rate_limit::hit(&ctx.db, &PASSWORD_CHANGE_TRIES, &staff.session_id, ctx.now),
+            store::find_user(&ctx.db, &staff.email),
         ])
         .await?;
     let tries = rate_limit::counted(&results, 0)?;
@@ -197,13 +194,13 @@ pub async fn change(mut req: Request, env: &Env) -> ApiResult<Response> {
         &checked,
         &hash,
         ctx.now,
-    )?;
+    );
     statements.push(rate_limit::refund(
         &ctx.db,
         &PASSWORD_CHANGE_TRIES,
         &staff.session_id,
         ctx.now,
-    )?);
+    ));
     statements.push(audit::record_if(
         &ctx.db,
         IfAccount::Stands(&hash),
@@ -214,7 +211,7 @@ pub async fn change(mut req: Request, env: &Env) -> ApiResult<Response> {
         Action::PasswordChange,
         Subject::Account(&staff.user_id),
         ctx.now,
-    )?);
+    ));
     let results = ctx.db.batch(statements).await?;
     if results.first().map(d1::changes) != Some(1) {
         // A reset, a sign-out or 'Desativar' came first and ended this
@@ -228,7 +225,7 @@ pub async fn change(mut req: Request, env: &Env) -> ApiResult<Response> {
         );
     }
     // This browser stays a known device; those that knew the old password do not.
-    let response = http::success(json!({}))?;
-    context::remember_device(&ctx, &staff.email, &hash, &response)?;
+    let response = http::success(json::object())?;
+    context::remember_device(&ctx, &staff.email, &hash, &response);
     Ok(response)
 }

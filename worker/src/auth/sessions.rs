@@ -1,12 +1,13 @@
 //! A session after sign-in: refresh, sign-out, who is signed in.
 
-use serde_json::json;
-use worker::{Env, Request, Response};
+use worker::Env;
 
 use super::context::{self, Account, AuthContext};
 use super::guard::{self, Staff};
 use super::{cookie, secret_token, store};
-use crate::http::{self, ApiResult, text_field};
+use crate::http::{self, ApiResult};
+use crate::json;
+use crate::web::{Request, Response};
 
 /// A refresh retried this soon with the token it just rotated (its answer was
 /// lost on a phone's network, or another tab raced it) keeps the session;
@@ -19,7 +20,7 @@ pub const RETRY_GRACE_MS: i64 = 10_000;
 pub async fn refresh(req: Request, env: &Env) -> ApiResult<Response> {
     http::require_same_origin(&req)?;
     let ctx = AuthContext::new(&req, env)?;
-    let Some(token) = context::refresh_cookie(&req)? else {
+    let Some(token) = context::refresh_cookie(&req) else {
         return context::signed_out(&ctx);
     };
     let token_hash = secret_token::hash(&token);
@@ -54,7 +55,7 @@ pub async fn refresh(req: Request, env: &Env) -> ApiResult<Response> {
             RETRY_GRACE_MS / 1000,
             row.session_id
         );
-        store::revoke_session(&ctx.db, &row.session_id, ctx.now)?
+        store::revoke_session(&ctx.db, &row.session_id, ctx.now)
             .run()
             .await?;
         return context::signed_out(&ctx);
@@ -72,16 +73,16 @@ pub async fn refresh(req: Request, env: &Env) -> ApiResult<Response> {
 /// removes the cookie. Only a live session signs the others out: an access
 /// token of an ended session, or a refresh token replaced more than
 /// [`RETRY_GRACE_MS`] ago (a stolen one), ends nothing.
-pub async fn logout(mut req: Request, env: &Env) -> ApiResult<Response> {
+pub async fn logout(req: Request, env: &Env) -> ApiResult<Response> {
     http::require_same_origin(&req)?;
     let ctx = AuthContext::new(&req, env)?;
-    let body = http::read_json_object(&mut req).await.unwrap_or_default();
-    let global = text_field(&body, "scope").ok().flatten().as_deref() != Some("local");
+    let body = http::read_json_object(&req).await.unwrap_or_default();
+    let global = body.text("scope").ok().flatten().as_deref() != Some("local");
 
-    let from_token = guard::bearer(&req)?.and_then(|t| ctx.signer.verify(&t, ctx.now).ok());
+    let from_token = guard::bearer(&req).and_then(|t| ctx.signer.verify(&t, ctx.now).ok());
     let who = match from_token {
         Some(claims) => Some((claims.sub, claims.sid)),
-        None => match context::refresh_cookie(&req)? {
+        None => match context::refresh_cookie(&req) {
             Some(token) => store::find_refresh(&ctx.db, &secret_token::hash(&token))
                 .await?
                 .filter(|r| r.rotated_at.is_none_or(|at| at >= ctx.now - RETRY_GRACE_MS))
@@ -91,16 +92,16 @@ pub async fn logout(mut req: Request, env: &Env) -> ApiResult<Response> {
     };
     if let Some((user_id, session_id)) = who {
         let revoke = if global {
-            store::revoke_all_sessions_from(&ctx.db, &user_id, &session_id, ctx.now)?
+            store::revoke_all_sessions_from(&ctx.db, &user_id, &session_id, ctx.now)
         } else {
-            store::revoke_session(&ctx.db, &session_id, ctx.now)?
+            store::revoke_session(&ctx.db, &session_id, ctx.now)
         };
         revoke.run().await?;
     }
-    let response = http::success(json!({}))?;
+    let response = http::success(json::object())?;
     response
         .headers()
-        .set("Set-Cookie", &cookie::clear(ctx.secure_cookies))?;
+        .set("Set-Cookie", &cookie::clear(ctx.secure_cookies));
     Ok(response)
 }
 
@@ -112,8 +113,13 @@ pub async fn session(req: Request, env: &Env) -> ApiResult<Response> {
         session_id,
         role,
     } = guard::require_staff(&req, env).await?;
-    http::success(json!({
-        "user": { "id": user_id, "email": email, "role": role.name() },
-        "session_id": session_id,
-    }))
+    let user = json::object()
+        .field("id", &user_id)
+        .field("email", &email)
+        .field("role", role.name());
+    http::success(
+        json::object()
+            .field("user", user)
+            .field("session_id", &session_id),
+    )
 }

@@ -7,8 +7,8 @@
 //! owner does not know; a sign-up never replaces another's password, and
 //! every open link keeps working until the account is confirmed by one of them.
 
-use serde_json::json;
-use worker::{Env, Request, Response};
+use crate::web::{Request, Response};
+use worker::Env;
 
 use super::common_passwords;
 use super::context::{self, Account, AuthContext};
@@ -17,7 +17,8 @@ use super::staff::{EmailRejection, NewPassword, StaffEmail};
 use super::{emails, secret_token, store};
 use crate::audit::{self, Action, Actor, Subject};
 use crate::d1;
-use crate::http::{self, ApiError, ApiResult, invalid_field, text_field};
+use crate::http::{self, ApiError, ApiResult, invalid_field};
+use crate::json;
 use crate::mail;
 use crate::rate_limit::{
     self, CONFIRMATION_TRIES, CountRow, EVERYONE, SIGNUPS, SIGNUPS_ALL_DAY, SIGNUPS_ALL_HOUR,
@@ -28,10 +29,6 @@ use crate::{agency, config, messages, platform};
 
 /// A confirmation link is valid for 24 hours.
 const CONFIRMATION_LIFETIME_MS: i64 = 24 * 60 * 60 * 1000;
-
-fn text(body: &serde_json::Map<String, serde_json::Value>, key: &str) -> String {
-    text_field(body, key).ok().flatten().unwrap_or_default()
-}
 
 /// A new password's checks beyond its length: not one of the common ones.
 pub async fn refuse_common(
@@ -47,18 +44,19 @@ pub async fn refuse_common(
 
 /// `POST /api/auth/signup` `{email, password}`: e-mails a one-time link bound
 /// to this sign-up's password. The account is created unconfirmed if new.
-pub async fn signup(mut req: Request, env: &Env) -> ApiResult<Response> {
+pub async fn signup(req: Request, env: &Env) -> ApiResult<Response> {
     http::require_same_origin(&req)?;
     let ctx = AuthContext::new(&req, env)?;
-    let body = http::read_json_object(&mut req).await?;
-    let domain = &agency::config().agency.staff_email_domain;
-    let email =
-        StaffEmail::parse_for_signup(&text(&body, "email"), domain).map_err(|e| match e {
+    let body = http::read_json_object(&req).await?;
+    let domain = agency::STAFF_EMAIL_DOMAIN;
+    let email = StaffEmail::parse_for_signup(&body.text_or_empty("email"), domain).map_err(
+        |e| match e {
             EmailRejection::Invalid => invalid_field(messages::AUTH_EMAIL_INVALID, "email"),
             EmailRejection::OtherDomain => ApiError::Forbidden(messages::auth_domain_only(domain)),
-        })?;
-    let password =
-        NewPassword::parse(&text(&body, "password")).map_err(|m| invalid_field(m, "password"))?;
+        },
+    )?;
+    let password = NewPassword::parse(&body.text_or_empty("password"))
+        .map_err(|m| invalid_field(m, "password"))?;
     if !mail::is_available(env) {
         return Err(ApiError::ServiceUnavailable(
             messages::AUTH_MAIL_NOT_CONFIGURED.into(),
@@ -81,10 +79,10 @@ pub async fn signup(mut req: Request, env: &Env) -> ApiResult<Response> {
     let results = ctx
         .db
         .batch(vec![
-            rate_limit::hit(&ctx.db, &SIGNUPS, &network, ctx.now)?,
-            rate_limit::hit_within(&ctx.db, &SIGNUPS_PER_EMAIL, &mailbox, ctx.now, gate)?,
-            store::find_user(&ctx.db, email.as_str())?,
-            store::disabled_mailbox(&ctx.db, &mailbox)?,
+            rate_limit::hit(&ctx.db, &SIGNUPS, &network, ctx.now),
+            rate_limit::hit_within(&ctx.db, &SIGNUPS_PER_EMAIL, &mailbox, ctx.now, gate),
+            store::find_user(&ctx.db, email.as_str()),
+            store::disabled_mailbox(&ctx.db, &mailbox),
         ])
         .await?;
     let count = |i| rate_limit::counted(&results, i);
@@ -120,7 +118,7 @@ pub async fn signup(mut req: Request, env: &Env) -> ApiResult<Response> {
         &link_hash,
         ctx.now,
         ctx.now + CONFIRMATION_LIFETIME_MS,
-    )?;
+    );
     let results = ctx.db.batch(statements).await?;
     if results.last().map(d1::changes) != Some(1) {
         // Confirmed (or switched off) by another request in the meantime.
@@ -132,7 +130,7 @@ pub async fn signup(mut req: Request, env: &Env) -> ApiResult<Response> {
         worker::console_error!("signup: the confirmation e-mail was not sent: {error}");
         return Err(ApiError::BadGateway(messages::AUTH_MAIL_FAILED.into()));
     }
-    http::success(json!({ "email": email.as_str() }))
+    http::success(json::object().field("email", email.as_str()))
 }
 
 /// The whole site's sign-ups an hour and a day, counted only for one that
@@ -146,8 +144,8 @@ async fn site_allows(ctx: &AuthContext, env: &Env, mailbox: &str) -> ApiResult<(
     let results = ctx
         .db
         .batch(vec![
-            rate_limit::hit(&ctx.db, &per_hour, EVERYONE, ctx.now)?,
-            rate_limit::hit(&ctx.db, &per_day, EVERYONE, ctx.now)?,
+            rate_limit::hit(&ctx.db, &per_hour, EVERYONE, ctx.now),
+            rate_limit::hit(&ctx.db, &per_day, EVERYONE, ctx.now),
         ])
         .await?;
     let count = |i| rate_limit::counted(&results, i);
@@ -155,7 +153,7 @@ async fn site_allows(ctx: &AuthContext, env: &Env, mailbox: &str) -> ApiResult<(
         return Ok(());
     }
     worker::console_warn!("signup: the site-wide limit is reached; sign-ups are paused");
-    rate_limit::refund(&ctx.db, &SIGNUPS_PER_EMAIL, mailbox, ctx.now)?
+    rate_limit::refund(&ctx.db, &SIGNUPS_PER_EMAIL, mailbox, ctx.now)
         .run()
         .await?;
     Err(ApiError::TooManyRequests(
@@ -165,12 +163,12 @@ async fn site_allows(ctx: &AuthContext, env: &Env, mailbox: &str) -> ApiResult<(
 
 /// `POST /api/auth/confirm` `{token, password}`: the link's owner types the
 /// sign-up's password; the account is confirmed with it and signed in.
-pub async fn confirm(mut req: Request, env: &Env) -> ApiResult<Response> {
+pub async fn confirm(req: Request, env: &Env) -> ApiResult<Response> {
     http::require_same_origin(&req)?;
     let ctx = AuthContext::new(&req, env)?;
-    let body = http::read_json_object(&mut req).await?;
-    let token = text(&body, "token");
-    let typed = text(&body, "password");
+    let body = http::read_json_object(&req).await?;
+    let token = body.text_or_empty("token");
+    let typed = body.text_or_empty("password");
     let invalid_link = || ApiError::BadRequest(messages::AUTH_CONFIRMATION_INVALID.into());
     if !secret_token::looks_valid(&token) {
         return Err(invalid_link());
@@ -187,8 +185,8 @@ pub async fn confirm(mut req: Request, env: &Env) -> ApiResult<Response> {
         .filter(|c| c.used_at.is_none() && c.expires_at > ctx.now && c.disabled_at.is_none())
         .ok_or_else(invalid_link)?;
     // A few tries per link, counted before the password work; then the link is spent.
-    let tries = rate_limit::hit(&ctx.db, &CONFIRMATION_TRIES, &link_hash, ctx.now)?
-        .first::<CountRow>(None)
+    let tries = rate_limit::hit(&ctx.db, &CONFIRMATION_TRIES, &link_hash, ctx.now)
+        .first::<CountRow>()
         .await?
         .map_or(0, |r| r.count);
     if !CONFIRMATION_TRIES.allows(tries) {
@@ -212,7 +210,7 @@ pub async fn confirm(mut req: Request, env: &Env) -> ApiResult<Response> {
         &row.password_hash,
         ctx.now,
         owner_email.as_deref(),
-    )?;
+    );
     statements.push(audit::record(
         &ctx.db,
         Actor {
@@ -222,11 +220,11 @@ pub async fn confirm(mut req: Request, env: &Env) -> ApiResult<Response> {
         Action::Confirm,
         Subject::Account(&row.user_id),
         ctx.now,
-    )?);
-    statements.push(store::role_of(&ctx.db, &row.user_id)?);
+    ));
+    statements.push(store::role_of(&ctx.db, &row.user_id));
     let role_at = statements.len() - 1;
     let (session, mut session_statements) =
-        context::new_session(&ctx, &row.user_id, &row.password_hash)?;
+        context::new_session(&ctx, &row.user_id, &row.password_hash);
     let session_at = statements.len();
     statements.append(&mut session_statements);
     let results = ctx.db.batch(statements).await?;

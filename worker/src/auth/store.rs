@@ -1,14 +1,13 @@
 //! Staff accounts, confirmations, password resets, sessions and refresh
 //! tokens in D1: each query once.
 
-use crate::d1::query;
-use serde::Deserialize;
-use worker::{D1Database, D1PreparedStatement};
+use crate::d1::{D1Database, D1PreparedStatement, query, row};
 
 use crate::alerts::notices::notices_from_now;
 use crate::auth::staff::mailbox;
 use crate::d1;
 use crate::live_session::may_act;
+use crate::platform::HostResult;
 
 /// A session ends this long after its sign-in, however often it is used.
 pub const SESSION_LIFETIME_MS: i64 = 30 * 24 * 60 * 60 * 1000;
@@ -185,78 +184,94 @@ const LIVE_SESSION: &str = concat!(
     may_act!("s", "u", "?2")
 );
 
-#[derive(Debug, Deserialize)]
-pub struct UserRow {
-    pub id: String,
-    pub email: String,
-    pub password_hash: String,
-    pub confirmed_at: Option<i64>,
-    pub role: String,
-    pub disabled_at: Option<i64>,
-    /// Only read by sign-in ([`sign_in_account`]): the password an
-    /// unconfirmed account's latest link waits on.
-    #[serde(default)]
-    pub pending_password_hash: Option<String>,
+row! {
+    #[derive(Debug)]
+    pub struct UserRow {
+        pub id: String,
+        pub email: String,
+        pub password_hash: String,
+        pub confirmed_at: Option<i64>,
+        pub role: String,
+        pub disabled_at: Option<i64>,
+        /// Only read by sign-in ([`sign_in_account`]): the password an
+        /// unconfirmed account's latest link waits on.
+        pub pending_password_hash: Option<String>,
+    }
 }
 
-#[derive(Debug, Deserialize)]
-pub struct RoleRow {
-    pub role: String,
+row! {
+    #[derive(Debug)]
+    pub struct RoleRow {
+        pub role: String,
+    }
 }
 
-#[derive(Debug, Deserialize)]
-pub struct ConfirmationRow {
-    pub user_id: String,
-    pub expires_at: i64,
-    pub used_at: Option<i64>,
-    pub email: String,
-    pub disabled_at: Option<i64>,
-    pub password_hash: String,
+row! {
+    #[derive(Debug)]
+    pub struct ConfirmationRow {
+        pub user_id: String,
+        pub expires_at: i64,
+        pub used_at: Option<i64>,
+        pub email: String,
+        pub disabled_at: Option<i64>,
+        pub password_hash: String,
+    }
 }
 
-#[derive(Debug, Deserialize)]
-pub struct RefreshRow {
-    pub session_id: String,
-    pub rotated_at: Option<i64>,
-    pub user_id: String,
-    pub revoked_at: Option<i64>,
-    pub expires_at: i64,
-    pub email: String,
-    pub role: String,
-    pub disabled_at: Option<i64>,
+row! {
+    #[derive(Debug)]
+    pub struct RefreshRow {
+        pub session_id: String,
+        pub rotated_at: Option<i64>,
+        pub user_id: String,
+        pub revoked_at: Option<i64>,
+        pub expires_at: i64,
+        pub email: String,
+        pub role: String,
+        pub disabled_at: Option<i64>,
+    }
 }
 
-#[derive(Debug, Deserialize)]
-pub struct LiveSessionRow {
-    pub user_id: String,
-    pub email: String,
-    pub role: String,
+row! {
+    #[derive(Debug)]
+    struct UserIdRow {
+        user_id: String,
+    }
 }
 
-pub fn find_user(db: &D1Database, email: &str) -> worker::Result<D1PreparedStatement> {
+row! {
+    #[derive(Debug)]
+    pub struct LiveSessionRow {
+        pub user_id: String,
+        pub email: String,
+        pub role: String,
+    }
+}
+
+pub fn find_user(db: &D1Database, email: &str) -> D1PreparedStatement {
     query!(db, FIND_USER, email)
 }
 
 /// The stored password hash of the confirmed account `email` (what its
 /// device cookies are bound to).
-pub async fn password_hash(db: &D1Database, email: &str) -> worker::Result<Option<String>> {
-    Ok(find_user(db, email)?
-        .first::<UserRow>(None)
+pub async fn password_hash(db: &D1Database, email: &str) -> HostResult<Option<String>> {
+    Ok(find_user(db, email)
+        .first::<UserRow>()
         .await?
         .filter(|u| u.confirmed_at.is_some())
         .map(|u| u.password_hash))
 }
 
 /// A row if a switched-off account reaches `mailbox` (`StaffEmail::mailbox`).
-pub fn disabled_mailbox(db: &D1Database, mailbox: &str) -> worker::Result<D1PreparedStatement> {
+pub fn disabled_mailbox(db: &D1Database, mailbox: &str) -> D1PreparedStatement {
     query!(db, DISABLED_MAILBOX, mailbox)
 }
 
-pub async fn find_user_by_id(db: &D1Database, id: &str) -> worker::Result<Option<UserRow>> {
-    query!(db, FIND_USER_BY_ID, id)?.first(None).await
+pub async fn find_user_by_id(db: &D1Database, id: &str) -> HostResult<Option<UserRow>> {
+    query!(db, FIND_USER_BY_ID, id).first().await
 }
 
-pub fn sign_in_account(db: &D1Database, email: &str) -> worker::Result<D1PreparedStatement> {
+pub fn sign_in_account(db: &D1Database, email: &str) -> D1PreparedStatement {
     query!(db, SIGN_IN_ACCOUNT, email)
 }
 
@@ -277,9 +292,9 @@ pub fn signup(
     link_hash: &str,
     now: i64,
     link_expires_at: i64,
-) -> worker::Result<Vec<D1PreparedStatement>> {
-    Ok(vec![
-        query!(db, INSERT_UNCONFIRMED_USER, user_id, email, now)?,
+) -> Vec<D1PreparedStatement> {
+    vec![
+        query!(db, INSERT_UNCONFIRMED_USER, user_id, email, now),
         query!(
             db,
             INSERT_CONFIRMATION,
@@ -288,20 +303,20 @@ pub fn signup(
             now,
             link_expires_at,
             password_hash
-        )?,
-    ])
+        ),
+    ]
 }
 
 pub async fn find_confirmation(
     db: &D1Database,
     link_hash: &str,
-) -> worker::Result<Option<ConfirmationRow>> {
-    query!(db, FIND_CONFIRMATION, link_hash)?.first(None).await
+) -> HostResult<Option<ConfirmationRow>> {
+    query!(db, FIND_CONFIRMATION, link_hash).first().await
 }
 
 /// Marks the link used; `false` if another request used it first or it expired.
-pub async fn use_confirmation(db: &D1Database, link_hash: &str, now: i64) -> worker::Result<bool> {
-    let result = query!(db, USE_CONFIRMATION, link_hash, now)?.run().await?;
+pub async fn use_confirmation(db: &D1Database, link_hash: &str, now: i64) -> HostResult<bool> {
+    let result = query!(db, USE_CONFIRMATION, link_hash, now).run().await?;
     Ok(d1::changes(&result) == 1)
 }
 
@@ -312,11 +327,11 @@ pub fn confirm_user(
     password_hash: &str,
     now: i64,
     owner_email: Option<&str>,
-) -> worker::Result<Vec<D1PreparedStatement>> {
-    Ok(vec![
-        query!(db, CONFIRM_USER, user_id, now, password_hash, owner_email)?,
-        query!(db, RETIRE_CONFIRMATIONS, user_id, now)?,
-    ])
+) -> Vec<D1PreparedStatement> {
+    vec![
+        query!(db, CONFIRM_USER, user_id, now, password_hash, owner_email),
+        query!(db, RETIRE_CONFIRMATIONS, user_id, now),
+    ]
 }
 
 /// A reset link for `email` if it names an account allowed in and the two
@@ -328,7 +343,7 @@ pub fn insert_reset(
     now: i64,
     expires_at: i64,
     limits: [Within; 2],
-) -> worker::Result<D1PreparedStatement> {
+) -> D1PreparedStatement {
     let [per_address, per_email] = limits;
     query!(
         db,
@@ -345,14 +360,11 @@ pub fn insert_reset(
 }
 
 /// Uses a reset link; the account it was for, if it worked.
-pub async fn use_reset(
-    db: &D1Database,
-    link_hash: &str,
-    now: i64,
-) -> worker::Result<Option<String>> {
-    query!(db, USE_RESET, link_hash, now)?
-        .first::<String>(Some("user_id"))
-        .await
+pub async fn use_reset(db: &D1Database, link_hash: &str, now: i64) -> HostResult<Option<String>> {
+    Ok(query!(db, USE_RESET, link_hash, now)
+        .first::<UserIdRow>()
+        .await?
+        .map(|row| row.user_id))
 }
 
 /// A new password: every other reset link of the account is retired.
@@ -361,11 +373,11 @@ pub fn set_password(
     user_id: &str,
     password_hash: &str,
     now: i64,
-) -> worker::Result<Vec<D1PreparedStatement>> {
-    Ok(vec![
-        query!(db, SET_PASSWORD, user_id, password_hash)?,
-        query!(db, RETIRE_RESETS, user_id, now)?,
-    ])
+) -> Vec<D1PreparedStatement> {
+    vec![
+        query!(db, SET_PASSWORD, user_id, password_hash),
+        query!(db, RETIRE_RESETS, user_id, now),
+    ]
 }
 
 /// What one signed-in person's 'Alterar senha' writes: the new password if
@@ -380,8 +392,8 @@ pub fn change_password(
     checked: &str,
     new_hash: &str,
     now: i64,
-) -> worker::Result<Vec<D1PreparedStatement>> {
-    Ok(vec![
+) -> Vec<D1PreparedStatement> {
+    vec![
         query!(
             db,
             CHANGE_PASSWORD,
@@ -390,8 +402,8 @@ pub fn change_password(
             checked,
             session_id,
             now
-        )?,
-        query!(db, RETIRE_RESETS_IF_CHANGED, user_id, now, new_hash)?,
+        ),
+        query!(db, RETIRE_RESETS_IF_CHANGED, user_id, now, new_hash),
         query!(
             db,
             REVOKE_OTHER_SESSIONS_IF_CHANGED,
@@ -399,12 +411,12 @@ pub fn change_password(
             session_id,
             now,
             new_hash
-        )?,
-    ])
+        ),
+    ]
 }
 
 /// The account's role, read in a batch after whatever may have changed it.
-pub fn role_of(db: &D1Database, user_id: &str) -> worker::Result<D1PreparedStatement> {
+pub fn role_of(db: &D1Database, user_id: &str) -> D1PreparedStatement {
     query!(db, ROLE_OF, user_id)
 }
 
@@ -415,7 +427,7 @@ pub fn mark_signed_in(
     user_id: &str,
     password_hash: &str,
     now: i64,
-) -> worker::Result<D1PreparedStatement> {
+) -> D1PreparedStatement {
     query!(db, MARK_SIGNED_IN, user_id, now, password_hash)
 }
 
@@ -430,8 +442,8 @@ pub fn new_session(
     password_hash: &str,
     refresh_hash: &str,
     now: i64,
-) -> worker::Result<Vec<D1PreparedStatement>> {
-    Ok(vec![
+) -> Vec<D1PreparedStatement> {
+    vec![
         query!(
             db,
             INSERT_SESSION,
@@ -440,13 +452,13 @@ pub fn new_session(
             now,
             now + SESSION_LIFETIME_MS,
             password_hash
-        )?,
-        query!(db, INSERT_REFRESH, refresh_hash, session_id, now)?,
-    ])
+        ),
+        query!(db, INSERT_REFRESH, refresh_hash, session_id, now),
+    ]
 }
 
-pub async fn find_refresh(db: &D1Database, token_hash: &str) -> worker::Result<Option<RefreshRow>> {
-    query!(db, FIND_REFRESH, token_hash)?.first(None).await
+pub async fn find_refresh(db: &D1Database, token_hash: &str) -> HostResult<Option<RefreshRow>> {
+    query!(db, FIND_REFRESH, token_hash).first().await
 }
 
 /// Replaces `old_hash` by `new_hash`; `false` when another request rotated
@@ -457,12 +469,12 @@ pub async fn rotate(
     new_hash: &str,
     session_id: &str,
     now: i64,
-) -> worker::Result<bool> {
+) -> HostResult<bool> {
     let results = db
         .batch(vec![
-            query!(db, ROTATE_REFRESH, old_hash, now, new_hash)?,
-            query!(db, INSERT_SUCCESSOR, new_hash, old_hash, now)?,
-            query!(db, TOUCH_SESSION, session_id, now)?,
+            query!(db, ROTATE_REFRESH, old_hash, now, new_hash),
+            query!(db, INSERT_SUCCESSOR, new_hash, old_hash, now),
+            query!(db, TOUCH_SESSION, session_id, now),
         ])
         .await?;
     Ok(results.get(1).map(d1::changes) == Some(1))
@@ -476,7 +488,7 @@ pub async fn retry_successor(
     new_hash: &str,
     now: i64,
     grace_ms: i64,
-) -> worker::Result<bool> {
+) -> HostResult<bool> {
     let result = query!(
         db,
         INSERT_RETRY_SUCCESSOR,
@@ -484,25 +496,17 @@ pub async fn retry_successor(
         old_hash,
         now,
         grace_ms
-    )?
+    )
     .run()
     .await?;
     Ok(d1::changes(&result) == 1)
 }
 
-pub fn revoke_session(
-    db: &D1Database,
-    session_id: &str,
-    now: i64,
-) -> worker::Result<D1PreparedStatement> {
+pub fn revoke_session(db: &D1Database, session_id: &str, now: i64) -> D1PreparedStatement {
     query!(db, REVOKE_SESSION, session_id, now)
 }
 
-pub fn revoke_all_sessions(
-    db: &D1Database,
-    user_id: &str,
-    now: i64,
-) -> worker::Result<D1PreparedStatement> {
+pub fn revoke_all_sessions(db: &D1Database, user_id: &str, now: i64) -> D1PreparedStatement {
     query!(db, REVOKE_USER_SESSIONS, user_id, now)
 }
 
@@ -512,7 +516,7 @@ pub fn revoke_all_sessions_from(
     user_id: &str,
     from_session: &str,
     now: i64,
-) -> worker::Result<D1PreparedStatement> {
+) -> D1PreparedStatement {
     query!(db, REVOKE_USER_SESSIONS_FROM, user_id, from_session, now)
 }
 
@@ -520,6 +524,6 @@ pub async fn live_session(
     db: &D1Database,
     session_id: &str,
     now: i64,
-) -> worker::Result<Option<LiveSessionRow>> {
-    query!(db, LIVE_SESSION, session_id, now)?.first(None).await
+) -> HostResult<Option<LiveSessionRow>> {
+    query!(db, LIVE_SESSION, session_id, now).first().await
 }

@@ -6,12 +6,13 @@ use std::time::Duration;
 
 use percent_encoding::{AsciiSet, CONTROLS, utf8_percent_encode};
 use serde_json::Value;
-use worker::{Env, FormData, Request};
+use worker::Env;
 
 use super::store::{ClaimedCorrection, ClaimedLead};
 use crate::config::setting;
 use crate::http::UrlParts;
 use crate::leads::domain::format_whatsapp;
+use crate::platform::HostResult;
 use crate::{agency, outbound};
 
 /// A CRM that has not answered by then is treated as down, so one hanging
@@ -67,7 +68,7 @@ impl Settings {
 
 /// The development's name from `agency.json`, the file the pages read too.
 fn development_name() -> String {
-    agency::config().development.name.clone()
+    agency::DEVELOPMENT_NAME.to_string()
 }
 
 /// The message of a new lead.
@@ -269,10 +270,10 @@ fn build_request(
     url: &str,
     private_key: &str,
     fields: &[(&str, String)],
-) -> worker::Result<Request> {
-    let form = FormData::new();
+) -> HostResult<web_sys::Request> {
+    let form = web_sys::FormData::new()?;
     for (name, value) in fields {
-        form.append(name, value)?;
+        form.append_with_str(name, value)?;
     }
     // Content-Type (with the multipart boundary) comes from the FormData body.
     let headers = [

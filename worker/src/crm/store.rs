@@ -12,10 +12,9 @@
 //! sent after it, and one made before the first delivery needs none: the
 //! lead goes with its newest details.
 
-use crate::d1::{self, Counted, query};
+use crate::d1::{D1Database, D1PreparedStatement, D1Result, query, row};
 use crate::live_session::session_is_live;
-use serde::Deserialize;
-use worker::{D1Database, D1PreparedStatement, D1Result};
+use crate::platform::HostResult;
 
 /// What the CRM needs of a lead, and what recording the outcome needs: the
 /// fields of [`ClaimedLead`]. A macro so both claims of each kind splice in one literal.
@@ -232,31 +231,33 @@ const RETRY_NOW_SQL: &str = concat!(
     " RETURNING id, delivery_status"
 );
 
-/// A lead this run holds the lease on (for its first delivery, or for a correction).
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-pub struct ClaimedLead {
-    pub id: String,
-    pub name: String,
-    pub email: String,
-    /// E.164.
-    pub whatsapp: String,
-    pub origem: String,
-    pub created_at: i64,
-    pub utm_source: Option<String>,
-    pub utm_medium: Option<String>,
-    pub utm_campaign: Option<String>,
-    pub gclid: Option<String>,
-    pub page_url: Option<String>,
-    /// Including the attempt this claim starts.
-    pub delivery_attempts: i64,
-    /// When this delivery (the lead's, or the correction's) was first tried,
-    /// if before this claim: its week of retries counts from there, not from
-    /// when the lead arrived, so leads that waited for the keys get a week too.
-    /// Attempts made before they were logged (`crm_attempts`) count from the
-    /// lead's arrival (or the correction's request), as they did then.
-    pub first_tried_at: Option<i64>,
-    /// The lease's end; also what proves this run holds it.
-    pub lease_until: i64,
+row! {
+    /// A lead this run holds the lease on (for its first delivery, or for a correction).
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct ClaimedLead {
+        pub id: String,
+        pub name: String,
+        pub email: String,
+        /// E.164.
+        pub whatsapp: String,
+        pub origem: String,
+        pub created_at: i64,
+        pub utm_source: Option<String>,
+        pub utm_medium: Option<String>,
+        pub utm_campaign: Option<String>,
+        pub gclid: Option<String>,
+        pub page_url: Option<String>,
+        /// Including the attempt this claim starts.
+        pub delivery_attempts: i64,
+        /// When this delivery (the lead's, or the correction's) was first tried,
+        /// if before this claim: its week of retries counts from there, not from
+        /// when the lead arrived, so leads that waited for the keys get a week too.
+        /// Attempts made before they were logged (`crm_attempts`) count from the
+        /// lead's arrival (or the correction's request), as they did then.
+        pub first_tried_at: Option<i64>,
+        /// The lease's end; also what proves this run holds it.
+        pub lease_until: i64,
+    }
 }
 
 /// A correction this run holds the lease on: the lead now, and what the CRM has.
@@ -268,19 +269,19 @@ pub struct ClaimedCorrection {
     pub sent_whatsapp: Option<String>,
 }
 
-/// The columns of a claimed correction beyond the lead's own. Read from the
-/// same rows as [`ClaimedLead`] rather than through `#[serde(flatten)]`,
-/// which would bring serde's buffering deserializer into the WASM.
-#[derive(Deserialize)]
-struct CorrectionColumns {
-    sent_name: Option<String>,
-    sent_email: Option<String>,
-    sent_whatsapp: Option<String>,
+row! {
+    /// The columns of a claimed correction beyond the lead's own, read from the
+    /// same rows as [`ClaimedLead`].
+    struct CorrectionColumns {
+        sent_name: Option<String>,
+        sent_email: Option<String>,
+        sent_whatsapp: Option<String>,
+    }
 }
 
-fn corrections(claimed: &D1Result) -> worker::Result<Vec<ClaimedCorrection>> {
-    let leads = claimed.results::<ClaimedLead>()?;
-    let columns = claimed.results::<CorrectionColumns>()?;
+fn corrections(claimed: &D1Result) -> HostResult<Vec<ClaimedCorrection>> {
+    let leads = claimed.rows::<ClaimedLead>()?;
+    let columns = claimed.rows::<CorrectionColumns>()?;
     Ok(leads
         .into_iter()
         .zip(columns)
@@ -323,9 +324,9 @@ pub async fn claim_one(
     id: &str,
     now: i64,
     lease_until: i64,
-) -> worker::Result<Option<ClaimedLead>> {
-    query!(db, CLAIM_ONE_SQL, id, now, lease_until)?
-        .first_counted::<ClaimedLead>()
+) -> HostResult<Option<ClaimedLead>> {
+    query!(db, CLAIM_ONE_SQL, id, now, lease_until)
+        .first::<ClaimedLead>()
         .await
 }
 
@@ -334,11 +335,11 @@ pub async fn claim_due(
     now: i64,
     lease_until: i64,
     limit: usize,
-) -> worker::Result<Vec<ClaimedLead>> {
-    query!(db, CLAIM_DUE_SQL, now, lease_until, limit as i64)?
-        .all_counted()
+) -> HostResult<Vec<ClaimedLead>> {
+    query!(db, CLAIM_DUE_SQL, now, lease_until, limit as i64)
+        .all()
         .await?
-        .results::<ClaimedLead>()
+        .rows::<ClaimedLead>()
 }
 
 pub async fn claim_correction(
@@ -346,9 +347,9 @@ pub async fn claim_correction(
     id: &str,
     now: i64,
     lease_until: i64,
-) -> worker::Result<Option<ClaimedCorrection>> {
-    let claimed = query!(db, CLAIM_CORRECTION_SQL, id, now, lease_until)?
-        .all_counted()
+) -> HostResult<Option<ClaimedCorrection>> {
+    let claimed = query!(db, CLAIM_CORRECTION_SQL, id, now, lease_until)
+        .all()
         .await?;
     Ok(corrections(&claimed)?.into_iter().next())
 }
@@ -358,15 +359,15 @@ pub async fn claim_due_corrections(
     now: i64,
     lease_until: i64,
     limit: usize,
-) -> worker::Result<Vec<ClaimedCorrection>> {
+) -> HostResult<Vec<ClaimedCorrection>> {
     let claimed = query!(
         db,
         CLAIM_DUE_CORRECTIONS_SQL,
         now,
         lease_until,
         limit as i64
-    )?
-    .all_counted()
+    )
+    .all()
     .await?;
     corrections(&claimed)
 }
@@ -378,7 +379,7 @@ fn log_attempt(
     kind: Kind,
     outcome: &str,
     detail: Option<&str>,
-) -> worker::Result<D1PreparedStatement> {
+) -> D1PreparedStatement {
     query!(
         db,
         LOG_ATTEMPT_SQL,
@@ -450,35 +451,32 @@ pub async fn mark_delivered(
     sent: &ClaimedLead,
     now: i64,
     jetimob_lead_id: Option<&str>,
-) -> worker::Result<()> {
+) -> HostResult<()> {
     let sql = match kind {
         Kind::Lead => MARK_DELIVERED_SQL,
         Kind::Correction => MARK_CORRECTED_SQL,
     };
-    d1::batch_counted(
-        db,
-        vec![
-            query!(
-                db,
-                sql,
-                sent.id,
-                now,
-                jetimob_lead_id,
-                sent.name,
-                sent.email,
-                sent.whatsapp
-            )?,
-            log_attempt(db, &sent.id, now, kind, "sent", jetimob_lead_id)?,
-            query!(db, WAKE_LEADS_SQL, now, WAKE_BEYOND_MS, WAKE_RESTED_MS)?,
-            query!(
-                db,
-                WAKE_CORRECTIONS_SQL,
-                now,
-                WAKE_BEYOND_MS,
-                WAKE_RESTED_MS
-            )?,
-        ],
-    )
+    db.batch(vec![
+        query!(
+            db,
+            sql,
+            sent.id,
+            now,
+            jetimob_lead_id,
+            sent.name,
+            sent.email,
+            sent.whatsapp
+        ),
+        log_attempt(db, &sent.id, now, kind, "sent", jetimob_lead_id),
+        query!(db, WAKE_LEADS_SQL, now, WAKE_BEYOND_MS, WAKE_RESTED_MS),
+        query!(
+            db,
+            WAKE_CORRECTIONS_SQL,
+            now,
+            WAKE_BEYOND_MS,
+            WAKE_RESTED_MS
+        ),
+    ])
     .await?;
     Ok(())
 }
@@ -491,33 +489,30 @@ pub async fn record_failure(
     last_error: &str,
     next_attempt_at: Option<i64>,
     now: i64,
-) -> worker::Result<()> {
+) -> HostResult<()> {
     let sql = match kind {
         Kind::Lead => RECORD_FAILURE_SQL,
         Kind::Correction => RECORD_CORRECTION_FAILURE_SQL,
     };
-    d1::batch_counted(
-        db,
-        vec![
-            query!(
-                db,
-                sql,
-                lead.id,
-                lead.lease_until,
-                last_error,
-                next_attempt_at
-            )?,
-            log_attempt(db, &lead.id, now, kind, "failed", Some(last_error))?,
-        ],
-    )
+    db.batch(vec![
+        query!(
+            db,
+            sql,
+            lead.id,
+            lead.lease_until,
+            last_error,
+            next_attempt_at
+        ),
+        log_attempt(db, &lead.id, now, kind, "failed", Some(last_error)),
+    ])
     .await?;
     Ok(())
 }
 
 /// A claimed correction with nothing left to send is dropped.
-pub async fn drop_correction(db: &D1Database, lead: &ClaimedLead) -> worker::Result<()> {
-    query!(db, DROP_CORRECTION_SQL, lead.id, lead.lease_until)?
-        .run_counted()
+pub async fn drop_correction(db: &D1Database, lead: &ClaimedLead) -> HostResult<()> {
+    query!(db, DROP_CORRECTION_SQL, lead.id, lead.lease_until)
+        .run()
         .await?;
     Ok(())
 }
@@ -538,7 +533,7 @@ pub fn mark_sent_by_staff(
     now: i64,
     entered: &Entered,
     session_id: &str,
-) -> worker::Result<D1PreparedStatement> {
+) -> D1PreparedStatement {
     query!(
         db,
         MARK_SENT_BY_STAFF_SQL,
@@ -553,12 +548,7 @@ pub fn mark_sent_by_staff(
 
 /// The statement behind 'Reenviar'; returns the lead's id and delivery status
 /// when the lead (or, for a lead the CRM has, its correction) is now due.
-pub fn retry_now(
-    db: &D1Database,
-    id: &str,
-    now: i64,
-    session_id: &str,
-) -> worker::Result<D1PreparedStatement> {
+pub fn retry_now(db: &D1Database, id: &str, now: i64, session_id: &str) -> D1PreparedStatement {
     query!(db, RETRY_NOW_SQL, id, now, session_id)
 }
 

@@ -2,10 +2,8 @@
 //! [`NewLead::parse`]: past that point no code can hold an invalid name,
 //! e-mail or WhatsApp number.
 
-use serde_json::{Map, Value};
-
 use crate::email;
-use crate::http::{FieldErrors, text_field};
+use crate::http::{FieldErrors, Fields};
 use crate::messages;
 
 pub const NAME_MAX_CHARS: usize = 120;
@@ -300,12 +298,12 @@ pub const OLD_HONEYPOT_FIELD: &str = "website";
 impl Submission {
     /// Reads the JSON object's known fields; any of them that is not a string
     /// is refused.
-    pub fn from_json(map: &Map<String, Value>) -> Result<Self, Rejection> {
+    pub fn from_fields(body: &Fields) -> Result<Self, Rejection> {
         let mut fields = FieldErrors::new();
-        let mut take = |key: &'static str| match text_field(map, key) {
+        let mut take = |key: &'static str| match body.text(key) {
             Ok(v) => v,
             Err(()) => {
-                fields.insert(key, messages::FIELD_INVALID.to_string());
+                fields.push((key, messages::FIELD_INVALID.to_string()));
                 None
             }
         };
@@ -368,7 +366,7 @@ impl NewLead {
         ] {
             if let Some(&message) = error {
                 missing |= message == messages::FIELD_REQUIRED;
-                fields.insert(key, message.to_string());
+                fields.push((key, message.to_string()));
             }
         }
         let (Ok(name), Ok(email), Ok(whatsapp)) = (name, email, whatsapp) else {
@@ -644,7 +642,7 @@ mod tests {
         let rejection = NewLead::parse(submission(" ", "a@b.com", ""), "example.com").unwrap_err();
         assert_eq!(rejection.message, messages::FILL_ALL_FIELDS);
         assert_eq!(
-            rejection.fields.keys().copied().collect::<Vec<_>>(),
+            rejection.fields.iter().map(|(k, _)| *k).collect::<Vec<_>>(),
             ["name", "whatsapp"]
         );
     }
@@ -658,19 +656,29 @@ mod tests {
         .unwrap_err();
         assert_eq!(rejection.message, messages::CHECK_FIELDS);
         assert_eq!(
-            rejection.fields.get("whatsapp").map(String::as_str),
+            rejection
+                .fields
+                .iter()
+                .find(|(k, _)| *k == "whatsapp")
+                .map(|(_, m)| m.as_str()),
             Some(messages::WHATSAPP_BAD_DDD)
         );
     }
 
     #[test]
     fn non_string_fields_are_refused() {
-        let map: Map<String, Value> =
-            serde_json::from_str(r#"{"name":["Ana"],"email":"a@b.com","whatsapp":49999998888}"#)
-                .unwrap();
-        let rejection = Submission::from_json(&map).unwrap_err();
+        use crate::http::Field;
+        let body: Fields = [
+            ("name", Field::Other),
+            ("email", Field::Text("a@b.com".into())),
+            ("whatsapp", Field::Other),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect();
+        let rejection = Submission::from_fields(&body).unwrap_err();
         assert_eq!(
-            rejection.fields.keys().copied().collect::<Vec<_>>(),
+            rejection.fields.iter().map(|(k, _)| *k).collect::<Vec<_>>(),
             ["name", "whatsapp"]
         );
     }

@@ -18,11 +18,10 @@
 //! `?6` now, `?7`…`?15` the visit's attribution, `?16`/`?17` the rate-limit
 //! counter's key and maximum (NULL when the counter lives at the edge).
 
-use crate::d1::query;
-use serde::Deserialize;
-use worker::{D1Database, D1PreparedStatement};
+use crate::d1::{D1Database, D1PreparedStatement, query, row};
 
 use super::domain::NewLead;
+use crate::platform::{HostError, HostResult};
 use crate::rate_limit::{self, CountRow, Limit};
 use crate::{d1, platform};
 
@@ -143,15 +142,19 @@ const SUBMISSION_SQL: &str = concat!(
     within_limit!()
 );
 
-#[derive(Debug, Deserialize)]
-struct IdRow {
-    id: String,
+row! {
+    #[derive(Debug)]
+    struct IdRow {
+        id: String,
+    }
 }
 
-#[derive(Debug, Deserialize)]
-struct UpdatedRow {
-    id: String,
-    corrected: i64,
+row! {
+    #[derive(Debug)]
+    struct UpdatedRow {
+        id: String,
+        corrected: i64,
+    }
 }
 
 /// What happened to a submission.
@@ -175,12 +178,12 @@ pub async fn save(
     lead: &NewLead,
     limit: Option<(&Limit, &str)>,
     now_ms: i64,
-) -> worker::Result<Saved> {
+) -> HostResult<Saved> {
     let a = &lead.attribution;
     let limit_key = limit.map(|(l, subject)| l.key(subject));
     let limit_max = limit.map(|(l, _)| l.max);
     let new_id = platform::new_id();
-    let bind = |sql: &str| -> worker::Result<D1PreparedStatement> {
+    let bind = |sql: &str| -> D1PreparedStatement {
         query!(
             db,
             sql,
@@ -205,7 +208,7 @@ pub async fn save(
     };
     let mut statements = Vec::with_capacity(6);
     if let Some((l, subject)) = limit {
-        statements.push(rate_limit::hit(db, l, subject, now_ms)?);
+        statements.push(rate_limit::hit(db, l, subject, now_ms));
     }
     let first = statements.len();
     for sql in [
@@ -215,7 +218,7 @@ pub async fn save(
         CONFLICT_SQL,
         SUBMISSION_SQL,
     ] {
-        statements.push(bind(sql)?);
+        statements.push(bind(sql));
     }
     let results = db.batch(statements).await?;
     if let Some((l, _)) = limit {
@@ -236,8 +239,8 @@ pub async fn save(
     if let Some(row) = d1::first_row::<IdRow>(&results, first + 3)? {
         return Ok(Saved::Conflict { id: row.id });
     }
-    Err(worker::Error::RustError(
-        "the submission matched no case: no lead was created or updated".into(),
+    Err(HostError::new(
+        "the submission matched no case: no lead was created or updated",
     ))
 }
 

@@ -4,15 +4,16 @@
 //! commits the lead to D1 and only then answers success; the first delivery
 //! attempt to the CRM runs after the answer, in `wait_until`.
 
-use serde_json::{Map, Value, json};
-use worker::{Context, Env, Headers, Request, Response};
+use worker::{Context, Env};
 
 use super::domain::{NewLead, Rejection, Submission};
 use super::store::{self, Saved};
-use crate::http::{self, ApiError, ApiResult, BodyKind};
+use crate::http::{self, ApiError, ApiResult, BodyKind, Fields};
+use crate::json;
 use crate::platform;
 use crate::rate_limit::{self, Counter, LEAD_SUBMISSIONS};
 use crate::turnstile::{TOKEN_FIELD, Turnstile};
+use crate::web::{Request, Response};
 use crate::{config, crm, messages};
 
 /// Where a plain form post (the page's script had not run) lands: pages a
@@ -20,16 +21,16 @@ use crate::{config, crm, messages};
 pub const FORM_SENT_PAGE: &str = "/obrigado";
 pub const FORM_FAILED_PAGE: &str = "/cadastro-nao-enviado";
 
-pub async fn handle(mut req: Request, env: &Env, ctx: &Context) -> ApiResult<Response> {
+pub async fn handle(req: Request, env: &Env, ctx: &Context) -> ApiResult<Response> {
     http::check_same_origin(&req)?;
-    let (mut body, kind) = http::read_json_or_form(&mut req).await?;
+    let (mut body, kind) = http::read_json_or_form(&req).await?;
     let url = http::RequestUrl::of(&req)?;
     if matches!(kind, BodyKind::Form) {
         add_campaign_of_page(&req, &url, &mut body);
     }
     let outcome = accept(&req, &url, &body, env, ctx).await;
     match kind {
-        BodyKind::Json => outcome.and_then(|()| http::success(json!({}))),
+        BodyKind::Json => outcome.and_then(|()| http::success(json::object())),
         BodyKind::Form => {
             let page = match &outcome {
                 Ok(()) => FORM_SENT_PAGE.to_string(),
@@ -45,12 +46,7 @@ pub async fn handle(mut req: Request, env: &Env, ctx: &Context) -> ApiResult<Res
                     }
                 }
             };
-            let location = url.with_path(&page);
-            // Built by hand: `Response::redirect` has immutable headers, and
-            // every API answer gets `Cache-Control` added on the way out.
-            let headers = Headers::new();
-            headers.set("Location", &location)?;
-            Ok(Response::empty()?.with_status(303).with_headers(headers))
+            Ok(Response::redirect(303, &url.with_path(&page)))
         }
     }
 }
@@ -71,8 +67,8 @@ const CAMPAIGN_KEYS: [&str; 7] = [
 /// `Referer` (whole, to the same site), so the lead keeps the campaign that
 /// brought the visitor, and the page it was sent from. What the body has
 /// wins; another site's page adds nothing.
-fn add_campaign_of_page(req: &Request, here: &http::RequestUrl, body: &mut Map<String, Value>) {
-    let Ok(Some(referer)) = req.headers().get("Referer") else {
+fn add_campaign_of_page(req: &Request, here: &http::RequestUrl, body: &mut Fields) {
+    let Some(referer) = req.header("Referer") else {
         return;
     };
     let Ok(page) = http::RequestUrl::from_serialized(&referer) else {
@@ -83,11 +79,10 @@ fn add_campaign_of_page(req: &Request, here: &http::RequestUrl, body: &mut Map<S
     }
     for (key, value) in page.query_pairs() {
         if let Some(key) = CAMPAIGN_KEYS.iter().find(|k| **k == key) {
-            body.entry(*key)
-                .or_insert_with(|| Value::String(value.into_owned()));
+            body.add_missing(key, value.into_owned());
         }
     }
-    body.entry("page_url").or_insert(Value::String(referer));
+    body.add_missing("page_url", referer);
 }
 
 /// Validates, checks the bot defences and commits the lead; `Ok` means the
@@ -95,11 +90,11 @@ fn add_campaign_of_page(req: &Request, here: &http::RequestUrl, body: &mut Map<S
 async fn accept(
     req: &Request,
     url: &http::RequestUrl,
-    body: &Map<String, Value>,
+    body: &Fields,
     env: &Env,
     ctx: &Context,
 ) -> ApiResult<()> {
-    let submission = Submission::from_json(body).map_err(reject)?;
+    let submission = Submission::from_fields(body).map_err(reject)?;
     if let Some(field) = submission.honeypot_filled() {
         // One line per hit, always with this wording, so the log can count them.
         worker::console_log!(
@@ -165,10 +160,13 @@ async fn accept(
 /// no one can make our page say what a link of theirs says.
 fn why_refused(error: &ApiError) -> Option<&'static str> {
     match error {
-        ApiError::Unprocessable { fields, .. } => ["name", "email", "whatsapp"]
-            .into_iter()
-            .find(|field| fields.contains_key(field))
-            .or_else(|| fields.contains_key(TOKEN_FIELD).then_some("verificacao")),
+        ApiError::Unprocessable { fields, .. } => {
+            let names = |field: &str| fields.iter().any(|(name, _)| *name == field);
+            ["name", "email", "whatsapp"]
+                .into_iter()
+                .find(|field| names(field))
+                .or_else(|| names(TOKEN_FIELD).then_some("verificacao"))
+        }
         ApiError::TooManyRequests(_) => Some("limite"),
         ApiError::BadGateway(_) => Some("verificacao"),
         _ => None,

@@ -17,6 +17,9 @@ use worker::Env;
 /// Where the build leaves the hashes.
 pub const FILE_PATH: &str = "/csp-hashes.json";
 
+/// Far more than the file holds (a few hashes per page).
+const MAX_FILE_BYTES: usize = 64 * 1024;
+
 /// One `'sha256-…'` source of a policy. Only [`CspHash::parse`] makes one, so
 /// whatever the file says, nothing but a well-formed hash reaches the header.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -115,8 +118,9 @@ pub async fn for_page(env: &Env, path: &str) -> PageHashes {
 
 async fn load(env: &Env) -> Result<InlineHashes, String> {
     let fetched = async {
-        let mut response = super::asset(env, FILE_PATH).await?;
-        Ok::<_, worker::Error>((response.status_code(), response.text().await?))
+        let response = crate::web::asset(env, FILE_PATH).await?;
+        let text = response.text_up_to(MAX_FILE_BYTES).await?;
+        Ok::<_, crate::platform::HostError>((response.status(), text))
     };
     match fetched.await {
         Ok((200, text)) => InlineHashes::parse(&text),

@@ -5,54 +5,36 @@
 
 mod store;
 
-use serde::Serialize;
-use serde_json::json;
-use worker::{Env, Method, Request, Response};
+use worker::Env;
 
 use crate::auth::guard::{self, Staff};
 use crate::auth::staff::mailbox_of;
 use crate::dates::iso;
 use crate::http::{self, ApiError, ApiResult};
+use crate::json::{self, Json};
+use crate::web::{Method, Request, Response};
 use crate::{config, d1, messages, platform};
 use store::{AccountRow, TeamAction};
 
-#[derive(Serialize)]
-struct AccountJson<'a> {
-    id: &'a str,
-    email: &'a str,
-    /// The mailbox the address reaches: accounts that share it are one
-    /// person's, and 'Desativar' switches them off together.
-    mailbox: String,
-    role: &'a str,
-    confirmed: bool,
-    disabled: bool,
-    created_at: Option<String>,
-    confirmed_at: Option<String>,
-    last_sign_in_at: Option<String>,
-    disabled_at: Option<String>,
-    live_sessions: i64,
-    /// An incident e-mail this address never got (the e-mail API refused it
-    /// for a day) and none since: the panel tells the other owners.
-    alert_missed_at: Option<String>,
-}
-
-impl<'a> From<&'a AccountRow> for AccountJson<'a> {
-    fn from(a: &'a AccountRow) -> Self {
-        AccountJson {
-            id: &a.id,
-            email: &a.email,
-            mailbox: mailbox_of(&a.email),
-            role: &a.role,
-            confirmed: a.confirmed_at.is_some(),
-            disabled: a.disabled_at.is_some(),
-            created_at: iso(a.created_at),
-            confirmed_at: a.confirmed_at.and_then(iso),
-            last_sign_in_at: a.last_sign_in_at.and_then(iso),
-            disabled_at: a.disabled_at.and_then(iso),
-            live_sessions: a.live_sessions,
-            alert_missed_at: a.alert_missed_at.and_then(iso),
-        }
-    }
+/// An account as 'Equipe' shows it. `mailbox` is the mailbox the address
+/// reaches: accounts that share it are one person's, and 'Desativar'
+/// switches them off together. `alert_missed_at`: an incident e-mail this
+/// address never got (the e-mail API refused it for a day) and none since;
+/// the panel tells the other owners.
+fn account_json(a: &AccountRow) -> json::Object {
+    json::object()
+        .field("id", &a.id)
+        .field("email", &a.email)
+        .field("mailbox", mailbox_of(&a.email))
+        .field("role", &a.role)
+        .field("confirmed", a.confirmed_at.is_some())
+        .field("disabled", a.disabled_at.is_some())
+        .field("created_at", iso(a.created_at))
+        .field("confirmed_at", a.confirmed_at.and_then(iso))
+        .field("last_sign_in_at", a.last_sign_in_at.and_then(iso))
+        .field("disabled_at", a.disabled_at.and_then(iso))
+        .field("live_sessions", a.live_sessions)
+        .field("alert_missed_at", a.alert_missed_at.and_then(iso))
 }
 
 pub async fn route(req: Request, env: &Env, path: &str) -> ApiResult<Response> {
@@ -75,8 +57,12 @@ pub async fn route(req: Request, env: &Env, path: &str) -> ApiResult<Response> {
 async fn list(env: &Env, owner: &Staff) -> ApiResult<Response> {
     let db = config::database(env)?;
     let accounts = store::list(&db, platform::now_ms()).await?;
-    let accounts: Vec<AccountJson> = accounts.iter().map(AccountJson::from).collect();
-    http::success(json!({ "accounts": accounts, "you": owner.user_id }))
+    let accounts = Json::array(accounts.iter().map(|a| account_json(a).end()));
+    http::success(
+        json::object()
+            .field("accounts", accounts)
+            .field("you", &owner.user_id),
+    )
 }
 
 /// `POST /api/staff/{id}/{action}`.
@@ -90,7 +76,7 @@ async fn act(
     http::require_same_origin(req)?;
     let db = config::database(env)?;
     let now = platform::now_ms();
-    let statements = store::apply(&db, action, id, owner, now)?;
+    let statements = store::apply(&db, action, id, owner, now);
     let results = db.batch(statements).await?;
     let applied = results.first().map(d1::changes) == Some(1);
     if !applied && !d1::returned_row(&results, results.len() - 1) {
@@ -113,7 +99,7 @@ async fn act(
         }
         return Err(why_not(action, &account, owner));
     }
-    http::success(json!({ "account": AccountJson::from(&account) }))
+    http::success(json::object().field("account", account_json(&account)))
 }
 
 /// Why an action changed nothing on an account that exists.

@@ -6,9 +6,7 @@
 //! always keeps an active owner holds in the statement itself, whatever runs
 //! at the same time.
 
-use crate::d1::query;
-use serde::Deserialize;
-use worker::{D1Database, D1PreparedStatement};
+use crate::d1::{D1Database, D1PreparedStatement, query, row};
 
 use crate::alerts::notices::notices_from_now;
 use crate::alerts::owner_mails::alert_missed_at;
@@ -16,6 +14,7 @@ use crate::audit::Action;
 use crate::auth::guard::Staff;
 use crate::auth::staff::mailbox;
 use crate::live_session::{live_row, may_act};
+use crate::platform::HostResult;
 
 /// An account's columns as 'Equipe' shows them, `$now` the parameter that
 /// holds the time: the same for the list and for one account after an action.
@@ -106,20 +105,22 @@ macro_rules! another_active_owner {
     };
 }
 
-/// An account on the 'Equipe' page.
-#[derive(Debug, Clone, Deserialize)]
-pub struct AccountRow {
-    pub id: String,
-    pub email: String,
-    pub role: String,
-    pub created_at: i64,
-    pub confirmed_at: Option<i64>,
-    pub last_sign_in_at: Option<i64>,
-    pub disabled_at: Option<i64>,
-    pub live_sessions: i64,
-    /// For an owner still on: when the newest incident e-mail the e-mail API
-    /// kept refusing to this address was written, if none reached it since.
-    pub alert_missed_at: Option<i64>,
+row! {
+    /// An account on the 'Equipe' page.
+    #[derive(Debug, Clone)]
+    pub struct AccountRow {
+        pub id: String,
+        pub email: String,
+        pub role: String,
+        pub created_at: i64,
+        pub confirmed_at: Option<i64>,
+        pub last_sign_in_at: Option<i64>,
+        pub disabled_at: Option<i64>,
+        pub live_sessions: i64,
+        /// For an owner still on: when the newest incident e-mail the e-mail API
+        /// kept refusing to this address was written, if none reached it since.
+        pub alert_missed_at: Option<i64>,
+    }
 }
 
 /// What an owner can do to an account.
@@ -217,12 +218,12 @@ impl TeamAction {
     }
 }
 
-pub async fn list(db: &D1Database, now: i64) -> worker::Result<Vec<AccountRow>> {
-    query!(db, LIST_SQL, now)?.all().await?.results()
+pub async fn list(db: &D1Database, now: i64) -> HostResult<Vec<AccountRow>> {
+    query!(db, LIST_SQL, now).all().await?.rows()
 }
 
-pub async fn find(db: &D1Database, id: &str, now: i64) -> worker::Result<Option<AccountRow>> {
-    query!(db, FIND_SQL, id, now)?.first(None).await
+pub async fn find(db: &D1Database, id: &str, now: i64) -> HostResult<Option<AccountRow>> {
+    query!(db, FIND_SQL, id, now).first().await
 }
 
 /// The audit entry, then the change, then what follows from it, all under
@@ -235,7 +236,7 @@ pub fn apply(
     account_id: &str,
     owner: &Staff,
     now: i64,
-) -> worker::Result<Vec<D1PreparedStatement>> {
+) -> Vec<D1PreparedStatement> {
     let values = Values {
         account_id,
         now,
@@ -253,21 +254,21 @@ pub fn apply(
             ),
         )
     };
-    let mut statements = vec![audit(&format!("id = ?1 AND {condition}"))?];
+    let mut statements = vec![audit(&format!("id = ?1 AND {condition}"))];
     if let Some(change) = action.change() {
-        statements.push(values.bind(db, &format!("{change} WHERE id = ?1 AND {condition}"))?);
+        statements.push(values.bind(db, &format!("{change} WHERE id = ?1 AND {condition}")));
     }
     if action == TeamAction::Disable {
         // The person's other addresses go with it, each in the audit trail.
-        statements.push(audit(OTHER_ADDRESSES)?);
+        statements.push(audit(OTHER_ADDRESSES));
         let change = format!("UPDATE staff_users SET disabled_at = ?2 WHERE {OTHER_ADDRESSES}");
-        statements.push(values.bind(db, &change)?);
+        statements.push(values.bind(db, &change));
     }
     if let Some(sql) = action.ends_sessions() {
-        statements.push(values.bind(db, sql)?);
+        statements.push(values.bind(db, sql));
     }
-    statements.push(values.bind(db, SESSION_LIVE_SQL)?);
-    Ok(statements)
+    statements.push(values.bind(db, SESSION_LIVE_SQL));
+    statements
 }
 
 /// Whether the acting owner's session (`?6`) may still act.
@@ -286,7 +287,7 @@ struct Values<'a> {
 impl Values<'_> {
     /// Binds `?1`… up to the last one `sql` uses (D1 refuses more values
     /// than the statement has placeholders).
-    fn bind(&self, db: &D1Database, sql: &str) -> worker::Result<D1PreparedStatement> {
+    fn bind(&self, db: &D1Database, sql: &str) -> D1PreparedStatement {
         let (id, now, owner) = (self.account_id, self.now, self.owner);
         let name = self.action.audited_as().name();
         let used = (1..=6).rev().find(|n| sql.contains(&format!("?{n}")));
