@@ -319,16 +319,16 @@ row! {
 /// A statement with its `?` parameters bound in order: `query!(db, sql, a, b)`.
 macro_rules! query {
     ($db:expr, $sql:expr, $($param:expr),+ $(,)?) => {
-        $crate::d1::bind($db, $sql, &[$($crate::d1::Param::js(&$param)),+])
+        $crate::d1::bind($db, $sql, &[$(&$param as &dyn $crate::d1::Param),+])
     };
 }
 pub(crate) use query;
 
 /// `sql` prepared with `params` bound to its `?` placeholders.
-pub fn bind(db: &D1Database, sql: &str, params: &[JsValue]) -> D1PreparedStatement {
+pub fn bind(db: &D1Database, sql: &str, params: &[&dyn Param]) -> D1PreparedStatement {
     let values = Array::new();
     for param in params {
-        values.push(param);
+        values.push(&param.js());
     }
     db.prepare(sql).bind_js(values)
 }

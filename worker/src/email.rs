@@ -1,9 +1,10 @@
 //! E-mail address syntax, shared by leads and staff accounts.
 
 /// Trims and lower-cases `raw`; `None` unless it has a local part and a
-/// dotted domain of the shapes mail servers accept.
+/// dotted domain of the shapes mail servers accept, which are ASCII (so an
+/// ASCII lower case is the whole lower case of any address kept).
 pub fn normalise(raw: &str) -> Option<String> {
-    let email = raw.trim().to_lowercase();
+    let email = raw.trim().to_ascii_lowercase();
     is_valid(&email).then_some(email)
 }
 

@@ -178,7 +178,7 @@ pub fn decide(status: u16, body: &str) -> Verdict {
     if !(200..300).contains(&status) {
         return Verdict::Unavailable(format!("the verification answered {status}"));
     }
-    let Ok(answer) = serde_json::from_str::<Siteverify>(body) else {
+    let Ok(answer) = serde_json::from_slice::<Siteverify>(body.as_bytes()) else {
         return Verdict::Unavailable("the verification's answer is not its JSON".into());
     };
     if answer.success {

@@ -79,20 +79,15 @@ const ACCENTED: [(char, &str); 7] = [
 /// cases and accents (`[eEéÉ…]`); GLOB's own `*`, `?` and `[` as themselves;
 /// anything else as it is.
 fn glob_class(c: char) -> String {
-    let lower = c.to_lowercase().next().unwrap_or(c);
+    let (lower, upper) = crate::platform::cases(c);
     if let Some((_, forms)) = ACCENTED
         .iter()
         .find(|(base, forms)| *base == lower || forms.contains(lower))
     {
         return format!("[{forms}]");
     }
-    if c.is_alphabetic() {
-        let upper = c.to_uppercase().next().unwrap_or(c);
-        return if upper == lower {
-            c.to_string()
-        } else {
-            format!("[{lower}{upper}]")
-        };
+    if lower != upper {
+        return format!("[{lower}{upper}]");
     }
     match c {
         '*' | '?' | '[' => format!("[{c}]"),

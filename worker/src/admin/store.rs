@@ -65,7 +65,7 @@ pub struct LastTouch {
 
 impl LeadRow {
     pub fn last_touch(&self) -> Option<LastTouch> {
-        serde_json::from_str(self.last_touch.as_deref()?).ok()
+        serde_json::from_slice(self.last_touch.as_deref()?.as_bytes()).ok()
     }
 }
 

@@ -122,7 +122,7 @@ impl News {
         let Some(before) = self
             .before
             .as_deref()
-            .and_then(|b| serde_json::from_str::<Before>(b).ok())
+            .and_then(|b| serde_json::from_slice::<Before>(b.as_bytes()).ok())
         else {
             return Vec::new();
         };

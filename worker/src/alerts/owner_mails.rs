@@ -148,7 +148,7 @@ pub fn write(
         return Ok(None);
     }
     let (name, alerted_only) = match kind {
-        Kind::Alert => ("alert".to_string(), 0),
+        Kind::Alert => ("alert".to_string(), 0i64),
         Kind::Joined(causes) => (format!("joined:{causes}"), 0),
         Kind::Recovery => ("recovery".to_string(), 1),
     };

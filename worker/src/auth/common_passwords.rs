@@ -59,7 +59,7 @@ pub fn parse(text: &str) -> Vec<String> {
 }
 
 pub fn contains(list: &[String], password: &str) -> bool {
-    let candidate = password.trim().to_lowercase();
+    let candidate = password.trim().to_ascii_lowercase();
     list.binary_search_by(|p| p.as_str().cmp(candidate.as_str()))
         .is_ok()
 }

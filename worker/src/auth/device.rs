@@ -11,8 +11,7 @@
 //! browser that knew the old password is a stranger again until it signs in
 //! with the new one.
 
-use base64::Engine;
-use base64::engine::general_purpose::URL_SAFE_NO_PAD as B64URL;
+use base64ct::{Base64UrlUnpadded as B64URL, Encoding};
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
 
@@ -44,8 +43,8 @@ fn keyed(secret: &str, id: &str, holder: Holder) -> Hmac<Sha256> {
 
 /// A new device cookie value for `holder`.
 pub fn issue(secret: &str, holder: Holder) -> String {
-    let id = B64URL.encode(platform::random_bytes::<16>());
-    let tag = B64URL.encode(keyed(secret, &id, holder).finalize().into_bytes());
+    let id = B64URL::encode_string(&platform::random_bytes::<16>());
+    let tag = B64URL::encode_string(&keyed(secret, &id, holder).finalize().into_bytes());
     format!("{id}.{tag}")
 }
 
@@ -56,7 +55,7 @@ pub fn recognise(secret: &str, holder: Holder, value: &str) -> Option<String> {
     if id.len() != 22 || tag.len() != 43 {
         return None;
     }
-    let tag = B64URL.decode(tag).ok()?;
+    let tag = B64URL::decode_vec(tag).ok()?;
     keyed(secret, id, holder)
         .verify_slice(&tag)
         .ok()
@@ -110,7 +109,7 @@ mod tests {
     fn a_forged_or_mangled_cookie_is_not_a_device() {
         let cookie = issue(SECRET, ANA);
         let (id, tag) = cookie.split_once('.').unwrap();
-        let other_id = B64URL.encode([7u8; 16]);
+        let other_id = B64URL::encode_string(&[7u8; 16]);
         for forged in [
             format!("{other_id}.{tag}"),
             format!("{id}.{}", "A".repeat(43)),

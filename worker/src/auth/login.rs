@@ -36,7 +36,7 @@ pub async fn login(req: Request, env: &Env) -> ApiResult<Response> {
     // A malformed address is just an unknown one: same answer, same cost.
     let email = StaffEmail::parse(&raw_email)
         .map(|e| e.as_str().to_string())
-        .unwrap_or_else(|_| raw_email.trim().to_lowercase());
+        .unwrap_or_else(|_| raw_email.trim().to_ascii_lowercase());
     let network = http::client_network(&req);
 
     // A device that signed in to this account before, with its password as

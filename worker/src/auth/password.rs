@@ -9,8 +9,7 @@
 //! same loop compiled to WASM; natively (`cargo test`) it is the `pbkdf2`
 //! crate, the reference the shared test vectors check both against.
 
-use base64::Engine;
-use base64::engine::general_purpose::STANDARD_NO_PAD as B64;
+use base64ct::{Base64Unpadded as B64, Encoding};
 use subtle::ConstantTimeEq;
 
 use crate::http::ApiResult;
@@ -72,8 +71,8 @@ impl PasswordHash {
         if iterations == 0 || iterations > MAX_ITERATIONS {
             return None;
         }
-        let salt = B64.decode(salt).ok()?;
-        let hash = B64.decode(hash).ok()?;
+        let salt = B64::decode_vec(salt).ok()?;
+        let hash = B64::decode_vec(hash).ok()?;
         (!salt.is_empty() && hash.len() == HASH_BYTES).then_some(Self {
             iterations,
             salt,
@@ -98,8 +97,8 @@ impl std::fmt::Display for PasswordHash {
             f,
             "{ALGORITHM}${}${}${}",
             self.iterations,
-            B64.encode(&self.salt),
-            B64.encode(&self.hash)
+            B64::encode_string(&self.salt),
+            B64::encode_string(&self.hash)
         )
     }
 }

@@ -1,15 +1,14 @@
 //! Opaque one-time secrets (refresh tokens, e-mail confirmation links): 256
 //! random bits handed to the browser, only their SHA-256 kept in D1.
 
-use base64::Engine;
-use base64::engine::general_purpose::URL_SAFE_NO_PAD as B64URL;
+use base64ct::{Base64UrlUnpadded, Encoding};
 use sha2::{Digest, Sha256};
 
 use crate::platform;
 
 /// A fresh secret and the hash to store for it.
 pub fn generate() -> (String, String) {
-    let token = B64URL.encode(platform::random_bytes::<32>());
+    let token = Base64UrlUnpadded::encode_string(&platform::random_bytes::<32>());
     let hash = hash(&token);
     (token, hash)
 }

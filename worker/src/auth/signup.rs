@@ -203,7 +203,7 @@ pub async fn confirm(req: Request, env: &Env) -> ApiResult<Response> {
     }
     // Who becomes the first owner, when the deploy names them: otherwise
     // whoever at the agency's domain confirms first would.
-    let owner_email = config::setting(env, "OWNER_EMAIL").map(|e| e.to_lowercase());
+    let owner_email = config::setting(env, "OWNER_EMAIL").map(|e| e.to_ascii_lowercase());
     let mut statements = store::confirm_user(
         &ctx.db,
         &row.user_id,

@@ -28,7 +28,7 @@ impl StaffEmail {
     /// An address someone signs up with: it must end with `@` + `domain`.
     pub fn parse_for_signup(raw: &str, domain: &str) -> Result<Self, EmailRejection> {
         let email = Self::parse(raw)?;
-        let domain = domain.trim().trim_start_matches('@').to_lowercase();
+        let domain = domain.trim().trim_start_matches('@').to_ascii_lowercase();
         match email.0.rsplit_once('@') {
             Some((_, d)) if d == domain => Ok(email),
             _ => Err(EmailRejection::OtherDomain),

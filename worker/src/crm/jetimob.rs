@@ -5,7 +5,8 @@
 use std::time::Duration;
 
 use percent_encoding::{AsciiSet, CONTROLS, utf8_percent_encode};
-use serde_json::Value;
+use serde::Deserialize;
+use serde::de::{Deserializer, Visitor};
 use worker::Env;
 
 use super::store::{ClaimedCorrection, ClaimedLead};
@@ -183,12 +184,44 @@ pub fn endpoint(base_url: &str, public_key: &str) -> Option<String> {
 
 /// The id in a 2xx answer (`{"id": 123}` or `{"id": "abc"}`), if any.
 pub fn accepted_id(body: &str) -> Option<String> {
-    let id = match serde_json::from_str::<Value>(body).ok()?.get("id")? {
-        Value::String(s) => s.trim().to_string(),
-        Value::Number(n) => n.to_string(),
-        _ => return None,
-    };
+    let id = serde_json::from_slice::<Accepted>(body.as_bytes())
+        .ok()?
+        .id?
+        .0;
     (!id.is_empty() && id.chars().count() <= MAX_ID_CHARS).then_some(id)
+}
+
+/// A 2xx answer's `id`, text or number; anything else is no id.
+#[derive(Deserialize)]
+struct Accepted {
+    id: Option<CrmId>,
+}
+
+struct CrmId(String);
+
+impl<'de> Deserialize<'de> for CrmId {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct IdVisitor;
+        impl Visitor<'_> for IdVisitor {
+            type Value = CrmId;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a text or a number")
+            }
+            fn visit_str<E>(self, v: &str) -> Result<CrmId, E> {
+                Ok(CrmId(v.trim().to_string()))
+            }
+            fn visit_u64<E>(self, v: u64) -> Result<CrmId, E> {
+                Ok(CrmId(v.to_string()))
+            }
+            fn visit_i64<E>(self, v: i64) -> Result<CrmId, E> {
+                Ok(CrmId(v.to_string()))
+            }
+            fn visit_f64<E>(self, v: f64) -> Result<CrmId, E> {
+                Ok(CrmId(v.to_string()))
+            }
+        }
+        deserializer.deserialize_any(IdVisitor)
+    }
 }
 
 /// Why an attempt did not reach the CRM, or why the CRM refused it.

@@ -6,11 +6,10 @@
 //! keeps it for the isolate's life, as it does the common-password list.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use base64::Engine;
-use base64::engine::general_purpose::STANDARD;
+use base64ct::{Base64, Encoding};
 use serde::Deserialize;
 use worker::Env;
 
@@ -31,7 +30,7 @@ impl CspHash {
         let digest = text
             .strip_prefix("sha256-")
             .ok_or_else(|| format!("{text:?} is not a sha256- hash"))?;
-        match STANDARD.decode(digest) {
+        match Base64::decode_vec(digest) {
             Ok(bytes) if bytes.len() == 32 => Ok(Self(format!("'{text}'"))),
             _ => Err(format!("{text:?} is not the base64 of a SHA-256 digest")),
         }
@@ -52,7 +51,7 @@ pub struct PageHashes {
 
 /// Every page's hashes, by the path it is served at.
 #[derive(Debug, Default, PartialEq, Eq)]
-pub struct InlineHashes(HashMap<String, PageHashes>);
+pub struct InlineHashes(BTreeMap<String, PageHashes>);
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -66,8 +65,8 @@ struct PageFile {
 impl InlineHashes {
     /// Reads the build's file; one malformed hash refuses the whole file.
     pub fn parse(json: &str) -> Result<Self, String> {
-        let file: HashMap<String, PageFile> =
-            serde_json::from_str(json).map_err(|e| format!("{FILE_PATH}: {e}"))?;
+        let file: BTreeMap<String, PageFile> =
+            serde_json::from_slice(json.as_bytes()).map_err(|e| format!("{FILE_PATH}: {e}"))?;
         let hashes = |list: Vec<String>| -> Result<Vec<CspHash>, String> {
             list.iter().map(|h| CspHash::parse(h)).collect()
         };
