@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import agency from "../../agency.json" with { type: "json" };
 import { type App, spawnApp } from "../support/app";
@@ -30,12 +31,13 @@ describe("the built worker", () => {
     });
   });
 
-  it("ships without the function names, the same code as the copy that keeps them", async () => {
+  it("ships without the function names, the same module as the copy that keeps them", async () => {
     const shipped = await readFile(join(repoRoot, "worker/build/index_bg.wasm"));
     const named = await readFile(join(repoRoot, ".build/worker-names.wasm"));
     expect(shipped.toString("latin1")).not.toContain("lead_worker::");
     expect(shipped.length).toBeLessThan(named.length);
-    // Both are the same build: the shipped one is the other minus its custom sections.
+    // Both are the same build: the shipped one is the other without its names,
+    // optimised once more (Makefile), so it exports the same functions.
     expect(await WebAssembly.compile(shipped)).toBeInstanceOf(WebAssembly.Module);
     const exports = (bytes: typeof shipped) =>
       WebAssembly.Module.exports(new WebAssembly.Module(bytes))
@@ -55,4 +57,33 @@ describe("the built worker", () => {
       expect(names, code).not.toContain(code);
     }
   });
+
+  it("carries neither the worker crate's error type nor a serde decoder per row, nor Unicode case tables", async () => {
+    // D1, requests and responses go through the runtime's own objects
+    // (worker/src/d1.rs, web.rs), rows are read column by column (row!),
+    // answers are written by json.rs, and letters change case in the
+    // runtime: each of these was many kilobytes of the WASM.
+    const names = (await readFile(join(repoRoot, ".build/worker-names.wasm"))).toString("latin1");
+    for (const code of [
+      "worker::error::Error",
+      "serde_wasm_bindgen::",
+      "serde_json::value::",
+      "unicode_data::conversions",
+      "chrono::format::",
+      "base64::engine",
+    ]) {
+      expect(names, code).not.toContain(code);
+    }
+  });
+
+  it("stays within its size budget", async () => {
+    // Issue 15 asks for 150 KB; 337 KB was where this began. The budget keeps
+    // what the diet won: a change that needs more raises it on purpose
+    // (README, Worker size).
+    const shipped = await readFile(join(repoRoot, "worker/build/index_bg.wasm"));
+    expect(gzipSync(shipped, { level: 9 }).length).toBeLessThanOrEqual(WASM_GZIP_BUDGET);
+  });
 });
+
+/** The shipped module's gzip size, at most: about 3% above it today. */
+const WASM_GZIP_BUDGET = 256 * 1024;
