@@ -61,7 +61,7 @@ export const BLANK_SETTINGS = {
  * Starts the worker with `settings` over {@link BLANK_SETTINGS}.
  *
  * @param {object} [options]
- * @param {Record<string, string>} [options.settings] vars and secrets for this instance
+ * @param {Record<string, string | number | boolean>} [options.settings] vars and secrets for this instance
  * @param {object[]} [options.ratelimits] Rate Limiting bindings wrangler.toml only documents
  * @param {boolean} [options.migrate] apply migrations/ first (default true); false leaves D1 empty
  * @returns {Promise<LocalWorker>}

@@ -21,7 +21,7 @@ let app: App | undefined;
 let mail: FakeMail;
 
 /** A worker sending its e-mail to a fresh fake e-mail API, with these settings. */
-async function start(vars: Record<string, string> = {}): Promise<App> {
+async function start(vars: Record<string, string | number> = {}): Promise<App> {
   mail = await new FakeMail().start();
   app = await spawnApp({ vars: { ...mail.settings(), ...vars } });
   return app;
@@ -134,5 +134,17 @@ describe("sign-ups", () => {
     expect(ok).toBe(4);
     expect(refused).toEqual(Array(2).fill({ status: 429, error: PAUSED }));
     expect(mail.messages()).toHaveLength(4);
+  });
+
+  it("from everywhere together: a limit written in wrangler.toml as a number counts as written", async () => {
+    // `STAFF_SIGNUPS_PER_DAY = 3`, as TOML writes a number, reaches the
+    // worker as a number, not as text.
+    const on = await start({ STAFF_SIGNUPS_PER_HOUR: 50, STAFF_SIGNUPS_PER_DAY: 3 });
+    const { ok, refused } = await burst(5, (i) => ({
+      client: new StaffClient(on, `2001:db8:${i + 200}::1`),
+      email: staffEmail("toml"),
+    }));
+    expect(ok).toBe(3);
+    expect(refused).toEqual(Array(2).fill({ status: 429, error: PAUSED }));
   });
 });

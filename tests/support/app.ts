@@ -33,7 +33,8 @@ export type App = {
 };
 
 export type SpawnOptions = {
-  vars?: Record<string, string>;
+  /** Settings as wrangler.toml's `[vars]` may write them: text, numbers, booleans. */
+  vars?: Record<string, string | number | boolean>;
   /** Cloudflare Rate Limiting bindings, which wrangler.toml only documents. */
   ratelimits?: { name: string; namespace_id: string; simple: { limit: number; period: number } }[];
   /** `false`: start on an empty D1, no migration applied (the upgrade test). */

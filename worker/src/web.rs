@@ -293,11 +293,18 @@ pub fn stream_body(
         .into()
 }
 
-/// A plain setting or secret of `env`, as set (`None` if unset).
+/// A plain setting or secret of `env`, as text (`None` if unset). `[vars]`
+/// may hold TOML numbers and booleans (`STAFF_SIGNUPS_PER_DAY = 40`,
+/// `MAIL_LOG_ONLY = true`): they read as written.
 pub fn env_text(env: &worker::Env, name: &str) -> Option<String> {
-    Reflect::get(env, &JsValue::from_str(name))
-        .ok()
-        .and_then(|v| v.as_string())
+    let value = Reflect::get(env, &JsValue::from_str(name)).ok()?;
+    if let Some(text) = value.as_string() {
+        return Some(text);
+    }
+    if value.as_f64().is_some() || value.as_bool().is_some() {
+        return js_sys::JSON::stringify(&value).ok().map(String::from);
+    }
+    None
 }
 
 /// The binding `name` of `env`, if it is an object.
