@@ -290,6 +290,28 @@ describe("when the e-mail API fails", () => {
   });
 });
 
+describe("when the e-mail API takes a notice but answers too late", () => {
+  it("the retry is the same message under the same key, and reaches the mailbox once", async () => {
+    // The API sent it, but its answer came after the worker's 5 s: the
+    // worker cannot tell it from a failure, and tries again.
+    mail.respondWith(() => ({ status: 200, body: { id: "tarde" }, delayMs: 6_000 }));
+    await submit(aLead({ name: "Resposta Tardia" }));
+    await app.runCron();
+    mail.respondWith(() => ({ status: 200, body: { id: "ok" } }));
+    await aMinuteLater();
+    await app.runCron();
+    const asked = noticesTo(owner.email);
+    expect(asked.map((m) => m.subject)).toEqual(["Novo lead: Resposta Tardia", "Novo lead: Resposta Tardia"]);
+    const keys = mail.received
+      .filter((r) => r.path === "/emails" && r.body.toString().includes(owner.email))
+      .map((r) => r.headers["idempotency-key"]);
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toMatch(/^[0-9a-f]{64}$/);
+    expect(keys[1]).toBe(keys[0]);
+    expect(mail.delivered().filter((m) => m.to.includes(owner.email) && NOTICE.test(m.subject))).toHaveLength(1);
+  }, 30_000);
+});
+
 describe("an account switched off and on again", () => {
   it("is told only of the leads from then on, not of those it missed", async () => {
     await submit(aLead({ name: "Enquanto Desativado" }));

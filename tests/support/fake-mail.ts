@@ -29,8 +29,25 @@ export class FakeMail extends FakeService {
     return { MAIL_API_KEY: "mail-test-key", MAIL_API_BASE_URL: this.url };
   }
 
+  /** Every message the worker asked to send, retries included. */
   messages(): SentMail[] {
     return mailsIn(this.received);
+  }
+
+  /**
+   * The messages that reached their mailboxes: as the real API does, a
+   * request under an `Idempotency-Key` it already took sends nothing again.
+   */
+  delivered(): SentMail[] {
+    const taken = new Set<string>();
+    const sent = this.received.filter((r) => {
+      const key = r.headers["idempotency-key"];
+      if (r.path !== "/emails" || typeof key !== "string") return r.path === "/emails";
+      if (taken.has(key)) return false;
+      taken.add(key);
+      return true;
+    });
+    return mailsIn(sent);
   }
 
   /** The messages sent to `to`. */

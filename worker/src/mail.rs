@@ -8,6 +8,7 @@
 
 use std::time::Duration;
 
+use sha2::{Digest, Sha256};
 use worker::Env;
 
 use crate::cron_state::{self, mail_failed_at, mail_sent_at};
@@ -27,6 +28,31 @@ pub struct Email {
     pub subject: String,
     pub text: String,
     pub html: String,
+    /// What makes this message one message: sent again under the same key
+    /// within a day (after an answer lost to the timeout), the e-mail API
+    /// sends it once. `None`: the message's own words, so a retry of the same
+    /// message is one and a different one is not.
+    pub once: Option<String>,
+}
+
+impl Email {
+    /// The `Idempotency-Key` the message is sent with (at most 256 characters,
+    /// as the API allows).
+    pub fn idempotency_key(&self) -> String {
+        if let Some(once) = &self.once {
+            return once.chars().take(256).collect();
+        }
+        let mut digest = Sha256::new();
+        for part in [&self.to, &self.subject, &self.text, &self.html] {
+            digest.update(part.as_bytes());
+            digest.update([0]);
+        }
+        digest
+            .finalize()
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
+    }
 }
 
 /// How this deployment sends e-mail.
@@ -121,9 +147,11 @@ async fn post(env: &Env, key: &str, email: &Email) -> HostResult<()> {
         .end()
         .into_string();
     let authorization = format!("Bearer {key}");
+    let once = email.idempotency_key();
     let headers = [
         ("Authorization", authorization.as_str()),
         ("Content-Type", "application/json"),
+        ("Idempotency-Key", once.as_str()),
     ];
     let url = format!("{}/emails", base.trim_end_matches('/'));
     let request = outbound::post(&url, &headers, &body.into())?;
@@ -168,7 +196,35 @@ pub fn escape_html(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::Delivery;
+    use super::{Delivery, Email};
+
+    fn email(text: &str, once: Option<&str>) -> Email {
+        Email {
+            to: "ana@agencia.com.br".into(),
+            subject: "Novo lead: Ana".into(),
+            text: text.into(),
+            html: format!("<p>{text}</p>"),
+            once: once.map(Into::into),
+        }
+    }
+
+    #[test]
+    fn a_message_sent_again_carries_the_same_key_and_another_message_another() {
+        let key = email("Ana Souza", None).idempotency_key();
+        assert_eq!(key.len(), 64);
+        assert_eq!(key, email("Ana Souza", None).idempotency_key());
+        assert_ne!(key, email("Ana Souza, Bia Lima", None).idempotency_key());
+        // A copy of an incident's e-mail is one message by its row, however its
+        // words compare with another copy's.
+        assert_eq!(
+            email("a", Some("incident-mail-7")).idempotency_key(),
+            email("b", Some("incident-mail-7")).idempotency_key()
+        );
+        assert_ne!(
+            email("a", Some("incident-mail-7")).idempotency_key(),
+            email("a", Some("incident-mail-8")).idempotency_key()
+        );
+    }
 
     #[test]
     fn a_key_sends_through_the_api_and_only_the_local_setting_writes_to_the_log() {

@@ -277,6 +277,7 @@ pub fn email(to: &str, news: &[&News], origin: &str) -> Email {
         subject,
         text,
         html,
+        once: None,
     }
 }
 

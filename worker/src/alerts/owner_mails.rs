@@ -207,6 +207,8 @@ pub async fn send_due(env: &Env, db: &D1Database, now: i64) -> HostResult<usize>
             subject: copy.subject,
             text: copy.text,
             html: copy.html,
+            // Each copy is one e-mail, however alike two alerts read.
+            once: Some(format!("incident-mail-{}", copy.id)),
         };
         match mail::send(env, &email).await {
             Ok(()) => {

@@ -26,6 +26,7 @@ pub fn confirmation(to: &str, link: &str) -> Email {
         subject: messages::CONFIRM_MAIL_SUBJECT.to_string(),
         text,
         html,
+        once: None,
     }
 }
 
@@ -53,6 +54,7 @@ pub fn password_reset(to: &str, link: &str) -> Email {
         subject: messages::RESET_MAIL_SUBJECT.to_string(),
         text,
         html,
+        once: None,
     }
 }
 
