@@ -86,6 +86,44 @@ test.describe("landing page", () => {
     expect(rows).toEqual([{ whatsapp: `+55${person.whatsappDigits}` }]);
   });
 
+  test("says 'Sucesso!' and an error through live regions that arrive empty, so screen readers announce them", async ({
+    page,
+  }, testInfo) => {
+    // A live region that enters the page already holding its words may go
+    // unannounced; one whose words change is announced. Each toast's region
+    // is recorded with the text it had when it was added.
+    await openLanding(page);
+    await page.evaluate(() => {
+      const arrivals: { role: string | null; text: string }[] = [];
+      Object.assign(window, { toastArrivals: arrivals });
+      new MutationObserver((records) => {
+        for (const record of records) {
+          for (const node of record.addedNodes) {
+            if (!(node instanceof HTMLElement)) continue;
+            for (const region of node.querySelectorAll(".toast [aria-live], .toast[aria-live]")) {
+              arrivals.push({ role: region.getAttribute("role"), text: region.textContent ?? "" });
+            }
+            if (node.matches(".toast[aria-live], .toast [aria-live]")) {
+              arrivals.push({ role: node.getAttribute("role"), text: node.textContent ?? "" });
+            }
+          }
+        }
+      }).observe(document.body, { childList: true, subtree: true });
+    });
+    await fillLeadForm(page, uniquePerson(testInfo));
+    await page.getByRole("button", { name: SUBMIT }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Sucesso!" })).toBeVisible();
+    await page.route(`**${LEAD_PATH}`, (route) => route.abort("connectionrefused"));
+    await fillLeadForm(page, uniquePerson(testInfo));
+    await page.getByRole("button", { name: SUBMIT }).click();
+    await expect(page.getByRole("alert").filter({ hasText: "Erro" })).toBeVisible();
+    const arrivals = await page.evaluate(() => (window as unknown as { toastArrivals: unknown[] }).toastArrivals);
+    expect(arrivals).toEqual([
+      { role: "status", text: "" },
+      { role: "alert", text: "" },
+    ]);
+  });
+
   test("keeps what was typed while the visitor reads the privacy notice and comes back", async ({ page }, testInfo) => {
     const person = uniquePerson(testInfo);
     await openLanding(page);

@@ -47,8 +47,20 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   );
 }
 
+/**
+ * How long a toast's live region stays empty before its words go in: a
+ * region that arrives already holding its text may not be announced, one
+ * whose text changes is. The box fades in meanwhile.
+ */
+const SPEAK_AFTER_MS = 100;
+
 function ToastItem({ toast, onDismiss }: { toast: Toast; onDismiss: (id: number) => void }) {
   const [paused, setPaused] = useState(false);
+  const [speaking, setSpeaking] = useState(false);
+  useEffect(() => {
+    const timer = window.setTimeout(() => setSpeaking(true), SPEAK_AFTER_MS);
+    return () => window.clearTimeout(timer);
+  }, []);
   useEffect(() => {
     if (paused) return;
     const timer = window.setTimeout(() => onDismiss(toast.id), VISIBLE_MS);
@@ -60,17 +72,23 @@ function ToastItem({ toast, onDismiss }: { toast: Toast; onDismiss: (id: number)
     // biome-ignore lint/a11y/noStaticElementInteractions: hovering or focusing a toast only pauses its timer (WCAG 2.2.1)
     <div
       className={destructive ? "toast toast--destructive" : "toast"}
-      role={destructive ? "alert" : "status"}
-      aria-live={destructive ? "assertive" : "polite"}
-      aria-atomic="true"
       onMouseEnter={() => setPaused(true)}
       onMouseLeave={() => setPaused(false)}
       onFocus={() => setPaused(true)}
       onBlur={() => setPaused(false)}
     >
-      <div className="toast__text">
-        <p className="toast__title">{toast.title}</p>
-        {toast.description && <p className="toast__description">{toast.description}</p>}
+      <div
+        className="toast__text"
+        role={destructive ? "alert" : "status"}
+        aria-live={destructive ? "assertive" : "polite"}
+        aria-atomic="true"
+      >
+        {speaking && (
+          <>
+            <p className="toast__title">{toast.title}</p>
+            {toast.description && <p className="toast__description">{toast.description}</p>}
+          </>
+        )}
       </div>
       <button
         type="button"
