@@ -60,7 +60,13 @@ pub fn post(url: &str, headers: &[(&str, &str)], body: &JsValue) -> HostResult<w
     init.set_redirect(web_sys::RequestRedirect::Manual);
     let sent = Headers::new();
     for (name, value) in headers {
-        sent.set(name, value);
+        // Values come from settings too (the API keys): one pasted with a
+        // line break inside is refused here, named but not shown.
+        if !sent.try_set(name, value) {
+            return Err(HostError::new(format!(
+                "the {name} header cannot carry its setting's value (a line break inside it?)"
+            )));
+        }
     }
     init.set_headers(&sent);
     init.set_body(body);

@@ -223,6 +223,7 @@ mod tests {
             .map(|(k, v)| {
                 let field = match v {
                     serde_json::Value::String(t) => Field::Text(t),
+                    serde_json::Value::Bool(b) => Field::Bool(b),
                     serde_json::Value::Null => Field::Null,
                     _ => Field::Other,
                 };

@@ -31,6 +31,9 @@ extern "C" {
     #[wasm_bindgen(method, js_name = append)]
     fn append_js(this: &Headers, name: &str, value: &str);
 
+    #[wasm_bindgen(method, catch, js_name = set)]
+    fn try_set_js(this: &Headers, name: &str, value: &str) -> Result<(), JsValue>;
+
     #[wasm_bindgen(method, js_name = has)]
     fn has_js(this: &Headers, name: &str) -> bool;
 
@@ -97,6 +100,13 @@ impl Headers {
 
     pub fn append(&self, name: &str, value: &str) {
         self.append_js(name, value)
+    }
+
+    /// Sets `name` to a value the worker did not write (a setting, a
+    /// secret): `false` if the runtime refuses it (a line break inside), where
+    /// [`Headers::set`] would throw.
+    pub fn try_set(&self, name: &str, value: &str) -> bool {
+        self.try_set_js(name, value).is_ok()
     }
 
     /// Every header, as name and value.

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use percent_encoding::{AsciiSet, CONTROLS, utf8_percent_encode};
 use serde::Deserialize;
-use serde::de::{Deserializer, Visitor};
+use serde::de::{Deserializer, IgnoredAny, MapAccess, Visitor};
 use worker::Env;
 
 use super::store::{ClaimedCorrection, ClaimedLead};
@@ -186,15 +186,36 @@ pub fn endpoint(base_url: &str, public_key: &str) -> Option<String> {
 pub fn accepted_id(body: &str) -> Option<String> {
     let id = serde_json::from_slice::<Accepted>(body.as_bytes())
         .ok()?
-        .id?
-        .0;
+        .0?;
     (!id.is_empty() && id.chars().count() <= MAX_ID_CHARS).then_some(id)
 }
 
-/// A 2xx answer's `id`, text or number; anything else is no id.
-#[derive(Deserialize)]
-struct Accepted {
-    id: Option<CrmId>,
+/// A 2xx answer, an object: its `id` (the last one, if it says it twice),
+/// text or number; anything else is no id.
+struct Accepted(Option<String>);
+
+impl<'de> Deserialize<'de> for Accepted {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct ObjectVisitor;
+        impl<'de> Visitor<'de> for ObjectVisitor {
+            type Value = Accepted;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Accepted, A::Error> {
+                let mut id = None;
+                while let Some(key) = map.next_key::<String>()? {
+                    if key == "id" {
+                        id = map.next_value::<Option<CrmId>>()?.map(|i| i.0);
+                    } else {
+                        map.next_value::<IgnoredAny>()?;
+                    }
+                }
+                Ok(Accepted(id))
+            }
+        }
+        deserializer.deserialize_map(ObjectVisitor)
+    }
 }
 
 struct CrmId(String);
@@ -217,7 +238,8 @@ impl<'de> Deserialize<'de> for CrmId {
                 Ok(CrmId(v.to_string()))
             }
             fn visit_f64<E>(self, v: f64) -> Result<CrmId, E> {
-                Ok(CrmId(v.to_string()))
+                // As JSON wrote it: 1.0 stays "1.0".
+                Ok(CrmId(format!("{v:?}")))
             }
         }
         deserializer.deserialize_any(IdVisitor)
@@ -517,6 +539,10 @@ mod tests {
         assert_eq!(accepted_id(r#"{"ok": true}"#), None);
         assert_eq!(accepted_id(r#"{"id": null}"#), None);
         assert_eq!(accepted_id(r#"{"id": ""}"#), None);
+        assert_eq!(accepted_id(r#"{"id": 1, "id": 2}"#), Some("2".into()));
+        assert_eq!(accepted_id(r#"{"id": 1.0}"#), Some("1.0".into()));
+        assert_eq!(accepted_id(r#"{"id": {"n": 1}}"#), None);
+        assert_eq!(accepted_id("[42]"), None);
         assert_eq!(accepted_id("<html>OK</html>"), None);
         assert_eq!(accepted_id(""), None);
     }
