@@ -103,22 +103,29 @@ async fn settle(promise: Result<Promise, JsValue>) -> HostResult<JsValue> {
 }
 
 impl D1Result {
+    /// The rows as the runtime answered them (none when it gave no list).
+    fn list(&self) -> Array {
+        let list = self.results_js();
+        if list.is_object() {
+            Array::from(&list)
+        } else {
+            Array::new()
+        }
+    }
+
     /// The rows, read into `T`.
     pub fn rows<T: FromRow>(&self) -> HostResult<Vec<T>> {
-        let list = self.results_js();
-        if list.is_undefined() || list.is_null() {
-            return Ok(Vec::new());
+        let list = self.list();
+        let mut rows = Vec::with_capacity(list.length() as usize);
+        for row in list.iter() {
+            rows.push(read(&row)?);
         }
-        Array::from(&list).iter().map(|row| read(&row)).collect()
+        Ok(rows)
     }
 
     /// The first row, read into `T`.
     pub fn first<T: FromRow>(&self) -> HostResult<Option<T>> {
-        let list = self.results_js();
-        if list.is_undefined() || list.is_null() {
-            return Ok(None);
-        }
-        let row = Array::from(&list).get(0);
+        let row = self.list().get(0);
         if row.is_undefined() {
             return Ok(None);
         }
@@ -127,8 +134,7 @@ impl D1Result {
 
     /// Whether the statement returned a row.
     pub fn returned_row(&self) -> bool {
-        let list = self.results_js();
-        list.is_object() && Array::from(&list).length() > 0
+        self.list().length() > 0
     }
 
     /// Rows read and written, and rows a write changed, from the meta.

@@ -108,7 +108,7 @@ pub fn redact(text: &str, secrets: &[&str], max_chars: usize) -> String {
     // Longest first: a short secret inside a longer one must not leave the
     // rest of the longer one readable.
     let mut secrets: Vec<&str> = secrets.iter().copied().filter(|s| !s.is_empty()).collect();
-    secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
+    secrets.sort_unstable_by_key(|s| std::cmp::Reverse(s.len()));
     for secret in secrets {
         clean = clean.replace(secret, "[chave]");
     }

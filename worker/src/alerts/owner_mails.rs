@@ -198,7 +198,7 @@ pub async fn send_due(env: &Env, db: &D1Database, now: i64) -> HostResult<usize>
         return Ok(0);
     }
     // In the order they were written: an alert before its recovery.
-    claimed.sort_by_key(|c| c.id);
+    claimed.sort_unstable_by_key(|c| c.id);
     let mut outcomes = Vec::with_capacity(claimed.len());
     let mut sent = 0;
     for copy in claimed {

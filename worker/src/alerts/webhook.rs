@@ -234,7 +234,7 @@ pub async fn run(env: &Env, db: &D1Database, now: i64) -> HostResult<usize> {
             .rows()?;
         // RETURNING gives the rows in the table's order: the batch is sent
         // in the claim's (events of no lead first).
-        claimed.sort_by_key(|e| (e.submission_id.is_some(), e.id));
+        claimed.sort_unstable_by_key(|e| (e.submission_id.is_some(), e.id));
         let full = claimed.len() as i64 == BATCH_SIZE;
         let mut refused = false;
         for event in claimed {
