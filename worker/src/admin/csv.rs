@@ -108,15 +108,25 @@ fn line(cells: impl IntoIterator<Item = String>) -> String {
     out
 }
 
-/// One cell: a leading `=`, `+`, `-`, `@`, tab or carriage return gets an
-/// apostrophe (the spreadsheet shows text, never runs a formula); cells with
-/// `;`, quotes or line breaks are quoted.
+/// What a spreadsheet runs as a formula when a cell starts with it.
+const FORMULA_STARTS: [char; 6] = ['=', '+', '-', '@', '\t', '\r'];
+
+/// One cell: a `=`, `+`, `-`, `@`, tab or carriage return that starts it, or
+/// starts a piece of it after a comma or a tab (spaces between), gets an
+/// apostrophe, so the spreadsheet shows text and never runs a formula: also
+/// one that reads the file split at commas or tabs (Excel in English, a
+/// LibreOffice import), where `Ana,=HYPERLINK(…)` would be two cells. Cells
+/// with `;`, quotes or line breaks are quoted.
 fn cell(value: &str) -> String {
-    let neutral = if value.starts_with(['=', '+', '-', '@', '\t', '\r']) {
-        format!("'{value}")
-    } else {
-        value.to_string()
-    };
+    let mut neutral = String::with_capacity(value.len() + 1);
+    let mut piece_starts = true;
+    for c in value.chars() {
+        if piece_starts && FORMULA_STARTS.contains(&c) {
+            neutral.push('\'');
+        }
+        neutral.push(c);
+        piece_starts = matches!(c, ',' | '\t') || (c == ' ' && piece_starts);
+    }
     if neutral.contains([';', '"', '\n', '\r']) {
         format!("\"{}\"", neutral.replace('"', "\"\""))
     } else {
@@ -185,6 +195,25 @@ mod tests {
             ("\tcmd", "'\tcmd"),
             ("\rcmd", "\"'\rcmd\""),
             ("Ana = Maria", "Ana = Maria"),
+        ] {
+            assert_eq!(cell(raw), safe, "{raw:?}");
+        }
+    }
+
+    #[test]
+    fn a_formula_after_a_comma_or_a_tab_is_neutralised_for_readers_that_split_there() {
+        for (raw, safe) in [
+            ("Ana,=1+1,", "Ana,'=1+1,"),
+            (
+                "x,=HYPERLINK(CHAR(104)&A2),",
+                "x,'=HYPERLINK(CHAR(104)&A2),",
+            ),
+            ("p, -2+3", "p, '-2+3"),
+            ("a\t@SUM(A1)", "a\t'@SUM(A1)"),
+            ("  =1", "  '=1"),
+            ("Silva, Ana", "Silva, Ana"),
+            ("R$ 1.000,00", "R$ 1.000,00"),
+            ("Maria-Clara, Zé", "Maria-Clara, Zé"),
         ] {
             assert_eq!(cell(raw), safe, "{raw:?}");
         }

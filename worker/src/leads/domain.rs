@@ -40,9 +40,23 @@ pub fn plain_text(raw: &str) -> String {
         c.is_some_and(|c| !c.is_ascii() && !c.is_alphanumeric() && !c.is_whitespace() && c != ZWJ)
     };
     let mut plain = String::with_capacity(raw.len());
+    // The visible character after a run of invisible ones, found once for
+    // the run (up to byte `.0`): a name of thousands of joiners costs one
+    // pass, not a pass per joiner.
+    let mut after_run: Option<(usize, Option<char>)> = None;
     for (i, c) in raw.char_indices() {
         if c == ZWJ {
-            let next = raw[i + c.len_utf8()..].chars().find(|c| !is_format(*c));
+            let next = match after_run {
+                Some((end, next)) if i < end => next,
+                _ => {
+                    let rest = &raw[i + c.len_utf8()..];
+                    let found = rest.char_indices().find(|(_, c)| !is_format(*c));
+                    let end = found.map_or(raw.len(), |(j, _)| i + c.len_utf8() + j);
+                    let next = found.map(|(_, c)| c);
+                    after_run = Some((end, next));
+                    next
+                }
+            };
             if joins(plain.chars().next_back()) && joins(next) {
                 plain.push(c);
             }
@@ -746,7 +760,46 @@ mod tests {
         );
     }
 
+    /// The rule as first written: each joiner looks ahead on its own.
+    fn plain_text_by_lookahead(raw: &str) -> String {
+        let joins = |c: Option<char>| {
+            c.is_some_and(|c| {
+                !c.is_ascii() && !c.is_alphanumeric() && !c.is_whitespace() && c != ZWJ
+            })
+        };
+        let mut plain = String::new();
+        for (i, c) in raw.char_indices() {
+            if c == ZWJ {
+                let next = raw[i + c.len_utf8()..].chars().find(|c| !is_format(*c));
+                if joins(plain.chars().next_back()) && joins(next) {
+                    plain.push(c);
+                }
+            } else if APOSTROPHES.contains(&c) {
+                plain.push('\'');
+            } else if !is_format(c) {
+                plain.push(c);
+            }
+        }
+        plain
+    }
+
+    #[test]
+    fn thousands_of_joiners_between_two_emoji_keep_one_and_alone_keep_nothing() {
+        // 5,400 joiners fill the 16 KiB a lead may be; looked ahead of one by
+        // one, they cost 15 million steps, every request, before any limit.
+        let joiners = "\u{200d}".repeat(5_400);
+        assert_eq!(plain_text(&format!("🍇{joiners}🍷")), "🍇\u{200d}🍷");
+        assert_eq!(plain_text(&joiners), "");
+    }
+
     proptest! {
+        #[test]
+        fn joiners_are_kept_exactly_where_the_rule_keeps_them(
+            raw in "[a-zé 🍇👩🌈\u{200d}\u{200b}\u{fe0f}\u{2019}\u{202e}]{0,40}"
+        ) {
+            prop_assert_eq!(plain_text(&raw), plain_text_by_lookahead(&raw));
+        }
+
         #[test]
         fn every_valid_mobile_survives_any_punctuation(
             ddd in proptest::sample::select(BRAZIL_DDDS),
