@@ -245,6 +245,15 @@ test.describe("landing page", () => {
     const person = uniquePerson(testInfo);
     await openLanding(page);
     await fillLeadForm(page, { ...person, whatsappDigits: "23999998888" });
+    // Each time the WhatsApp field takes focus from here on, what describes it then.
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      Object.assign(window, { describedAtFocus: seen });
+      document.addEventListener("focusin", (event) => {
+        const field = event.target as HTMLElement;
+        if (field.id === "lead-whatsapp") seen.push(field.getAttribute("aria-describedby") ?? "none");
+      });
+    });
     await page.getByRole("button", { name: SUBMIT }).click();
     await expect(page.getByRole("alert").filter({ hasText: "Erro" })).toContainText(
       "Houve um erro ao enviar seus dados. Tente novamente.",
@@ -253,8 +262,71 @@ test.describe("landing page", () => {
     await expect(whatsapp).toHaveAttribute("aria-invalid", "true");
     await expect(whatsapp).toHaveAccessibleDescription(/DDD inválido/);
     await expect(whatsapp).toBeFocused();
+    // A screen reader reads a field as focus lands on it: its reason must be there by then.
+    expect(await page.evaluate(() => (window as unknown as { describedAtFocus: string[] }).describedAtFocus)).toEqual([
+      "lead-whatsapp-error",
+    ]);
     await screenshot(page, testInfo, "landing-field-error");
     expect(await sql("SELECT id FROM leads WHERE email = ?1", person.email)).toEqual([]);
+  });
+
+  test("says under the button that the lead went, after 'Sucesso!' has gone, and what failed when it did not", async ({
+    page,
+  }, testInfo) => {
+    await page.clock.install();
+    await openLanding(page);
+    await fillLeadForm(page, uniquePerson(testInfo));
+    await page.getByRole("button", { name: SUBMIT }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Sucesso!" })).toBeVisible();
+    const sent = page.getByText("Recebemos seus dados! Você está no grupo de pré-cadastro");
+    await expect(sent).toBeFocused();
+    await page.clock.runFor(7_000);
+    await expect(page.getByRole("status").filter({ hasText: "Sucesso!" })).toHaveCount(0);
+    await expect(sent).toBeVisible();
+    await screenshot(page, testInfo, "landing-sent");
+    // Typing again starts a new lead: the note goes.
+    await page.getByLabel("Nome completo").fill("Outra Pessoa");
+    await expect(sent).toBeHidden();
+
+    // The server fails: the toast goes, the note stays, and the button has focus to try again.
+    await page.route(`**${LEAD_PATH}`, (route) =>
+      route.fulfill({ status: 500, contentType: "application/json", body: '{"success":false}' }),
+    );
+    await fillLeadForm(page, uniquePerson(testInfo));
+    await page.getByRole("button", { name: SUBMIT }).click();
+    const failed = page
+      .getByRole("alert")
+      .filter({ hasText: "Seus dados não foram enviados. Tente novamente em instantes." });
+    await expect(failed).toBeVisible();
+    await page.clock.runFor(7_000);
+    await expect(failed).toBeVisible();
+    await expect(page.getByRole("button", { name: SUBMIT })).toBeFocused();
+  });
+
+  test("gives up waiting for an answer after 20 seconds, says the lead did not go, and lets the visitor try again", async ({
+    page,
+  }, testInfo) => {
+    await page.clock.install();
+    await openLanding(page);
+    const person = uniquePerson(testInfo);
+    await fillLeadForm(page, person);
+    // A weak phone network: the request is on its way and nothing comes back.
+    const { release } = await holdRequests(page, `**${LEAD_PATH}`);
+    await page.getByRole("button", { name: SUBMIT }).click();
+    await expect(page.getByRole("button", { name: "Enviando..." })).toBeDisabled();
+    await page.clock.runFor(19_000);
+    await expect(page.getByRole("button", { name: "Enviando..." })).toBeDisabled();
+    await page.clock.runFor(2_000);
+    await expect(
+      page.getByRole("alert").filter({ hasText: "Seus dados não foram enviados: sem conexão com o servidor." }),
+    ).toBeVisible();
+    const button = page.getByRole("button", { name: SUBMIT });
+    await expect(button).toBeEnabled();
+    await expect(button).toBeFocused();
+    await expect(page.getByLabel("E-mail")).toHaveValue(person.email);
+    await screenshot(page, testInfo, "landing-timed-out");
+    release();
+    await page.unroute(`**${LEAD_PATH}`);
   });
 
   for (const [what, failure] of [

@@ -39,6 +39,18 @@ function typedBeforeHydration(form: HTMLFormElement): Values | null {
   return any ? typed : null;
 }
 
+/**
+ * What stays under the button after a failure that names no field (the toast
+ * goes after a few seconds): the server's own words where it said what to
+ * do (the limit, the bot check), else whether nothing answered or the server
+ * failed.
+ */
+function notSentNotice(error: unknown): string {
+  if (!(error instanceof ApiError)) return leadMessages.notSent;
+  if (error.status === 429 || error.status === 502 || error.fields.turnstile_token) return error.message;
+  return error.status === 0 ? leadMessages.notSentOffline : leadMessages.notSent;
+}
+
 /** Whether a change of a field was a deletion, and which way (Backspace or Delete). */
 function deletionOf(event: ChangeEvent<HTMLInputElement>): Deletion {
   const type = (event.nativeEvent as InputEvent).inputType ?? "";
@@ -52,12 +64,18 @@ export function LeadForm() {
   const [values, setValues] = useState<Values>(() => draft);
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [notice, setNotice] = useState<string | null>(null);
+  /** The lead went: a note under the button says so until the visitor types again (the toast goes). */
+  const [sent, setSent] = useState(false);
   /** The fields as they are now, for a send that ends after the visitor changed one. */
   const onScreen = useRef(values);
   onScreen.current = values;
   const [busy, setBusy] = useState(false);
   const attribution = useRef<Attribution>({});
   const formRef = useRef<HTMLFormElement>(null);
+  const submitRef = useRef<HTMLButtonElement>(null);
+  const sentRef = useRef<HTMLParagraphElement>(null);
+  /** Where focus goes once the outcome of a submit is on screen. */
+  const focusNext = useRef<Field | "submit" | "sent" | null>(null);
   const turnstile = useTurnstile();
 
   // Before paint and before any later event reaches the form: hydration
@@ -93,6 +111,24 @@ export function LeadForm() {
     }
   });
 
+  // After the render that shows a submit's outcome: a refused field takes
+  // focus once its message and aria-describedby are there, so a screen
+  // reader reads why, in the middle of the screen, clear of the phone's
+  // keyboard and the toasts; a failure gives focus back to the button, a
+  // lead sent to the note that says so.
+  useEffect(() => {
+    const next = focusNext.current;
+    if (!next) return;
+    focusNext.current = null;
+    if (next === "submit") submitRef.current?.focus();
+    else if (next === "sent") sentRef.current?.focus();
+    else {
+      const input = formRef.current?.querySelector<HTMLInputElement>(`[name="${next}"]`);
+      input?.focus({ preventScroll: true });
+      input?.scrollIntoView({ block: "center" });
+    }
+  });
+
   const change = (field: keyof Values) => (event: ChangeEvent<HTMLInputElement>) => {
     const raw = event.target.value;
     let value = raw;
@@ -104,10 +140,7 @@ export function LeadForm() {
     setValues((v) => ({ ...v, [field]: value }));
     if (field !== "hp_nao_preencher") setErrors((e) => ({ ...e, [field]: undefined }));
     setNotice(null);
-  };
-
-  const focusField = (field: Field) => {
-    formRef.current?.querySelector<HTMLInputElement>(`[name="${field}"]`)?.focus();
+    setSent(false);
   };
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
@@ -116,12 +149,14 @@ export function LeadForm() {
     const missing = FIELDS.filter((f) => !values[f].trim());
     if (missing.length > 0) {
       setErrors(Object.fromEntries(missing.map((f) => [f, leadMessages.fieldRequired])));
+      setSent(false);
       toast(leadMessages.required);
-      focusField(missing[0] as Field);
+      focusNext.current = missing[0] as Field;
       return;
     }
     setBusy(true);
     setNotice(null);
+    setSent(false);
     // Whether the bot check's token went unspent: the worker checks the fields
     // before the token, so a field it refused leaves the token good for the
     // corrected lead, which then need not wait for a new check.
@@ -132,22 +167,27 @@ export function LeadForm() {
       await sendLead({ ...attribution.current, ...sent, turnstile_token });
       // Cleared, unless the visitor changed a field while it was on its way
       // (a typo seen too late): that is kept, to be sent again as a correction.
-      if (FIELDS.every((f) => onScreen.current[f] === sent[f])) setValues(EMPTY);
-      else setNotice(leadMessages.changedWhileSending);
+      if (FIELDS.every((f) => onScreen.current[f] === sent[f])) {
+        setValues(EMPTY);
+        setSent(true);
+        focusNext.current = "sent";
+      } else setNotice(leadMessages.changedWhileSending);
       setErrors({});
       toast(leadMessages.success);
     } catch (error) {
-      if (error instanceof ApiError) {
-        const fieldErrors = Object.fromEntries(
-          Object.entries(error.fields).filter(([k]) => (FIELDS as string[]).includes(k)),
-        ) as Partial<Record<Field, string>>;
-        setErrors(fieldErrors);
-        const first = FIELDS.find((f) => fieldErrors[f]);
-        tokenUnspent = error.status === 422 && first !== undefined;
-        if (first) focusField(first);
-        else if (error.status === 429 || error.status === 502 || error.fields.turnstile_token) {
-          setNotice(error.message);
-        }
+      const fieldErrors =
+        error instanceof ApiError
+          ? (Object.fromEntries(
+              Object.entries(error.fields).filter(([k]) => (FIELDS as string[]).includes(k)),
+            ) as Partial<Record<Field, string>>)
+          : {};
+      setErrors(fieldErrors);
+      const first = FIELDS.find((f) => fieldErrors[f]);
+      tokenUnspent = error instanceof ApiError && error.status === 422 && first !== undefined;
+      if (first) focusNext.current = first;
+      else {
+        setNotice(notSentNotice(error));
+        focusNext.current = "submit";
       }
       toast(leadMessages.failure);
     } finally {
@@ -227,12 +267,17 @@ export function LeadForm() {
         />
       </div>
       <div ref={turnstile.containerRef} className="turnstile" />
-      <button type="submit" className="button button--primary lead-form__submit" disabled={busy}>
+      <button ref={submitRef} type="submit" className="button button--primary lead-form__submit" disabled={busy}>
         {busy ? leadMessages.submitting : leadMessages.submit}
       </button>
       {notice && (
         <p className="lead-form__notice" role="alert">
           {notice}
+        </p>
+      )}
+      {sent && (
+        <p className="lead-form__notice lead-form__notice--sent" ref={sentRef} tabIndex={-1}>
+          {leadMessages.sent}
         </p>
       )}
     </form>

@@ -19,6 +19,13 @@ export const leadMessages = {
     variant: "destructive",
   },
   fieldRequired: "Campo obrigatório.",
+  /** Under the button after 'Sucesso!', until the visitor types again: the toast goes, this stays. */
+  sent: "Recebemos seus dados! Você está no grupo de pré-cadastro e saberá de tudo antes do lançamento oficial.",
+  /** Under the button when nothing answered (no network, or no answer in time), until the visitor types again. */
+  notSentOffline:
+    "Seus dados não foram enviados: sem conexão com o servidor. Verifique sua internet e tente novamente.",
+  /** Under the button when the server failed without saying why. */
+  notSent: "Seus dados não foram enviados. Tente novamente em instantes.",
   /** After 'Sucesso!', when a field changed while the lead was on its way (kept, not cleared). */
   changedWhileSending: "Você alterou seus dados durante o envio. Envie de novo para atualizá-los.",
 } satisfies Record<string, string | ToastInput>;
