@@ -51,6 +51,21 @@ test("shows the counters and the leads, newest first, with dates in Brasília ti
   await screenshot(page, testInfo, "admin-list");
 });
 
+test("keeps every column on screen, the actions included, from a tablet's width up", async ({ page }, testInfo) => {
+  test.skip(testInfo.project.name !== "desktop", "widths from 1024 px up");
+  await showOnly(page, "Vinhedo");
+  for (const width of [1024, 1200, 1440]) {
+    await page.setViewportSize({ width, height: 800 });
+    const wrap = page.locator(".table-wrap");
+    const fits = await wrap.evaluate((el) => el.scrollWidth <= el.clientWidth);
+    expect(fits, `${width} px`).toBe(true);
+    const action = await row(page, "Ana Vinhedo").getByRole("button", { name: "Marcar Enviado" }).boundingBox();
+    const area = await wrap.boundingBox();
+    expect(action && area && action.x + action.width <= area.x + area.width, `${width} px`).toBe(true);
+    if (width === 1024) await screenshot(page, testInfo, "admin-list-1024");
+  }
+});
+
 test("a term of one or two characters waits for Enter, saying so, before it searches", async ({ page }, testInfo) => {
   // 'Zé' is someone's whole name; 'Z', 'Zé' are also on the way to 'Zélia': those are not searched.
   const name = `Zé Parreira ${testInfo.project.name}`;

@@ -166,7 +166,7 @@ test.describe("'Equipe'", () => {
     await expect(page).toHaveURL(/\/admin\/equipe$/);
     const row = page.getByRole("row").filter({ hasText: leaver.email });
     await expect(row.getByText("Equipe", { exact: true })).toBeVisible();
-    await expect(row.getByText("Confirmado")).toBeVisible();
+    await expect(row.getByText("Confirmada")).toBeVisible();
     await expect(page.getByRole("row").filter({ hasText: waiting }).getByText("Aguardando confirmação")).toBeVisible();
     await screenshot(page, testInfo, "admin-team");
     if (testInfo.project.name === "desktop") {
@@ -179,7 +179,7 @@ test.describe("'Equipe'", () => {
     await row.getByRole("button", { name: "Desativar" }).click();
     const dialog = page.getByRole("dialog", { name: "Desativar conta?" });
     await expect(dialog).toContainText(leaver.email);
-    await expect(dialog).toContainText(`A outra conta do mesmo email também é desativada: ${alias.email}.`);
+    await expect(dialog).toContainText(`A outra conta do mesmo e-mail também é desativada: ${alias.email}.`);
     await screenshot(page, testInfo, "admin-disable-confirm");
     await dialog.getByRole("button", { name: "Desativar" }).click();
     await expect(toast(page, "Conta desativada")).toBeVisible();
@@ -245,12 +245,34 @@ test.describe("'Equipe'", () => {
     await page.goto("/admin/equipe");
     const row = page.getByRole("row").filter({ hasText: colleague.email });
     await row.getByRole("button", { name: "Tornar responsável" }).click();
+    // Handing someone the team is asked first.
+    const ask = page.getByRole("dialog", { name: "Tornar responsável?" });
+    await expect(ask).toContainText(colleague.email);
+    await screenshot(page, testInfo, "team-make-owner");
+    await ask.getByRole("button", { name: "Tornar responsável" }).click();
     await expect(toast(page, "Agora é responsável pelo painel")).toBeVisible();
     await expect(row.getByText("Responsável", { exact: true })).toBeVisible();
 
     await theirPage.reload();
     await expect(theirPage.getByRole("link", { name: "Equipe" })).toBeVisible();
     await theirs.close();
+  });
+
+  test("an owner ending their own sessions is asked first, then signed out here too", async ({ page, request }) => {
+    const owner = await createOwner(request);
+    await signIn(page, owner);
+    await page.goto("/admin/equipe");
+    const mine = page.getByRole("row").filter({ hasText: owner.email });
+    await mine.getByRole("button", { name: "Encerrar sessões" }).click();
+    const ask = page.getByRole("dialog", { name: "Sair de todos os dispositivos?" });
+    await expect(ask).toContainText("inclusive esta");
+    await ask.getByRole("button", { name: "Cancelar" }).click();
+    await expect(ask).toBeHidden();
+    await expect(page).toHaveURL(/\/admin\/equipe$/);
+
+    await mine.getByRole("button", { name: "Encerrar sessões" }).click();
+    await ask.getByRole("button", { name: "Encerrar sessões" }).click();
+    await expect(page).toHaveURL(/\/auth/);
   });
 });
 

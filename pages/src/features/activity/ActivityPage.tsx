@@ -7,6 +7,7 @@ import { StaffLayout } from "../staff-shell/StaffLayout";
 import { type Entry, fetchActivity, type ActivityPage as Page } from "./api";
 import { actionNames, activityMessages } from "./messages";
 import "./activity.css";
+import { LoadFailed } from "../../components/LoadFailed";
 
 /** /admin/atividade: the audit trail, newest first, a page at a time. Owners only. */
 export default function ActivityPage() {
@@ -26,6 +27,7 @@ function ActivityPanel() {
   const onScreen = useRef(shown);
   onScreen.current = shown;
   const [loading, setLoading] = useState(true);
+  const [failed, setFailed] = useState(false);
   const request = useRef<AbortController | null>(null);
 
   const load = useCallback(
@@ -34,11 +36,15 @@ function ActivityPanel() {
       const controller = new AbortController();
       request.current = controller;
       setLoading(true);
+      setFailed(false);
       try {
         setShown({ page: await fetchActivity(to.at(-1) ?? null, controller.signal), trail: to });
       } catch (error) {
         if (controller.signal.aborted) return;
-        if (!(error instanceof ApiError && error.status === 401)) toast(activityMessages.loadFailed);
+        if (!(error instanceof ApiError && error.status === 401)) {
+          toast(activityMessages.loadFailed);
+          setFailed(true);
+        }
         // Back to the page still on screen, so its number and buttons stay true.
         if (onScreen.current) setTrail(onScreen.current.trail);
       } finally {
@@ -54,7 +60,9 @@ function ActivityPanel() {
   }, [trail, load]);
 
   if (!shown) {
-    return (
+    return failed && !loading ? (
+      <LoadFailed text={activityMessages.loadFailed.description} onRetry={() => void load(trail)} />
+    ) : (
       <p className="list-status" role="status">
         {activityMessages.loading}
       </p>

@@ -23,7 +23,7 @@ export const actionNames: Record<string, string> = {
   enable: "Reativou a conta",
   end_sessions: "Encerrou as sessões",
   make_owner: "Tornou responsável",
-  remove_owner: "Removeu de responsável",
+  remove_owner: "Tirou o papel de responsável",
   export: "Exportou leads (CSV)",
   mark_sent: "Marcou lead como enviado",
   resend: "Reenviou lead ao Jetimob",

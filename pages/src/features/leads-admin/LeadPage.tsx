@@ -1,6 +1,7 @@
 import { Fragment, useCallback, useEffect, useRef, useState } from "react";
 import { Link, routeParam, useRouter } from "../../app/router";
 import { EmailAddress } from "../../components/EmailAddress";
+import { LoadFailed } from "../../components/LoadFailed";
 import { useToast } from "../../components/toast";
 import { ApiError } from "../../lib/api";
 import { formatDate } from "../../lib/format";
@@ -12,6 +13,8 @@ import { StatusBadge } from "./StatusBadge";
 import { lastListAddress } from "./useListParams";
 import "./admin.css";
 import "./lead-page.css";
+
+const LOAD_FAILED = "Erro ao carregar o lead";
 
 const ACTIONS: Record<string, string> = {
   mark_sent: "Marcou como enviado ao Jetimob",
@@ -34,6 +37,7 @@ function LeadStoryPanel() {
   const id = routeParam("/admin/leads/:id", path) ?? "";
   const [story, setStory] = useState<LeadStory | null>(null);
   const [missing, setMissing] = useState(false);
+  const [failed, setFailed] = useState(false);
   const request = useRef<AbortController | null>(null);
 
   const load = useCallback(async () => {
@@ -42,13 +46,16 @@ function LeadStoryPanel() {
     request.current = controller;
     setStory(null);
     setMissing(false);
+    setFailed(false);
     try {
       setStory(await fetchLeadStory(id, controller.signal));
     } catch (error) {
       if (controller.signal.aborted) return;
       if (error instanceof ApiError && error.status === 404) setMissing(true);
-      else if (!(error instanceof ApiError && error.status === 401))
-        toast({ title: "Erro", description: "Erro ao carregar o lead", variant: "destructive" });
+      else if (!(error instanceof ApiError && error.status === 401)) {
+        toast({ title: "Erro", description: LOAD_FAILED, variant: "destructive" });
+        setFailed(true);
+      }
     }
   }, [id, toast]);
 
@@ -60,6 +67,14 @@ function LeadStoryPanel() {
     return (
       <section className="panel">
         <p className="list-status">Lead não encontrado. Ele pode ter sido removido por outra pessoa.</p>
+        <BackToList />
+      </section>
+    );
+  }
+  if (failed) {
+    return (
+      <section className="panel">
+        <LoadFailed text={LOAD_FAILED} onRetry={() => void load()} />
         <BackToList />
       </section>
     );

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
+import { LoadFailed } from "../../components/LoadFailed";
 import { useToast } from "../../components/toast";
 import { ApiError } from "../../lib/api";
 import { formatCount } from "../../lib/format";
@@ -261,12 +262,7 @@ export function LeadsPanel() {
             {panelMessages.loading}
           </p>
         ) : !data && failed ? (
-          <div className="list-status">
-            <p>{panelMessages.loadFailed.description}.</p>
-            <button type="button" className="button button--ghost" onClick={() => void load(onScreen.current)}>
-              Tentar novamente
-            </button>
-          </div>
+          <LoadFailed text={panelMessages.loadFailed.description} onRetry={() => void load(onScreen.current)} />
         ) : data && data.leads.length === 0 ? (
           <p className="list-status">{panelMessages.empty}</p>
         ) : data ? (

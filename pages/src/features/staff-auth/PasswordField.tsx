@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { PASSWORD_MIN_LENGTH } from "./messages";
+import "./password-field.css";
 
 type Props = {
   id: string;

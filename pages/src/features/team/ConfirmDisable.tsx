@@ -27,7 +27,7 @@ export function ConfirmDisable({ account, others, onCancel, onConfirm }: Props) 
           {others.length > 0 && (
             <span>
               {" "}
-              {others.length === 1 ? "A outra conta" : "As outras contas"} do mesmo email também{" "}
+              {others.length === 1 ? "A outra conta" : "As outras contas"} do mesmo e-mail também{" "}
               {others.length === 1 ? "é desativada" : "são desativadas"}:{" "}
               {others.map((o, i) => (
                 <span key={o.id}>

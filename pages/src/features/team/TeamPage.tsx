@@ -6,9 +6,11 @@ import { formatCount, formatDate } from "../../lib/format";
 import { StaffLayout } from "../staff-shell/StaffLayout";
 import { otherAddresses } from "./accounts";
 import { type Account, actOn, fetchTeam, type Team, type TeamAction } from "./api";
+import { asksFirst, ConfirmAction, type Pending } from "./ConfirmAction";
 import { ConfirmDisable } from "./ConfirmDisable";
 import { actionLabels, alertMissed, teamMessages } from "./messages";
 import "./team.css";
+import { LoadFailed } from "../../components/LoadFailed";
 
 /** /admin/equipe: every account and what an owner can do to it. Owners only. */
 export default function TeamPage() {
@@ -24,17 +26,23 @@ function TeamPanel() {
   const [team, setTeam] = useState<Team | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const [toDisable, setToDisable] = useState<Account | null>(null);
+  const [toConfirm, setToConfirm] = useState<Pending | null>(null);
+  const [failed, setFailed] = useState(false);
   const request = useRef<AbortController | null>(null);
 
   const load = useCallback(async () => {
     request.current?.abort();
     const controller = new AbortController();
     request.current = controller;
+    setFailed(false);
     try {
       setTeam(await fetchTeam(controller.signal));
     } catch (error) {
       if (controller.signal.aborted) return;
-      if (!(error instanceof ApiError && error.status === 401)) toast(teamMessages.loadFailed);
+      if (!(error instanceof ApiError && error.status === 401)) {
+        toast(teamMessages.loadFailed);
+        setFailed(true);
+      }
     }
   }, [toast]);
 
@@ -60,7 +68,9 @@ function TeamPanel() {
   };
 
   if (!team) {
-    return (
+    return failed ? (
+      <LoadFailed text={teamMessages.loadFailed.description} onRetry={() => void load()} />
+    ) : (
       <p className="list-status" role="status">
         {teamMessages.loading}
       </p>
@@ -93,12 +103,26 @@ function TeamPanel() {
                 account={account}
                 isYou={account.id === team.you}
                 busy={busy === account.id}
-                onAct={(action) => (action === "disable" ? setToDisable(account) : act(account, action))}
+                onAct={(action) => {
+                  const isYou = account.id === team.you;
+                  if (action === "disable") setToDisable(account);
+                  else if (asksFirst(action, isYou)) setToConfirm({ account, action, isYou });
+                  else void act(account, action);
+                }}
               />
             ))}
           </tbody>
         </table>
       </div>
+      <ConfirmAction
+        pending={toConfirm}
+        onCancel={() => setToConfirm(null)}
+        onConfirm={() => {
+          const pending = toConfirm;
+          setToConfirm(null);
+          if (pending) void act(pending.account, pending.action);
+        }}
+      />
       <ConfirmDisable
         account={toDisable}
         others={toDisable ? otherAddresses(team.accounts, toDisable, team.you) : []}

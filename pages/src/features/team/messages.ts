@@ -10,7 +10,7 @@ export const teamMessages = {
   actionFailedTitle: "Não foi possível alterar a conta",
   owner: "Responsável",
   staff: "Equipe",
-  confirmed: "Confirmado",
+  confirmed: "Confirmada",
   pending: "Aguardando confirmação",
   disabled: "Desativada",
   never: "Nunca entrou",
