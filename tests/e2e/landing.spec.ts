@@ -587,6 +587,32 @@ test.describe("without JavaScript", () => {
   });
 });
 
+test("every public page reads at 320 px without scrolling sideways", async ({ page }, testInfo) => {
+  test.skip(testInfo.project.name !== "phone", "a phone's width");
+  await page.setViewportSize({ width: 320, height: 640 });
+  for (const path of ["/", "/privacidade", "/obrigado", "/cadastro-nao-enviado"]) {
+    await page.goto(path);
+    // A phone widens its layout to fit a line that does not, and shrinks the whole page to match: every
+    // visible run of text must end inside the width the page was laid out for.
+    const cut = await page.evaluate(() => {
+      const out: string[] = [];
+      const edge = document.documentElement.clientWidth;
+      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const text = node.textContent?.trim();
+        if (!text || !node.parentElement?.checkVisibility()) continue;
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        const { right, width } = range.getBoundingClientRect();
+        if (width > 1 && right > edge + 0.5) out.push(text);
+      }
+      return out;
+    });
+    expect(cut, path).toEqual([]);
+  }
+  await screenshot(page, testInfo, "not-sent-320");
+});
+
 test.describe("privacy page", () => {
   test("explains the use of the data with the agency's details", async ({ page }, testInfo) => {
     await page.goto("/privacidade");

@@ -1,4 +1,5 @@
 import { Link } from "../../app/router";
+import { EmailAddress } from "../../components/EmailAddress";
 import {
   ChatIcon,
   FacebookIcon,
@@ -67,7 +68,9 @@ export function SiteFooter() {
             </li>
             <li>
               <MailIcon size={18} />
-              <a href={`mailto:${agency.email}`}>{agency.email}</a>
+              <a href={`mailto:${agency.email}`}>
+                <EmailAddress email={agency.email} />
+              </a>
             </li>
             <li>
               <MapPinIcon size={18} />

@@ -1,3 +1,4 @@
+import { EmailAddress } from "../../components/EmailAddress";
 import { agency, development } from "../../config/agency";
 import { SiteFooter, SiteHeader } from "../landing/SiteChrome";
 import "./privacy.css";
@@ -39,12 +40,20 @@ export default function Privacy() {
         <h2>Seus direitos</h2>
         <p>
           Você pode, a qualquer momento, pedir acesso, correção ou exclusão dos seus dados, ou retirar o seu
-          consentimento. Basta escrever para <a href={`mailto:${agency.privacyEmail}`}>{agency.privacyEmail}</a>.
+          consentimento. Basta escrever para{" "}
+          <a href={`mailto:${agency.privacyEmail}`}>
+            <EmailAddress email={agency.privacyEmail} />
+          </a>
+          .
         </p>
 
         <h2>Quem é o responsável</h2>
         <p>
-          {agency.legalName}, {agency.address}. Contato: <a href={`mailto:${agency.email}`}>{agency.email}</a>.
+          {agency.legalName}, {agency.address}. Contato:{" "}
+          <a href={`mailto:${agency.email}`}>
+            <EmailAddress email={agency.email} />
+          </a>
+          .
         </p>
       </main>
       <SiteFooter />
