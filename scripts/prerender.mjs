@@ -138,29 +138,17 @@ const siteUrl = site.url.replace(/\/$/, "");
 const escapeHtml = (s) =>
   String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
 
-/** Title, description and indexing of each prerendered page. */
+/** Description and indexing of the pages that are not the rest's (their titles are the routes'). */
 const pages = {
-  "/": { title: site.title, description: site.description, index: true },
+  "/": { description: site.description, index: true },
   "/privacidade": {
-    title: `Política de Privacidade – ${development.name}`,
     description: `Como a ${agency.name} trata os dados do pré-cadastro do ${development.name}, conforme a LGPD.`,
     index: true,
   },
-  "/obrigado": { title: `Cadastro recebido – ${development.name}`, description: site.description, index: false },
-  "/cadastro-nao-enviado": {
-    title: `Cadastro não enviado – ${development.name}`,
-    description: site.description,
-    index: false,
-  },
-  "/auth": { title: `Acesso Administrativo – ${development.name}`, description: site.description, index: false },
-  "/admin": { title: `Painel Administrativo – ${development.name}`, description: site.description, index: false },
-  "/admin/equipe": { title: `Equipe – ${development.name}`, description: site.description, index: false },
-  "/admin/atividade": { title: `Atividade – ${development.name}`, description: site.description, index: false },
-  "/404": { title: `Página não encontrada – ${development.name}`, description: site.description, index: false },
 };
 
-function head(path) {
-  const page = pages[path] ?? pages["/404"];
+function head(path, title) {
+  const page = { title, ...(pages[path] ?? { description: site.description, index: false }) };
   const url = `${siteUrl}${path === "/" ? "/" : path}`;
   const image = `${siteUrl}/og-image.png`;
   const tags = [
@@ -193,9 +181,9 @@ function head(path) {
   return tags.join("\n    ");
 }
 
-for (const { path, file, module } of prerendered) {
+for (const { path, file, module, title } of prerendered) {
   const html = path === "/" ? landingHtml : await render(path);
-  const tags = module ? `${head(path)}\n    ${chunkTags(module)}` : head(path);
+  const tags = module ? `${head(path, title)}\n    ${chunkTags(module)}` : head(path, title);
   const page = (path === "/" ? landingTemplate : template)
     .replace("<!--head-->", tags)
     .replace("<!--app-->", () => html);

@@ -1,7 +1,7 @@
 import { renderToString } from "react-dom/server";
 import { App } from "./app/App";
 import { findRoute } from "./app/router";
-import { routes } from "./app/routes";
+import { notFoundTitle, routes } from "./app/routes";
 import { PageStatus } from "./components/PageStatus";
 import NotFound from "./features/not-found/NotFound";
 
@@ -13,8 +13,9 @@ export const prerendered = [
       path: r.path,
       file: r.path === "/" ? "index.html" : `${r.path.slice(1)}.html`,
       module: r.prerender === "page" ? r.module : undefined,
+      title: r.title,
     })),
-  { path: "/404", file: "404.html" },
+  { path: "/404", file: "404.html", title: notFoundTitle },
 ];
 
 /** The HTML of the page at `path`, before any script runs. */

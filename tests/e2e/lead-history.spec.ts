@@ -183,6 +183,8 @@ test("a lead sent the form many times shows its first and its newest submissions
   await page.goto(`${siteUrl()}/admin/leads/${lead?.id}`);
   const submissions = page.getByRole("region", { name: "Cadastros" }).getByRole("listitem");
   await expect(submissions).toHaveCount(52);
+  // Served the panel's HTML, the page still names itself.
+  await expect(page).toHaveTitle(/^Lead – /);
   await expect(submissions.nth(0)).toContainText("lancamento");
   await expect(submissions.nth(1)).toHaveText(
     "29 cadastros entre o primeiro e os mais recentes não são mostrados aqui.",

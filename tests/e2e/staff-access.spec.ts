@@ -164,6 +164,8 @@ test.describe("'Equipe'", () => {
     await signIn(page, owner);
     await page.getByRole("link", { name: "Equipe" }).click();
     await expect(page).toHaveURL(/\/admin\/equipe$/);
+    // The tab names the page reached without a reload, not the panel it came from.
+    await expect(page).toHaveTitle(/^Equipe – /);
     const row = page.getByRole("row").filter({ hasText: leaver.email });
     await expect(row.getByText("Equipe", { exact: true })).toBeVisible();
     await expect(row.getByText("Confirmada")).toBeVisible();
@@ -287,6 +289,7 @@ test.describe("'Atividade'", () => {
     await signIn(page, owner);
     await page.getByRole("link", { name: "Atividade" }).click();
     await expect(page).toHaveURL(/\/admin\/atividade$/);
+    await expect(page).toHaveTitle(/^Atividade – /);
     const rows = page.getByRole("row");
     await expect(rows.nth(1)).toContainText("Entrou no painel");
     await expect(rows.nth(1)).toContainText(owner.email);

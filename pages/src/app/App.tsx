@@ -2,7 +2,7 @@ import { type ComponentType, useEffect } from "react";
 import { ToastProvider } from "../components/toast";
 import NotFound from "../features/not-found/NotFound";
 import { Router } from "./router";
-import { routes } from "./routes";
+import { notFoundTitle, routes } from "./routes";
 import "../styles/base.css";
 
 export function App({ path, page }: { path: string; page: ComponentType }) {
@@ -12,7 +12,7 @@ export function App({ path, page }: { path: string; page: ComponentType }) {
   }, []);
   return (
     <ToastProvider>
-      <Router routes={routes} notFound={NotFound} initialPath={path} initialPage={page} />
+      <Router routes={routes} notFound={NotFound} notFoundTitle={notFoundTitle} initialPath={path} initialPage={page} />
     </ToastProvider>
   );
 }

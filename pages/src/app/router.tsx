@@ -26,6 +26,8 @@ export type RouteDef = {
    * shell of another page by the worker.
    */
   prerender: "page" | "shell" | "none";
+  /** The document's title on this page: the prerendered HTML's, and set again on every navigation. */
+  title: string;
   /** What the prerendered shell says while the page's code loads. */
   shellText?: string;
   /** The page's source file, for a lazy page prerendered as "page": its chunk's CSS goes into that HTML. */
@@ -67,12 +69,13 @@ export function routeParam(pattern: string, path: string): string | null {
 type RouterProps = {
   routes: RouteDef[];
   notFound: ComponentType;
+  notFoundTitle: string;
   initialPath: string;
   /** The component of `initialPath`, already loaded (hydration needs it synchronously). */
   initialPage: ComponentType;
 };
 
-export function Router({ routes, notFound: NotFound, initialPath, initialPage }: RouterProps) {
+export function Router({ routes, notFound: NotFound, notFoundTitle, initialPath, initialPage }: RouterProps) {
   const [state, setState] = useState<{ path: string; page: ComponentType }>({
     path: initialPath,
     page: initialPage,
@@ -121,6 +124,11 @@ export function Router({ routes, notFound: NotFound, initialPath, initialPage }:
     window.addEventListener("popstate", onPop);
     return () => window.removeEventListener("popstate", onPop);
   }, [show]);
+
+  // A page reached without a reload names itself too: in the tab, the history and a screen reader.
+  useEffect(() => {
+    document.title = findRoute(routes, state.path)?.title ?? notFoundTitle;
+  }, [routes, notFoundTitle, state.path]);
 
   const value = useMemo(() => ({ path: state.path, navigate }), [state.path, navigate]);
   const Page = state.page;

@@ -1,50 +1,68 @@
+import { development, site } from "../config/agency";
 import Landing from "../features/landing/Landing";
 import type { RouteDef } from "./router";
+
+const titled = (page: string) => `${page} – ${development.name}`;
+
+/** The title of a path that is no page. */
+export const notFoundTitle = titled("Página não encontrada");
 
 /**
  * The site's routes. The landing page is in the main bundle; every other page
  * is its own chunk, loaded only when visited.
  */
 export const routes: RouteDef[] = [
-  { path: "/", load: async () => ({ default: Landing }), prerender: "page" },
+  { path: "/", title: site.title, load: async () => ({ default: Landing }), prerender: "page" },
   {
     path: "/privacidade",
+    title: titled("Política de Privacidade"),
     load: () => import("../features/privacy/Privacy"),
     prerender: "page",
     module: "src/features/privacy/Privacy.tsx",
   },
   {
     path: "/obrigado",
+    title: titled("Cadastro recebido"),
     load: () => import("../features/form-result/FormSent"),
     prerender: "page",
     module: "src/features/form-result/FormSent.tsx",
   },
   {
     path: "/cadastro-nao-enviado",
+    title: titled("Cadastro não enviado"),
     load: () => import("../features/form-result/FormFailed"),
     prerender: "page",
     module: "src/features/form-result/FormFailed.tsx",
   },
-  { path: "/auth", load: () => import("../features/staff-auth/AuthPage"), prerender: "shell" },
+  {
+    path: "/auth",
+    title: titled("Acesso Administrativo"),
+    load: () => import("../features/staff-auth/AuthPage"),
+    prerender: "shell",
+  },
   {
     path: "/admin",
+    title: titled("Painel Administrativo"),
     load: () => import("../features/leads-admin/AdminPage"),
     prerender: "shell",
     shellText: "Verificando autenticação...",
   },
   {
     path: "/admin/leads/:id",
+    title: titled("Lead"),
     load: () => import("../features/leads-admin/LeadPage"),
     prerender: "none",
   },
   {
     path: "/admin/equipe",
+    title: titled("Equipe"),
     load: () => import("../features/team/TeamPage"),
     prerender: "shell",
     shellText: "Verificando autenticação...",
   },
   {
     path: "/admin/atividade",
+    title: titled("Atividade"),
     load: () => import("../features/activity/ActivityPage"),
     prerender: "shell",
     shellText: "Verificando autenticação...",
