@@ -131,6 +131,46 @@ test("Marcar Enviado on a lead its visitor corrected since the panel showed it: 
   await expect(row.getByRole("button", { name: "Marcar Enviado" })).toHaveCount(0);
 });
 
+test("on a lead's own page, staff mark it sent, and delete it and are back on the list", async ({
+  page,
+  request,
+  baseURL,
+}, testInfo) => {
+  const person = uniquePerson(testInfo);
+  const sent = await request.post(`${baseURL}${LEAD_PATH}`, {
+    data: { name: person.name, email: person.email, whatsapp: display(person.whatsappDigits) },
+    headers: { "CF-Connecting-IP": uniqueIp() },
+  });
+  expect(sent.status()).toBe(200);
+  const [lead] = await sql<{ id: string }>("SELECT id FROM leads WHERE email = ?1", person.email);
+  const staff = await createStaff(request);
+  await signIn(page, staff);
+  await page.goto(`${siteUrl()}/admin/leads/${lead?.id}`);
+
+  const card = page.getByRole("region", { name: person.name });
+  await expect(card.locator(".badge")).toHaveText("Pendente");
+  await screenshot(page, testInfo, "admin-lead-actions");
+  await card.getByRole("button", { name: "Marcar Enviado" }).click();
+  await expect(page.locator(".toast").filter({ hasText: "Status Jetimob atualizado" })).toBeVisible();
+  await expect(card.locator(".badge")).toHaveText("Enviado");
+  await expect(card.getByRole("button", { name: "Marcar Enviado" })).toHaveCount(0);
+  // The page tells the story it is part of, without a reload.
+  const actions = page.getByRole("region", { name: "Ações da equipe" }).getByRole("listitem");
+  await expect(actions).toHaveCount(1);
+  await expect(actions.first()).toContainText("Marcou como enviado ao Jetimob");
+  await expect(actions.first()).toContainText(staff.email);
+
+  await card.getByRole("button", { name: "Excluir lead" }).click();
+  const dialog = page.getByRole("dialog", { name: "Excluir lead?" });
+  await expect(dialog).toContainText(person.name);
+  await dialog.getByRole("button", { name: "Excluir" }).click();
+  await expect(page.locator(".toast").filter({ hasText: "Lead removido com sucesso" })).toBeVisible();
+  await expect(page).toHaveURL(/\/admin$/);
+  await panelLoaded(page);
+  await expect(page.getByRole("row").filter({ hasText: person.name })).toHaveCount(0);
+  expect(await sql("SELECT id FROM leads WHERE email = ?1", person.email)).toEqual([]);
+});
+
 test("a lead's row opens with the keyboard, and a possible duplicate is marked and filtered", async ({
   page,
   request,

@@ -7,9 +7,12 @@ import { ApiError } from "../../lib/api";
 import { formatDate } from "../../lib/format";
 import { StaffLayout } from "../staff-shell/StaffLayout";
 import { type Attempt, fetchLeadStory, type LeadStory, type StaffAction, type Submission } from "./api";
+import { ConfirmDelete } from "./ConfirmDelete";
 import { attributionNotes, mailtoHref, whatsappChat } from "./format";
+import { LeadActions } from "./LeadActions";
 import { leadPath } from "./LeadsTable";
 import { StatusBadge } from "./StatusBadge";
+import { useLeadActions } from "./useLeadActions";
 import { lastListAddress } from "./useListParams";
 import "./admin.css";
 import "./lead-page.css";
@@ -32,7 +35,7 @@ export default function LeadPage() {
 }
 
 function LeadStoryPanel() {
-  const { path } = useRouter();
+  const { path, navigate } = useRouter();
   const { toast } = useToast();
   const id = routeParam("/admin/leads/:id", path) ?? "";
   const [story, setStory] = useState<LeadStory | null>(null);
@@ -40,28 +43,37 @@ function LeadStoryPanel() {
   const [failed, setFailed] = useState(false);
   const request = useRef<AbortController | null>(null);
 
-  const load = useCallback(async () => {
-    request.current?.abort();
-    const controller = new AbortController();
-    request.current = controller;
-    setStory(null);
-    setMissing(false);
-    setFailed(false);
-    try {
-      setStory(await fetchLeadStory(id, controller.signal));
-    } catch (error) {
-      if (controller.signal.aborted) return;
-      if (error instanceof ApiError && error.status === 404) setMissing(true);
-      else if (!(error instanceof ApiError && error.status === 401)) {
-        toast({ title: "Erro", description: LOAD_FAILED, variant: "destructive" });
-        setFailed(true);
+  /** Loads the story; a `quiet` reload (after an action) keeps the page on screen and says nothing if it fails. */
+  const load = useCallback(
+    async (quiet = false) => {
+      request.current?.abort();
+      const controller = new AbortController();
+      request.current = controller;
+      if (!quiet) {
+        setStory(null);
+        setMissing(false);
+        setFailed(false);
       }
-    }
-  }, [id, toast]);
+      try {
+        setStory(await fetchLeadStory(id, controller.signal));
+      } catch (error) {
+        if (controller.signal.aborted) return;
+        if (error instanceof ApiError && error.status === 404) setMissing(true);
+        else if (!quiet && !(error instanceof ApiError && error.status === 401)) {
+          toast({ title: "Erro", description: LOAD_FAILED, variant: "destructive" });
+          setFailed(true);
+        }
+      }
+    },
+    [id, toast],
+  );
 
   useEffect(() => {
     void load();
   }, [load]);
+
+  // A deleted lead's page has nothing left to show: back to the list it came from.
+  const actions = useLeadActions({ reload: () => load(true), deleted: () => navigate(lastListAddress()) });
 
   if (missing) {
     return (
@@ -102,7 +114,17 @@ function LeadStoryPanel() {
               {lead.submission_count === 1 ? "1 cadastro" : `${lead.submission_count} cadastros`}
             </p>
           </div>
-          <StatusBadge lead={lead} />
+          <div className="lead-card__status">
+            <StatusBadge lead={lead} />
+            <LeadActions
+              lead={lead}
+              busy={actions.busy[lead.id]}
+              crmConfigured={story.crm_configured}
+              onMarkSent={actions.onMarkSent}
+              onResend={actions.onResend}
+              onDelete={actions.onDelete}
+            />
+          </div>
         </div>
         <dl className="lead-card__facts">
           <div>
@@ -228,6 +250,8 @@ function LeadStoryPanel() {
           </ol>
         )}
       </section>
+
+      <ConfirmDelete lead={actions.toDelete} onCancel={actions.onCancelDelete} onConfirm={actions.onConfirmDelete} />
     </div>
   );
 }

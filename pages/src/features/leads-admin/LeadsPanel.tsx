@@ -5,15 +5,11 @@ import { ApiError } from "../../lib/api";
 import { formatCount } from "../../lib/format";
 import { TICK_MS } from "../staff-auth/session";
 import {
-  deleteLead,
   exportCsv,
   fetchLeads,
-  type Lead,
   type LeadsPage,
   type ListParams,
-  markSent,
   type PageStart,
-  resendLead,
   type StatusFilter,
   type TaggedPage,
   toSearch,
@@ -23,6 +19,7 @@ import { IncidentBanner } from "./IncidentBanner";
 import { LeadsTable } from "./LeadsTable";
 import { panelMessages } from "./messages";
 import { PageStarts } from "./pageStarts";
+import { useLeadActions } from "./useLeadActions";
 import { useListParams } from "./useListParams";
 import { isShortTerm, useSearchTerm } from "./useSearchTerm";
 
@@ -42,8 +39,6 @@ export function LeadsPanel() {
   const [loading, setLoading] = useState(true);
   /** The view on screen could not be loaded: nothing of another view is shown under its filter. */
   const [failed, setFailed] = useState(false);
-  const [busy, setBusy] = useState<Record<string, boolean>>({});
-  const [toDelete, setToDelete] = useState<Lead | null>(null);
   const [exporting, setExporting] = useState(false);
   const request = useRef<AbortController | null>(null);
   /** Where each page reached with 'Próxima'/'Anterior' starts, by its address. */
@@ -119,52 +114,7 @@ export function LeadsPanel() {
   const [term, setTerm, searchNow] = useSearchTerm(params.q, search);
   const waitsForEnter = term !== params.q && isShortTerm(term);
 
-  const act = async (lead: Lead, action: () => Promise<void>) => {
-    setBusy((b) => ({ ...b, [lead.id]: true }));
-    try {
-      await action();
-      await load(onScreen.current, true);
-    } finally {
-      setBusy((b) => ({ ...b, [lead.id]: false }));
-    }
-  };
-
-  const onMarkSent = (lead: Lead) =>
-    act(lead, async () => {
-      try {
-        await markSent(lead);
-        toast(panelMessages.marked);
-      } catch {
-        toast(panelMessages.markFailed);
-      }
-    });
-
-  const onResend = (lead: Lead) =>
-    act(lead, async () => {
-      try {
-        const result = await resendLead(lead.id);
-        if (result.delivered) toast(panelMessages.resent);
-        else if (result.last_error)
-          toast({ title: panelMessages.resendRefusedTitle, description: result.last_error, variant: "destructive" });
-        else toast(panelMessages.resendScheduled);
-      } catch (error) {
-        toast({ ...panelMessages.resendFailed, description: error instanceof ApiError ? error.message : undefined });
-      }
-    });
-
-  const onConfirmDelete = async () => {
-    const lead = toDelete;
-    setToDelete(null);
-    if (!lead) return;
-    await act(lead, async () => {
-      try {
-        await deleteLead(lead.id);
-        toast(panelMessages.deleted);
-      } catch {
-        toast(panelMessages.deleteFailed);
-      }
-    });
-  };
+  const actions = useLeadActions({ reload: () => load(onScreen.current, true) });
 
   const onExport = async () => {
     setExporting(true);
@@ -269,11 +219,11 @@ export function LeadsPanel() {
           <>
             <LeadsTable
               leads={data.leads}
-              busy={busy}
+              busy={actions.busy}
               crmConfigured={data.crm_configured}
-              onMarkSent={onMarkSent}
-              onResend={onResend}
-              onDelete={setToDelete}
+              onMarkSent={actions.onMarkSent}
+              onResend={actions.onResend}
+              onDelete={actions.onDelete}
               loading={loading}
             />
             <nav className="pager" aria-label="Páginas">
@@ -305,7 +255,7 @@ export function LeadsPanel() {
         ) : null}
       </section>
 
-      <ConfirmDelete lead={toDelete} onCancel={() => setToDelete(null)} onConfirm={onConfirmDelete} />
+      <ConfirmDelete lead={actions.toDelete} onCancel={actions.onCancelDelete} onConfirm={actions.onConfirmDelete} />
     </>
   );
 }

@@ -3,7 +3,8 @@ import { Link, useRouter } from "../../app/router";
 import { EmailAddress } from "../../components/EmailAddress";
 import { formatDate } from "../../lib/format";
 import type { Lead } from "./api";
-import { attributionNotes, canMarkSent, mailtoHref, needsResend, whatsappChat } from "./format";
+import { attributionNotes, mailtoHref, whatsappChat } from "./format";
+import { LeadActions } from "./LeadActions";
 import { StatusBadge } from "./StatusBadge";
 import "./lead-page.css";
 
@@ -79,50 +80,14 @@ export function LeadsTable({ leads, busy, crmConfigured, loading, onMarkSent, on
                 <time dateTime={lead.created_at}>{formatDate(lead.created_at)}</time>
               </td>
               <td data-label="Ações">
-                <div className="row-actions">
-                  {canMarkSent(lead, crmConfigured) && (
-                    <button
-                      type="button"
-                      className="button button--small button--primary"
-                      disabled={busy[lead.id]}
-                      onClick={() => onMarkSent(lead)}
-                    >
-                      Marcar Enviado
-                    </button>
-                  )}
-                  {needsResend(lead) && crmConfigured && (
-                    <button
-                      type="button"
-                      className="button button--small button--ghost"
-                      disabled={busy[lead.id]}
-                      onClick={() => onResend(lead)}
-                    >
-                      Reenviar
-                    </button>
-                  )}
-                  <button
-                    type="button"
-                    className="icon-button"
-                    aria-label="Excluir lead"
-                    title="Excluir lead"
-                    disabled={busy[lead.id]}
-                    onClick={() => onDelete(lead)}
-                  >
-                    <svg
-                      viewBox="0 0 24 24"
-                      width="18"
-                      height="18"
-                      aria-hidden="true"
-                      fill="none"
-                      stroke="currentColor"
-                      strokeWidth="1.8"
-                      strokeLinecap="round"
-                      strokeLinejoin="round"
-                    >
-                      <path d="M4 7h16M10 11v6M14 11v6M6 7l1 12a2 2 0 0 0 2 2h6a2 2 0 0 0 2-2l1-12M9 7V4h6v3" />
-                    </svg>
-                  </button>
-                </div>
+                <LeadActions
+                  lead={lead}
+                  busy={busy[lead.id]}
+                  crmConfigured={crmConfigured}
+                  onMarkSent={onMarkSent}
+                  onResend={onResend}
+                  onDelete={onDelete}
+                />
               </td>
             </tr>
           ))}
