@@ -346,6 +346,13 @@ CREATE TABLE webhook_events (
   once_key        TEXT UNIQUE
 );
 CREATE INDEX webhook_events_due ON webhook_events (next_attempt_at) WHERE status = 'pending';
+-- A run's claim, in its order: events of no lead first, then the longest due
+-- (0013). The delivery watch's 'refused three times since when', from its
+-- first entry.
+CREATE INDEX webhook_events_claim ON webhook_events (submission_id IS NOT NULL, next_attempt_at)
+  WHERE status = 'pending';
+CREATE INDEX webhook_events_refused ON webhook_events (created_at)
+  WHERE status = 'pending' AND last_error IS NOT NULL AND attempts >= 3;
 
 -- Small bits of state the cron keeps or reads ('webhook_cursor': the last
 -- submission turned into webhook events; 'turnstile_failed_at': when the lead

@@ -40,6 +40,7 @@ describe("a database made by release 1cbf1e9", () => {
       "0010_alert_mails.sql",
       "0011_lead_search_rows.sql",
       "0012_lead_changes.sql",
+      "0013_webhook_backlog.sql",
     ]);
   });
 

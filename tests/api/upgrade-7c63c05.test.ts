@@ -62,6 +62,7 @@ describe("a database made by release 7c63c05", () => {
       "0010_alert_mails.sql",
       "0011_lead_search_rows.sql",
       "0012_lead_changes.sql",
+      "0013_webhook_backlog.sql",
     ]);
   });
 

@@ -56,6 +56,7 @@ describe(`a database made by release 66b2b0b (${SCHEMA_FILE.split("/").at(-1)})`
       "0010_alert_mails.sql",
       "0011_lead_search_rows.sql",
       "0012_lead_changes.sql",
+      "0013_webhook_backlog.sql",
     ]);
   });
 
