@@ -619,6 +619,14 @@ test.describe("privacy page", () => {
     await expect(page.getByRole("heading", { level: 1, name: "Política de Privacidade" })).toBeVisible();
     await expect(page.getByText(/13\.709\/2018/).first()).toBeVisible();
     await expect(page.getByText(/CRECI/).first()).toBeVisible();
+    // Every service the data passes through, and what the site itself keeps of a visit.
+    const main = page.getByRole("main");
+    for (const told of [/Cloudflare, que hospeda o site/, /Jetimob/, /serviço de e-mail/, /canal de mensagens/]) {
+      await expect(main.getByRole("listitem").filter({ hasText: told })).toHaveCount(1);
+    }
+    await expect(main).toContainText("gclid e fbclid");
+    await expect(main).toContainText("essa contagem é apagada em cerca de um dia");
+    await expect(main).toContainText("basta enviar o formulário de novo com o mesmo e-mail ou o mesmo WhatsApp");
     await screenshot(page, testInfo, "privacy");
   });
 });

@@ -163,6 +163,8 @@ test("on a lead's own page, staff mark it sent, and delete it and are back on th
   await card.getByRole("button", { name: "Excluir lead" }).click();
   const dialog = page.getByRole("dialog", { name: "Excluir lead?" });
   await expect(dialog).toContainText(person.name);
+  // Marked sent: the dialog says its contact stays in Jetimob.
+  await expect(dialog).toHaveAccessibleDescription(/O contato já enviado ao Jetimob continua lá/);
   await dialog.getByRole("button", { name: "Excluir" }).click();
   await expect(page.locator(".toast").filter({ hasText: "Lead removido com sucesso" })).toBeVisible();
   await expect(page).toHaveURL(/\/admin$/);

@@ -26,13 +26,15 @@ type Props = {
   open: boolean;
   title: string;
   children: ReactNode;
+  /** What else the person should know before confirming, in a paragraph of its own. */
+  note?: ReactNode;
   confirmLabel: string;
   onCancel: () => void;
   onConfirm: () => void;
 };
 
 /** Asks before something that cannot be taken back lightly; 'Cancelar' has the focus. */
-export function ConfirmDialog({ open, title, children, confirmLabel, onCancel, onConfirm }: Props) {
+export function ConfirmDialog({ open, title, children, note, confirmLabel, onCancel, onConfirm }: Props) {
   const id = useId();
   const cancel = useRef<HTMLButtonElement>(null);
   const dialog = useModalDialog(open, cancel);
@@ -41,7 +43,7 @@ export function ConfirmDialog({ open, title, children, confirmLabel, onCancel, o
       ref={dialog}
       className="dialog"
       aria-labelledby={`${id}-title`}
-      aria-describedby={`${id}-text`}
+      aria-describedby={note ? `${id}-text ${id}-note` : `${id}-text`}
       onCancel={(event) => {
         event.preventDefault();
         onCancel();
@@ -49,6 +51,11 @@ export function ConfirmDialog({ open, title, children, confirmLabel, onCancel, o
     >
       <h2 id={`${id}-title`}>{title}</h2>
       <p id={`${id}-text`}>{children}</p>
+      {note ? (
+        <p id={`${id}-note`} className="dialog__note">
+          {note}
+        </p>
+      ) : null}
       <div className="dialog__actions">
         <button ref={cancel} type="button" className="button button--ghost" onClick={onCancel}>
           Cancelar

@@ -17,8 +17,15 @@ export default function Privacy() {
 
         <h2>Quais dados coletamos</h2>
         <p>
-          Nome completo, e-mail e número de WhatsApp, que você digita no formulário. Também registramos de onde veio a
-          sua visita (por exemplo, o anúncio ou a rede social que trouxe você ao site) e a data do cadastro.
+          Nome completo, e-mail e número de WhatsApp, que você digita no formulário, e a data e a hora de cada envio.
+          Também registramos de onde veio a sua visita: o endereço da página do formulário, o site que trouxe você até
+          ela e, quando vêm no link do anúncio, os parâmetros da campanha (utm) e os identificadores de clique do Google
+          e da Meta (gclid e fbclid).
+        </p>
+        <p>
+          Para proteger o formulário contra envios em massa, usamos o endereço IP da sua conexão para contar quantos
+          envios saem dele; essa contagem é apagada em cerca de um dia. Quando a verificação anti-robô da Cloudflare
+          (Turnstile) está ativa, ela recebe o seu endereço IP para confirmar que o envio vem de uma pessoa.
         </p>
 
         <h2>Para que usamos</h2>
@@ -30,8 +37,25 @@ export default function Privacy() {
 
         <h2>Com quem compartilhamos</h2>
         <p>
-          Os dados ficam armazenados com segurança em nossa infraestrutura e são registrados no sistema de gestão de
-          clientes (CRM) que a {agency.name} usa para organizar o atendimento. Apenas a nossa equipe tem acesso.
+          Apenas a nossa equipe tem acesso aos seus dados, e eles passam só pelos serviços que usamos para atender você:
+        </p>
+        <ul>
+          <li>a Cloudflare, que hospeda o site e o banco de dados onde o cadastro fica guardado;</li>
+          <li>
+            o Jetimob, o sistema de gestão de clientes (CRM) que a {agency.name} usa para organizar o atendimento;
+          </li>
+          <li>
+            o serviço de e-mail que avisa a equipe de cada novo cadastro e, quando a equipe usa, o canal de mensagens
+            interno que recebe o mesmo aviso.
+          </li>
+        </ul>
+        <p>Esses serviços podem armazenar ou processar os dados fora do Brasil.</p>
+
+        <h2>Cookies e armazenamento no navegador</h2>
+        <p>
+          O site não cria cookies nem usa ferramentas de análise para visitantes. Enquanto a aba está aberta, o
+          navegador guarda de onde veio a sua visita, para enviá-la junto com o formulário; ao fechar a aba, isso se
+          apaga.
         </p>
 
         <h2>Por quanto tempo guardamos</h2>
@@ -39,12 +63,16 @@ export default function Privacy() {
 
         <h2>Seus direitos</h2>
         <p>
+          Para corrigir seus dados, basta enviar o formulário de novo com o mesmo e-mail ou o mesmo WhatsApp: o seu
+          cadastro é atualizado, também no CRM.
+        </p>
+        <p>
           Você pode, a qualquer momento, pedir acesso, correção ou exclusão dos seus dados, ou retirar o seu
           consentimento. Basta escrever para{" "}
           <a href={`mailto:${agency.privacyEmail}`}>
             <EmailAddress email={agency.privacyEmail} />
           </a>
-          .
+          . A exclusão vale para o nosso cadastro, o CRM e os avisos enviados à equipe.
         </p>
 
         <h2>Quem é o responsável</h2>
