@@ -28,7 +28,7 @@ PORT ?= 8787
 # The local D1 (and the rest of wrangler's local state) of `make dev`.
 DEV_STATE ?= .wrangler/state
 
-.PHONY: dev serve deploy test setup setup-browser build worker pages db dev-vars check unit-tests build-tests api-tests e2e-tests deploy-check bench clean
+.PHONY: dev serve deploy backup test setup setup-browser build worker pages db dev-vars check unit-tests build-tests api-tests e2e-tests deploy-check bench clean
 
 ## Serve the whole site locally with a local D1 (the first command of the README).
 ## After changing Rust code, `make worker` in another terminal: the server reloads.
@@ -47,6 +47,12 @@ serve:
 deploy: setup build
 	wrangler d1 migrations apply DB --remote
 	wrangler deploy
+
+## A copy of the production D1 (every row, the search index included) in
+## backups/, to restore into a new database (README, Deploy).
+backup: setup
+	@mkdir -p backups
+	node scripts/backup.mjs --remote --output backups/d1-$$(date +%F-%H%M).sql
 
 ## Run every test (the second command; .ci/run calls it).
 test: setup-browser check unit-tests build build-tests api-tests e2e-tests deploy-check
