@@ -229,19 +229,28 @@ describe("spam defence", () => {
     expect(await leadByEmail(String(bot.email))).toBeUndefined();
   });
 
-  it("limits one address to 10 submissions in 10 minutes, with a 429 in Portuguese", async () => {
-    const ip = uniqueIp();
-    for (let i = 0; i < 10; i++) {
-      expect((await postLead(app, aLead(), { ip })).status).toBe(200);
-    }
+  it("limits one IPv6 network (a /64: one home, one phone) to 10 submissions in 10 minutes, sent at once, with a 429 in Portuguese", async () => {
     const before = await countLeads(app);
-    const blocked = aLead();
-    const answer = await postLead(app, blocked, { ip });
-    expect(answer.status).toBe(429);
-    expect(answer.headers.get("retry-after")).toBeTruthy();
-    expect(String(answer.body.error)).toMatch(/Aguarde alguns minutos/);
-    expect(await countLeads(app)).toBe(before);
-    expect(await leadByEmail(String(blocked.email))).toBeUndefined();
+    const leads = Array.from({ length: 13 }, () => aLead());
+    // Thirteen addresses of one /64 (a phone changes its address, not its network).
+    const answers = await Promise.all(leads.map((lead, i) => postLead(app, lead, { ip: `2001:db8:5:7::${i + 1}` })));
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(10);
+    const refused = answers.filter((a) => a.status === 429);
+    expect(refused).toHaveLength(3);
+    expect(refused[0]?.headers.get("retry-after")).toBeTruthy();
+    expect(String(refused[0]?.body.error)).toMatch(/Aguarde alguns minutos/);
+    expect(await countLeads(app)).toBe(before + 10);
+
+    expect((await postLead(app, aLead(), { ip: "2001:db8:5:8::1" })).status).toBe(200);
+  });
+
+  it("lets 30 submissions in 10 minutes through one IPv4 address, which a mobile carrier shares among many phones", async () => {
+    const ip = uniqueIp();
+    const before = await countLeads(app);
+    const answers = await Promise.all(Array.from({ length: 33 }, () => postLead(app, aLead(), { ip })));
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(30);
+    expect(answers.filter((a) => a.status === 429)).toHaveLength(3);
+    expect(await countLeads(app)).toBe(before + 30);
 
     expect((await postLead(app, aLead(), { ip: uniqueIp() })).status).toBe(200);
   });

@@ -35,13 +35,31 @@ pub struct Limit {
 /// The longest subject a counter keeps (an e-mail address's longest).
 const MAX_SUBJECT_CHARS: usize = 254;
 
-/// Lead submissions per IP.
+/// Lead submissions per IPv6 /64: one home's, or one phone's, network.
 pub const LEAD_SUBMISSIONS: Limit = Limit {
     name: "lead",
     max: 10,
     window_ms: 10 * 60 * 1000,
     binding: Some("LEAD_RATE_LIMITER"),
 };
+
+/// Lead submissions per IPv4 address. Mobile carriers put many phones
+/// behind one (carrier-grade NAT): on a campaign's evening, visitors who
+/// never met share it, and the tenth of them must not be turned away.
+pub const LEAD_SUBMISSIONS_SHARED: Limit = Limit {
+    max: 30,
+    ..LEAD_SUBMISSIONS
+};
+
+/// The lead limit of a network as [`network_of`] names it: an IPv4 address
+/// is shared, anything else (an IPv6 /64) is one household's.
+pub fn lead_limit(network: &str) -> &'static Limit {
+    if network.parse::<std::net::Ipv4Addr>().is_ok() {
+        &LEAD_SUBMISSIONS_SHARED
+    } else {
+        &LEAD_SUBMISSIONS
+    }
+}
 
 impl Limit {
     /// The counter's key. A subject is cut to the longest e-mail address
@@ -411,6 +429,18 @@ mod tests {
                 "wrangler.toml does not document the {name} binding"
             );
         }
+    }
+
+    #[test]
+    fn an_ipv4_address_shared_by_a_carrier_takes_more_leads_than_an_ipv6_network() {
+        assert_eq!(lead_limit(&network_of("203.0.113.9")).max, 30);
+        assert_eq!(lead_limit(&network_of("::ffff:203.0.113.9")).max, 30);
+        assert_eq!(lead_limit(&network_of("2001:db8:1:2::9")).max, 10);
+        assert_eq!(lead_limit(&network_of("unknown")).max, 10);
+        assert_eq!(
+            lead_limit("203.0.113.9").key("203.0.113.9"),
+            "lead:203.0.113.9"
+        );
     }
 
     #[test]

@@ -407,10 +407,7 @@ const UNCLAIM_RECOVERY_SQL: &str =
 /// what is due.
 pub async fn watch(env: &Env, db: &D1Database, now: i64) -> HostResult<()> {
     let results = db
-        .batch(vec![
-            db.prepare(SNAPSHOT_SQL),
-            db.prepare(OPEN_SQL),
-        ])
+        .batch(vec![db.prepare(SNAPSHOT_SQL), db.prepare(OPEN_SQL)])
         .await?;
     let mut snapshot: Snapshot = d1::first_row(&results, 0)?.unwrap_or_default();
     if webhook::url(env).is_none() {

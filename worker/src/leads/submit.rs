@@ -11,7 +11,7 @@ use super::store::{self, Saved};
 use crate::http::{self, ApiError, ApiResult, BodyKind, Fields};
 use crate::json;
 use crate::platform;
-use crate::rate_limit::{self, Counter, LEAD_SUBMISSIONS};
+use crate::rate_limit::{self, Counter};
 use crate::turnstile::{TOKEN_FIELD, Turnstile};
 use crate::web::{Request, Response};
 use crate::{config, crm, messages};
@@ -109,14 +109,15 @@ async fn accept(
     // With the binding the limit is checked at the edge, before anything
     // else costs us, and the lead is one plain upsert; without it the D1
     // counter rides in the upsert's batch. Either way: one D1 round trip.
-    let d1_limit = match Counter::for_limit(env, &LEAD_SUBMISSIONS) {
+    let limit = rate_limit::lead_limit(&network);
+    let d1_limit = match Counter::for_limit(env, limit) {
         Counter::Binding(limiter) => {
-            if !rate_limit::within_binding(&limiter, &LEAD_SUBMISSIONS, &network).await? {
+            if !rate_limit::within_binding(&limiter, limit, &network).await? {
                 return Err(limited());
             }
             None
         }
-        Counter::D1 => Some((&LEAD_SUBMISSIONS, network.as_str())),
+        Counter::D1 => Some((limit, network.as_str())),
     };
     // After the field checks, so a visitor who fixes a field can send the
     // same, still unspent, token again.
