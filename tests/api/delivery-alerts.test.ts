@@ -119,7 +119,7 @@ function healthOnceItAnswers(app: App, status: 200 | 503) {
 async function banner(s: Pick<Scenario, "owner">) {
   const list = await s.owner.client.call("GET", "/api/leads");
   expect(list.status).toBe(200);
-  return list.body.incident as { summary: string; details: { what: string; todo: string }[]; kept: string } | null;
+  return list.body.incident as { summary: string; details: { what: string; todo: string; owners: boolean }[]; kept: string } | null;
 }
 
 async function cronRuns(app: App, times: number) {
@@ -788,6 +788,8 @@ describe("a webhook that keeps refusing (its channel hears nothing)", () => {
     expect(shown?.details.map((d) => d.what)).toEqual([
       "O webhook (ALERT_WEBHOOK_URL) recusou o mesmo aviso três vezes: o canal que o recebe (um chat, uma automação) está sem notícias dos novos leads e dos alertas.",
     ]);
+    // A secret to change: an owner's step, which the panel shows everyone else as one to pass on.
+    expect(shown?.details.map((d) => d.owners)).toEqual([true]);
     const degraded = await healthOnceItAnswers(app, 503);
     expect(degraded.body.reason).toBe("delivery incident: webhook_failing");
 

@@ -1,6 +1,6 @@
 import { expect, test } from "./fixtures";
-import { createStaff, signIn } from "./staff";
-import { panelLoaded, runCron, screenshot, sql } from "./support";
+import { createColleague, createOwner, createStaff, signIn } from "./staff";
+import { panelLoaded, runCron, screenshot, siteUrl, sql } from "./support";
 
 // The panel's side of 'nobody misses a lead': each person's switch for the
 // new-lead e-mails, and the banner while leads are not reaching Jetimob (this
@@ -43,8 +43,10 @@ test("'Receber aviso de novos leads' switches the signed-in person's e-mails and
 test("while leads are not reaching Jetimob, /admin says so with the alert's words", async ({
   page,
   request,
+  browser,
 }, testInfo) => {
-  await signIn(page, await createStaff(request));
+  // A colleague, not an owner of the panel.
+  await signIn(page, await createColleague(request));
   const banner = page.getByRole("alert").filter({ hasText: "Leads não estão chegando ao Jetimob" });
   await panelLoaded(page);
   await expect(banner).toHaveCount(0);
@@ -63,7 +65,10 @@ test("while leads are not reaching Jetimob, /admin says so with the alert's word
   await expect(banner).toContainText(
     "A entrega ao Jetimob está desligada: as chaves da integração não estão configuradas.",
   );
-  await expect(banner).toContainText("O que fazer: Cadastre JETIMOB_PUBLIC_KEY e JETIMOB_PRIVATE_KEY");
+  // The keys are an owner's to set: the colleague is told to pass the step on.
+  await expect(banner).toContainText(
+    "O que fazer: avise o responsável pelo painel. Para ele: Cadastre JETIMOB_PUBLIC_KEY e JETIMOB_PRIVATE_KEY",
+  );
   await expect(banner).toContainText(
     "Há correções de visitantes esperando há mais de 15 minutos para chegar ao Jetimob: lá, esses leads ainda estão com os dados antigos (nome, e-mail ou WhatsApp).",
   );
@@ -72,6 +77,22 @@ test("while leads are not reaching Jetimob, /admin says so with the alert's word
     "Nenhum lead se perde: todos ficam guardados no painel e são enviados ao Jetimob assim que possível.",
   );
   await screenshot(page, testInfo, "admin-incident-banner");
+
+  // An owner reads the same step as their own; what anyone can do reads the same for both.
+  const owner = await createOwner(request);
+  const context = await browser.newContext({ ...testInfo.project.use, baseURL: siteUrl() });
+  try {
+    const ownerPage = await context.newPage();
+    await signIn(ownerPage, owner);
+    const ownersBanner = ownerPage.getByRole("alert").filter({ hasText: "Leads não estão chegando ao Jetimob" });
+    await expect(ownersBanner).toContainText("O que fazer: Cadastre JETIMOB_PUBLIC_KEY e JETIMOB_PRIVATE_KEY");
+    await expect(ownersBanner).not.toContainText("avise o responsável");
+    await expect(ownersBanner).toContainText(
+      "O que fazer: Antes de falar com esses visitantes, veja no painel os dados",
+    );
+  } finally {
+    await context.close();
+  }
 
   // Resolved (as when the keys arrive): the banner goes at the next refresh.
   await resolveIncident();
@@ -84,7 +105,8 @@ test("when the cron stops, /admin says so, since the alert e-mails stop with it"
   page,
   request,
 }, testInfo) => {
-  await signIn(page, await createStaff(request));
+  // An owner: the step is theirs to take.
+  await signIn(page, await createOwner(request));
   await panelLoaded(page);
   const banner = page.getByRole("alert").filter({ hasText: "O envio automático está parado desde" });
   await expect(banner).toHaveCount(0);
@@ -112,7 +134,7 @@ test("while the e-mail API refuses, /admin says so, since the alerts go out by e
   page,
   request,
 }, testInfo) => {
-  await signIn(page, await createStaff(request));
+  await signIn(page, await createOwner(request));
   await panelLoaded(page);
   const banner = page.getByRole("alert").filter({ hasText: "Os e-mails do site não estão saindo" });
   await expect(banner).toHaveCount(0);
@@ -138,7 +160,7 @@ test("while the e-mail API refuses, /admin says so, since the alerts go out by e
 });
 
 test("while the webhook keeps refusing, /admin says so with the alert's words", async ({ page, request }, testInfo) => {
-  await signIn(page, await createStaff(request));
+  await signIn(page, await createOwner(request));
   await panelLoaded(page);
   const banner = page.getByRole("alert").filter({ hasText: "O webhook (ALERT_WEBHOOK_URL) recusou o mesmo aviso" });
   await expect(banner).toHaveCount(0);

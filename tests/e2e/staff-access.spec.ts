@@ -2,18 +2,11 @@ import type { Browser, TestInfo } from "@playwright/test";
 import { uniqueIp } from "../support/leads";
 import { staffEmail } from "../support/staff";
 import { expect, type Page, test } from "./fixtures";
-import { createStaff, type Staff, signIn, signUp, submitLogin } from "./staff";
+import { createOwner, createStaff, signIn, signUp, submitLogin } from "./staff";
 import { emailedLink, holdRequests, screenshot, siteUrl, sql } from "./support";
 
 function toast(page: Page, title: string) {
   return page.locator(".toast").filter({ hasText: title });
-}
-
-/** An account an owner of the panel holds. */
-async function createOwner(request: Parameters<typeof createStaff>[0]): Promise<Staff> {
-  const owner = await createStaff(request);
-  await sql("UPDATE staff_users SET role = 'owner' WHERE email = ?1", owner.email);
-  return owner;
 }
 
 /** A second person's browser: its own cookies, the same kind of screen. */

@@ -1,7 +1,7 @@
 import { type APIRequestContext, expect, type Page } from "@playwright/test";
 import { uniqueIp } from "../support/leads";
 import { staffEmail } from "../support/staff";
-import { emailedLink, siteUrl } from "./support";
+import { emailedLink, siteUrl, sql } from "./support";
 
 export type Staff = { email: string; password: string };
 
@@ -32,6 +32,20 @@ export async function createStaff(
   const confirm = await request.post("/api/auth/confirm", { data: { token, password }, headers });
   expect(confirm.status(), await confirm.text()).toBe(200);
   return { email, password };
+}
+
+/** A confirmed account that an owner of the panel holds. */
+export async function createOwner(request: APIRequestContext): Promise<Staff> {
+  const owner = await createStaff(request);
+  await sql("UPDATE staff_users SET role = 'owner' WHERE email = ?1", owner.email);
+  return owner;
+}
+
+/** A confirmed account of a colleague, not an owner (the first account confirmed may have become one). */
+export async function createColleague(request: APIRequestContext): Promise<Staff> {
+  const colleague = await createStaff(request);
+  await sql("UPDATE staff_users SET role = 'staff' WHERE email = ?1", colleague.email);
+  return colleague;
 }
 
 /** Fills the /auth page's Login form, already on screen, and presses 'Entrar'. */

@@ -179,6 +179,18 @@ pub const WEBHOOK_FAILING_TODO: &str = "Confira se o endereço em ALERT_WEBHOOK_
      tail. Os avisos que esperam são reenviados sozinhos durante uma semana; os leads estão todos \
      no painel.";
 
+/// The steps only an owner can take (a secret, the worker's settings, the
+/// services' accounts): the panel shows them to everyone else as something
+/// to tell an owner.
+pub const OWNERS_TODOS: [&str; 6] = [
+    DELIVERY_KEYS_REFUSED_TODO,
+    DELIVERY_OFF_TODO,
+    WATCH_STOPPED_TODO,
+    MAIL_FAILING_TODO,
+    FORM_BLOCKED_TODO,
+    WEBHOOK_FAILING_TODO,
+];
+
 /// The alert's last word on the leads themselves.
 pub const ALERT_LEADS_KEPT: &str = "Nenhum lead se perde: todos ficam guardados no painel e são \
      enviados ao Jetimob assim que possível.";

@@ -259,7 +259,13 @@ fn incident_json(state: &store::ListState, now: i64) -> Json {
     let details = words
         .details
         .iter()
-        .map(|(what, todo)| json::object().field("what", what).field("todo", todo).end());
+        .map(|(what, todo)| {
+            json::object()
+                .field("what", what)
+                .field("todo", todo)
+                .field("owners", messages::OWNERS_TODOS.contains(&todo.as_str()))
+                .end()
+        });
     json::object()
         .field("since", since)
         .field("summary", words.summary)

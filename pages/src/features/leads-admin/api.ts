@@ -83,7 +83,8 @@ export type Incident = {
   /** When it began; null for a cron that never ran. */
   since: number | null;
   summary: string;
-  details: { what: string; todo: string }[];
+  /** Each trouble, and what to do; `owners`: a step only an owner of the panel can take. */
+  details: { what: string; todo: string; owners: boolean }[];
   /** What became of the leads: all kept, or some visitors refused by the form. */
   kept: string;
 };
