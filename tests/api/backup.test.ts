@@ -60,6 +60,15 @@ let file: string;
 beforeAll(async () => {
   [made, restored] = await Promise.all([database(), database()]);
   await made.d1("execute", "DB", "--local", "--file", join(repoRoot, "tests/fixtures/release-51c0643.sql"));
+  // The newest webhook event and attempt were pruned: their ids stay taken.
+  await made.d1(
+    "execute",
+    "DB",
+    "--local",
+    "--command",
+    "DELETE FROM webhook_events WHERE id = (SELECT max(id) FROM webhook_events); " +
+      "DELETE FROM crm_attempts WHERE id = (SELECT max(id) FROM crm_attempts)",
+  );
   file = join(made.dir, "backup.sql");
   await backup({ where: "--local", output: file, cwd: made.dir });
   await restored.d1("execute", "DB", "--local", "--file", file);
@@ -77,6 +86,11 @@ describe("a backup restored into a new database", () => {
       expect(rows.length, table).toBeGreaterThan(0);
       expect(after[table], table).toEqual(rows);
     }
+    // The id counters stay past the pruned rows: a new webhook event never takes a sent one's id.
+    const seq = (rows: Row[] | undefined, name: string) => rows?.find((r) => r.name === name)?.seq;
+    const maxId = (rows: Row[] | undefined) => Math.max(...(rows ?? []).map((r) => Number(r.id)));
+    expect(Number(seq(after.sqlite_sequence, "webhook_events"))).toBeGreaterThan(maxId(after.webhook_events));
+    expect(Number(seq(after.sqlite_sequence, "crm_attempts"))).toBeGreaterThan(maxId(after.crm_attempts));
     // A lead corrected by its visitor is found by its old WhatsApp too.
     expect(before.leads_search?.filter((r) => String(r.body).startsWith("Marta Corrigindo"))).toHaveLength(2);
   });

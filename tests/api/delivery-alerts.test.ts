@@ -119,7 +119,11 @@ function healthOnceItAnswers(app: App, status: 200 | 503) {
 async function banner(s: Pick<Scenario, "owner">) {
   const list = await s.owner.client.call("GET", "/api/leads");
   expect(list.status).toBe(200);
-  return list.body.incident as { summary: string; details: { what: string; todo: string; owners: boolean }[]; kept: string } | null;
+  return list.body.incident as {
+    summary: string;
+    details: { what: string; todo: string; owners: boolean }[];
+    kept: string;
+  } | null;
 }
 
 async function cronRuns(app: App, times: number) {
@@ -662,23 +666,41 @@ describe("the webhook, on a launch-day crowd", () => {
 });
 
 describe("the webhook, after its receiver was down for a day", () => {
-  it("sends the events in order, each run reading the events it sends, not the thousands waiting", async () => {
-    const s = await withWebhook(() => ({ status: 204 }));
-    // 3,000 leads' events made over the last day and refused once or twice; none of the leads
-    // is due at Jetimob this minute.
-    const BACKLOG = 3000;
-    await seedLeadsThrough(s.app.db, { count: BACKLOG, seed: 5 });
+  /**
+   * 3,000 leads' events made over the last day and refused once or twice, each due `dueAfter`
+   * ms after it was made; none of the leads is due at Jetimob this minute.
+   */
+  async function backlog(s: Scenario, dueAfter: number) {
+    await seedLeadsThrough(s.app.db, { count: 3000, seed: 5 });
     await nothingDueUntilTomorrow(s.app.db);
     await s.app.sql(
       `INSERT INTO webhook_events (event, submission_id, created_at, next_attempt_at, attempts, last_error)
-       SELECT 'lead.created', id, ?1 - 86400000 + id * 20000, ?1 - 86400000 + id * 20000 + 300000,
+       SELECT 'lead.created', id, ?1 - 86400000 + id * 20000, ?1 - 86400000 + id * 20000 + ?2,
               1 + id % 2, 'HTTP 503: {}'
        FROM lead_submissions`,
       Date.now() - 3_600_000,
+      dueAfter,
     );
     await s.app.sql(
       "INSERT OR REPLACE INTO cron_state (name, value) VALUES ('webhook_cursor', (SELECT max(id) FROM lead_submissions))",
     );
+  }
+
+  it("while it is still down, each run reads a few rows, not the events waiting out their backoff", async () => {
+    const s = await withWebhook(() => ({ status: 503 }));
+    await backlog(s, 30 * 3_600_000);
+    // The first run opens an incident for the seeded leads Jetimob never took; its event is refused.
+    await s.app.runCron();
+    await s.app.runCron();
+    expect(s.hook.received.map((r) => JSON.parse(r.body.toString()).event)).toEqual(["delivery.incident"]);
+    // Each claim looks only at what is due, and the watch at events refused three times: a run
+    // read 3,071 rows before (every refused event, each minute of the outage).
+    expect(cronRowCounts(s.app.logs()).at(-1)?.read).toBeLessThanOrEqual(100);
+  }, 120_000);
+
+  it("sends the events in order, each run reading the events it sends, not the thousands waiting", async () => {
+    const s = await withWebhook(() => ({ status: 204 }));
+    await backlog(s, 300_000);
     const oldestDue = await s.app.sql<{ submission_id: number }>(
       "SELECT submission_id FROM webhook_events ORDER BY next_attempt_at, id LIMIT 30",
     );

@@ -163,7 +163,9 @@ test("deleting asks first; Cancelar keeps the lead, Excluir removes it", async (
   const dialog = page.getByRole("dialog", { name: "Excluir lead?" });
   await expect(dialog).toContainText("Davi Excluir");
   // Deleting reaches this site's copy only: a visitor's request to be forgotten must reach the others too.
-  await expect(dialog).toHaveAccessibleDescription(/avisos de novo lead já enviados à equipe por e-mail ou webhook/);
+  await expect(dialog).toHaveAccessibleDescription(
+    /Os avisos de novo lead já enviados à equipe por e-mail ou webhook continuam lá\. Se o visitante pediu a exclusão/,
+  );
   await screenshot(page, testInfo, "admin-delete-confirm");
   await dialog.getByRole("button", { name: "Cancelar" }).click();
   await expect(dialog).toBeHidden();

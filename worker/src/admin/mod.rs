@@ -256,16 +256,13 @@ fn incident_json(state: &store::ListState, now: i64) -> Json {
     let Some((since, words)) = state.heartbeat.banner(state.incident.as_ref(), now) else {
         return Json::null();
     };
-    let details = words
-        .details
-        .iter()
-        .map(|(what, todo)| {
-            json::object()
-                .field("what", what)
-                .field("todo", todo)
-                .field("owners", messages::OWNERS_TODOS.contains(&todo.as_str()))
-                .end()
-        });
+    let details = words.details.iter().map(|(what, todo)| {
+        json::object()
+            .field("what", what)
+            .field("todo", todo)
+            .field("owners", messages::OWNERS_TODOS.contains(&todo.as_str()))
+            .end()
+    });
     json::object()
         .field("since", since)
         .field("summary", words.summary)

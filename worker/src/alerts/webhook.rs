@@ -96,15 +96,33 @@ const RECORD_SQL: &str = "INSERT OR IGNORE INTO webhook_events \
      WHERE ?5 IS NULL OR EXISTS (SELECT 1 FROM webhook_events WHERE once_key = ?5)";
 
 /// The due events, those of no lead first (an incident, e-mail failing):
-/// what tells that leads stop flowing never waits behind the leads. Read in
-/// the claim index's order (migration 0013), so a claim reads the events it
-/// takes however many wait; D1 keeps no statistics, hence the index by name.
-const CLAIM_SQL: &str = "UPDATE webhook_events SET lease_until = ?2, attempts = attempts + 1 \
-     WHERE id IN (SELECT id FROM webhook_events INDEXED BY webhook_events_claim \
-       WHERE status = 'pending' AND next_attempt_at <= ?1 \
-         AND (lease_until IS NULL OR lease_until < ?1) \
-       ORDER BY submission_id IS NOT NULL, next_attempt_at, id LIMIT ?3) \
-     RETURNING id, event, submission_id, payload, created_at, attempts, lease_until";
+/// what tells that leads stop flowing never waits behind the leads. Each
+/// kind is a range of the claim index (migration 0013), read from its
+/// longest due up to now: a claim reads the events it takes, whether
+/// thousands are due after an outage or wait out their backoff during one.
+/// D1 keeps no statistics, hence the index by name.
+macro_rules! due_of_kind {
+    ($of_lead:literal) => {
+        concat!(
+            "SELECT * FROM (SELECT id, ",
+            $of_lead,
+            " AS of_lead, next_attempt_at FROM webhook_events INDEXED BY webhook_events_claim \
+               WHERE status = 'pending' AND (submission_id IS NOT NULL) = ",
+            $of_lead,
+            " AND next_attempt_at <= ?1 AND (lease_until IS NULL OR lease_until < ?1) \
+               ORDER BY next_attempt_at, id LIMIT ?3)"
+        )
+    };
+}
+const CLAIM_SQL: &str = concat!(
+    "UPDATE webhook_events SET lease_until = ?2, attempts = attempts + 1 \
+     WHERE id IN (SELECT id FROM (",
+    due_of_kind!("0"),
+    " UNION ALL ",
+    due_of_kind!("1"),
+    ") ORDER BY of_lead, next_attempt_at, id LIMIT ?3) \
+     RETURNING id, event, submission_id, payload, created_at, attempts, lease_until"
+);
 const SENT_SQL: &str = "UPDATE webhook_events SET status = 'sent', lease_until = NULL, \
        next_attempt_at = NULL, last_error = NULL WHERE id = ?1";
 /// The receiver took an event: those it refused before go in the next runs

@@ -20,9 +20,10 @@ export function ConfirmDelete({ lead, onCancel, onConfirm }: Props) {
       note={
         lead ? (
           <>
-            {lead.jetimob_enviado ? "O contato já enviado ao Jetimob continua lá, assim como os " : "Os "}
-            avisos de novo lead já enviados à equipe por e-mail ou webhook. Se o visitante pediu a exclusão dos dados,
-            apague-os também nesses lugares.
+            {lead.jetimob_enviado
+              ? "O contato já enviado ao Jetimob continua lá, assim como os avisos de novo lead já enviados à equipe por e-mail ou webhook."
+              : "Os avisos de novo lead já enviados à equipe por e-mail ou webhook continuam lá."}{" "}
+            Se o visitante pediu a exclusão dos dados, apague-os também nesses lugares.
           </>
         ) : null
       }
