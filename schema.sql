@@ -167,6 +167,21 @@ BEGIN
   INSERT INTO leads_search_rows (search_rowid, lead_id) VALUES (last_insert_rowid(), new.id);
 END;
 
+-- Deleting a lead takes its WhatsApp out of the 'conflict' submissions its
+-- linked leads keep (a form with their e-mail and its number), and their
+-- submission counts with them (0014).
+CREATE TRIGGER leads_delete_conflicts BEFORE DELETE ON leads BEGIN
+  UPDATE leads SET submission_count = submission_count - (
+      SELECT count(*) FROM lead_submissions s
+      WHERE s.lead_id = leads.id AND s.kind = 'conflict'
+        AND s.whatsapp IN (SELECT whatsapp FROM lead_submissions WHERE lead_id = old.id))
+    WHERE id IN (SELECT other_id FROM lead_links WHERE lead_id = old.id);
+  DELETE FROM lead_submissions
+    WHERE kind = 'conflict'
+      AND lead_id IN (SELECT other_id FROM lead_links WHERE lead_id = old.id)
+      AND whatsapp IN (SELECT whatsapp FROM lead_submissions WHERE lead_id = old.id);
+END;
+
 -- Staff accounts. The password hash string carries its own algorithm,
 -- iteration count and salt. Until the e-mail is confirmed the account has no
 -- password of its own: each sign-up's password waits on its link.

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { cp, mkdtemp, readFile, rm } from "node:fs/promises";
+import { cp, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -102,7 +102,12 @@ describe("a backup restored into a new database", () => {
 
   it("says what it is and how to restore it, and holds no schema", async () => {
     const text = await readFile(file, "utf8");
-    expect(text).toMatch(/^-- D1 backup made .* at migration 0013_webhook_backlog\.sql\./);
+    const last = (await readdir(join(repoRoot, "migrations")))
+      .filter((f) => f.endsWith(".sql"))
+      .sort()
+      .at(-1);
+    expect(text.split("\n")[0]).toMatch(/^-- D1 backup made \S+ by scripts\/backup\.mjs, at migration /);
+    expect(text.split("\n")[0]).toContain(`at migration ${last}.`);
     expect(text).toContain("wrangler d1 execute DB --remote --file");
     expect(text).not.toMatch(/CREATE (TABLE|INDEX|TRIGGER)/);
   });

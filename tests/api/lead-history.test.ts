@@ -475,6 +475,31 @@ describe("deleting a lead", () => {
   });
 });
 
+describe("deleting a lead at its visitor's request", () => {
+  it("takes its WhatsApp out of the lead a form with another's e-mail left it on, and that lead's count with it", async () => {
+    const ana = person("Ana");
+    const bia = person("Bia");
+    await send({ name: ana.name, email: ana.email, whatsapp: ana.first });
+    await settled(ana.email);
+    await send({ name: bia.name, email: bia.email, whatsapp: bia.first });
+    const biaLead = await settled(bia.email);
+    // Someone sends Ana's e-mail with Bia's WhatsApp: kept on Ana's lead, the two marked 'Possível duplicado'.
+    await send({ name: ana.name, email: ana.email, whatsapp: bia.first });
+    const anaLead = await leadByEmail(ana.email);
+    expect((await submissionsOf(anaLead.id)).map((s) => s.whatsapp)).toEqual([e164(ana.first), e164(bia.first)]);
+    expect(anaLead.submission_count).toBe(2);
+
+    expect((await staff.call("DELETE", `/api/leads/${biaLead.id}`)).status).toBe(200);
+    // Nothing of Bia's number is left anywhere; Ana's lead and her own submission stay.
+    expect(await submissionsOf(anaLead.id)).toEqual([expect.objectContaining({ whatsapp: e164(ana.first) })]);
+    expect(await app.sql("SELECT id FROM lead_submissions WHERE whatsapp = ?1", e164(bia.first))).toEqual([]);
+    const page = await staff.call("GET", `/api/leads/${anaLead.id}`);
+    expect(page.status).toBe(200);
+    expect(JSON.stringify(page.body)).not.toContain(e164(bia.first).slice(3));
+    expect((await leadByEmail(ana.email)).submission_count).toBe(1);
+  });
+});
+
 describe("the CSV", () => {
   it("has the newest details, the first and last touch, the submission count and the possible duplicate", async () => {
     const p = person();

@@ -8,7 +8,7 @@ import { StaffClient } from "../support/staff";
 // A database as release 2206f80 left it: migrations 0001 to 0011 applied the
 // way `wrangler d1 migrations apply` applies them, filled with the rows that
 // release's own worker wrote (tests/fixtures/release-2206f80.sql, every table).
-// 0012 and 0013 are applied as production would get them, then every row is read back,
+// 0012 to 0014 are applied as production would get them, then every row is read back,
 // and the panel's tagged reload is used on it.
 const RELEASE_MIGRATIONS = 11;
 const DOMAIN = "altosdaserraimoveis.com.br";
@@ -32,10 +32,11 @@ describe("a database made by release 2206f80", () => {
     for (const [table, rows] of Object.entries(before)) expect(rows.length, table).toBeGreaterThan(0);
   });
 
-  it("gets 0012 and 0013, recorded as applied", async () => {
+  it("gets 0012 to 0014, recorded as applied", async () => {
     expect(await migrationsSince(app, RELEASE_MIGRATIONS)).toEqual([
       "0012_lead_changes.sql",
       "0013_webhook_backlog.sql",
+      "0014_lead_delete_conflicts.sql",
     ]);
   });
 

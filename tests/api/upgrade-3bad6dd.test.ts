@@ -14,7 +14,7 @@ import { StaffClient } from "../support/staff";
 // A database as release 3bad6dd left it: migrations 0001 to 0009 applied the
 // way `wrangler d1 migrations apply` applies them, filled with the rows that
 // release's own worker wrote (tests/fixtures/release-3bad6dd.sql, every table).
-// 0010 to 0013 are applied as production would get them, then every row is
+// 0010 to 0014 are applied as production would get them, then every row is
 // read back, and the panel, the cron and the owners' e-mails are used on it.
 const RELEASE_MIGRATIONS = 9;
 const DOMAIN = "altosdaserraimoveis.com.br";
@@ -52,12 +52,13 @@ describe("a database made by release 3bad6dd", () => {
     expect(before.webhook_events?.find((e) => e.event === "delivery.incident")?.once_key).toBe("incident:1");
   });
 
-  it("gets 0010 to 0013, recorded as applied", async () => {
+  it("gets 0010 to 0014, recorded as applied", async () => {
     expect(await migrationsSince(app, RELEASE_MIGRATIONS)).toEqual([
       "0010_alert_mails.sql",
       "0011_lead_search_rows.sql",
       "0012_lead_changes.sql",
       "0013_webhook_backlog.sql",
+      "0014_lead_delete_conflicts.sql",
     ]);
   });
 

@@ -2,14 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../support/app";
 import type { FakeService } from "../support/fake-http";
 import { asUpgradedSince, migrationsSince, type Rows, type Upgraded, upgradeRelease } from "../support/release";
+import { StaffClient } from "../support/staff";
 
 // A database as release 51c0643 left it: migrations 0001 to 0012 applied the
 // way `wrangler d1 migrations apply` applies them, filled with the rows that
 // release's own worker wrote (tests/fixtures/release-51c0643.sql, every table),
-// the last lead's webhook event refused by the receiver and waiting. 0013 is
-// applied as production would get it, then every row is read back, and the
-// cron sends the waiting event through the new claim.
+// the last lead's webhook event refused by the receiver and waiting. 0013 and
+// 0014 are applied as production would get them, then every row is read back,
+// the cron sends the waiting event through the new claim, and deleting one of
+// the release's possible duplicates takes its WhatsApp out of the other's story.
 const RELEASE_MIGRATIONS = 12;
+const OWNER = { email: "ana.responsavel@altosdaserraimoveis.com.br", password: "vinho-tinto-2026" };
 
 let app: App;
 let hook: FakeService;
@@ -32,8 +35,11 @@ describe("a database made by release 51c0643", () => {
     ]);
   });
 
-  it("gets 0013, recorded as applied", async () => {
-    expect(await migrationsSince(app, RELEASE_MIGRATIONS)).toEqual(["0013_webhook_backlog.sql"]);
+  it("gets 0013 and 0014, recorded as applied", async () => {
+    expect(await migrationsSince(app, RELEASE_MIGRATIONS)).toEqual([
+      "0013_webhook_backlog.sql",
+      "0014_lead_delete_conflicts.sql",
+    ]);
   });
 
   it("keeps every row of every table, ids included", async () => {
@@ -55,6 +61,24 @@ describe("after the upgrade, the webhook", () => {
     );
     expect(await app.sql("SELECT status, attempts FROM webhook_events WHERE id = ?1", waiting.id)).toEqual([
       { status: "sent", attempts: 2 },
+    ]);
+  });
+});
+
+describe("after the upgrade, deleting a lead", () => {
+  it("takes its WhatsApp out of the conflict the release kept on its possible duplicate", async () => {
+    type Row = { id: string; lead_id: string; whatsapp: string; kind: string; submission_count: number };
+    const conflict = before.lead_submissions?.find((s) => s.kind === "conflict") as unknown as Row;
+    const owner = before.leads?.find((l) => l.id === conflict.lead_id) as unknown as Row;
+    const other = before.leads?.find((l) => l.whatsapp === conflict.whatsapp) as unknown as Row;
+    expect(other.id).not.toBe(owner.id);
+
+    const staff = new StaffClient(app);
+    expect((await staff.login(OWNER.email, OWNER.password)).status).toBe(200);
+    expect((await staff.call("DELETE", `/api/leads/${other.id}`)).status).toBe(200);
+    expect(await app.sql("SELECT id FROM lead_submissions WHERE whatsapp = ?1", conflict.whatsapp)).toEqual([]);
+    expect(await app.sql("SELECT submission_count FROM leads WHERE id = ?1", owner.id)).toEqual([
+      { submission_count: owner.submission_count - 1 },
     ]);
   });
 });

@@ -57,6 +57,7 @@ describe(`a database made by release 66b2b0b (${SCHEMA_FILE.split("/").at(-1)})`
       "0011_lead_search_rows.sql",
       "0012_lead_changes.sql",
       "0013_webhook_backlog.sql",
+      "0014_lead_delete_conflicts.sql",
     ]);
   });
 
