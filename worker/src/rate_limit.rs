@@ -45,7 +45,7 @@ pub const LEAD_SUBMISSIONS: Limit = Limit {
 
 /// Lead submissions per IPv4 address. Mobile carriers put many phones
 /// behind one (carrier-grade NAT): on a campaign's evening, visitors who
-/// never met share it, and the tenth of them must not be turned away.
+/// never met share it, and the eleventh of them must not be turned away.
 pub const LEAD_SUBMISSIONS_SHARED: Limit = Limit {
     max: 30,
     ..LEAD_SUBMISSIONS

@@ -29,16 +29,18 @@ fn is_format(c: char) -> bool {
         | '\u{e0001}' | '\u{e0020}'..='\u{e007f}')
 }
 
+/// Whether a zero-width joiner beside `c` joins an emoji sequence: an emoji,
+/// or its variation selector, is not a letter, not ASCII, not a joiner.
+fn joins(c: Option<char>) -> bool {
+    c.is_some_and(|c| !c.is_ascii() && !c.is_alphanumeric() && !c.is_whitespace() && c != ZWJ)
+}
+
 /// Text as it reads: each apostrophe look-alike becomes `'`, and the invisible
 /// format characters are dropped, but for a zero-width joiner between two
 /// visible non-ASCII characters that are not letters (an emoji sequence).
 /// Names are stored so, and search terms read so, so that `D’Ávila` from an
 /// iPhone and `D'Ávila` from a computer are one name.
 pub fn plain_text(raw: &str) -> String {
-    // An emoji, or its variation selector: not a letter, not ASCII.
-    let joins = |c: Option<char>| {
-        c.is_some_and(|c| !c.is_ascii() && !c.is_alphanumeric() && !c.is_whitespace() && c != ZWJ)
-    };
     let mut plain = String::with_capacity(raw.len());
     // The visible character after a run of invisible ones, found once for
     // the run (up to byte `.0`): a name of thousands of joiners costs one
@@ -762,11 +764,6 @@ mod tests {
 
     /// The rule as first written: each joiner looks ahead on its own.
     fn plain_text_by_lookahead(raw: &str) -> String {
-        let joins = |c: Option<char>| {
-            c.is_some_and(|c| {
-                !c.is_ascii() && !c.is_alphanumeric() && !c.is_whitespace() && c != ZWJ
-            })
-        };
         let mut plain = String::new();
         for (i, c) in raw.char_indices() {
             if c == ZWJ {
