@@ -24,6 +24,14 @@ export function serverMessage(error: unknown, fallback?: string): string | undef
   return error instanceof ApiError && error.status > 0 ? error.message : fallback;
 }
 
+/**
+ * Whether a staff call failed because the session ended (401): the page is
+ * already on its way to /auth, so it says nothing of its own.
+ */
+export function sessionEnded(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 401;
+}
+
 type RequestOptions = {
   method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   body?: unknown;

@@ -1,13 +1,14 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { EmailAddress } from "../../components/EmailAddress";
 import { useToast } from "../../components/toast";
-import { ApiError } from "../../lib/api";
+import { sessionEnded } from "../../lib/api";
 import { formatDate } from "../../lib/format";
 import { StaffLayout } from "../staff-shell/StaffLayout";
 import { type Entry, fetchActivity, type ActivityPage as Page } from "./api";
 import { actionNames, activityMessages } from "./messages";
 import "./activity.css";
 import { LoadFailed } from "../../components/LoadFailed";
+import { useLatestRequest } from "../../lib/useLatestRequest";
 
 /** /admin/atividade: the audit trail, newest first, a page at a time. Owners only. */
 export default function ActivityPage() {
@@ -28,30 +29,28 @@ function ActivityPanel() {
   onScreen.current = shown;
   const [loading, setLoading] = useState(true);
   const [failed, setFailed] = useState(false);
-  const request = useRef<AbortController | null>(null);
+  const { start, isLatest } = useLatestRequest();
 
   const load = useCallback(
     async (to: (number | null)[]) => {
-      request.current?.abort();
-      const controller = new AbortController();
-      request.current = controller;
+      const controller = start();
       setLoading(true);
       setFailed(false);
       try {
         setShown({ page: await fetchActivity(to.at(-1) ?? null, controller.signal), trail: to });
       } catch (error) {
         if (controller.signal.aborted) return;
-        if (!(error instanceof ApiError && error.status === 401)) {
+        if (!sessionEnded(error)) {
           toast(activityMessages.loadFailed);
           setFailed(true);
         }
         // Back to the page still on screen, so its number and buttons stay true.
         if (onScreen.current) setTrail(onScreen.current.trail);
       } finally {
-        if (request.current === controller) setLoading(false);
+        if (isLatest(controller)) setLoading(false);
       }
     },
-    [toast],
+    [toast, start, isLatest],
   );
 
   useEffect(() => {

@@ -1,9 +1,9 @@
-import { Fragment, useCallback, useEffect, useRef, useState } from "react";
+import { Fragment, useCallback, useEffect, useState } from "react";
 import { Link, routeParam, useRouter } from "../../app/router";
 import { EmailAddress } from "../../components/EmailAddress";
 import { LoadFailed } from "../../components/LoadFailed";
 import { useToast } from "../../components/toast";
-import { ApiError } from "../../lib/api";
+import { ApiError, sessionEnded } from "../../lib/api";
 import { formatDate } from "../../lib/format";
 import { StaffLayout } from "../staff-shell/StaffLayout";
 import { type Attempt, fetchLeadStory, type LeadStory, type StaffAction, type Submission } from "./api";
@@ -16,6 +16,7 @@ import { useLeadActions } from "./useLeadActions";
 import { lastListAddress } from "./useListParams";
 import "./admin.css";
 import "./lead-page.css";
+import { useLatestRequest } from "../../lib/useLatestRequest";
 
 const LOAD_FAILED = "Erro ao carregar o lead";
 
@@ -41,14 +42,12 @@ function LeadStoryPanel() {
   const [story, setStory] = useState<LeadStory | null>(null);
   const [missing, setMissing] = useState(false);
   const [failed, setFailed] = useState(false);
-  const request = useRef<AbortController | null>(null);
+  const { start } = useLatestRequest();
 
   /** Loads the story; a `quiet` reload (after an action) keeps the page on screen and says nothing if it fails. */
   const load = useCallback(
     async (quiet = false) => {
-      request.current?.abort();
-      const controller = new AbortController();
-      request.current = controller;
+      const controller = start();
       if (!quiet) {
         setStory(null);
         setMissing(false);
@@ -59,13 +58,13 @@ function LeadStoryPanel() {
       } catch (error) {
         if (controller.signal.aborted) return;
         if (error instanceof ApiError && error.status === 404) setMissing(true);
-        else if (!quiet && !(error instanceof ApiError && error.status === 401)) {
+        else if (!quiet && !sessionEnded(error)) {
           toast({ title: "Erro", description: LOAD_FAILED, variant: "destructive" });
           setFailed(true);
         }
       }
     },
-    [id, toast],
+    [id, toast, start],
   );
 
   useEffect(() => {

@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { LoadFailed } from "../../components/LoadFailed";
 import { useToast } from "../../components/toast";
-import { ApiError } from "../../lib/api";
+import { sessionEnded } from "../../lib/api";
 import { formatCount } from "../../lib/format";
+import { useLatestRequest } from "../../lib/useLatestRequest";
 import { TICK_MS } from "../staff-auth/session";
 import {
   exportCsv,
@@ -40,7 +41,7 @@ export function LeadsPanel() {
   /** The view on screen could not be loaded: nothing of another view is shown under its filter. */
   const [failed, setFailed] = useState(false);
   const [exporting, setExporting] = useState(false);
-  const request = useRef<AbortController | null>(null);
+  const { start, isLatest } = useLatestRequest();
   /** Where each page reached with 'Próxima'/'Anterior' starts, by its address. */
   const starts = useRef<PageStarts | null>(null);
   starts.current ??= new PageStarts();
@@ -57,9 +58,7 @@ export function LeadsPanel() {
   /** Loads the view; `quiet` reloads (the 30-second tick) keep the table and stay silent on failure. */
   const load = useCallback(
     async (view: ListParams, quiet = false) => {
-      request.current?.abort();
-      const controller = new AbortController();
-      request.current = controller;
+      const controller = start();
       if (!quiet) setLoading(true);
       try {
         const tagged = await fetchLeads(view, starts.current?.get(toSearch(view)), controller.signal, shown.current);
@@ -75,17 +74,17 @@ export function LeadsPanel() {
         setFailed(false);
       } catch (error) {
         if (controller.signal.aborted) return;
-        if (!quiet && !(error instanceof ApiError && error.status === 401)) {
+        if (!quiet && !sessionEnded(error)) {
           toast(panelMessages.loadFailed);
           shown.current = null;
           setData(null);
           setFailed(true);
         }
       } finally {
-        if (request.current === controller) setLoading(false);
+        if (isLatest(controller)) setLoading(false);
       }
     },
-    [toast, setParams],
+    [toast, setParams, start, isLatest],
   );
 
   useEffect(() => {

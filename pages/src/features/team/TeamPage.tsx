@@ -1,7 +1,7 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { EmailAddress } from "../../components/EmailAddress";
 import { useToast } from "../../components/toast";
-import { ApiError } from "../../lib/api";
+import { ApiError, sessionEnded } from "../../lib/api";
 import { formatCount, formatDate } from "../../lib/format";
 import { StaffLayout } from "../staff-shell/StaffLayout";
 import { otherAddresses } from "./accounts";
@@ -11,6 +11,7 @@ import { ConfirmDisable } from "./ConfirmDisable";
 import { actionLabels, alertMissed, teamMessages } from "./messages";
 import "./team.css";
 import { LoadFailed } from "../../components/LoadFailed";
+import { useLatestRequest } from "../../lib/useLatestRequest";
 
 /** /admin/equipe: every account and what an owner can do to it. Owners only. */
 export default function TeamPage() {
@@ -28,23 +29,21 @@ function TeamPanel() {
   const [toDisable, setToDisable] = useState<Account | null>(null);
   const [toConfirm, setToConfirm] = useState<Pending | null>(null);
   const [failed, setFailed] = useState(false);
-  const request = useRef<AbortController | null>(null);
+  const { start } = useLatestRequest();
 
   const load = useCallback(async () => {
-    request.current?.abort();
-    const controller = new AbortController();
-    request.current = controller;
+    const controller = start();
     setFailed(false);
     try {
       setTeam(await fetchTeam(controller.signal));
     } catch (error) {
       if (controller.signal.aborted) return;
-      if (!(error instanceof ApiError && error.status === 401)) {
+      if (!sessionEnded(error)) {
         toast(teamMessages.loadFailed);
         setFailed(true);
       }
     }
-  }, [toast]);
+  }, [toast, start]);
 
   useEffect(() => {
     void load();
