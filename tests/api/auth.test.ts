@@ -282,6 +282,8 @@ describe("refresh tokens", () => {
     const again = await retry.refresh();
     expect(again.status).toBe(200);
     expect(retry.cookie).not.toBe(sent);
+    // The token the lost answer carried: one chain, not two.
+    expect(retry.cookie).toBe(client.cookie);
     expect((await retry.session()).status).toBe(200);
     expect((await client.session()).status).toBe(200);
     expect((await retry.refresh()).status).toBe(200);
@@ -296,8 +298,39 @@ describe("refresh tokens", () => {
     });
     const answers = await Promise.all(tabs.map((t) => t.refresh()));
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
+    expect(new Set(tabs.map((t) => t.cookie)).size).toBe(1);
     for (const tab of tabs) expect((await tab.session()).status).toBe(200);
     expect((await client.session()).status).toBe(200);
+  });
+
+  it("replayed by a thief within 10 seconds give the thief the owner's own next token, so the session ends when the two part", async () => {
+    const { client } = await signedInStaff(app, mail);
+    const stolen = client.cookie;
+    const tokenHash = (token: string | null) =>
+      createHash("sha256")
+        .update(token ?? "")
+        .digest("hex");
+    const thieves = [0, 1, 2, 3, 4, 5].map(() => {
+      const thief = new StaffClient(app);
+      thief.cookie = stolen;
+      return thief;
+    });
+    // The owner's refresh and six replays of the same cookie, at once.
+    const answers = await Promise.all([client.refresh(), ...thieves.map((t) => t.refresh())]);
+    expect(answers.map((a) => a.status)).toEqual(Array(7).fill(200));
+    for (const thief of thieves) expect(thief.cookie).toBe(client.cookie);
+
+    // The owner's panel moves on; a minute later the thief uses the token they got.
+    expect((await client.refresh()).status).toBe(200);
+    await app.sql(
+      "UPDATE refresh_tokens SET rotated_at = rotated_at - 60000 WHERE token_hash IN (?1, ?2)",
+      tokenHash(stolen),
+      tokenHash(thieves[0].cookie),
+    );
+    expect((await thieves[0].refresh()).status).toBe(401);
+    expect((await client.session()).status).toBe(401);
+    expect((await client.refresh()).status).toBe(401);
+    for (const thief of thieves.slice(1)) expect((await thief.refresh()).status).toBe(401);
   });
 
   it("without a cookie are a 401", async () => {

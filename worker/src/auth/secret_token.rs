@@ -2,6 +2,7 @@
 //! random bits handed to the browser, only their SHA-256 kept in D1.
 
 use base64ct::{Base64UrlUnpadded, Encoding};
+use hmac::{Hmac, Mac};
 use sha2::{Digest, Sha256};
 
 use crate::platform;
@@ -11,6 +12,21 @@ pub fn generate() -> (String, String) {
     let token = Base64UrlUnpadded::encode_string(&platform::random_bytes::<32>());
     let hash = hash(&token);
     (token, hash)
+}
+
+/// The refresh token that replaces `token`, and the hash to store for it: an
+/// HMAC-SHA256 of it keyed by `JWT_SECRET`, so every request that presents
+/// `token` while it may still be retried gets this same one. Tabs that raced
+/// and a thief who replayed a stolen cookie share one chain, and whichever
+/// of them presents a replaced token later is the one the session ends on.
+pub fn successor(secret: &str, token: &str) -> (String, String) {
+    let mut mac =
+        Hmac::<Sha256>::new_from_slice(secret.as_bytes()).expect("HMAC takes a key of any length");
+    mac.update(b"refresh-successor\0");
+    mac.update(token.as_bytes());
+    let successor = Base64UrlUnpadded::encode_string(&mac.finalize().into_bytes());
+    let hash = hash(&successor);
+    (successor, hash)
 }
 
 /// The stored form of a secret.
@@ -41,6 +57,18 @@ mod tests {
         assert_eq!(stored.len(), 64);
         assert!(!stored.contains(&token));
         assert_ne!(generate().0, token);
+    }
+
+    #[test]
+    fn a_token_has_one_successor_under_one_key() {
+        const KEY: &str = "a-long-test-secret-0123456789abcdef";
+        let (token, _) = generate();
+        let (next, stored) = successor(KEY, &token);
+        assert!(looks_valid(&next));
+        assert_eq!(stored, hash(&next));
+        assert_eq!(successor(KEY, &token).0, next);
+        assert_ne!(successor(KEY, &generate().0).0, next);
+        assert_ne!(successor("another-secret-0123456789abcdefghij", &token).0, next);
     }
 
     #[test]

@@ -10,8 +10,8 @@ use crate::json;
 use crate::web::{Request, Response};
 
 /// A refresh retried this soon with the token it just rotated (its answer was
-/// lost on a phone's network, or another tab raced it) keeps the session;
-/// later, a rotated token is a stolen one.
+/// lost on a phone's network, or another tab raced it) gets the same new
+/// token again; later, a rotated token is a stolen one.
 pub const RETRY_GRACE_MS: i64 = 10_000;
 
 /// `POST /api/auth/refresh`: swaps the refresh cookie for a new one and a new
@@ -30,34 +30,25 @@ pub async fn refresh(req: Request, env: &Env) -> ApiResult<Response> {
     if row.revoked_at.is_some() || row.expires_at <= ctx.now || row.disabled_at.is_some() {
         return context::signed_out(&ctx);
     }
-    let (successor, successor_hash) = secret_token::generate();
-    let renewed = match row.rotated_at {
-        None => {
-            store::rotate(&ctx.db, &token_hash, &successor_hash, &row.session_id, ctx.now).await?
-                // Another request rotated it a moment ago: a retry like any other.
-                || store::retry_successor(&ctx.db, &token_hash, &successor_hash, ctx.now, RETRY_GRACE_MS)
-                    .await?
-        }
-        Some(_) => {
-            store::retry_successor(
-                &ctx.db,
-                &token_hash,
-                &successor_hash,
-                ctx.now,
-                RETRY_GRACE_MS,
-            )
-            .await?
-        }
-    };
-    if !renewed {
-        worker::console_warn!(
-            "refresh: a token rotated over {} s ago was presented again; session {} revoked",
-            RETRY_GRACE_MS / 1000,
-            row.session_id
-        );
-        store::revoke_session(&ctx.db, &row.session_id, ctx.now)
-            .run()
+    let (successor, successor_hash) = secret_token::successor(&ctx.secret, &token);
+    let renewed = row.rotated_at.is_none()
+        && store::rotate(&ctx.db, &token_hash, &successor_hash, &row.session_id, ctx.now).await?
+        // Replaced a moment ago (here, or by a request that raced this one).
+        || store::replaced_within(&ctx.db, &token_hash, &successor_hash, ctx.now, RETRY_GRACE_MS)
             .await?;
+    if !renewed {
+        if row.rotated_at.is_some_and(|at| at < ctx.now - RETRY_GRACE_MS) {
+            worker::console_warn!(
+                "refresh: a token rotated over {} s ago was presented again; session {} revoked",
+                RETRY_GRACE_MS / 1000,
+                row.session_id
+            );
+            store::revoke_session(&ctx.db, &row.session_id, ctx.now)
+                .run()
+                .await?;
+        }
+        // Otherwise its session ended a moment ago, or its successor was made
+        // under another `JWT_SECRET`: signed out, as a retry finds nothing.
         return context::signed_out(&ctx);
     }
     let account = Account {

@@ -152,14 +152,18 @@ const FIND_REFRESH: &str = "SELECT t.session_id, t.rotated_at, s.user_id, s.revo
 /// Rotation is claimed by one request only: the one whose successor is written.
 const ROTATE_REFRESH: &str = "UPDATE refresh_tokens SET rotated_at = ?2, successor_hash = ?3 \
      WHERE token_hash = ?1 AND rotated_at IS NULL";
-const INSERT_SUCCESSOR: &str = "INSERT INTO refresh_tokens (token_hash, session_id, created_at) \
+/// The successor is the same for every request that presents the old token
+/// ([`super::secret_token::successor`]): the one that lost the race finds it
+/// written already.
+const INSERT_SUCCESSOR: &str = "INSERT OR IGNORE INTO refresh_tokens (token_hash, session_id, created_at) \
      SELECT ?1, session_id, ?3 FROM refresh_tokens WHERE token_hash = ?2 AND successor_hash = ?1";
-/// A token rotated less than `?4` ago may be presented again (its answer was
-/// lost, or another tab raced it): it gets a token of its own, once per try,
-/// while the session is live.
-const INSERT_RETRY_SUCCESSOR: &str = "INSERT INTO refresh_tokens (token_hash, session_id, created_at) \
-     SELECT ?1, t.session_id, ?3 FROM refresh_tokens t JOIN staff_sessions s ON s.id = t.session_id \
-     WHERE t.token_hash = ?2 AND t.rotated_at IS NOT NULL AND t.rotated_at >= ?3 - ?4 \
+/// A token replaced less than `?4` ago may be presented again (its answer was
+/// lost, or another tab raced it): it is answered with the token that
+/// replaced it, while the session is live.
+const RETRIED_SUCCESSOR: &str = "SELECT 1 AS n FROM refresh_tokens t \
+     JOIN staff_sessions s ON s.id = t.session_id \
+     JOIN refresh_tokens n ON n.token_hash = t.successor_hash \
+     WHERE t.token_hash = ?1 AND t.successor_hash = ?2 AND t.rotated_at >= ?3 - ?4 \
        AND s.revoked_at IS NULL AND s.expires_at > ?3";
 const TOUCH_SESSION: &str = "UPDATE staff_sessions SET last_used_at = ?2 \
      WHERE id = ?1 AND revoked_at IS NULL";
@@ -477,29 +481,22 @@ pub async fn rotate(
             query!(db, TOUCH_SESSION, session_id, now),
         ])
         .await?;
-    Ok(results.get(1).map(d1::changes) == Some(1))
+    Ok(results.first().map(d1::changes) == Some(1))
 }
 
-/// A fresh token for a retry of a token rotated within `grace_ms`; `false`
-/// when the rotation is older than that or the session is gone.
-pub async fn retry_successor(
+/// Whether `old_hash` was replaced by `new_hash` within `grace_ms`, in a
+/// session still live: a retry, answered with that same successor.
+pub async fn replaced_within(
     db: &D1Database,
     old_hash: &str,
     new_hash: &str,
     now: i64,
     grace_ms: i64,
 ) -> HostResult<bool> {
-    let result = query!(
-        db,
-        INSERT_RETRY_SUCCESSOR,
-        new_hash,
-        old_hash,
-        now,
-        grace_ms
-    )
-    .run()
-    .await?;
-    Ok(d1::changes(&result) == 1)
+    let found: Option<d1::Count> = query!(db, RETRIED_SUCCESSOR, old_hash, new_hash, now, grace_ms)
+        .first()
+        .await?;
+    Ok(found.is_some())
 }
 
 pub fn revoke_session(db: &D1Database, session_id: &str, now: i64) -> D1PreparedStatement {
