@@ -68,7 +68,10 @@ mod tests {
         assert_eq!(stored, hash(&next));
         assert_eq!(successor(KEY, &token).0, next);
         assert_ne!(successor(KEY, &generate().0).0, next);
-        assert_ne!(successor("another-secret-0123456789abcdefghij", &token).0, next);
+        assert_ne!(
+            successor("another-secret-0123456789abcdefghij", &token).0,
+            next
+        );
     }
 
     #[test]

@@ -37,7 +37,10 @@ pub async fn refresh(req: Request, env: &Env) -> ApiResult<Response> {
         || store::replaced_within(&ctx.db, &token_hash, &successor_hash, ctx.now, RETRY_GRACE_MS)
             .await?;
     if !renewed {
-        if row.rotated_at.is_some_and(|at| at < ctx.now - RETRY_GRACE_MS) {
+        if row
+            .rotated_at
+            .is_some_and(|at| at < ctx.now - RETRY_GRACE_MS)
+        {
             worker::console_warn!(
                 "refresh: a token rotated over {} s ago was presented again; session {} revoked",
                 RETRY_GRACE_MS / 1000,
