@@ -1,8 +1,9 @@
 import { readFile } from "node:fs/promises";
+import type { TestInfo } from "@playwright/test";
 import { LEAD_PATH, uniqueIp } from "../support/leads";
 import { expect, type Page, test } from "./fixtures";
 import { createStaff, signIn } from "./staff";
-import { holdRequests, listAnswer, panelLoaded, screenshot, seedLeads, sql } from "./support";
+import { afterNextFrame, holdRequests, listAnswer, panelLoaded, screenshot, seedLeads, sql } from "./support";
 
 function counter(page: Page, label: string) {
   return page.locator(".counter").filter({ hasText: label }).locator(".counter__value");
@@ -16,6 +17,11 @@ async function counterValue(page: Page, label: string): Promise<number> {
 
 function row(page: Page, name: string) {
   return page.getByRole("row").filter({ hasText: name });
+}
+
+/** The pager's line, '1–50 de 60 leads · página 1 de 2' (the list's status says it once more, to screen readers). */
+function pagerLine(page: Page) {
+  return page.getByRole("navigation", { name: "Páginas" }).locator("p");
 }
 
 /** Opens the panel showing only the leads whose names contain `surname` (see seed-data.ts). */
@@ -144,14 +150,14 @@ test("emptying the last page with 'Excluir' shows the page before it, not an emp
     })),
   );
   await showOnly(page, group);
-  await expect(page.getByText("1–50 de 51 leads · página 1 de 2")).toBeVisible();
+  await expect(pagerLine(page)).toHaveText("1–50 de 51 leads · página 1 de 2");
   await page.getByRole("button", { name: "Próxima" }).click();
-  await expect(page.getByText("51–51 de 51 leads · página 2 de 2")).toBeVisible();
+  await expect(pagerLine(page)).toHaveText("51–51 de 51 leads · página 2 de 2");
 
   await row(page, `${group} 51`).getByRole("button", { name: "Excluir lead" }).click();
   await page.getByRole("dialog", { name: "Excluir lead?" }).getByRole("button", { name: "Excluir" }).click();
   await expect(page.locator(".toast").filter({ hasText: "Lead removido com sucesso" })).toBeVisible();
-  await expect(page.getByText("1–50 de 50 leads · página 1 de 1")).toBeVisible();
+  await expect(pagerLine(page)).toHaveText("1–50 de 50 leads · página 1 de 1");
   await expect(page).not.toHaveURL(/page=2/);
   await expect(row(page, `${group} 01`)).toHaveCount(1);
 });
@@ -221,7 +227,7 @@ test("'Precisam de atenção' counts a lead whose correction Jetimob refused, un
 
 test("searching for nobody shows the empty state", async ({ page }) => {
   await showOnly(page, "ninguém-tem-este-nome");
-  await expect(page.getByText("Nenhum lead encontrado")).toBeVisible();
+  await expect(page.locator(".list-status")).toHaveText("Nenhum lead encontrado");
 });
 
 test("says 'Carregando leads...' while the first page loads", async ({ page }) => {
@@ -373,25 +379,30 @@ test("pages through a long list with 'Próxima' and 'Anterior', the page number 
   );
   await page.getByLabel("Buscar por nome, e-mail ou WhatsApp").fill(group);
   await expect(page).toHaveURL(/q=Paginada\+/);
-  await expect(page.getByText("1–50 de 60 leads · página 1 de 2")).toBeVisible();
+  await expect(pagerLine(page)).toHaveText("1–50 de 60 leads · página 1 de 2");
   await expect(row(page, `${group} 01`)).toHaveCount(1);
 
   // 'Próxima' asks for the page after the last lead shown: a seek, not a count from the top.
   const seek = page.waitForRequest((r) => r.url().includes("/api/leads?") && /[?&]after=\d+%3A/.test(r.url()));
-  await page.getByRole("button", { name: "Próxima" }).click();
+  const next = page.getByRole("button", { name: "Próxima" });
+  await next.focus();
+  await page.keyboard.press("Enter");
   await seek;
   await expect(page).toHaveURL(/page=2/);
-  await expect(page.getByText("51–60 de 60 leads · página 2 de 2")).toBeVisible();
+  await expect(pagerLine(page)).toHaveText("51–60 de 60 leads · página 2 de 2");
   await expect(row(page, `${group} 51`)).toHaveCount(1);
   await expect(row(page, `${group} 60`)).toHaveCount(1);
   await expect(row(page, `${group} 50`)).toHaveCount(0);
-  await expect(page.getByRole("button", { name: "Próxima" })).toBeDisabled();
+  // Off on the last page, it keeps the focus the keyboard left on it.
+  await expect(next).toBeDisabled();
+  await afterNextFrame(page);
+  await expect(next).toBeFocused();
 
   // Reloading the tab seeks to where the page starts, as 'Próxima' did.
   const reseek = page.waitForRequest((r) => r.url().includes("/api/leads?") && /[?&]after=\d+%3A/.test(r.url()));
   await page.reload();
   await reseek;
-  await expect(page.getByText("51–60 de 60 leads · página 2 de 2")).toBeVisible();
+  await expect(pagerLine(page)).toHaveText("51–60 de 60 leads · página 2 de 2");
   await expect(row(page, `${group} 51`)).toHaveCount(1);
 
   // The address alone, in another tab (a shared link), brings the same page back, by its number.
@@ -401,7 +412,7 @@ test("pages through a long list with 'Próxima' and 'Anterior', the page number 
   );
   await other.goto(page.url());
   await byNumber;
-  await expect(other.getByText("51–60 de 60 leads · página 2 de 2")).toBeVisible();
+  await expect(pagerLine(other)).toHaveText("51–60 de 60 leads · página 2 de 2");
   await expect(row(other, `${group} 51`)).toHaveCount(1);
   await other.close();
 
@@ -412,4 +423,82 @@ test("pages through a long list with 'Próxima' and 'Anterior', the page number 
   await page.goBack();
   await expect(page).toHaveURL(/page=2/);
   await expect(row(page, `${group} 60`)).toHaveCount(1);
+});
+
+/** A group of leads of this test and viewport only, oldest last: `${group} 1` is the newest. */
+async function seedGroup(prefix: string, testInfo: TestInfo, statuses: ("pending" | "sent")[]) {
+  const group = `${prefix}${testInfo.project.name === "phone" ? "Celular" : "Computador"}`;
+  const now = Date.now();
+  await seedLeads(
+    statuses.map((delivery_status, i) => ({
+      name: `${group} ${i + 1}`,
+      delivery_status,
+      created_at: now - i * 60_000,
+    })),
+  );
+  return group;
+}
+
+test("a lead deleted from the keyboard hands the focus to the next lead's first action, the last one to the list's heading", async ({
+  page,
+}, testInfo) => {
+  const group = await seedGroup("Teclado", testInfo, ["sent", "sent"]);
+  await showOnly(page, group);
+  const dialog = page.getByRole("dialog", { name: "Excluir lead?" });
+  const remove = async (name: string) => {
+    await row(page, name).getByRole("button", { name: "Excluir lead" }).focus();
+    await page.keyboard.press("Enter");
+    await expect(dialog.getByRole("button", { name: "Cancelar" })).toBeFocused();
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Enter");
+    await expect(page.locator(".toast").filter({ hasText: "Lead removido com sucesso" }).last()).toBeVisible();
+    await expect(row(page, name)).toHaveCount(0);
+  };
+  await remove(`${group} 1`);
+  await expect(row(page, `${group} 2`).getByRole("button", { name: "Excluir lead" })).toBeFocused();
+  await remove(`${group} 2`);
+  await expect(page.getByRole("heading", { name: "Lista de Leads" })).toBeFocused();
+});
+
+test("'Marcar Enviado' keeps the focus while it runs; once it is gone, the focus goes to the lead's next action, or the next lead's", async ({
+  page,
+}, testInfo) => {
+  const group = await seedGroup("Foco", testInfo, ["pending", "pending", "pending"]);
+  await showOnly(page, group);
+  const { requested, release } = await holdRequests(page, /\/api\/leads\/[^/]+\/mark-sent$/);
+  const mark = row(page, `${group} 1`).getByRole("button", { name: "Marcar Enviado" });
+  await mark.focus();
+  await page.keyboard.press("Enter");
+  // While Jetimob is slow, the button is off but still holds the focus; a second press does nothing.
+  await expect(mark).toBeDisabled();
+  await afterNextFrame(page);
+  await expect(mark).toBeFocused();
+  await page.keyboard.press("Enter");
+  release();
+  await expect(row(page, `${group} 1`).locator(".badge")).toHaveText("Enviado");
+  // The lead stays on the list ('Todos'): its delete button takes the focus.
+  await expect(row(page, `${group} 1`).getByRole("button", { name: "Excluir lead" })).toBeFocused();
+  expect(requested).toHaveLength(1);
+  await page.unroute(/\/api\/leads\/[^/]+\/mark-sent$/);
+
+  // Under 'Pendentes' the lead leaves the list: the focus goes to the next lead's 'Marcar Enviado'.
+  await page.getByRole("button", { name: /^Pendentes/ }).click();
+  await expect(page.getByRole("row")).toHaveCount(3);
+  await row(page, `${group} 2`).getByRole("button", { name: "Marcar Enviado" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(row(page, `${group} 2`)).toHaveCount(0);
+  await expect(row(page, `${group} 3`).getByRole("button", { name: "Marcar Enviado" })).toBeFocused();
+});
+
+test("a filter or a search says, politely, how many leads it found, or that it found none", async ({ page }) => {
+  await panelLoaded(page);
+  const result = page.getByRole("region", { name: "Lista de Leads" }).getByRole("status");
+  // The list as the page opened: nothing to say yet.
+  await expect(result).toHaveText("");
+  await showOnly(page, "Filtro");
+  await expect(result).toHaveText("1–3 de 3 leads · página 1 de 1");
+  await page.getByRole("button", { name: /^Falharam/ }).click();
+  await expect(result).toHaveText("1–2 de 2 leads · página 1 de 1");
+  await showOnly(page, "ninguém-tem-este-nome");
+  await expect(result).toHaveText("Nenhum lead encontrado");
 });

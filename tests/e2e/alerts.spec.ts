@@ -1,6 +1,6 @@
 import { expect, test } from "./fixtures";
 import { createColleague, createOwner, createStaff, signIn } from "./staff";
-import { panelLoaded, runCron, screenshot, siteUrl, sql } from "./support";
+import { afterNextFrame, holdRequests, panelLoaded, runCron, screenshot, siteUrl, sql } from "./support";
 
 // The panel's side of 'nobody misses a lead': each person's switch for the
 // new-lead e-mails, and the banner while leads are not reaching Jetimob (this
@@ -32,9 +32,16 @@ test("'Receber aviso de novos leads' switches the signed-in person's e-mails and
     String(!before),
   );
 
-  // The keyboard works it too.
+  // The keyboard works it too, and the switch keeps the focus while its change is on its way.
+  const { release } = await holdRequests(page, /\/api\/auth\/notices$/);
   await notices.focus();
   await page.keyboard.press("Space");
+  await expect(notices).toBeDisabled();
+  await afterNextFrame(page);
+  await expect(notices).toBeFocused();
+  release();
+  await expect(notices).toBeEnabled();
+  await expect(notices).toBeFocused();
   await expect(notices).toHaveAttribute("aria-checked", String(before));
   await expect(page.getByText(before ? "Aviso de novos leads ligado" : "Aviso de novos leads desligado")).toBeVisible();
   expect(await stored()).toBe(before ? 1 : 0);

@@ -1,7 +1,7 @@
 import { STAFF_DOMAIN, staffEmail } from "../support/staff";
 import { expect, type Page, test } from "./fixtures";
 import { createStaff, signIn, submitLogin } from "./staff";
-import { emailedLink, holdRequests, LEAD_SUBMIT, screenshot, sql } from "./support";
+import { afterNextFrame, emailedLink, holdRequests, LEAD_SUBMIT, screenshot, sql } from "./support";
 
 const PASSWORD = "vinho-tinto-2026";
 
@@ -85,8 +85,18 @@ test.describe("sign-up messages", () => {
     await signup.getByLabel("E-mail").fill(address);
     await signup.getByLabel("Senha", { exact: true }).fill(PASSWORD);
     await signup.getByLabel("Confirmar senha", { exact: true }).fill(PASSWORD);
-    await signup.getByRole("button", { name: "Criar conta" }).click();
+    const { release } = await holdRequests(page, /\/api\/auth\/signup$/);
+    await signup.getByRole("button", { name: "Criar conta" }).focus();
+    await page.keyboard.press("Enter");
+    // On its way, the button is off and says so, and keeps the focus.
+    const busy = signup.getByRole("button", { name: "Criando conta..." });
+    await expect(busy).toBeDisabled();
+    await afterNextFrame(page);
+    await expect(busy).toBeFocused();
+    release();
     await expect(toast(page, "Conta criada!")).toContainText("Verifique seu email para confirmar a conta");
+    // The form is hidden for the Login tab, which takes the focus.
+    await expect(page.getByRole("tab", { name: "Login" })).toBeFocused();
     await screenshot(page, testInfo, "auth-signup-success");
 
     const confirmed = await createStaff(request);
@@ -139,11 +149,23 @@ test.describe("signing in", () => {
   test("the right password says so and opens the panel", async ({ page, request }, testInfo) => {
     const staff = await createStaff(request);
     await page.goto("/auth");
-    await submitLogin(page, staff.email, staff.password);
+    const { release } = await holdRequests(page, /\/api\/auth\/login$/);
+    const login = page.getByRole("tabpanel", { name: "Login" });
+    await login.getByLabel("E-mail").fill(staff.email);
+    await login.getByLabel("Senha", { exact: true }).fill(staff.password);
+    await login.getByRole("button", { name: "Entrar" }).focus();
+    await page.keyboard.press("Enter");
+    // On its way, 'Entrando...' is off and keeps the focus.
+    const busy = login.getByRole("button", { name: "Entrando..." });
+    await expect(busy).toBeDisabled();
+    await afterNextFrame(page);
+    await expect(busy).toBeFocused();
+    release();
     // The toast shows for 6 seconds: looked for first, before the panel's code has loaded.
     await expect(toast(page, "Login realizado com sucesso!")).toBeVisible();
     await expect(page).toHaveURL(/\/admin$/);
-    await expect(page.getByRole("heading", { name: "Painel Administrativo" })).toBeVisible();
+    // The panel starts the keyboard and the screen reader at its heading.
+    await expect(page.getByRole("heading", { name: "Painel Administrativo" })).toBeFocused();
     await expect(page.getByText(`Logado como ${staff.email}`)).toBeVisible();
     await screenshot(page, testInfo, "admin-signed-in");
   });

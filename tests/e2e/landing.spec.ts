@@ -587,30 +587,54 @@ test.describe("without JavaScript", () => {
   });
 });
 
+const PUBLIC_PAGES = ["/", "/privacidade", "/obrigado", "/cadastro-nao-enviado"];
+
+/**
+ * The visible runs of text that end past `width`. A phone widens its layout
+ * to fit a line that does not, and shrinks the whole page to match: every
+ * visible run of text must end inside the width the page was laid out for.
+ */
+function textPastEdge(page: Page, width: number): Promise<string[]> {
+  return page.evaluate((edge) => {
+    const out: string[] = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent?.trim();
+      if (!text || !node.parentElement?.checkVisibility()) continue;
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      const { right, width } = range.getBoundingClientRect();
+      if (width > 1 && right > edge + 0.5) out.push(text);
+    }
+    return out;
+  }, width);
+}
+
 test("every public page reads at 320 px without scrolling sideways", async ({ page }, testInfo) => {
   test.skip(testInfo.project.name !== "phone", "a phone's width");
   await page.setViewportSize({ width: 320, height: 640 });
-  for (const path of ["/", "/privacidade", "/obrigado", "/cadastro-nao-enviado"]) {
+  for (const path of PUBLIC_PAGES) {
     await page.goto(path);
-    // A phone widens its layout to fit a line that does not, and shrinks the whole page to match: every
-    // visible run of text must end inside the width the page was laid out for.
-    const cut = await page.evaluate(() => {
-      const out: string[] = [];
-      const edge = document.documentElement.clientWidth;
-      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-        const text = node.textContent?.trim();
-        if (!text || !node.parentElement?.checkVisibility()) continue;
-        const range = document.createRange();
-        range.selectNodeContents(node);
-        const { right, width } = range.getBoundingClientRect();
-        if (width > 1 && right > edge + 0.5) out.push(text);
-      }
-      return out;
-    });
-    expect(cut, path).toEqual([]);
+    expect(await textPastEdge(page, 320), path).toEqual([]);
   }
   await screenshot(page, testInfo, "not-sent-320");
+});
+
+test("with the browser's text at 200%, every public page still reads at 360 px without scrolling sideways", async ({
+  page,
+}, testInfo) => {
+  test.skip(testInfo.project.name !== "phone", "a phone's width");
+  await page.setViewportSize({ width: 360, height: 740 });
+  for (const path of PUBLIC_PAGES) {
+    await page.goto(path);
+    await page.evaluate(() => {
+      document.documentElement.style.fontSize = "200%";
+    });
+    expect(await textPastEdge(page, 360), path).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(360);
+    if (path === "/obrigado") await screenshot(page, testInfo, "form-sent-large-text");
+  }
+  await screenshot(page, testInfo, "not-sent-large-text");
 });
 
 test.describe("privacy page", () => {

@@ -150,10 +150,14 @@ test("on a lead's own page, staff mark it sent, and delete it and are back on th
   const card = page.getByRole("region", { name: person.name });
   await expect(card.locator(".badge")).toHaveText("Pendente");
   await screenshot(page, testInfo, "admin-lead-actions");
-  await card.getByRole("button", { name: "Marcar Enviado" }).click();
+  await card.getByRole("button", { name: "Marcar Enviado" }).focus();
+  await page.keyboard.press("Enter");
   await expect(page.locator(".toast").filter({ hasText: "Status Jetimob atualizado" })).toBeVisible();
   await expect(card.locator(".badge")).toHaveText("Enviado");
   await expect(card.getByRole("button", { name: "Marcar Enviado" })).toHaveCount(0);
+  // The button is gone: the focus is on the status that says the lead is sent, not lost on the page.
+  await expect(page.locator(":focus")).toContainText("Enviado");
+  await expect(page.locator(":focus")).toContainText("Marcado pela equipe");
   // The page tells the story it is part of, without a reload.
   const actions = page.getByRole("region", { name: "Ações da equipe" }).getByRole("listitem");
   await expect(actions).toHaveCount(1);
@@ -168,6 +172,8 @@ test("on a lead's own page, staff mark it sent, and delete it and are back on th
   await dialog.getByRole("button", { name: "Excluir" }).click();
   await expect(page.locator(".toast").filter({ hasText: "Lead removido com sucesso" })).toBeVisible();
   await expect(page).toHaveURL(/\/admin$/);
+  // Back on the list, the keyboard and the screen reader start at its heading.
+  await expect(page.getByRole("heading", { level: 1, name: "Painel Administrativo" })).toBeFocused();
   await panelLoaded(page);
   await expect(page.getByRole("row").filter({ hasText: person.name })).toHaveCount(0);
   expect(await sql("SELECT id FROM leads WHERE email = ?1", person.email)).toEqual([]);
@@ -200,7 +206,20 @@ test("a lead's row opens with the keyboard, and a possible duplicate is marked a
   await anaRow.getByRole("link", { name: ana.name }).focus();
   await page.keyboard.press("Enter");
   await expect(page.getByRole("heading", { name: ana.name })).toBeVisible();
+  // The link pressed went with the list: the lead's page takes the focus at its heading.
+  await expect(page.getByRole("heading", { level: 1, name: "Lead" })).toBeFocused();
   await expect(page.getByRole("note").filter({ hasText: "Possível duplicado" })).toContainText(bia.name);
+
+  // '← Voltar à lista de leads', and the browser's Back from a lead, start the list at its heading too.
+  await page.getByRole("link", { name: "← Voltar à lista de leads" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/admin\?status=duplicados$/);
+  const list = page.getByRole("heading", { level: 1, name: "Painel Administrativo" });
+  await expect(list).toBeFocused();
+  await page.goBack();
+  await expect(page.getByRole("heading", { level: 1, name: "Lead" })).toBeFocused();
+  await page.goBack();
+  await expect(list).toBeFocused();
 });
 
 test("a lead sent the form many times shows its first and its newest submissions, and says how many it leaves out", async ({

@@ -3,7 +3,7 @@ import { uniqueIp } from "../support/leads";
 import { staffEmail } from "../support/staff";
 import { expect, type Page, test } from "./fixtures";
 import { createOwner, createStaff, signIn, signUp, submitLogin } from "./staff";
-import { emailedLink, holdRequests, screenshot, siteUrl, sql } from "./support";
+import { afterNextFrame, emailedLink, holdRequests, screenshot, siteUrl, sql } from "./support";
 
 function toast(page: Page, title: string) {
   return page.locator(".toast").filter({ hasText: title });
@@ -106,8 +106,19 @@ test.describe("'Alterar senha'", () => {
   test("changes the password from the panel's header", async ({ page, request }, testInfo) => {
     const { staff, dialog } = await changePasswordDialog(page, request, "senha-trocada-2026", "senha-trocada-2026");
     await screenshot(page, testInfo, "admin-change-password");
-    await dialog.getByRole("button", { name: "Alterar senha" }).click();
+    const { requested, release } = await holdRequests(page, /\/api\/auth\/password$/);
+    await dialog.getByRole("button", { name: "Alterar senha" }).focus();
+    await page.keyboard.press("Enter");
+    // On its way, the button says so and is off, and keeps the focus; another Enter sends nothing.
+    const busy = dialog.getByRole("button", { name: "Alterando..." });
+    await expect(busy).toBeDisabled();
+    await afterNextFrame(page);
+    await expect(busy).toBeFocused();
+    await page.keyboard.press("Enter");
+    release();
     await expect(toast(page, "Senha alterada")).toBeVisible();
+    expect(requested).toHaveLength(1);
+    await expect(page.getByRole("button", { name: "Alterar senha" })).toBeFocused();
     await expect(dialog).toBeHidden();
     await expect(page.getByText(`Logado como ${staff.email}`)).toBeVisible();
   });
@@ -180,7 +191,8 @@ test.describe("'Equipe'", () => {
     await expect(toast(page, "Conta desativada")).toBeVisible();
     await expect(row.getByText("Desativada")).toBeVisible();
     await expect(page.getByRole("row").filter({ hasText: alias.email }).getByText("Desativada")).toBeVisible();
-    await expect(row.getByRole("button", { name: "Reativar" })).toBeVisible();
+    // 'Desativar' is gone with what it did: the account's 'Reativar' holds the focus, not the page.
+    await expect(row.getByRole("button", { name: "Reativar" })).toBeFocused();
 
     // Their panel's 30-second check finds the session gone.
     await theirPage.clock.runFor(31_000);
@@ -269,6 +281,29 @@ test.describe("'Equipe'", () => {
     await ask.getByRole("button", { name: "Encerrar sessões" }).click();
     await expect(page).toHaveURL(/\/auth/);
   });
+});
+
+test("moving between the panel's pages puts the focus on the new page's heading, but not when a page is opened", async ({
+  page,
+  request,
+}) => {
+  await signIn(page, await createOwner(request));
+  const heading = (name: string) => page.getByRole("heading", { level: 1, name });
+  await page.goto("/admin");
+  await expect(heading("Painel Administrativo")).toBeVisible();
+  await expect(heading("Painel Administrativo")).not.toBeFocused();
+  const nav = page.getByRole("navigation", { name: "Páginas do painel" });
+  for (const [link, title] of [
+    ["Equipe", "Equipe"],
+    ["Atividade", "Atividade"],
+    ["Leads", "Painel Administrativo"],
+  ] as const) {
+    await nav.getByRole("link", { name: link }).focus();
+    await page.keyboard.press("Enter");
+    await expect(heading(title)).toBeFocused();
+  }
+  await page.goBack();
+  await expect(heading("Atividade")).toBeFocused();
 });
 
 test.describe("'Atividade'", () => {

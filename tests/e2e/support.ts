@@ -100,6 +100,17 @@ export function listAnswer(page: Page, asked: Record<string, string>): Promise<R
   });
 }
 
+/**
+ * Waits until the page has been drawn again: the browser moves the focus off
+ * a control that turned disabled only then, so a check of where the focus is
+ * made sooner could pass for the wrong reason.
+ */
+export function afterNextFrame(page: Page): Promise<void> {
+  return page.evaluate(
+    () => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))),
+  );
+}
+
 /** Fires the worker's cron once (deliveries, notices, delivery alerts) and waits for it. */
 export function runCron(): Promise<void> {
   return currentSite().app.runCron();

@@ -76,25 +76,30 @@ type RouterProps = {
 };
 
 export function Router({ routes, notFound: NotFound, notFoundTitle, initialPath, initialPage }: RouterProps) {
-  const [state, setState] = useState<{ path: string; page: ComponentType }>({
+  /** `arrived`: the page was reached without a reload (its heading takes the focus). */
+  const [state, setState] = useState<{ path: string; page: ComponentType; arrived: boolean }>({
     path: initialPath,
     page: initialPage,
+    arrived: false,
   });
   const pending = useRef<string | null>(null);
 
   // The current page stays on screen until the next one's code has loaded,
   // so a redirect keeps saying what it is doing instead of flashing a spinner.
+  // `focus`: a link to a #fragment scrolls there instead; the list's own
+  // Back and Forward (its filters) stay on the same page.
   const show = useCallback(
-    (path: string) => {
+    (path: string, focus: boolean) => {
       pending.current = path;
+      const shown = (page: ComponentType) => setState((now) => ({ path, page, arrived: focus && now.path !== path }));
       const route = findRoute(routes, path);
       if (!route) {
-        setState({ path, page: NotFound });
+        shown(NotFound);
         return;
       }
       route.load().then(
         (m) => {
-          if (pending.current === path) setState({ path, page: m.default });
+          if (pending.current === path) shown(m.default);
         },
         () => window.location.assign(path),
       );
@@ -112,7 +117,7 @@ export function Router({ routes, notFound: NotFound, notFoundTitle, initialPath,
       const target = url.pathname + url.search + url.hash;
       if (options?.replace) window.history.replaceState(null, "", target);
       else window.history.pushState(null, "", target);
-      show(url.pathname);
+      show(url.pathname, !url.hash);
       if (!url.hash) window.scrollTo(0, 0);
       else scrollToHash(url.hash);
     },
@@ -120,7 +125,7 @@ export function Router({ routes, notFound: NotFound, notFoundTitle, initialPath,
   );
 
   useEffect(() => {
-    const onPop = () => show(window.location.pathname);
+    const onPop = () => show(window.location.pathname, true);
     window.addEventListener("popstate", onPop);
     return () => window.removeEventListener("popstate", onPop);
   }, [show]);
@@ -130,6 +135,12 @@ export function Router({ routes, notFound: NotFound, notFoundTitle, initialPath,
     document.title = findRoute(routes, state.path)?.title ?? notFoundTitle;
   }, [routes, notFoundTitle, state.path]);
 
+  // Where keyboard and screen reader go on: the new page's heading, not the
+  // <body> the link that was pressed left behind with the page it was on.
+  useEffect(() => {
+    if (state.arrived) return focusHeading();
+  }, [state]);
+
   const value = useMemo(() => ({ path: state.path, navigate }), [state.path, navigate]);
   const Page = state.page;
   return (
@@ -137,6 +148,28 @@ export function Router({ routes, notFound: NotFound, notFoundTitle, initialPath,
       <Page />
     </RouterContext.Provider>
   );
+}
+
+/**
+ * Focuses the page's <h1 tabIndex={-1}> once it is on screen (a staff page
+ * shows it once the session is checked), unless focus has gone somewhere
+ * meanwhile. Answers what stops waiting for it.
+ */
+function focusHeading(): () => void {
+  const before = document.activeElement;
+  const focus = () => {
+    const heading = document.querySelector<HTMLElement>("h1");
+    if (!heading) return false;
+    const now = document.activeElement;
+    if (now === before || now === document.body || now === null) heading.focus({ preventScroll: true });
+    return true;
+  };
+  if (focus()) return () => {};
+  const observer = new MutationObserver(() => {
+    if (focus()) observer.disconnect();
+  });
+  observer.observe(document.body, { childList: true, subtree: true });
+  return () => observer.disconnect();
 }
 
 /** Scrolls to the element a `#fragment` names, once the next page has rendered it. */

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
+import { Button } from "../../components/Button";
 import { EmailAddress } from "../../components/EmailAddress";
 import { useToast } from "../../components/toast";
 import { sessionEnded } from "../../lib/api";
@@ -104,22 +105,22 @@ function ActivityPanel() {
           {loading ? "…" : ""}
         </p>
         <div className="pager__buttons">
-          <button
+          <Button
             type="button"
             className="button button--ghost"
-            disabled={trail.length <= 1}
+            inactive={trail.length <= 1}
             onClick={() => setTrail((t) => (t === shown.trail ? t.slice(0, -1) : t))}
           >
             {activityMessages.newer}
-          </button>
-          <button
+          </Button>
+          <Button
             type="button"
             className="button button--ghost"
-            disabled={page.next_before === null}
+            inactive={page.next_before === null}
             onClick={() => setTrail((t) => (t === shown.trail ? [...t, page.next_before] : t))}
           >
             {activityMessages.older}
-          </button>
+          </Button>
         </div>
       </nav>
     </section>

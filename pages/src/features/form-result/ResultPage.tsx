@@ -26,7 +26,7 @@ export function ResultPage({
           <span className="result__icon" aria-hidden="true">
             {tone === "sent" ? "✓" : "!"}
           </span>
-          <h1>{title}</h1>
+          <h1 tabIndex={-1}>{title}</h1>
           {children}
           <Link to={action.to} onClick={action.onClick} className="button button--primary">
             {action.label}

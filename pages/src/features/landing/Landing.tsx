@@ -50,7 +50,9 @@ export default function Landing() {
           <div className="container hero__grid">
             <div className="hero__copy">
               <p className="eyebrow">Pré-lançamento exclusivo · {place}</p>
-              <h1 id="hero-title">Sua casa ao lado de uma vinícola</h1>
+              <h1 id="hero-title" tabIndex={-1}>
+                Sua casa ao lado de uma vinícola
+              </h1>
               <p className="hero__lead">
                 O {development.name} é um {development.kind.toLowerCase()} vizinho à {development.winery}, entre
                 parreirais e o ar puro da serra catarinense. Entre para o grupo de pré-cadastro e conheça tudo antes do

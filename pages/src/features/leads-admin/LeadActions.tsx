@@ -1,3 +1,4 @@
+import { Button } from "../../components/Button";
 import type { Lead } from "./api";
 import { canMarkSent, needsResend } from "./format";
 
@@ -11,36 +12,39 @@ type Props = {
   onDelete: (lead: Lead) => void;
 };
 
-/** What staff can do to a lead: 'Marcar Enviado' and 'Reenviar' where they apply, and 'Excluir lead'. */
+/**
+ * What staff can do to a lead: 'Marcar Enviado' and 'Reenviar' where they apply, and 'Excluir lead'.
+ * While one runs they are all inactive, the one pressed keeping the focus.
+ */
 export function LeadActions({ lead, busy, crmConfigured, onMarkSent, onResend, onDelete }: Props) {
   return (
     <div className="row-actions">
       {canMarkSent(lead, crmConfigured) && (
-        <button
+        <Button
           type="button"
           className="button button--small button--primary"
-          disabled={busy}
+          inactive={busy}
           onClick={() => onMarkSent(lead)}
         >
           Marcar Enviado
-        </button>
+        </Button>
       )}
       {needsResend(lead) && crmConfigured && (
-        <button
+        <Button
           type="button"
           className="button button--small button--ghost"
-          disabled={busy}
+          inactive={busy}
           onClick={() => onResend(lead)}
         >
           Reenviar
-        </button>
+        </Button>
       )}
-      <button
+      <Button
         type="button"
         className="icon-button"
         aria-label="Excluir lead"
         title="Excluir lead"
-        disabled={busy}
+        inactive={busy}
         onClick={() => onDelete(lead)}
       >
         <svg
@@ -56,7 +60,7 @@ export function LeadActions({ lead, busy, crmConfigured, onMarkSent, onResend, o
         >
           <path d="M4 7h16M10 11v6M14 11v6M6 7l1 12a2 2 0 0 0 2 2h6a2 2 0 0 0 2-2l1-12M9 7V4h6v3" />
         </svg>
-      </button>
+      </Button>
     </div>
   );
 }

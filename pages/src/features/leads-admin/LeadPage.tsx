@@ -1,4 +1,4 @@
-import { Fragment, useCallback, useEffect, useState } from "react";
+import { Fragment, useCallback, useEffect, useRef, useState } from "react";
 import { Link, routeParam, useRouter } from "../../app/router";
 import { EmailAddress } from "../../components/EmailAddress";
 import { LoadFailed } from "../../components/LoadFailed";
@@ -16,6 +16,7 @@ import { useLeadActions } from "./useLeadActions";
 import { lastListAddress } from "./useListParams";
 import "./admin.css";
 import "./lead-page.css";
+import { useFocusRescue } from "../../lib/useFocusRescue";
 import { useLatestRequest } from "../../lib/useLatestRequest";
 
 const LOAD_FAILED = "Erro ao carregar o lead";
@@ -43,6 +44,10 @@ function LeadStoryPanel() {
   const [missing, setMissing] = useState(false);
   const [failed, setFailed] = useState(false);
   const { start } = useLatestRequest();
+  const card = useRef<HTMLElement>(null);
+  const status = useRef<HTMLDivElement>(null);
+  // 'Marcar Enviado' gone once the lead is sent: focus goes to the status that says so.
+  useFocusRescue(card, { fallback: () => status.current });
 
   /** Loads the story; a `quiet` reload (after an action) keeps the page on screen and says nothing if it fails. */
   const load = useCallback(
@@ -104,7 +109,7 @@ function LeadStoryPanel() {
   return (
     <div className="lead-page">
       <BackToList />
-      <section className="panel lead-card" aria-labelledby="lead-name">
+      <section className="panel lead-card" aria-labelledby="lead-name" ref={card}>
         <div className="lead-card__head">
           <div>
             <h2 id="lead-name">{lead.name}</h2>
@@ -114,7 +119,9 @@ function LeadStoryPanel() {
             </p>
           </div>
           <div className="lead-card__status">
-            <StatusBadge lead={lead} />
+            <div ref={status} tabIndex={-1}>
+              <StatusBadge lead={lead} />
+            </div>
             <LeadActions
               lead={lead}
               busy={actions.busy[lead.id]}

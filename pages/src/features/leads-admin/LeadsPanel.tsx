@@ -1,8 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from "react";
+import { Button } from "../../components/Button";
 import { LoadFailed } from "../../components/LoadFailed";
 import { useToast } from "../../components/toast";
 import { sessionEnded } from "../../lib/api";
 import { formatCount } from "../../lib/format";
+import { useFocusRescue } from "../../lib/useFocusRescue";
 import { useLatestRequest } from "../../lib/useLatestRequest";
 import { TICK_MS } from "../staff-auth/session";
 import {
@@ -54,12 +56,24 @@ export function LeadsPanel() {
    */
   const onScreen = useRef(params);
   onScreen.current = params;
+  /** What the list shows after a view staff asked for, said to screen readers: the count, or that none was found. */
+  const [result, setResult] = useState("");
+  /** The first view has loaded (or failed): later ones were asked for. */
+  const arrived = useRef(false);
+  const list = useRef<HTMLElement>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  // A lead's row gone (deleted, or out of the filter once sent) or its 'Marcar Enviado' gone:
+  // focus goes to the row's first action, the next row's, or the list's heading.
+  useFocusRescue(list, { items: "tbody tr", target: ".row-actions button", fallback: () => heading.current });
 
   /** Loads the view; `quiet` reloads (the 30-second tick) keep the table and stay silent on failure. */
   const load = useCallback(
     async (view: ListParams, quiet = false) => {
       const controller = start();
       if (!quiet) setLoading(true);
+      // Emptied first, so the same words said again are heard again.
+      const asked = !quiet && arrived.current;
+      if (asked) setResult("");
       try {
         const tagged = await fetchLeads(view, starts.current?.get(toSearch(view)), controller.signal, shown.current);
         const { page } = tagged;
@@ -72,8 +86,11 @@ export function LeadsPanel() {
         shown.current = tagged;
         setData(page);
         setFailed(false);
+        arrived.current = true;
+        if (asked) setResult(page.leads.length === 0 ? panelMessages.empty : summary(page));
       } catch (error) {
         if (controller.signal.aborted) return;
+        arrived.current = true;
         if (!quiet && !sessionEnded(error)) {
           toast(panelMessages.loadFailed);
           shown.current = null;
@@ -134,8 +151,6 @@ export function LeadsPanel() {
   };
 
   const counts = data?.counts;
-  const first = data ? (data.page - 1) * data.page_size + 1 : 0;
-  const last = data ? Math.min(data.total, data.page * data.page_size) : 0;
 
   return (
     <>
@@ -154,12 +169,14 @@ export function LeadsPanel() {
         </p>
       )}
 
-      <section className="leads" aria-labelledby="leads-title">
+      <section className="leads" aria-labelledby="leads-title" ref={list}>
         <div className="leads__head">
-          <h2 id="leads-title">Lista de Leads</h2>
-          <button type="button" className="button button--ghost" onClick={onExport} disabled={exporting}>
+          <h2 id="leads-title" ref={heading} tabIndex={-1}>
+            Lista de Leads
+          </h2>
+          <Button type="button" className="button button--ghost" onClick={onExport} inactive={exporting}>
             {exporting ? "Exportando..." : "Exportar CSV"}
-          </button>
+          </Button>
         </div>
 
         <div className="toolbar">
@@ -205,6 +222,9 @@ export function LeadsPanel() {
             ))}
           </fieldset>
         </div>
+        <p className="sr-only" role="status">
+          {result}
+        </p>
 
         {!data && loading ? (
           <p className="list-status" role="status">
@@ -226,28 +246,24 @@ export function LeadsPanel() {
               loading={loading}
             />
             <nav className="pager" aria-label="Páginas">
-              <p>
-                {formatCount(first)}–{formatCount(last)} de {formatCount(data.total)}{" "}
-                {data.total === 1 ? "lead" : "leads"} · página {formatCount(data.page)} de{" "}
-                {formatCount(Math.max(1, data.pages))}
-              </p>
+              <p>{summary(data)}</p>
               <div className="pager__buttons">
-                <button
+                <Button
                   type="button"
                   className="button button--ghost"
-                  disabled={data.page <= 1}
+                  inactive={data.page <= 1}
                   onClick={() => turnPage(data.page - 1, data.first ? { before: data.first } : null)}
                 >
                   Anterior
-                </button>
-                <button
+                </Button>
+                <Button
                   type="button"
                   className="button button--ghost"
-                  disabled={data.page >= data.pages}
+                  inactive={data.page >= data.pages}
                   onClick={() => turnPage(data.page + 1, data.last ? { after: data.last } : null)}
                 >
                   Próxima
-                </button>
+                </Button>
               </div>
             </nav>
           </>
@@ -257,6 +273,13 @@ export function LeadsPanel() {
       <ConfirmDelete lead={actions.toDelete} onCancel={actions.onCancelDelete} onConfirm={actions.onConfirmDelete} />
     </>
   );
+}
+
+/** The pager's line: '1–50 de 60 leads · página 1 de 2'. */
+function summary(page: LeadsPage): string {
+  const first = (page.page - 1) * page.page_size + 1;
+  const last = Math.min(page.total, page.page * page.page_size);
+  return `${formatCount(first)}–${formatCount(last)} de ${formatCount(page.total)} ${page.total === 1 ? "lead" : "leads"} · página ${formatCount(page.page)} de ${formatCount(Math.max(1, page.pages))}`;
 }
 
 function Counter({ label, value, tone }: { label: string; value?: number; tone?: "sent" | "pending" | "failed" }) {

@@ -11,7 +11,7 @@ export default function NotFound() {
   return (
     <main className="not-found" lang="en">
       <div className="not-found__box">
-        <h1>404</h1>
+        <h1 tabIndex={-1}>404</h1>
         <p>Oops! Page not found</p>
         <Link to="/" className="button button--primary">
           Return to Home

@@ -9,7 +9,7 @@ export default function Privacy() {
     <>
       <SiteHeader overlay={false} />
       <main className="privacy container">
-        <h1>Política de Privacidade</h1>
+        <h1 tabIndex={-1}>Política de Privacidade</h1>
         <p className="privacy__intro">
           Esta política explica como a {agency.legalName} ({agency.creci}) trata os dados pessoais que você informa no
           pré-cadastro do {development.name}, conforme a Lei Geral de Proteção de Dados Pessoais (Lei nº 13.709/2018).

@@ -1,5 +1,6 @@
 import { type FormEvent, type KeyboardEvent, type ReactNode, useEffect, useId, useState } from "react";
 import { useRouter } from "../../app/router";
+import { Button } from "../../components/Button";
 import { GrapesIcon } from "../../components/icons";
 import { PageStatus } from "../../components/PageStatus";
 import { useToast } from "../../components/toast";
@@ -81,9 +82,11 @@ export default function AuthPage() {
     );
   }
 
+  // The sign-up form it was in is hidden: focus goes to the Login tab, where the person goes on.
   const onSignedUp = (email: string) => {
     setPrefill(email);
     setTab("login");
+    document.getElementById("tab-login")?.focus();
   };
 
   return (
@@ -113,7 +116,9 @@ function AuthCard(props: { title: string; subtitle?: string; notice?: boolean; c
           <GrapesIcon size={30} />
           <span>{development.name}</span>
         </div>
-        <h1 className="auth__title">{props.title}</h1>
+        <h1 className="auth__title" tabIndex={-1}>
+          {props.title}
+        </h1>
         {props.subtitle && <p className="auth__subtitle">{props.subtitle}</p>}
         {props.children}
         {props.notice && (
@@ -209,9 +214,9 @@ function LoginForm({ prefill, onEmail }: { prefill: string; onEmail: (email: str
         value={password}
         onChange={setPassword}
       />
-      <button type="submit" className="button button--primary auth__submit" disabled={busy}>
+      <Button type="submit" className="button button--primary auth__submit" inactive={busy}>
         {busy ? "Entrando..." : "Entrar"}
-      </button>
+      </Button>
     </form>
   );
 }
@@ -272,9 +277,9 @@ function SignupForm({ onSignedUp }: { onSignedUp: (email: string) => void }) {
         onConfirmation={setConfirmation}
       />
       <div ref={turnstile.containerRef} className="turnstile" />
-      <button type="submit" className="button button--primary auth__submit" disabled={busy}>
+      <Button type="submit" className="button button--primary auth__submit" inactive={busy}>
         {busy ? "Criando conta..." : "Criar conta"}
-      </button>
+      </Button>
     </form>
   );
 }

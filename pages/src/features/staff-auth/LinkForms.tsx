@@ -1,4 +1,5 @@
 import { type FormEvent, useId, useState } from "react";
+import { Button } from "../../components/Button";
 import { useToast } from "../../components/toast";
 import { ApiError, serverMessage } from "../../lib/api";
 import { EmailField } from "./EmailField";
@@ -48,9 +49,9 @@ export function ConfirmSignup({ token, onLinkUnusable }: LinkFormProps) {
         value={password}
         onChange={setPassword}
       />
-      <button type="submit" className="button button--primary auth__submit" disabled={busy}>
+      <Button type="submit" className="button button--primary auth__submit" inactive={busy}>
         {busy ? "Confirmando..." : "Confirmar e entrar"}
-      </button>
+      </Button>
     </form>
   );
 }
@@ -98,9 +99,9 @@ export function ResetPassword({ token, onLinkUnusable }: LinkFormProps) {
         onPassword={setPassword}
         onConfirmation={setConfirmation}
       />
-      <button type="submit" className="button button--primary auth__submit" disabled={busy}>
+      <Button type="submit" className="button button--primary auth__submit" inactive={busy}>
         {busy ? "Redefinindo..." : "Redefinir senha"}
-      </button>
+      </Button>
     </form>
   );
 }
@@ -139,9 +140,9 @@ export function ForgotPassword({ prefill, onBack }: { prefill: string; onBack: (
           {sent}
         </p>
       )}
-      <button type="submit" className="button button--primary auth__submit" disabled={busy}>
+      <Button type="submit" className="button button--primary auth__submit" inactive={busy}>
         {busy ? "Enviando..." : "Enviar link"}
-      </button>
+      </Button>
       <button type="button" className="auth__link" onClick={onBack}>
         Voltar ao login
       </button>

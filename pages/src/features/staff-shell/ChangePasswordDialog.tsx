@@ -1,4 +1,5 @@
 import { type FormEvent, useId, useRef, useState } from "react";
+import { Button } from "../../components/Button";
 import { useModalDialog } from "../../components/ConfirmDialog";
 import { type ToastInput, useToast } from "../../components/toast";
 import { serverMessage } from "../../lib/api";
@@ -92,9 +93,9 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
           <button type="button" className="button button--ghost" onClick={close}>
             Cancelar
           </button>
-          <button type="submit" className="button button--primary" disabled={busy}>
+          <Button type="submit" className="button button--primary" inactive={busy}>
             {busy ? "Alterando..." : "Alterar senha"}
-          </button>
+          </Button>
         </div>
       </form>
     </dialog>

@@ -1,4 +1,5 @@
 import { useEffect, useId, useState } from "react";
+import { Button } from "../../components/Button";
 import { useToast } from "../../components/toast";
 import { apiRequest, serverMessage } from "../../lib/api";
 
@@ -62,7 +63,7 @@ export function NoticeSwitch() {
 
   return (
     <div className="notice-switch">
-      <button
+      <Button
         type="button"
         role="switch"
         id={id}
@@ -70,13 +71,13 @@ export function NoticeSwitch() {
         aria-describedby={`${id}-hint`}
         className="notice-switch__control"
         onClick={flip}
-        disabled={busy}
+        inactive={busy}
       >
         <span className="notice-switch__track" aria-hidden="true">
           <span className="notice-switch__thumb" />
         </span>
         <span className="notice-switch__label">{noticeMessages.label}</span>
-      </button>
+      </Button>
       <span id={`${id}-hint`} className="sr-only">
         {noticeMessages.hint}
       </span>

@@ -68,7 +68,9 @@ export function StaffLayout({ title, subtitle, ownersOnly = false, children }: P
               <GrapesIcon size={22} />
               {development.name}
             </p>
-            <h1 className="admin__title">{title}</h1>
+            <h1 className="admin__title" tabIndex={-1}>
+              {title}
+            </h1>
             <p className="admin__subtitle">{subtitle}</p>
           </div>
           <div className="admin__user">

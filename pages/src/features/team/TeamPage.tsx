@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { Button } from "../../components/Button";
 import { EmailAddress } from "../../components/EmailAddress";
 import { useToast } from "../../components/toast";
 import { ApiError, sessionEnded } from "../../lib/api";
@@ -11,6 +12,7 @@ import { ConfirmDisable } from "./ConfirmDisable";
 import { actionLabels, alertMissed, teamMessages } from "./messages";
 import "./team.css";
 import { LoadFailed } from "../../components/LoadFailed";
+import { useFocusRescue } from "../../lib/useFocusRescue";
 import { useLatestRequest } from "../../lib/useLatestRequest";
 
 /** /admin/equipe: every account and what an owner can do to it. Owners only. */
@@ -30,6 +32,10 @@ function TeamPanel() {
   const [toConfirm, setToConfirm] = useState<Pending | null>(null);
   const [failed, setFailed] = useState(false);
   const { start } = useLatestRequest();
+  const panel = useRef<HTMLElement>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  // An action done ('Desativar' becomes 'Reativar'): focus goes to the account's first action.
+  useFocusRescue(panel, { items: "tbody tr", target: ".row-actions button", fallback: () => heading.current });
 
   const load = useCallback(async () => {
     const controller = start();
@@ -77,9 +83,11 @@ function TeamPanel() {
   }
 
   return (
-    <section className="panel" aria-labelledby="team-title">
+    <section className="panel" aria-labelledby="team-title" ref={panel}>
       <div className="panel__head">
-        <h2 id="team-title">Contas com acesso</h2>
+        <h2 id="team-title" ref={heading} tabIndex={-1}>
+          Contas com acesso
+        </h2>
         <p className="panel__note">{teamMessages.rolesNote}</p>
       </div>
       <div className="table-wrap">
@@ -183,17 +191,17 @@ function AccountRow(props: { account: Account; isYou: boolean; busy: boolean; on
       <td data-label="Ações">
         <div className="row-actions">
           {actions.map((action) => (
-            <button
+            <Button
               key={action}
               type="button"
               className={
                 action === "disable" ? "button button--small button--danger" : "button button--small button--ghost"
               }
-              disabled={busy}
+              inactive={busy}
               onClick={() => onAct(action)}
             >
               {actionLabels[action].button}
-            </button>
+            </Button>
           ))}
         </div>
       </td>
