@@ -65,11 +65,19 @@ test.describe("sign-up messages", () => {
     await confirmation.fill(PASSWORD);
     await submit.click();
     await expect(toast(page, "Acesso Negado")).toContainText(`Apenas emails @${STAFF_DOMAIN} são permitidos`);
+    // The toast goes after a few seconds; the field keeps saying it, and has the focus.
+    await expect(email).toHaveAccessibleDescription(`Apenas emails @${STAFF_DOMAIN} são permitidos`);
+    await expect(email).toHaveAttribute("aria-invalid", "true");
+    await expect(email).toBeFocused();
 
     await email.fill(staffEmail("senhas"));
+    await expect(email).not.toHaveAttribute("aria-invalid", "true");
+    await expect(signup.getByText(`Apenas emails @${STAFF_DOMAIN} são permitidos`)).toHaveCount(0);
     await confirmation.fill(`${PASSWORD}x`);
     await submit.click();
     await expect(toast(page, "Erro")).toContainText("As senhas não coincidem");
+    await expect(confirmation).toHaveAccessibleDescription("As senhas não coincidem");
+    await expect(confirmation).toBeFocused();
 
     await password.fill("12345");
     await confirmation.fill("12345");
@@ -77,6 +85,9 @@ test.describe("sign-up messages", () => {
     await expect(toast(page, "Erro").filter({ hasText: "6 caracteres" })).toContainText(
       "A senha deve ter pelo menos 6 caracteres",
     );
+    await expect(password).toHaveAccessibleDescription("A senha deve ter pelo menos 6 caracteres");
+    await expect(password).toBeFocused();
+    await expect(confirmation).not.toHaveAttribute("aria-invalid", "true");
   });
 
   test("creates the account, then says an address is already registered", async ({ page, request }, testInfo) => {
@@ -106,6 +117,10 @@ test.describe("sign-up messages", () => {
     await again.getByLabel("Confirmar senha", { exact: true }).fill(PASSWORD);
     await again.getByRole("button", { name: "Criar conta" }).click();
     await expect(toast(page, "Erro no Cadastro")).toContainText("Este email já está cadastrado. Tente fazer login.");
+    await expect(again.getByLabel("E-mail")).toHaveAccessibleDescription(
+      "Este email já está cadastrado. Tente fazer login.",
+    );
+    await expect(again.getByLabel("E-mail")).toBeFocused();
   });
 
   test("reports an invalid e-mail the server refused", async ({ page }) => {
@@ -116,6 +131,7 @@ test.describe("sign-up messages", () => {
     await signup.getByLabel("Confirmar senha", { exact: true }).fill(PASSWORD);
     await signup.getByRole("button", { name: "Criar conta" }).click();
     await expect(toast(page, "Erro no Cadastro")).toContainText("Email inválido");
+    await expect(signup.getByLabel("E-mail")).toHaveAccessibleDescription("Email inválido");
   });
 });
 

@@ -60,7 +60,12 @@ test.describe("'Esqueci minha senha'", () => {
     await page.getByLabel("Confirmar nova senha", { exact: true }).fill("outra-coisa");
     await page.getByRole("button", { name: "Redefinir senha" }).click();
     await expect(toast(page, "Erro")).toContainText("As senhas não coincidem");
-    await page.getByLabel("Confirmar nova senha", { exact: true }).fill("nova-senha-da-serra");
+    const confirmation = page.getByLabel("Confirmar nova senha", { exact: true });
+    await expect(confirmation).toHaveAccessibleDescription("As senhas não coincidem");
+    await expect(confirmation).toBeFocused();
+    await screenshot(page, testInfo, "auth-reset-password-mismatch");
+    await confirmation.fill("nova-senha-da-serra");
+    await expect(confirmation).not.toHaveAttribute("aria-invalid", "true");
     await screenshot(page, testInfo, "auth-reset-password");
     await page.getByRole("button", { name: "Redefinir senha" }).click();
     await expect(toast(page, "Senha redefinida")).toBeVisible();

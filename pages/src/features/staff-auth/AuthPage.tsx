@@ -3,14 +3,15 @@ import { useRouter } from "../../app/router";
 import { Button } from "../../components/Button";
 import { GrapesIcon } from "../../components/icons";
 import { PageStatus } from "../../components/PageStatus";
-import { useToast } from "../../components/toast";
+import { type ToastInput, useToast } from "../../components/toast";
 import { agency, development } from "../../config/agency";
 import { ApiError, serverMessage } from "../../lib/api";
 import { VineyardArt } from "../landing/VineyardArt";
 import { useTurnstile } from "../turnstile/useTurnstile";
 import { EmailField } from "./EmailField";
+import { useFieldErrors } from "./FieldError";
 import { ConfirmSignup, ForgotPassword, ResetPassword } from "./LinkForms";
-import { authMessages, newPasswordProblem } from "./messages";
+import { authMessages, newPasswordProblem, newPasswordProblemField } from "./messages";
 import { NewPasswordFields, PasswordField } from "./PasswordField";
 import { checkSession, signIn, signUp, useSession } from "./session";
 import "./auth.css";
@@ -224,23 +225,32 @@ function LoginForm({ prefill, onEmail }: { prefill: string; onEmail: (email: str
 function SignupForm({ onSignedUp }: { onSignedUp: (email: string) => void }) {
   const { toast } = useToast();
   const id = useId();
+  const emailId = `${id}-email`;
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const [confirmation, setConfirmation] = useState("");
   const [busy, setBusy] = useState(false);
   const turnstile = useTurnstile();
+  const fields = useFieldErrors();
+  const edit = (field: string, set: (value: string) => void) => (value: string) => {
+    fields.clear(field);
+    set(value);
+  };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (busy) return;
+    fields.reset();
     const address = email.trim().toLowerCase();
     if (!address.endsWith(`@${agency.staffEmailDomain.toLowerCase()}`)) {
       toast(authMessages.domainDenied);
+      fields.show(emailId, authMessages.domainDenied.description);
       return;
     }
     const problem = newPasswordProblem(password, confirmation);
     if (problem) {
       toast(problem);
+      fields.show(newPasswordProblemField(id, problem), problem.description);
       return;
     }
     setBusy(true);
@@ -252,7 +262,9 @@ function SignupForm({ onSignedUp }: { onSignedUp: (email: string) => void }) {
       setConfirmation("");
       onSignedUp(address);
     } catch (error) {
-      toast(signupFailure(error));
+      const { field, ...failure } = signupFailure(error);
+      toast(failure);
+      if (field === "email") fields.show(emailId, failure.description);
     } finally {
       turnstile.reset();
       setBusy(false);
@@ -262,19 +274,21 @@ function SignupForm({ onSignedUp }: { onSignedUp: (email: string) => void }) {
   return (
     <form className="auth__form" onSubmit={submit} onFocus={turnstile.activate}>
       <EmailField
-        id={`${id}-email`}
+        id={emailId}
         autoComplete="email"
         placeholder={`nome@${agency.staffEmailDomain}`}
         value={email}
-        onChange={setEmail}
+        onChange={edit(emailId, setEmail)}
+        error={fields.errors[emailId]}
       />
       <NewPasswordFields
         id={id}
         label="Senha"
         password={password}
         confirmation={confirmation}
-        onPassword={setPassword}
-        onConfirmation={setConfirmation}
+        onPassword={edit(`${id}-password`, setPassword)}
+        onConfirmation={edit(`${id}-confirmation`, setConfirmation)}
+        errors={fields.errors}
       />
       <div ref={turnstile.containerRef} className="turnstile" />
       <Button type="submit" className="button button--primary auth__submit" inactive={busy}>
@@ -284,28 +298,19 @@ function SignupForm({ onSignedUp }: { onSignedUp: (email: string) => void }) {
   );
 }
 
-/** The catalogue's sign-up failures, from the server's answer. */
-function signupFailure(error: unknown) {
-  if (error instanceof ApiError) {
-    if (error.status === 403) return { ...authMessages.domainDenied, description: error.message };
-    if (error.status === 409)
-      return {
-        title: authMessages.signupFailedTitle,
-        description: authMessages.alreadyRegistered,
-        variant: "destructive" as const,
-      };
-    if (error.fields.email)
-      return {
-        title: authMessages.signupFailedTitle,
-        description: authMessages.invalidEmail,
-        variant: "destructive" as const,
-      };
-    if (error.status === 422 || error.status === 429 || error.status === 503)
-      return { title: authMessages.signupFailedTitle, description: error.message, variant: "destructive" as const };
-  }
-  return {
+/** The catalogue's sign-up failures, from the server's answer; `field`: the one it is about. */
+function signupFailure(error: unknown): ToastInput & { description: string; field?: "email" } {
+  const failed = (description: string, field?: "email") => ({
     title: authMessages.signupFailedTitle,
-    description: authMessages.signupFailed,
+    description,
     variant: "destructive" as const,
-  };
+    field,
+  });
+  if (error instanceof ApiError) {
+    if (error.status === 403) return { ...authMessages.domainDenied, description: error.message, field: "email" };
+    if (error.status === 409) return failed(authMessages.alreadyRegistered, "email");
+    if (error.fields.email) return failed(authMessages.invalidEmail, "email");
+    if (error.status === 422 || error.status === 429 || error.status === 503) return failed(error.message);
+  }
+  return failed(authMessages.signupFailed);
 }

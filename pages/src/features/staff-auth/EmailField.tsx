@@ -1,10 +1,13 @@
-/** The e-mail input of the staff forms. */
+import { FieldError, invalidProps } from "./FieldError";
+
+/** The e-mail input of the staff forms, with what is wrong with it under it. */
 export function EmailField(props: {
   id: string;
   autoComplete: "username" | "email";
   placeholder?: string;
   value: string;
   onChange: (value: string) => void;
+  error?: string;
 }) {
   return (
     <div className="field">
@@ -20,7 +23,9 @@ export function EmailField(props: {
         required
         value={props.value}
         onChange={(e) => props.onChange(e.target.value)}
+        {...invalidProps(props.id, props.error)}
       />
+      <FieldError id={props.id} error={props.error} />
     </div>
   );
 }

@@ -3,7 +3,8 @@ import { Button } from "../../components/Button";
 import { useToast } from "../../components/toast";
 import { ApiError, serverMessage } from "../../lib/api";
 import { EmailField } from "./EmailField";
-import { authMessages, newPasswordProblem } from "./messages";
+import { useFieldErrors } from "./FieldError";
+import { authMessages, newPasswordProblem, newPasswordProblemField } from "./messages";
 import { NewPasswordFields, PasswordField } from "./PasswordField";
 import { confirmEmail, requestPasswordReset, resetPassword } from "./session";
 
@@ -63,13 +64,20 @@ export function ResetPassword({ token, onLinkUnusable }: LinkFormProps) {
   const [password, setPassword] = useState("");
   const [confirmation, setConfirmation] = useState("");
   const [busy, setBusy] = useState(false);
+  const fields = useFieldErrors();
+  const edit = (field: string, set: (value: string) => void) => (value: string) => {
+    fields.clear(field);
+    set(value);
+  };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (busy) return;
+    fields.reset();
     const problem = newPasswordProblem(password, confirmation);
     if (problem) {
       toast(problem);
+      fields.show(newPasswordProblemField(id, problem), problem.description);
       return;
     }
     setBusy(true);
@@ -96,8 +104,9 @@ export function ResetPassword({ token, onLinkUnusable }: LinkFormProps) {
         label="Nova senha"
         password={password}
         confirmation={confirmation}
-        onPassword={setPassword}
-        onConfirmation={setConfirmation}
+        onPassword={edit(`${id}-password`, setPassword)}
+        onConfirmation={edit(`${id}-confirmation`, setConfirmation)}
+        errors={fields.errors}
       />
       <Button type="submit" className="button button--primary auth__submit" inactive={busy}>
         {busy ? "Redefinindo..." : "Redefinir senha"}

@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { FieldError, invalidProps } from "./FieldError";
 import { PASSWORD_MIN_LENGTH } from "./messages";
 import "./password-field.css";
 
@@ -9,10 +10,12 @@ type Props = {
   onChange: (value: string) => void;
   autoComplete: "current-password" | "new-password";
   minLength?: number;
+  /** What is wrong with it, shown under it. */
+  error?: string;
 };
 
 /** A password input with a button that shows or hides what was typed. */
-export function PasswordField({ id, label, value, onChange, autoComplete, minLength }: Props) {
+export function PasswordField({ id, label, value, onChange, autoComplete, minLength, error }: Props) {
   const [visible, setVisible] = useState(false);
   return (
     <div className="field">
@@ -28,6 +31,7 @@ export function PasswordField({ id, label, value, onChange, autoComplete, minLen
           minLength={minLength}
           value={value}
           onChange={(e) => onChange(e.target.value)}
+          {...invalidProps(id, error)}
         />
         <button
           type="button"
@@ -53,6 +57,7 @@ export function PasswordField({ id, label, value, onChange, autoComplete, minLen
           </svg>
         </button>
       </div>
+      <FieldError id={id} error={error} />
     </div>
   );
 }
@@ -66,10 +71,20 @@ type NewPasswordProps = {
   confirmation: string;
   onPassword: (value: string) => void;
   onConfirmation: (value: string) => void;
+  /** Messages under the fields, by input id ([`useFieldErrors`]). */
+  errors?: Record<string, string>;
 };
 
 /** A new password and its confirmation, as sign-up, reset and 'Alterar senha' ask for it. */
-export function NewPasswordFields({ id, label, password, confirmation, onPassword, onConfirmation }: NewPasswordProps) {
+export function NewPasswordFields({
+  id,
+  label,
+  password,
+  confirmation,
+  onPassword,
+  onConfirmation,
+  errors = {},
+}: NewPasswordProps) {
   return (
     <>
       <PasswordField
@@ -79,6 +94,7 @@ export function NewPasswordFields({ id, label, password, confirmation, onPasswor
         minLength={PASSWORD_MIN_LENGTH}
         value={password}
         onChange={onPassword}
+        error={errors[`${id}-password`]}
       />
       <PasswordField
         id={`${id}-confirmation`}
@@ -87,6 +103,7 @@ export function NewPasswordFields({ id, label, password, confirmation, onPasswor
         minLength={PASSWORD_MIN_LENGTH}
         value={confirmation}
         onChange={onConfirmation}
+        error={errors[`${id}-confirmation`]}
       />
     </>
   );

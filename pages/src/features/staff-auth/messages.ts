@@ -44,3 +44,8 @@ export function newPasswordProblem(password: string, confirmation: string) {
   if ([...password].length < PASSWORD_MIN_LENGTH) return authMessages.passwordTooShort;
   return null;
 }
+
+/** Which of the two fields (`NewPasswordFields`' inputs under `id`) a problem is about. */
+export function newPasswordProblemField(id: string, problem: NonNullable<ReturnType<typeof newPasswordProblem>>) {
+  return problem === authMessages.passwordsDiffer ? `${id}-confirmation` : `${id}-password`;
+}

@@ -1,0 +1,52 @@
+import { useCallback, useEffect, useRef, useState } from "react";
+
+/** The attributes that tie an input to the message under it, while it has one. */
+export function invalidProps(id: string, error: string | undefined) {
+  return {
+    "aria-invalid": error ? true : undefined,
+    "aria-describedby": error ? `${id}-error` : undefined,
+  } as const;
+}
+
+/** What is wrong with the field `id`, under it (a screen reader reads it with the field). */
+export function FieldError({ id, error }: { id: string; error: string | undefined }) {
+  return error ? (
+    <p className="field__error" id={`${id}-error`}>
+      {error}
+    </p>
+  ) : null;
+}
+
+/**
+ * The messages a form shows under its fields, by the input's id. `show` puts
+ * one there and, once it is on screen and tied to its input, moves focus to
+ * that input, so the keyboard and a screen reader land on what to fix (the
+ * toast that says it too goes after a few seconds; this stays). A field's
+ * message goes when the field is edited (`clear`), or all of them at the next
+ * submit (`reset`).
+ */
+export function useFieldErrors() {
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const focusNext = useRef<string | null>(null);
+
+  useEffect(() => {
+    const id = focusNext.current;
+    if (!id) return;
+    focusNext.current = null;
+    document.getElementById(id)?.focus();
+  });
+
+  const show = useCallback((id: string, message: string) => {
+    focusNext.current = id;
+    setErrors({ [id]: message });
+  }, []);
+  const clear = useCallback((id: string) => {
+    setErrors((now) => {
+      if (!(id in now)) return now;
+      const { [id]: _gone, ...rest } = now;
+      return rest;
+    });
+  }, []);
+  const reset = useCallback(() => setErrors({}), []);
+  return { errors, show, clear, reset };
+}
