@@ -1,6 +1,7 @@
 import { LEAD_PATH } from "../support/leads";
 import { expect, type Page, test } from "./fixtures";
 import {
+  afterNextFrame,
   asNewVisitor,
   fillLeadForm,
   holdRequests,
@@ -312,8 +313,12 @@ test.describe("landing page", () => {
     await fillLeadForm(page, person);
     // A weak phone network: the request is on its way and nothing comes back.
     const { release } = await holdRequests(page, `**${LEAD_PATH}`);
-    await page.getByRole("button", { name: SUBMIT }).click();
+    await page.getByRole("button", { name: SUBMIT }).focus();
+    await page.keyboard.press("Enter");
+    // On its way, the button is off and says so, and keeps the keyboard's place.
     await expect(page.getByRole("button", { name: "Enviando..." })).toBeDisabled();
+    await afterNextFrame(page);
+    await expect(page.getByRole("button", { name: "Enviando..." })).toBeFocused();
     await page.clock.runFor(19_000);
     await expect(page.getByRole("button", { name: "Enviando..." })).toBeDisabled();
     await page.clock.runFor(2_000);

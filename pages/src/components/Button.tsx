@@ -1,6 +1,6 @@
-import type { ButtonHTMLAttributes } from "react";
+import type { ComponentProps } from "react";
 
-type Props = ButtonHTMLAttributes<HTMLButtonElement> & {
+type Props = ComponentProps<"button"> & {
   /** Its action is running ('Entrando...'), or there is nothing for it to do ('Próxima' on the last page). */
   inactive?: boolean;
 };

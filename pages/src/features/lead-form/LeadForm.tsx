@@ -1,4 +1,5 @@
 import { type ChangeEvent, type FormEvent, useEffect, useLayoutEffect, useRef, useState } from "react";
+import { Button } from "../../components/Button";
 import { useToast } from "../../components/toast";
 import { ApiError } from "../../lib/api";
 import { safeStorage } from "../../lib/storage";
@@ -267,9 +268,9 @@ export function LeadForm() {
         />
       </div>
       <div ref={turnstile.containerRef} className="turnstile" />
-      <button ref={submitRef} type="submit" className="button button--primary lead-form__submit" disabled={busy}>
+      <Button ref={submitRef} type="submit" className="button button--primary lead-form__submit" inactive={busy}>
         {busy ? leadMessages.submitting : leadMessages.submit}
-      </button>
+      </Button>
       {notice && (
         <p className="lead-form__notice" role="alert">
           {notice}
