@@ -3,7 +3,7 @@ import type { TestInfo } from "@playwright/test";
 import { LEAD_PATH, uniqueIp } from "../support/leads";
 import { expect, type Page, test } from "./fixtures";
 import { createStaff, signIn } from "./staff";
-import { afterNextFrame, holdRequests, listAnswer, panelLoaded, screenshot, seedLeads, sql } from "./support";
+import { expectOffAndFocused, holdRequests, listAnswer, panelLoaded, screenshot, seedLeads, sql } from "./support";
 
 function counter(page: Page, label: string) {
   return page.locator(".counter").filter({ hasText: label }).locator(".counter__value");
@@ -394,9 +394,7 @@ test("pages through a long list with 'Próxima' and 'Anterior', the page number 
   await expect(row(page, `${group} 60`)).toHaveCount(1);
   await expect(row(page, `${group} 50`)).toHaveCount(0);
   // Off on the last page, it keeps the focus the keyboard left on it.
-  await expect(next).toBeDisabled();
-  await afterNextFrame(page);
-  await expect(next).toBeFocused();
+  await expectOffAndFocused(page, next);
 
   // Reloading the tab seeks to where the page starts, as 'Próxima' did.
   const reseek = page.waitForRequest((r) => r.url().includes("/api/leads?") && /[?&]after=\d+%3A/.test(r.url()));
@@ -470,9 +468,7 @@ test("'Marcar Enviado' keeps the focus while it runs; once it is gone, the focus
   await mark.focus();
   await page.keyboard.press("Enter");
   // While Jetimob is slow, the button is off but still holds the focus; a second press does nothing.
-  await expect(mark).toBeDisabled();
-  await afterNextFrame(page);
-  await expect(mark).toBeFocused();
+  await expectOffAndFocused(page, mark);
   await page.keyboard.press("Enter");
   release();
   await expect(row(page, `${group} 1`).locator(".badge")).toHaveText("Enviado");

@@ -1,6 +1,6 @@
 import { expect, test } from "./fixtures";
 import { createColleague, createOwner, createStaff, signIn } from "./staff";
-import { afterNextFrame, holdRequests, panelLoaded, runCron, screenshot, siteUrl, sql } from "./support";
+import { expectOffAndFocused, holdRequests, panelLoaded, runCron, screenshot, siteUrl, sql } from "./support";
 
 // The panel's side of 'nobody misses a lead': each person's switch for the
 // new-lead e-mails, and the banner while leads are not reaching Jetimob (this
@@ -36,9 +36,7 @@ test("'Receber aviso de novos leads' switches the signed-in person's e-mails and
   const { release } = await holdRequests(page, /\/api\/auth\/notices$/);
   await notices.focus();
   await page.keyboard.press("Space");
-  await expect(notices).toBeDisabled();
-  await afterNextFrame(page);
-  await expect(notices).toBeFocused();
+  await expectOffAndFocused(page, notices);
   release();
   await expect(notices).toBeEnabled();
   await expect(notices).toBeFocused();

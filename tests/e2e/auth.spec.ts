@@ -1,7 +1,7 @@
 import { STAFF_DOMAIN, staffEmail } from "../support/staff";
 import { expect, type Page, test } from "./fixtures";
 import { createStaff, signIn, submitLogin } from "./staff";
-import { afterNextFrame, emailedLink, holdRequests, LEAD_SUBMIT, screenshot, sql } from "./support";
+import { emailedLink, expectOffAndFocused, holdRequests, LEAD_SUBMIT, screenshot, sql } from "./support";
 
 const PASSWORD = "vinho-tinto-2026";
 
@@ -101,9 +101,7 @@ test.describe("sign-up messages", () => {
     await page.keyboard.press("Enter");
     // On its way, the button is off and says so, and keeps the focus.
     const busy = signup.getByRole("button", { name: "Criando conta..." });
-    await expect(busy).toBeDisabled();
-    await afterNextFrame(page);
-    await expect(busy).toBeFocused();
+    await expectOffAndFocused(page, busy);
     release();
     await expect(toast(page, "Conta criada!")).toContainText("Verifique seu email para confirmar a conta");
     // The form is hidden for the Login tab, which takes the focus.
@@ -173,9 +171,7 @@ test.describe("signing in", () => {
     await page.keyboard.press("Enter");
     // On its way, 'Entrando...' is off and keeps the focus.
     const busy = login.getByRole("button", { name: "Entrando..." });
-    await expect(busy).toBeDisabled();
-    await afterNextFrame(page);
-    await expect(busy).toBeFocused();
+    await expectOffAndFocused(page, busy);
     release();
     // The toast shows for 6 seconds: looked for first, before the panel's code has loaded.
     await expect(toast(page, "Login realizado com sucesso!")).toBeVisible();

@@ -1,8 +1,8 @@
 import { LEAD_PATH } from "../support/leads";
 import { expect, type Page, test } from "./fixtures";
 import {
-  afterNextFrame,
   asNewVisitor,
+  expectOffAndFocused,
   fillLeadForm,
   holdRequests,
   openLanding,
@@ -316,9 +316,7 @@ test.describe("landing page", () => {
     await page.getByRole("button", { name: SUBMIT }).focus();
     await page.keyboard.press("Enter");
     // On its way, the button is off and says so, and keeps the keyboard's place.
-    await expect(page.getByRole("button", { name: "Enviando..." })).toBeDisabled();
-    await afterNextFrame(page);
-    await expect(page.getByRole("button", { name: "Enviando..." })).toBeFocused();
+    await expectOffAndFocused(page, page.getByRole("button", { name: "Enviando..." }));
     await page.clock.runFor(19_000);
     await expect(page.getByRole("button", { name: "Enviando..." })).toBeDisabled();
     await page.clock.runFor(2_000);

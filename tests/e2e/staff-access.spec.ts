@@ -3,7 +3,7 @@ import { uniqueIp } from "../support/leads";
 import { staffEmail } from "../support/staff";
 import { expect, type Page, test } from "./fixtures";
 import { createOwner, createStaff, signIn, signUp, submitLogin } from "./staff";
-import { afterNextFrame, emailedLink, holdRequests, screenshot, siteUrl, sql } from "./support";
+import { emailedLink, expectOffAndFocused, holdRequests, screenshot, siteUrl, sql } from "./support";
 
 function toast(page: Page, title: string) {
   return page.locator(".toast").filter({ hasText: title });
@@ -116,9 +116,7 @@ test.describe("'Alterar senha'", () => {
     await page.keyboard.press("Enter");
     // On its way, the button says so and is off, and keeps the focus; another Enter sends nothing.
     const busy = dialog.getByRole("button", { name: "Alterando..." });
-    await expect(busy).toBeDisabled();
-    await afterNextFrame(page);
-    await expect(busy).toBeFocused();
+    await expectOffAndFocused(page, busy);
     await page.keyboard.press("Enter");
     release();
     await expect(toast(page, "Senha alterada")).toBeVisible();

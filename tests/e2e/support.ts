@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { expect, type Page, type Response, type TestInfo } from "@playwright/test";
+import { expect, type Locator, type Page, type Response, type TestInfo } from "@playwright/test";
 import type { App } from "../support/app";
 import type { FakeMail, LinkKind } from "../support/fake-mail";
 import { uniqueIp } from "../support/leads";
@@ -105,10 +105,20 @@ export function listAnswer(page: Page, asked: Record<string, string>): Promise<R
  * a control that turned disabled only then, so a check of where the focus is
  * made sooner could pass for the wrong reason.
  */
-export function afterNextFrame(page: Page): Promise<void> {
+function afterNextFrame(page: Page): Promise<void> {
   return page.evaluate(
     () => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))),
   );
+}
+
+/**
+ * A control that is off for now (a button at work, 'Próxima' on the last
+ * page) and still holds the keyboard's focus once the page is drawn again.
+ */
+export async function expectOffAndFocused(page: Page, control: Locator): Promise<void> {
+  await expect(control).toBeDisabled();
+  await afterNextFrame(page);
+  await expect(control).toBeFocused();
 }
 
 /** Fires the worker's cron once (deliveries, notices, delivery alerts) and waits for it. */
