@@ -498,3 +498,18 @@ test("a filter or a search says, politely, how many leads it found, or that it f
   await showOnly(page, "ninguém-tem-este-nome");
   await expect(result).toHaveText("Nenhum lead encontrado");
 });
+
+test("says what a filter found even when the 30-second reload overtakes the load it asked for", async ({ page }) => {
+  await panelLoaded(page);
+  const result = page.getByRole("region", { name: "Lista de Leads" }).getByRole("status");
+  await showOnly(page, "Filtro");
+  await expect(result).toHaveText("1–3 de 3 leads · página 1 de 1");
+  const { requested, release } = await holdRequests(page, /\/api\/leads\?/);
+  await page.getByRole("button", { name: /^Falharam/ }).click();
+  await expect.poll(() => requested.length).toBe(1);
+  // Staff come back to the tab while it is on its way: the quiet reload takes its place.
+  await page.evaluate(() => document.dispatchEvent(new Event("visibilitychange")));
+  await expect.poll(() => requested.length).toBe(2);
+  release();
+  await expect(result).toHaveText("1–2 de 2 leads · página 1 de 1");
+});

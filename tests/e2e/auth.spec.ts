@@ -79,7 +79,9 @@ test.describe("sign-up messages", () => {
     await expect(confirmation).toHaveAccessibleDescription("As senhas não coincidem");
     await expect(confirmation).toBeFocused();
 
+    // Fixed from either field: the first one is edited here.
     await password.fill("12345");
+    await expect(confirmation).not.toHaveAttribute("aria-invalid", "true");
     await confirmation.fill("12345");
     await submit.click();
     await expect(toast(page, "Erro").filter({ hasText: "6 caracteres" })).toContainText(
@@ -119,6 +121,18 @@ test.describe("sign-up messages", () => {
       "Este email já está cadastrado. Tente fazer login.",
     );
     await expect(again.getByLabel("E-mail")).toBeFocused();
+  });
+
+  test("says under the password that the server found it too common", async ({ page }) => {
+    const signup = await openSignup(page);
+    await signup.getByLabel("E-mail").fill(staffEmail("comum"));
+    const password = signup.getByLabel("Senha", { exact: true });
+    await password.fill("senha123");
+    await signup.getByLabel("Confirmar senha", { exact: true }).fill("senha123");
+    await signup.getByRole("button", { name: "Criar conta" }).click();
+    await expect(toast(page, "Erro no Cadastro")).toContainText("Essa senha é muito comum. Escolha outra.");
+    await expect(password).toHaveAccessibleDescription("Essa senha é muito comum. Escolha outra.");
+    await expect(password).toBeFocused();
   });
 
   test("reports an invalid e-mail the server refused", async ({ page }) => {

@@ -67,4 +67,15 @@ describe("useFocusRescue", () => {
     rerender(<List rows={rows.slice(1)} />);
     expect(focused()).toBe("Exportar");
   });
+
+  it("leaves the page alone when the person had already left the row (a click on blank space) and it goes later", async () => {
+    const rows = ["a", "b", "c"].map((id) => ({ id, actions: ["Excluir"] }));
+    const { rerender } = render(<List rows={rows} />);
+    act(() => screen.getByRole("button", { name: "Excluir b" }).focus());
+    act(() => (document.activeElement as HTMLElement).blur());
+    await act(() => new Promise((done) => setTimeout(done, 0)));
+    // The 30-second reload: a colleague deleted b meanwhile.
+    rerender(<List rows={rows.filter((r) => r.id !== "b")} />);
+    expect(document.activeElement).toBe(document.body);
+  });
 });

@@ -38,8 +38,24 @@ export function useFocusRescue(scope: RefObject<HTMLElement | null>, rescue: Res
       const item = items.find((i) => i.contains(element)) ?? null;
       last.current = { element, item, index: item ? items.indexOf(item) : -1 };
     };
+    // Focus left for nowhere: a click on blank space (the element is still
+    // there once the event is over), not the element going away, nor the
+    // window losing focus (the element is still the active one).
+    const onFocusOut = (event: FocusEvent) => {
+      const element = event.target;
+      if (event.relatedTarget || !(element instanceof Element)) return;
+      window.setTimeout(() => {
+        if (last.current?.element === element && element.isConnected && document.activeElement !== element) {
+          last.current = null;
+        }
+      }, 0);
+    };
     document.addEventListener("focusin", onFocusIn);
-    return () => document.removeEventListener("focusin", onFocusIn);
+    document.addEventListener("focusout", onFocusOut);
+    return () => {
+      document.removeEventListener("focusin", onFocusIn);
+      document.removeEventListener("focusout", onFocusOut);
+    };
   }, [scope]);
 
   useLayoutEffect(() => {
@@ -53,7 +69,8 @@ export function useFocusRescue(scope: RefObject<HTMLElement | null>, rescue: Res
     let item = lost.item;
     if (item && !item.isConnected) item = items[lost.index] ?? items.at(-1) ?? null;
     const next = (target && item?.querySelector<HTMLElement>(target)) || fallback();
-    next?.focus();
+    // Without scrolling: the page stays where the person left it.
+    next?.focus({ preventScroll: true });
   });
 }
 

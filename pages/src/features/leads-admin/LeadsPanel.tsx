@@ -60,6 +60,8 @@ export function LeadsPanel() {
   const [result, setResult] = useState("");
   /** The first view has loaded (or failed): later ones were asked for. */
   const arrived = useRef(false);
+  /** A view was asked for and its result not said yet: whichever load brings it says it. */
+  const untold = useRef(false);
   const list = useRef<HTMLElement>(null);
   const heading = useRef<HTMLHeadingElement>(null);
   // A lead's row gone (deleted, or out of the filter once sent) or its 'Marcar Enviado' gone:
@@ -72,8 +74,10 @@ export function LeadsPanel() {
       const controller = start();
       if (!quiet) setLoading(true);
       // Emptied first, so the same words said again are heard again.
-      const asked = !quiet && arrived.current;
-      if (asked) setResult("");
+      if (!quiet && arrived.current) {
+        untold.current = true;
+        setResult("");
+      }
       try {
         const tagged = await fetchLeads(view, starts.current?.get(toSearch(view)), controller.signal, shown.current);
         const { page } = tagged;
@@ -87,7 +91,10 @@ export function LeadsPanel() {
         setData(page);
         setFailed(false);
         arrived.current = true;
-        if (asked) setResult(page.leads.length === 0 ? panelMessages.empty : summary(page));
+        if (untold.current) {
+          untold.current = false;
+          setResult(page.leads.length === 0 ? panelMessages.empty : summary(page));
+        }
       } catch (error) {
         if (controller.signal.aborted) return;
         arrived.current = true;

@@ -11,7 +11,7 @@ import { useTurnstile } from "../turnstile/useTurnstile";
 import { EmailField } from "./EmailField";
 import { useFieldErrors } from "./FieldError";
 import { ConfirmSignup, ForgotPassword, ResetPassword } from "./LinkForms";
-import { authMessages, newPasswordProblem, newPasswordProblemField } from "./messages";
+import { authMessages, newPasswordIds, newPasswordProblem, newPasswordProblemField } from "./messages";
 import { NewPasswordFields, PasswordField } from "./PasswordField";
 import { checkSession, signIn, signUp, useSession } from "./session";
 import "./auth.css";
@@ -232,10 +232,7 @@ function SignupForm({ onSignedUp }: { onSignedUp: (email: string) => void }) {
   const [busy, setBusy] = useState(false);
   const turnstile = useTurnstile();
   const fields = useFieldErrors();
-  const edit = (field: string, set: (value: string) => void) => (value: string) => {
-    fields.clear(field);
-    set(value);
-  };
+  const passwordIds = newPasswordIds(id);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -264,7 +261,7 @@ function SignupForm({ onSignedUp }: { onSignedUp: (email: string) => void }) {
     } catch (error) {
       const { field, ...failure } = signupFailure(error);
       toast(failure);
-      if (field === "email") fields.show(emailId, failure.description);
+      if (field) fields.show(field === "email" ? emailId : passwordIds[0], failure.description);
     } finally {
       turnstile.reset();
       setBusy(false);
@@ -278,7 +275,7 @@ function SignupForm({ onSignedUp }: { onSignedUp: (email: string) => void }) {
         autoComplete="email"
         placeholder={`nome@${agency.staffEmailDomain}`}
         value={email}
-        onChange={edit(emailId, setEmail)}
+        onChange={fields.editing([emailId], setEmail)}
         error={fields.errors[emailId]}
       />
       <NewPasswordFields
@@ -286,8 +283,8 @@ function SignupForm({ onSignedUp }: { onSignedUp: (email: string) => void }) {
         label="Senha"
         password={password}
         confirmation={confirmation}
-        onPassword={edit(`${id}-password`, setPassword)}
-        onConfirmation={edit(`${id}-confirmation`, setConfirmation)}
+        onPassword={fields.editing(passwordIds, setPassword)}
+        onConfirmation={fields.editing(passwordIds, setConfirmation)}
         errors={fields.errors}
       />
       <div ref={turnstile.containerRef} className="turnstile" />
@@ -299,8 +296,8 @@ function SignupForm({ onSignedUp }: { onSignedUp: (email: string) => void }) {
 }
 
 /** The catalogue's sign-up failures, from the server's answer; `field`: the one it is about. */
-function signupFailure(error: unknown): ToastInput & { description: string; field?: "email" } {
-  const failed = (description: string, field?: "email") => ({
+function signupFailure(error: unknown): ToastInput & { description: string; field?: "email" | "password" } {
+  const failed = (description: string, field?: "email" | "password") => ({
     title: authMessages.signupFailedTitle,
     description,
     variant: "destructive" as const,
@@ -310,6 +307,7 @@ function signupFailure(error: unknown): ToastInput & { description: string; fiel
     if (error.status === 403) return { ...authMessages.domainDenied, description: error.message, field: "email" };
     if (error.status === 409) return failed(authMessages.alreadyRegistered, "email");
     if (error.fields.email) return failed(authMessages.invalidEmail, "email");
+    if (error.fields.password) return failed(error.message, "password");
     if (error.status === 422 || error.status === 429 || error.status === 503) return failed(error.message);
   }
   return failed(authMessages.signupFailed);

@@ -22,8 +22,8 @@ export function FieldError({ id, error }: { id: string; error: string | undefine
  * one there and, once it is on screen and tied to its input, moves focus to
  * that input, so the keyboard and a screen reader land on what to fix (the
  * toast that says it too goes after a few seconds; this stays). A field's
- * message goes when the field is edited (`clear`), or all of them at the next
- * submit (`reset`).
+ * message goes when the field is edited (`editing`), or all of them at the
+ * next submit (`reset`).
  */
 export function useFieldErrors() {
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -48,5 +48,13 @@ export function useFieldErrors() {
     });
   }, []);
   const reset = useCallback(() => setErrors({}), []);
-  return { errors, show, clear, reset };
+  /** An input's `onChange`: sets the value and takes away the messages of `ids` (its own, or both of a new password's). */
+  const editing = useCallback(
+    (ids: string[], set: (value: string) => void) => (value: string) => {
+      for (const id of ids) clear(id);
+      set(value);
+    },
+    [clear],
+  );
+  return { errors, show, reset, editing };
 }

@@ -4,7 +4,7 @@ import { useToast } from "../../components/toast";
 import { ApiError, serverMessage } from "../../lib/api";
 import { EmailField } from "./EmailField";
 import { useFieldErrors } from "./FieldError";
-import { authMessages, newPasswordProblem, newPasswordProblemField } from "./messages";
+import { authMessages, newPasswordIds, newPasswordProblem, newPasswordProblemField } from "./messages";
 import { NewPasswordFields, PasswordField } from "./PasswordField";
 import { confirmEmail, requestPasswordReset, resetPassword } from "./session";
 
@@ -65,10 +65,7 @@ export function ResetPassword({ token, onLinkUnusable }: LinkFormProps) {
   const [confirmation, setConfirmation] = useState("");
   const [busy, setBusy] = useState(false);
   const fields = useFieldErrors();
-  const edit = (field: string, set: (value: string) => void) => (value: string) => {
-    fields.clear(field);
-    set(value);
-  };
+  const passwordIds = newPasswordIds(id);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -93,6 +90,7 @@ export function ResetPassword({ token, onLinkUnusable }: LinkFormProps) {
       });
       setBusy(false);
       if (linkGone) onLinkUnusable();
+      else if (error instanceof ApiError && error.fields.password) fields.show(passwordIds[0], error.message);
     }
   };
 
@@ -104,8 +102,8 @@ export function ResetPassword({ token, onLinkUnusable }: LinkFormProps) {
         label="Nova senha"
         password={password}
         confirmation={confirmation}
-        onPassword={edit(`${id}-password`, setPassword)}
-        onConfirmation={edit(`${id}-confirmation`, setConfirmation)}
+        onPassword={fields.editing(passwordIds, setPassword)}
+        onConfirmation={fields.editing(passwordIds, setConfirmation)}
         errors={fields.errors}
       />
       <Button type="submit" className="button button--primary auth__submit" inactive={busy}>

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { FieldError, invalidProps } from "./FieldError";
-import { PASSWORD_MIN_LENGTH } from "./messages";
+import { newPasswordIds, PASSWORD_MIN_LENGTH } from "./messages";
 import "./password-field.css";
 
 type Props = {
@@ -85,25 +85,26 @@ export function NewPasswordFields({
   onConfirmation,
   errors = {},
 }: NewPasswordProps) {
+  const [passwordId, confirmationId] = newPasswordIds(id);
   return (
     <>
       <PasswordField
-        id={`${id}-password`}
+        id={passwordId}
         label={label}
         autoComplete="new-password"
         minLength={PASSWORD_MIN_LENGTH}
         value={password}
         onChange={onPassword}
-        error={errors[`${id}-password`]}
+        error={errors[passwordId]}
       />
       <PasswordField
-        id={`${id}-confirmation`}
+        id={confirmationId}
         label={`Confirmar ${label.toLowerCase()}`}
         autoComplete="new-password"
         minLength={PASSWORD_MIN_LENGTH}
         value={confirmation}
         onChange={onConfirmation}
-        error={errors[`${id}-confirmation`]}
+        error={errors[confirmationId]}
       />
     </>
   );

@@ -45,7 +45,13 @@ export function newPasswordProblem(password: string, confirmation: string) {
   return null;
 }
 
-/** Which of the two fields (`NewPasswordFields`' inputs under `id`) a problem is about. */
+/** The ids of `NewPasswordFields`' two inputs under `id`: the password, then its confirmation. */
+export function newPasswordIds(id: string): [string, string] {
+  return [`${id}-password`, `${id}-confirmation`];
+}
+
+/** Which of the two fields a problem is about. */
 export function newPasswordProblemField(id: string, problem: NonNullable<ReturnType<typeof newPasswordProblem>>) {
-  return problem === authMessages.passwordsDiffer ? `${id}-confirmation` : `${id}-password`;
+  const [password, confirmation] = newPasswordIds(id);
+  return problem === authMessages.passwordsDiffer ? confirmation : password;
 }
