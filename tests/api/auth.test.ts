@@ -289,6 +289,20 @@ describe("refresh tokens", () => {
     expect((await retry.refresh()).status).toBe(200);
   });
 
+  it("retried late, after the token that replaced it was replaced too, get the newest, so the browser keeps a live one", async () => {
+    const { client } = await signedInStaff(app, mail);
+    const sent = client.cookie;
+    expect((await client.refresh()).status).toBe(200);
+    expect((await client.refresh()).status).toBe(200);
+    // A slow duplicate of the first request arrives now, within its 10 seconds.
+    const late = new StaffClient(app);
+    late.cookie = sent;
+    expect((await late.refresh()).status).toBe(200);
+    expect(late.cookie).toBe(client.cookie);
+    expect((await late.refresh()).status).toBe(200);
+    expect((await late.session()).status).toBe(200);
+  });
+
   it("sent three times at once all renew, and the session lives on", async () => {
     const { client } = await signedInStaff(app, mail);
     const tabs = [0, 1, 2].map(() => {

@@ -14,6 +14,10 @@ use crate::web::{Request, Response};
 /// token again; later, a rotated token is a stolen one.
 pub const RETRY_GRACE_MS: i64 = 10_000;
 
+/// The most replacements a retry follows to the chain's newest token (each
+/// within [`RETRY_GRACE_MS`]: more than two in 10 seconds is no browser's).
+const MAX_RETRY_STEPS: usize = 3;
+
 /// `POST /api/auth/refresh`: swaps the refresh cookie for a new one and a new
 /// access token. A token rotated more than [`RETRY_GRACE_MS`] ago revokes its
 /// session. The session's end does not move.
@@ -30,12 +34,35 @@ pub async fn refresh(req: Request, env: &Env) -> ApiResult<Response> {
     if row.revoked_at.is_some() || row.expires_at <= ctx.now || row.disabled_at.is_some() {
         return context::signed_out(&ctx);
     }
-    let (successor, successor_hash) = secret_token::successor(&ctx.secret, &token);
-    let renewed = row.rotated_at.is_none()
-        && store::rotate(&ctx.db, &token_hash, &successor_hash, &row.session_id, ctx.now).await?
-        // Replaced a moment ago (here, or by a request that raced this one).
-        || store::replaced_within(&ctx.db, &token_hash, &successor_hash, ctx.now, RETRY_GRACE_MS)
-            .await?;
+    let (mut successor, mut successor_hash) = secret_token::successor(&ctx.secret, &token);
+    let mut renewed = row.rotated_at.is_none()
+        && store::rotate(
+            &ctx.db,
+            &token_hash,
+            &successor_hash,
+            &row.session_id,
+            ctx.now,
+        )
+        .await?;
+    // Replaced a moment ago (here, or by a request that raced this one): the
+    // answer is the chain's newest token, in case a late retry comes after
+    // its successor was replaced too.
+    let mut replaced = token_hash;
+    for _ in 0..MAX_RETRY_STEPS {
+        if renewed {
+            break;
+        }
+        match store::replaced_within(&ctx.db, &replaced, &successor_hash, ctx.now, RETRY_GRACE_MS)
+            .await?
+        {
+            None => break,
+            Some(false) => renewed = true,
+            Some(true) => {
+                replaced = successor_hash;
+                (successor, successor_hash) = secret_token::successor(&ctx.secret, &successor);
+            }
+        }
+    }
     if !renewed {
         if row
             .rotated_at

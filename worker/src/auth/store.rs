@@ -159,8 +159,9 @@ const INSERT_SUCCESSOR: &str = "INSERT OR IGNORE INTO refresh_tokens (token_hash
      SELECT ?1, session_id, ?3 FROM refresh_tokens WHERE token_hash = ?2 AND successor_hash = ?1";
 /// A token replaced less than `?4` ago may be presented again (its answer was
 /// lost, or another tab raced it): it is answered with the token that
-/// replaced it, while the session is live.
-const RETRIED_SUCCESSOR: &str = "SELECT 1 AS n FROM refresh_tokens t \
+/// replaced it, while the session is live; `rotated_at` says whether that one
+/// was replaced in turn.
+const RETRIED_SUCCESSOR: &str = "SELECT n.rotated_at FROM refresh_tokens t \
      JOIN staff_sessions s ON s.id = t.session_id \
      JOIN refresh_tokens n ON n.token_hash = t.successor_hash \
      WHERE t.token_hash = ?1 AND t.successor_hash = ?2 AND t.rotated_at >= ?3 - ?4 \
@@ -233,6 +234,13 @@ row! {
         pub email: String,
         pub role: String,
         pub disabled_at: Option<i64>,
+    }
+}
+
+row! {
+    #[derive(Debug)]
+    struct Rotated {
+        rotated_at: Option<i64>,
     }
 }
 
@@ -485,18 +493,19 @@ pub async fn rotate(
 }
 
 /// Whether `old_hash` was replaced by `new_hash` within `grace_ms`, in a
-/// session still live: a retry, answered with that same successor.
+/// session still live (a retry): `None` if not; otherwise whether `new_hash`
+/// was itself replaced since (`Some(true)`).
 pub async fn replaced_within(
     db: &D1Database,
     old_hash: &str,
     new_hash: &str,
     now: i64,
     grace_ms: i64,
-) -> HostResult<bool> {
-    let found: Option<d1::Count> = query!(db, RETRIED_SUCCESSOR, old_hash, new_hash, now, grace_ms)
+) -> HostResult<Option<bool>> {
+    let found: Option<Rotated> = query!(db, RETRIED_SUCCESSOR, old_hash, new_hash, now, grace_ms)
         .first()
         .await?;
-    Ok(found.is_some())
+    Ok(found.map(|row| row.rotated_at.is_some()))
 }
 
 pub fn revoke_session(db: &D1Database, session_id: &str, now: i64) -> D1PreparedStatement {
