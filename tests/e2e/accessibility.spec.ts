@@ -128,6 +128,47 @@ async function expectTargets(controls: Record<string, Locator>, { square = false
   }
 }
 
+/** An input's border colour and its placeholder's, with the colour of the surface under it. */
+async function fieldColours(field: Locator): Promise<{ border: Rgb; placeholder: Rgb; surface: Rgb }> {
+  return field.evaluate((input) => {
+    const rgb = (css: string) => (css.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number) as [number, number, number];
+    let surface = input.parentElement;
+    while (surface && getComputedStyle(surface).backgroundColor.match(/rgba\(.*, 0\)$|transparent/)) {
+      surface = surface.parentElement;
+    }
+    return {
+      border: rgb(getComputedStyle(input).borderTopColor),
+      placeholder: rgb(getComputedStyle(input, "::placeholder").color),
+      surface: rgb(getComputedStyle(surface ?? document.body).backgroundColor),
+    };
+  });
+}
+
+test("a form field's edge stands out 3:1 from its card, and its placeholder 4.5:1 from the field", async ({
+  page,
+  request,
+}) => {
+  const fields: Locator[] = [];
+  await page.goto("/");
+  fields.push(page.getByLabel("Nome completo"));
+  const check = async () => {
+    for (const field of fields.splice(0)) {
+      const { border, placeholder, surface } = await fieldColours(field);
+      const name = await field.getAttribute("id");
+      expect(contrast(border, surface), `${name}: its border against its card`).toBeGreaterThanOrEqual(3);
+      expect(contrast(placeholder, [255, 255, 255]), `${name}: its placeholder`).toBeGreaterThanOrEqual(4.5);
+    }
+  };
+  await check();
+  await page.goto("/auth");
+  fields.push(page.getByLabel("E-mail").first());
+  await check();
+  await signIn(page, await createOwner(request));
+  await panelLoaded(page);
+  fields.push(page.getByLabel("Buscar por nome, e-mail ou WhatsApp"));
+  await check();
+});
+
 test.describe("on a phone", () => {
   test.skip(({ isMobile }) => !isMobile, "a phone's touch screen");
 
