@@ -169,6 +169,26 @@ test("a form field's edge stands out 3:1 from its card, and its placeholder 4.5:
   await check();
 });
 
+test("the panel's first Tab is 'Pular para o conteúdo', which takes the keyboard past the header", async ({
+  page,
+  request,
+}, testInfo) => {
+  await signIn(page, await createOwner(request));
+  // The panel as it opens in a new tab or after a reload (a page reached by a link has its heading focused).
+  await page.reload();
+  await panelLoaded(page);
+  await page.keyboard.press("Tab");
+  const skip = page.getByRole("link", { name: "Pular para o conteúdo" });
+  await expect(skip).toBeFocused();
+  await expect(skip).toBeInViewport();
+  await screenshot(page, testInfo, "admin-skip-link");
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("main")).toBeFocused();
+  await page.keyboard.press("Tab");
+  const next = await page.evaluate(() => document.activeElement?.closest("main") !== null);
+  expect(next).toBe(true);
+});
+
 test.describe("on a phone", () => {
   test.skip(({ isMobile }) => !isMobile, "a phone's touch screen");
 

@@ -61,6 +61,17 @@ export function StaffLayout({ title, subtitle, ownersOnly = false, children }: P
 
   return (
     <div className="admin">
+      {/* The first stop of the keyboard: past the header's switch, buttons and page links. */}
+      <a
+        className="skip-link"
+        href={`#${MAIN_ID}`}
+        onClick={(event) => {
+          event.preventDefault();
+          document.getElementById(MAIN_ID)?.focus();
+        }}
+      >
+        Pular para o conteúdo
+      </a>
       <header className="admin__header">
         <div className="admin__container admin__header-inner">
           <div>
@@ -110,7 +121,7 @@ export function StaffLayout({ title, subtitle, ownersOnly = false, children }: P
           </nav>
         )}
       </header>
-      <main className="admin__container admin__main">
+      <main id={MAIN_ID} className="admin__container admin__main" tabIndex={-1}>
         {ownersOnly && !isOwner ? (
           <div className="notice" role="note">
             <p>{OWNERS_ONLY_NOTICE}</p>
@@ -126,6 +137,9 @@ export function StaffLayout({ title, subtitle, ownersOnly = false, children }: P
 }
 
 const OWNERS_ONLY_NOTICE = "Apenas os responsáveis pelo painel veem esta página.";
+
+/** The staff page's own content, where the skip link goes. */
+const MAIN_ID = "conteudo";
 
 /** A lead's own page belongs to the leads. */
 function isCurrent(pagePath: string, path: string): boolean {
