@@ -1,5 +1,6 @@
 import { type ChangeEvent, type FormEvent, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { Button } from "../../components/Button";
+import { FieldError, invalidProps } from "../../components/FieldError";
 import { useToast } from "../../components/toast";
 import { ApiError } from "../../lib/api";
 import { safeStorage } from "../../lib/storage";
@@ -203,16 +204,10 @@ export function LeadForm() {
     value: values[field],
     onChange: change(field),
     required: true,
-    "aria-invalid": errors[field] ? true : undefined,
-    "aria-describedby": errors[field] ? `lead-${field}-error` : undefined,
+    ...invalidProps(`lead-${field}`, errors[field]),
   });
 
-  const fieldError = (field: Field) =>
-    errors[field] ? (
-      <p className="field__error" id={`lead-${field}-error`}>
-        {errors[field]}
-      </p>
-    ) : null;
+  const fieldError = (field: Field) => <FieldError id={`lead-${field}`} error={errors[field]} />;
 
   return (
     <form

@@ -9,11 +9,11 @@ import { ApiError, serverMessage } from "../../lib/api";
 import { VineyardArt } from "../landing/VineyardArt";
 import { useTurnstile } from "../turnstile/useTurnstile";
 import { EmailField } from "./EmailField";
-import { useFieldErrors } from "./FieldError";
 import { ConfirmSignup, ForgotPassword, ResetPassword } from "./LinkForms";
 import { authMessages, newPasswordIds, newPasswordProblem, newPasswordProblemField } from "./messages";
 import { NewPasswordFields, PasswordField } from "./PasswordField";
 import { checkSession, signIn, signUp, useSession } from "./session";
+import { useFieldErrors } from "./useFieldErrors";
 import "./auth.css";
 
 type Tab = "login" | "signup";

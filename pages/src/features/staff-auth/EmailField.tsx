@@ -1,4 +1,4 @@
-import { FieldError, invalidProps } from "./FieldError";
+import { FieldError, invalidProps } from "../../components/FieldError";
 
 /** The e-mail input of the staff forms, with what is wrong with it under it. */
 export function EmailField(props: {

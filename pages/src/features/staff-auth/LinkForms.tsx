@@ -3,10 +3,10 @@ import { Button } from "../../components/Button";
 import { useToast } from "../../components/toast";
 import { ApiError, serverMessage } from "../../lib/api";
 import { EmailField } from "./EmailField";
-import { useFieldErrors } from "./FieldError";
 import { authMessages, newPasswordIds, newPasswordProblem, newPasswordProblemField } from "./messages";
 import { NewPasswordFields, PasswordField } from "./PasswordField";
 import { confirmEmail, requestPasswordReset, resetPassword } from "./session";
+import { useFieldErrors } from "./useFieldErrors";
 
 type LinkFormProps = { token: string; onLinkUnusable: () => void };
 

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { FieldError, invalidProps } from "./FieldError";
+import { FieldError, invalidProps } from "../../components/FieldError";
 import { newPasswordIds, PASSWORD_MIN_LENGTH } from "./messages";
 import "./password-field.css";
 
