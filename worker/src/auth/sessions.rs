@@ -34,8 +34,8 @@ pub async fn refresh(req: Request, env: &Env) -> ApiResult<Response> {
     if row.revoked_at.is_some() || row.expires_at <= ctx.now || row.disabled_at.is_some() {
         return context::signed_out(&ctx);
     }
-    let (mut successor, mut successor_hash) = secret_token::successor(&ctx.secret, &token);
-    let mut renewed = row.rotated_at.is_none()
+    let (successor, successor_hash) = secret_token::successor(&ctx.secret, &token);
+    let renewed = if row.rotated_at.is_none()
         && store::rotate(
             &ctx.db,
             &token_hash,
@@ -43,27 +43,14 @@ pub async fn refresh(req: Request, env: &Env) -> ApiResult<Response> {
             &row.session_id,
             ctx.now,
         )
-        .await?;
-    // Replaced a moment ago (here, or by a request that raced this one): the
-    // answer is the chain's newest token, in case a late retry comes after
-    // its successor was replaced too.
-    let mut replaced = token_hash;
-    for _ in 0..MAX_RETRY_STEPS {
-        if renewed {
-            break;
-        }
-        match store::replaced_within(&ctx.db, &replaced, &successor_hash, ctx.now, RETRY_GRACE_MS)
-            .await?
-        {
-            None => break,
-            Some(false) => renewed = true,
-            Some(true) => {
-                replaced = successor_hash;
-                (successor, successor_hash) = secret_token::successor(&ctx.secret, &successor);
-            }
-        }
-    }
-    if !renewed {
+        .await?
+    {
+        Some(successor)
+    } else {
+        // Replaced a moment ago (here, or by a request that raced this one).
+        newest_of_chain(&ctx, token_hash, successor).await?
+    };
+    let Some(successor) = renewed else {
         if row
             .rotated_at
             .is_some_and(|at| at < ctx.now - RETRY_GRACE_MS)
@@ -80,13 +67,38 @@ pub async fn refresh(req: Request, env: &Env) -> ApiResult<Response> {
         // Otherwise its session ended a moment ago, or its successor was made
         // under another `JWT_SECRET`: signed out, as a retry finds nothing.
         return context::signed_out(&ctx);
-    }
+    };
     let account = Account {
         id: row.user_id,
         email: row.email,
         role: row.role,
     };
     context::session_answer(&ctx, &account, &row.session_id, &successor, row.expires_at)
+}
+
+/// The token to answer a retry of the token hashed `replaced` with: its
+/// successor `next`, or, when that was replaced in turn, the chain's newest,
+/// following at most [`MAX_RETRY_STEPS`] replacements, each made within
+/// [`RETRY_GRACE_MS`] in a session still live. `None`: not a retry.
+async fn newest_of_chain(
+    ctx: &AuthContext,
+    mut replaced: String,
+    mut next: String,
+) -> ApiResult<Option<String>> {
+    for _ in 0..MAX_RETRY_STEPS {
+        let next_hash = secret_token::hash(&next);
+        match store::replaced_within(&ctx.db, &replaced, &next_hash, ctx.now, RETRY_GRACE_MS)
+            .await?
+        {
+            None => return Ok(None),
+            Some(false) => return Ok(Some(next)),
+            Some(true) => {
+                next = secret_token::successor(&ctx.secret, &next).0;
+                replaced = next_hash;
+            }
+        }
+    }
+    Ok(None)
 }
 
 /// `POST /api/auth/logout` `{scope: "global" | "local"}` (global by default):
