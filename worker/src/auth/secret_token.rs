@@ -20,13 +20,21 @@ pub fn generate() -> (String, String) {
 /// and a thief who replayed a stolen cookie share one chain, and whichever
 /// of them presents a replaced token later is the one the session ends on.
 pub fn successor(secret: &str, token: &str) -> (String, String) {
-    let mut mac =
-        Hmac::<Sha256>::new_from_slice(secret.as_bytes()).expect("HMAC takes a key of any length");
-    mac.update(b"refresh-successor\0");
+    let mut mac = keyed_mac(secret, b"refresh-successor");
     mac.update(token.as_bytes());
     let successor = Base64UrlUnpadded::encode_string(&mac.finalize().into_bytes());
     let hash = hash(&successor);
     (successor, hash)
+}
+
+/// An HMAC-SHA256 keyed by `secret` (`JWT_SECRET`), started with `purpose`
+/// and a NUL: what one use of the key signs is never another use's.
+pub fn keyed_mac(secret: &str, purpose: &[u8]) -> Hmac<Sha256> {
+    let mut mac =
+        Hmac::<Sha256>::new_from_slice(secret.as_bytes()).expect("HMAC takes a key of any length");
+    mac.update(purpose);
+    mac.update(b"\0");
+    mac
 }
 
 /// The stored form of a secret.
