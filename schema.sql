@@ -51,7 +51,13 @@ CREATE TABLE leads (
   update_next_attempt_at INTEGER,
   update_attempts   INTEGER NOT NULL DEFAULT 0,
   update_lease_until INTEGER,
-  update_last_error TEXT
+  update_last_error TEXT,
+  -- Where it came from, as the campaign report groups it (0015): the
+  -- utm_source, else the referrer's family or host ('instagram', 'google',
+  -- 'blogdovinho.com.br'), else 'direto'; and the referrer's host when no
+  -- utm_source named it.
+  source            TEXT NOT NULL DEFAULT 'direto',
+  referrer_host     TEXT
 );
 
 -- One lead per person: a repeat submission updates the existing row (its
@@ -76,6 +82,9 @@ CREATE INDEX leads_update_due ON leads (update_next_attempt_at)
 -- (retried or given up) was asked for.
 CREATE INDEX leads_corrections_waiting ON leads (update_requested_at)
   WHERE update_status IS NOT NULL;
+-- The lead list filtered to a source, a campaign and an ad ('Campanhas').
+CREATE INDEX leads_source_newest
+  ON leads (source, utm_campaign, utm_content, created_at DESC, id DESC);
 
 -- Every time the form was sent: the details as typed (normalised) and the
 -- visit's origin and attribution (the lead's last touch is its newest).
@@ -165,6 +174,17 @@ BEGIN
   INSERT INTO leads_search (lead_id, body)
   VALUES (new.id, new.name || ' ' || new.email || ' ' || substr(new.whatsapp, 2));
   INSERT INTO leads_search_rows (search_rowid, lead_id) VALUES (last_insert_rowid(), new.id);
+END;
+
+-- The search finds a lead by its campaign, ad and keyword too: one more row
+-- of the index for a lead that has any, beside its details' rows.
+CREATE TRIGGER leads_search_campaign AFTER INSERT ON leads
+  WHEN coalesce(NEW.utm_campaign, NEW.utm_content, NEW.utm_term) IS NOT NULL
+BEGIN
+  INSERT INTO leads_search (lead_id, body)
+  VALUES (NEW.id, trim(coalesce(NEW.utm_campaign, '') || ' ' || coalesce(NEW.utm_content, '') || ' '
+    || coalesce(NEW.utm_term, '')));
+  INSERT INTO leads_search_rows (search_rowid, lead_id) VALUES (last_insert_rowid(), NEW.id);
 END;
 
 -- Deleting a lead takes its WhatsApp out of the 'conflict' submissions its
@@ -475,4 +495,90 @@ END;
 
 CREATE TRIGGER lead_changes_unlink AFTER DELETE ON lead_links BEGIN
   UPDATE lead_changes SET n = n + 1 WHERE id = 1;
+END;
+
+-- Visits to the site from outside, counted by the worker after it answered
+-- the page: counts only, never an address, a browser or an identifier.
+-- `source` is the utm_source, else where the visitor came from (see
+-- `attribution.rs`): a family of sites ('instagram', 'google', 'whatsapp'),
+-- another site's host, or 'direto'; `referrer_host` the referrer's host for
+-- a visit without utm_source. Past a day's limit of distinct keys, visits
+-- are counted under source '(outras)'. The report reads campaign_daily,
+-- which the same batch adds each visit to; this keeps the medium, the
+-- keyword and the referrer's host.
+CREATE TABLE visit_counts (
+  day           TEXT NOT NULL,
+  source        TEXT NOT NULL,
+  medium        TEXT NOT NULL,
+  campaign      TEXT NOT NULL,
+  content       TEXT NOT NULL,
+  term          TEXT NOT NULL,
+  referrer_host TEXT NOT NULL,
+  n             INTEGER NOT NULL,
+  PRIMARY KEY (day, source, medium, campaign, content, term, referrer_host)
+) WITHOUT ROWID;
+
+-- Visits and leads per Brasília day and campaign (source, campaign, ad):
+-- the report's one read. A lead counts on the day it arrived under its first
+-- touch, which never changes, with whether Jetimob has it and whether it is
+-- a 'Possível duplicado'; the triggers below keep those right whatever
+-- changes a lead, as lead_counters is kept. Visits are added by the worker.
+CREATE TABLE campaign_daily (
+  day        TEXT NOT NULL,
+  source     TEXT NOT NULL,
+  campaign   TEXT NOT NULL,
+  content    TEXT NOT NULL,
+  visits     INTEGER NOT NULL DEFAULT 0,
+  leads      INTEGER NOT NULL DEFAULT 0,
+  delivered  INTEGER NOT NULL DEFAULT 0,
+  duplicates INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (day, source, campaign, content)
+) WITHOUT ROWID;
+-- A lead list narrowed to a campaign counts its leads here.
+CREATE INDEX campaign_daily_campaign ON campaign_daily (source, campaign, content, day);
+
+CREATE TRIGGER campaign_daily_insert AFTER INSERT ON leads BEGIN
+  INSERT INTO campaign_daily (day, source, campaign, content, leads, delivered)
+  VALUES (date(NEW.created_at / 1000 - 10800, 'unixepoch'), NEW.source,
+    coalesce(NEW.utm_campaign, ''), coalesce(NEW.utm_content, ''), 1, NEW.jetimob_enviado)
+  ON CONFLICT (day, source, campaign, content)
+    DO UPDATE SET leads = leads + 1, delivered = delivered + excluded.delivered;
+END;
+
+-- Before the row goes, while its ties to other leads are still there.
+CREATE TRIGGER campaign_daily_delete BEFORE DELETE ON leads BEGIN
+  UPDATE campaign_daily SET leads = leads - 1, delivered = delivered - OLD.jetimob_enviado,
+      duplicates = duplicates - EXISTS (SELECT 1 FROM lead_links WHERE lead_id = OLD.id)
+    WHERE day = date(OLD.created_at / 1000 - 10800, 'unixepoch') AND source = OLD.source
+      AND campaign = coalesce(OLD.utm_campaign, '') AND content = coalesce(OLD.utm_content, '');
+END;
+
+CREATE TRIGGER campaign_daily_delivered AFTER UPDATE OF jetimob_enviado ON leads
+  WHEN OLD.jetimob_enviado IS NOT NEW.jetimob_enviado
+BEGIN
+  UPDATE campaign_daily SET delivered = delivered + NEW.jetimob_enviado - OLD.jetimob_enviado
+    WHERE day = date(NEW.created_at / 1000 - 10800, 'unixepoch') AND source = NEW.source
+      AND campaign = coalesce(NEW.utm_campaign, '') AND content = coalesce(NEW.utm_content, '');
+END;
+
+-- A lead counts once however many leads it is tied to. A lead's own ties
+-- go with it (counted above); its other lead's count moves here.
+CREATE TRIGGER campaign_daily_link AFTER INSERT ON lead_links
+  WHEN (SELECT count(*) FROM lead_links WHERE lead_id = NEW.lead_id) = 1
+BEGIN
+  UPDATE campaign_daily SET duplicates = duplicates + 1
+    WHERE (day, source, campaign, content) = (
+      SELECT date(created_at / 1000 - 10800, 'unixepoch'), source, coalesce(utm_campaign, ''),
+        coalesce(utm_content, '')
+      FROM leads WHERE id = NEW.lead_id);
+END;
+
+CREATE TRIGGER campaign_daily_unlink AFTER DELETE ON lead_links
+  WHEN NOT EXISTS (SELECT 1 FROM lead_links WHERE lead_id = OLD.lead_id)
+BEGIN
+  UPDATE campaign_daily SET duplicates = duplicates - 1
+    WHERE (day, source, campaign, content) = (
+      SELECT date(created_at / 1000 - 10800, 'unixepoch'), source, coalesce(utm_campaign, ''),
+        coalesce(utm_content, '')
+      FROM leads WHERE id = OLD.lead_id);
 END;

@@ -31,7 +31,7 @@ const run = promisify(execFile);
 const WRANGLER = fileURLToPath(new URL("../node_modules/wrangler/bin/wrangler.js", import.meta.url));
 
 /** Tables the triggers keep from the others: a restore makes them again. */
-export const KEPT_BY_TRIGGERS = ["lead_changes", "lead_counters", "leads_search_rows"];
+export const KEPT_BY_TRIGGERS = ["campaign_daily", "lead_changes", "lead_counters", "leads_search_rows"];
 /** The search index's rows read per call. */
 const SEARCH_PAGE = 5000;
 /** Rows per INSERT of the search index (a D1 statement holds at most 100 KB; a row, under 1 KB). */
@@ -111,6 +111,10 @@ export async function backup({ where, output, cwd = process.cwd() }) {
       "DELETE FROM leads_search_rows;",
       ...inserts("leads_search_rows", ["search_rowid", "lead_id"], searchRows),
       `UPDATE lead_changes SET n = n + ${Number(changes[0]?.n ?? 0)} WHERE id = 1;`,
+      // The report's visits, from the counters they were added from (its leads came back with them).
+      "INSERT INTO campaign_daily (day, source, campaign, content, visits) " +
+        "SELECT day, source, campaign, content, sum(n) FROM visit_counts WHERE true GROUP BY 1, 2, 3, 4 " +
+        "ON CONFLICT (day, source, campaign, content) DO UPDATE SET visits = visits + excluded.visits;",
     ];
     const counters = sequences
       .filter(({ name }) => name !== "d1_migrations")

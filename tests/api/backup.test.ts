@@ -61,13 +61,18 @@ beforeAll(async () => {
   [made, restored] = await Promise.all([database(), database()]);
   await made.d1("execute", "DB", "--local", "--file", join(repoRoot, "tests/fixtures/release-51c0643.sql"));
   // The newest webhook event and attempt were pruned: their ids stay taken.
+  // And a campaign's visits were counted.
   await made.d1(
     "execute",
     "DB",
     "--local",
     "--command",
     "DELETE FROM webhook_events WHERE id = (SELECT max(id) FROM webhook_events); " +
-      "DELETE FROM crm_attempts WHERE id = (SELECT max(id) FROM crm_attempts)",
+      "DELETE FROM crm_attempts WHERE id = (SELECT max(id) FROM crm_attempts); " +
+      "INSERT INTO visit_counts (day, source, medium, campaign, content, term, referrer_host, n) " +
+      "VALUES ('2026-11-20', 'instagram', 'paid', 'verao', 'video-1', '', '', 7); " +
+      "INSERT INTO campaign_daily (day, source, campaign, content, visits) " +
+      "VALUES ('2026-11-20', 'instagram', 'verao', 'video-1', 7)",
   );
   file = join(made.dir, "backup.sql");
   await backup({ where: "--local", output: file, cwd: made.dir });

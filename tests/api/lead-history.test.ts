@@ -514,7 +514,7 @@ describe("the CSV", () => {
       .split("\r\n");
     const cells = Object.fromEntries((header ?? "").split(";").map((h, i) => [h, (row ?? "").split(";")[i]]));
     expect(cells).toMatchObject({
-      WhatsApp: p.second,
+      WhatsApp: e164(p.second),
       "Envios do formulário": "2",
       "UTM Source": "instagram",
       "UTM Campaign": "a",
@@ -522,7 +522,7 @@ describe("the CSV", () => {
       "UTM Campaign do último cadastro": "b",
       "Possível duplicado": "",
     });
-    expect(cells["Último cadastro em"]).toMatch(/^\d\d\/\d\d\/\d{4} \d\d:\d\d$/);
+    expect(cells["Último cadastro em"]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d-03:00$/);
   });
 });
 

@@ -308,16 +308,9 @@ describe("the CSV export", () => {
     const total = (await list()).counts.total;
     expect(lines).toHaveLength(total + 1);
     const maria = lines.find((l) => l.startsWith("Maria Parreira;"));
-    const created = new Date(base - 11 * HOUR).toLocaleString("pt-BR", {
-      timeZone: "America/Sao_Paulo",
-      day: "2-digit",
-      month: "2-digit",
-      year: "numeric",
-      hour: "2-digit",
-      minute: "2-digit",
-      hourCycle: "h23",
-    });
-    expect(maria).toContain(`;(48) 98877-6655;site;Pendente;${created.replace(", ", " ")};`);
+    // In ISO 8601 with Brasília's offset, the ad platforms' form.
+    const created = `${new Date(base - 11 * HOUR - 3 * HOUR).toISOString().slice(0, 19)}-03:00`;
+    expect(maria).toContain(`;+5548988776655;site;Pendente;${created};`);
   });
 
   it("follows the current filter and search", async () => {

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, spawnApp } from "../support/app";
-import { asReleaseLeftIt, asUpgradedSince, everyRow, migrationsSince, type Rows } from "../support/release";
+import {
+  asReleaseLeftIt,
+  asUpgradedSince,
+  everyRow,
+  migrationFilesSince,
+  migrationsSince,
+  type Rows,
+} from "../support/release";
 import { StaffClient } from "../support/staff";
 
 // A database as release 1cbf1e9 left it: migrations 0001 to 0006 applied the
@@ -33,16 +40,7 @@ describe("a database made by release 1cbf1e9", () => {
   });
 
   it("gets the migrations since, recorded as applied", async () => {
-    expect(await migrationsSince(app, RELEASE_MIGRATIONS)).toEqual([
-      "0007_attention.sql",
-      "0008_corrections_waiting.sql",
-      "0009_webhook_hears_mail.sql",
-      "0010_alert_mails.sql",
-      "0011_lead_search_rows.sql",
-      "0012_lead_changes.sql",
-      "0013_webhook_backlog.sql",
-      "0014_lead_delete_conflicts.sql",
-    ]);
+    expect(await migrationsSince(app, RELEASE_MIGRATIONS)).toEqual(await migrationFilesSince(RELEASE_MIGRATIONS));
   });
 
   it("keeps every row of every table as it was, the counters gaining 'attention' alone", async () => {

@@ -5,6 +5,7 @@ import type { FakeMail } from "../support/fake-mail";
 import {
   alertSubjects,
   asUpgradedSince,
+  migrationFilesSince,
   migrationsSince,
   type Rows,
   type Upgraded,
@@ -57,14 +58,7 @@ describe("a database made by release 7c63c05", () => {
   });
 
   it("gets the migrations since, recorded as applied", async () => {
-    expect(await migrationsSince(app, RELEASE_MIGRATIONS)).toEqual([
-      "0009_webhook_hears_mail.sql",
-      "0010_alert_mails.sql",
-      "0011_lead_search_rows.sql",
-      "0012_lead_changes.sql",
-      "0013_webhook_backlog.sql",
-      "0014_lead_delete_conflicts.sql",
-    ]);
+    expect(await migrationsSince(app, RELEASE_MIGRATIONS)).toEqual(await migrationFilesSince(RELEASE_MIGRATIONS));
   });
 
   it("keeps every row of every table, ids included; the alerted incident's reasons stand for what its alert named", async () => {

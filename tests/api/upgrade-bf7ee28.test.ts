@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, spawnApp } from "../support/app";
 import { FakeJetimob } from "../support/fake-jetimob";
-import { asReleaseLeftIt, asUpgradedSince, everyRow, migrationsSince, type Rows } from "../support/release";
+import {
+  asReleaseLeftIt,
+  asUpgradedSince,
+  everyRow,
+  migrationFilesSince,
+  migrationsSince,
+  type Rows,
+} from "../support/release";
 import { StaffClient } from "../support/staff";
 
 // A database as release bf7ee28 left it: migrations 0001 to 0007 applied the
@@ -46,15 +53,7 @@ describe("a database made by release bf7ee28", () => {
   });
 
   it("gets the migrations since, recorded as applied", async () => {
-    expect(await migrationsSince(app, RELEASE_MIGRATIONS)).toEqual([
-      "0008_corrections_waiting.sql",
-      "0009_webhook_hears_mail.sql",
-      "0010_alert_mails.sql",
-      "0011_lead_search_rows.sql",
-      "0012_lead_changes.sql",
-      "0013_webhook_backlog.sql",
-      "0014_lead_delete_conflicts.sql",
-    ]);
+    expect(await migrationsSince(app, RELEASE_MIGRATIONS)).toEqual(await migrationFilesSince(RELEASE_MIGRATIONS));
   });
 
   it("keeps every row of every table as it was (0008 adds an index; 0009 two columns, empty on these rows; 0010 a table, 0011 one filled from the search index, 0012 the change counter)", async () => {

@@ -58,6 +58,7 @@ describe(`a database made by release 66b2b0b (${SCHEMA_FILE.split("/").at(-1)})`
       "0012_lead_changes.sql",
       "0013_webhook_backlog.sql",
       "0014_lead_delete_conflicts.sql",
+      "0015_campaigns.sql",
     ]);
   });
 

@@ -55,12 +55,48 @@ export async function migrationsSince(app: App, migrations: number): Promise<str
   return applied.map((m) => m.name).slice(migrations);
 }
 
-/** Columns migrations added to existing tables, by migration: what each holds on a release's row. */
-const COLUMNS_ADDED: Record<number, Record<string, (row: Rows[number]) => Rows[number]>> = {
+/** Every migration file after a release's first `migrations`, in order: what its upgrade applies. */
+export async function migrationFilesSince(migrations: number): Promise<string[]> {
+  const files = (await readdir(join(repoRoot, "migrations"))).filter((f) => f.endsWith(".sql")).sort();
+  return files.slice(migrations);
+}
+
+/**
+ * A lead's source as 0015 reads it from what an earlier release kept: its
+ * utm_source; a Google Ads click; the referrer's host (the release's origem,
+ * for a lead without utm_source whose referrer was another site); a Meta
+ * click; else 'direto'. The releases' fixtures hold no other site's referrer.
+ */
+function sourceBefore0015(lead: Rows[number]): Rows[number] {
+  const referrerHost =
+    lead.utm_source === null && lead.referrer !== null && lead.origem !== "site" ? lead.origem : null;
+  const source =
+    lead.utm_source ??
+    (lead.gclid !== null ? "google" : (referrerHost ?? (lead.fbclid !== null ? "facebook" : "direto")));
+  return { source, referrer_host: referrerHost };
+}
+
+/**
+ * Columns migrations added to existing tables, or changed on purpose, by
+ * migration: what each holds on a release's row (given every table's rows).
+ */
+const COLUMNS_ADDED: Record<
+  number,
+  Record<string, (row: Rows[number], release: Record<string, Rows>) => Rows[number]>
+> = {
   // What an incident's alert named: its reasons then, for one alerted already.
   9: {
     delivery_incidents: (row) => ({ alerted_reasons: row.alerted_at === null ? null : row.reasons }),
     webhook_events: () => ({ once_key: null }),
+  },
+  15: {
+    leads: sourceBefore0015,
+    // Each lead's source written moved the change counter once; a referrer's host, once more.
+    lead_changes: (row, release) => ({
+      n:
+        Number(row.n) +
+        (release.leads ?? []).reduce((n, lead) => n + 1 + (sourceBefore0015(lead).referrer_host === null ? 0 : 1), 0),
+    }),
   },
 };
 
@@ -75,6 +111,36 @@ const TABLES_ADDED: Record<number, Record<string, string | null>> = {
   11: { leads_search_rows: "SELECT rowid AS search_rowid, lead_id FROM leads_search" },
   // The change counter the panel's reloads are tagged with, from nought.
   12: { lead_changes: "SELECT 1 AS id, 0 AS n" },
+  // No visit counted yet; the leads counted per day and campaign, as the
+  // leads read once upgraded; each search row's lead, the campaign rows too.
+  15: {
+    visit_counts: null,
+    campaign_daily: `SELECT date(created_at / 1000 - 10800, 'unixepoch') AS day, source,
+        coalesce(utm_campaign, '') AS campaign, coalesce(utm_content, '') AS content, 0 AS visits,
+        count(*) AS leads, sum(jetimob_enviado) AS delivered,
+        sum(EXISTS (SELECT 1 FROM lead_links k WHERE k.lead_id = leads.id)) AS duplicates
+      FROM leads GROUP BY 1, 2, 3, 4`,
+    leads_search_rows: "SELECT rowid AS search_rowid, lead_id FROM leads_search",
+    // The search index's own storage, rewritten as it takes the campaign
+    // rows: what it holds is read through leads_search (ROWS_ADDED).
+    leads_search_content: "SELECT * FROM leads_search_content",
+    leads_search_data: "SELECT * FROM leads_search_data",
+    leads_search_idx: "SELECT * FROM leads_search_idx",
+    leads_search_docsize: "SELECT * FROM leads_search_docsize",
+  },
+};
+
+/**
+ * Rows migrations added to tables that were there before, by migration:
+ * what they should be, read from `app`, upgraded.
+ */
+const ROWS_ADDED: Record<number, Record<string, string>> = {
+  // A search row of each lead's campaign, ad and keyword.
+  15: {
+    leads_search: `SELECT id AS lead_id, trim(coalesce(utm_campaign, '') || ' ' || coalesce(utm_content, '') || ' '
+        || coalesce(utm_term, '')) AS body
+      FROM leads WHERE coalesce(utm_campaign, utm_content, utm_term) IS NOT NULL`,
+  },
 };
 
 /**
@@ -88,16 +154,19 @@ export async function asUpgradedSince(
   rows: Record<string, Rows>,
   migrations: number,
 ): Promise<Record<string, Rows>> {
-  const since = <T>(byMigration: Record<number, T>) =>
-    Object.entries(byMigration)
-      .filter(([migration]) => Number(migration) > migrations)
-      .map(([, added]) => added);
   const out: Record<string, Rows> = { ...rows };
-  for (const [table, columns] of since(COLUMNS_ADDED).flatMap((tables) => Object.entries(tables))) {
-    out[table] = (out[table] ?? []).map((row) => ({ ...row, ...columns(row) }));
-  }
-  for (const [table, source] of since(TABLES_ADDED).flatMap((tables) => Object.entries(tables))) {
-    out[table] = source ? ordered(await app.sql<Record<string, unknown>>(source)) : [];
+  const numbers = [COLUMNS_ADDED, TABLES_ADDED, ROWS_ADDED].flatMap((m) => Object.keys(m).map(Number));
+  // Migration by migration, in order: a later one may change what an earlier one added.
+  for (const migration of [...new Set(numbers)].filter((n) => n > migrations).sort((a, b) => a - b)) {
+    for (const [table, columns] of Object.entries(COLUMNS_ADDED[migration] ?? {})) {
+      out[table] = (out[table] ?? []).map((row) => ({ ...row, ...columns(row, rows) }));
+    }
+    for (const [table, source] of Object.entries(TABLES_ADDED[migration] ?? {})) {
+      out[table] = source ? ordered(await app.sql<Record<string, unknown>>(source)) : [];
+    }
+    for (const [table, source] of Object.entries(ROWS_ADDED[migration] ?? {})) {
+      out[table] = ordered([...(out[table] ?? []), ...(await app.sql<Record<string, unknown>>(source))]);
+    }
   }
   return Object.fromEntries(
     Object.keys(out)

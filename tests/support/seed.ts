@@ -13,14 +13,23 @@ export type SeedLead = {
   /** A sent lead's correction (of its WhatsApp) the CRM has not learned: waiting, or given up. */
   update_status?: "pending" | "failed" | null;
   update_last_error?: string | null;
+  /** The first touch's campaign; `source` defaults to utm_source, else 'direto', as the worker derives it. */
+  utm_source?: string | null;
+  utm_medium?: string | null;
+  utm_campaign?: string | null;
+  utm_content?: string | null;
+  utm_term?: string | null;
+  source?: string;
 };
 
 let serial = 0;
 
 const INSERT_LEAD = `INSERT INTO leads (id, name, email, whatsapp, origem, created_at, last_submitted_at,
     delivery_status, jetimob_enviado, delivery_attempts, last_error, next_attempt_at, sent_at, sent_by,
-    sent_name, sent_email, sent_whatsapp, update_status, update_last_error, update_requested_at)
-  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)`;
+    sent_name, sent_email, sent_whatsapp, update_status, update_last_error, update_requested_at,
+    utm_source, utm_medium, utm_campaign, utm_content, utm_term, source)
+  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19,
+    ?20, ?21, ?22, ?23, ?24, ?25)`;
 
 /**
  * Writes leads straight into D1 (as if they had arrived over time), in one
@@ -51,6 +60,12 @@ export async function insertLeads(
         l.next_attempt_at === undefined ? (status === "pending" ? created + 3_600_000 : null) : l.next_attempt_at,
       update_status: status === "sent" ? (l.update_status ?? null) : null,
       update_last_error: l.update_last_error ?? (l.update_status === "failed" ? "HTTP 500: erro interno" : null),
+      utm_source: l.utm_source ?? null,
+      utm_medium: l.utm_medium ?? null,
+      utm_campaign: l.utm_campaign ?? null,
+      utm_content: l.utm_content ?? null,
+      utm_term: l.utm_term ?? null,
+      source: l.source ?? l.utm_source ?? "direto",
     };
   });
   await db.batch(
@@ -80,6 +95,12 @@ export async function insertLeads(
       r.update_status,
       r.update_status ? r.update_last_error : null,
       r.update_status ? r.created_at + 2000 : null,
+      r.utm_source,
+      r.utm_medium,
+      r.utm_campaign,
+      r.utm_content,
+      r.utm_term,
+      r.source,
     ]),
   );
   return rows;

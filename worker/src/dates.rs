@@ -82,12 +82,90 @@ pub fn format_date(ms: i64) -> String {
     })
 }
 
+/// ISO 8601 in Brasília time with its offset (`2026-11-26T19:30:00-03:00`),
+/// as the ad platforms read a conversion's time; empty for a time out of range.
+pub fn iso_brasilia(ms: i64) -> String {
+    in_brasilia(ms).map_or_else(String::new, |t| {
+        format!(
+            "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}-03:00",
+            t.year, t.month, t.day, t.hour, t.minute, t.second
+        )
+    })
+}
+
 /// `yyyy-MM-dd`, the day in Brasília time, as a file name carries it: an
 /// export made at 22:30 on 31 December is that day's, not 1 January's (UTC's).
 pub fn brasilia_day(ms: i64) -> String {
     in_brasilia(ms).map_or_else(String::new, |t| {
         format!("{:04}-{:02}-{:02}", t.year, t.month, t.day)
     })
+}
+
+/// Days from 1970-01-01 to a calendar date (H. Hinnant's `days_from_civil`).
+fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
+    let year = if month <= 2 { year - 1 } else { year };
+    let era = year.div_euclid(400);
+    let year_of_era = year - era * 400;
+    let day_of_year = (153 * (month + if month > 2 { -3 } else { 9 }) + 2) / 5 + day - 1;
+    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+    era * 146_097 + day_of_era - 719_468
+}
+
+/// A calendar day as staff pick it (`yyyy-MM-dd`, years 2000 to 2999).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Day(i64);
+
+impl Day {
+    /// `None` unless `text` is a real date written `yyyy-MM-dd`.
+    pub fn parse(text: &str) -> Option<Self> {
+        let bytes = text.as_bytes();
+        if bytes.len() != 10 || bytes[4] != b'-' || bytes[7] != b'-' {
+            return None;
+        }
+        let number = |range: std::ops::Range<usize>| -> Option<i64> {
+            let part = &text[range];
+            part.bytes()
+                .all(|b| b.is_ascii_digit())
+                .then(|| part.parse().ok())
+                .flatten()
+        };
+        let (year, month, day) = (number(0..4)?, number(5..7)?, number(8..10)?);
+        if !(2000..=2999).contains(&year) || !(1..=12).contains(&month) || day < 1 {
+            return None;
+        }
+        let parsed = Self(days_from_civil(year, month, day));
+        (parsed.to_string() == text).then_some(parsed)
+    }
+
+    /// The day in Brasília at `ms`.
+    pub fn in_brasilia(ms: i64) -> Self {
+        Self((ms + BRASILIA_OFFSET_MS).div_euclid(86_400_000))
+    }
+
+    /// `n` days later (earlier when negative).
+    pub fn plus(self, n: i64) -> Self {
+        Self(self.0 + n)
+    }
+
+    /// Days from `self` to `later`.
+    pub fn days_until(self, later: Self) -> i64 {
+        later.0 - self.0
+    }
+
+    /// The first moment of the day in Brasília, in ms since the epoch.
+    pub fn start_ms(self) -> i64 {
+        self.0 * 86_400_000 - BRASILIA_OFFSET_MS
+    }
+}
+
+impl std::fmt::Display for Day {
+    /// `yyyy-MM-dd`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match civil(self.0 * 86_400_000) {
+            Some(t) => write!(f, "{:04}-{:02}-{:02}", t.year, t.month, t.day),
+            None => Ok(()),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -124,6 +202,37 @@ mod tests {
         assert_eq!(super::format_date(i64::MIN), "");
     }
 
+    #[test]
+    fn a_day_reads_back_as_written_and_starts_at_brasilias_midnight() {
+        let day = super::Day::parse("2026-11-01").unwrap();
+        assert_eq!(day.to_string(), "2026-11-01");
+        // 2026-11-01 00:00 in Brasília is 03:00 UTC.
+        assert_eq!(
+            super::iso(day.start_ms()).as_deref(),
+            Some("2026-11-01T03:00:00.000Z")
+        );
+        // 23:30 on the 1st in Brasília is 02:30 UTC on the 2nd, and still the 1st.
+        assert_eq!(
+            super::Day::in_brasilia(day.plus(1).start_ms() - 1_800_000),
+            day
+        );
+        assert_eq!(super::Day::in_brasilia(day.plus(1).start_ms()), day.plus(1));
+        assert_eq!(day.days_until(super::Day::parse("2026-12-01").unwrap()), 30);
+        for bad in [
+            "2026-02-30",
+            "2026-13-01",
+            "26-11-01",
+            "2026-1-01",
+            "2026/11/01",
+            "",
+            "1999-12-31",
+            "２026-11-01",
+        ] {
+            assert_eq!(super::Day::parse(bad), None, "{bad}");
+        }
+        assert!(super::Day::parse("2028-02-29").is_some());
+    }
+
     proptest! {
         #[test]
         fn every_moment_reads_as_chrono_reads_it(ms in super::FIRST_MS + 3 * 3_600_000..=super::LAST_MS) {
@@ -135,6 +244,8 @@ mod tests {
             let brasilia = utc.with_timezone(&FixedOffset::west_opt(3 * 3600).unwrap());
             prop_assert_eq!(super::format_date(ms), brasilia.format("%d/%m/%Y %H:%M").to_string());
             prop_assert_eq!(super::brasilia_day(ms), brasilia.format("%Y-%m-%d").to_string());
+            prop_assert_eq!(super::Day::in_brasilia(ms).to_string(), super::brasilia_day(ms));
+            prop_assert_eq!(super::iso_brasilia(ms), brasilia.format("%Y-%m-%dT%H:%M:%S-03:00").to_string());
         }
     }
 }

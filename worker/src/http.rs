@@ -121,6 +121,12 @@ impl From<HostError> for ApiError {
     }
 }
 
+impl From<worker::Error> for ApiError {
+    fn from(error: worker::Error) -> Self {
+        ApiError::Internal(error.to_string())
+    }
+}
+
 /// A JSON answer.
 pub fn json_response(body: &Json, status: u16) -> Response {
     Response::text(status, "application/json; charset=utf-8", body.as_str())

@@ -7,11 +7,14 @@ use worker::{Context, Env, ScheduleContext, ScheduledEvent, event};
 pub mod admin;
 mod agency;
 mod alerts;
+mod attribution;
 mod audit;
 pub mod auth;
+mod campaigns;
 mod config;
 pub mod crm;
 mod cron_state;
+mod csv;
 mod d1;
 mod dates;
 mod email;
@@ -59,9 +62,12 @@ pub async fn fetch(
         p if p.starts_with("/api/auth/") => auth::route(req, &env, &ctx, p).await,
         p if p == "/api/leads" || p.starts_with("/api/leads/") => admin::route(req, &env, p).await,
         p if p == "/api/staff" || p.starts_with("/api/staff/") => team::route(req, &env, p).await,
+        p if p == "/api/campaigns" || p.starts_with("/api/campaigns/") => {
+            campaigns::route(req, &env, p).await
+        }
         "/api/audit" => audit::route(req, &env, "/api/audit").await,
         p if p.starts_with("/api/") => Err(ApiError::NotFound(messages::NOT_FOUND.into())),
-        _ => return Ok(site::serve(req, &env).await.into_raw()),
+        _ => return Ok(site::serve(req, &env, &ctx).await.into_raw()),
     };
     let response = answer.unwrap_or_else(ApiError::into_response);
     let headers = response.headers();

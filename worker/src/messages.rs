@@ -81,6 +81,11 @@ pub fn auth_domain_only(domain: &str) -> String {
 pub const CONFIRM_MAIL_SUBJECT: &str = "Confirme seu acesso ao painel";
 pub const RESET_MAIL_SUBJECT: &str = "Redefinição de senha do painel";
 
+// The campaign report ('Campanhas').
+pub const PERIOD_DAY_INVALID: &str = "Data inválida: use o formato aaaa-mm-dd.";
+pub const PERIOD_BACKWARDS: &str = "A data inicial não pode ser depois da data final.";
+pub const PERIOD_TOO_LONG: &str = "Escolha um período de até dois anos.";
+
 // The team ('Equipe') and the activity ('Atividade'): owners only.
 pub const OWNERS_ONLY: &str = "Apenas os responsáveis pelo painel podem fazer isso.";
 pub const STAFF_NOT_FOUND: &str = "Conta não encontrada.";

@@ -3,11 +3,13 @@
 
 mod inline_hashes;
 
-use worker::Env;
+use worker::{Context, Env};
 
+use crate::campaigns::visits::{self, PageView};
+use crate::dates::Day;
 use crate::http::{self, ApiResult};
 use crate::json;
-use crate::platform::HostResult;
+use crate::platform::{self, HostResult};
 use crate::turnstile::{self, Turnstile};
 use crate::web::{self, Headers, Request, Response};
 pub use inline_hashes::{CspHash, PageHashes};
@@ -22,10 +24,14 @@ pub fn public_config(env: &Env) -> ApiResult<Response> {
 }
 
 /// Fetches the page or asset from the static assets and adds the headers;
-/// if the assets cannot be read, a plain 500 (and the log says why).
-pub async fn serve(req: Request, env: &Env) -> Response {
+/// if the assets cannot be read, a plain 500 (and the log says why). A
+/// visitor's arrival at a public page is counted once it is answered.
+pub async fn serve(req: Request, env: &Env, ctx: &Context) -> Response {
     match serve_from_assets(&req, env).await {
-        Ok(response) => response,
+        Ok(response) => {
+            count_visit(&req, response.status(), env, ctx);
+            response
+        }
         Err(error) => {
             worker::console_error!("{}: the static assets failed: {error}", req.path());
             Response::text(
@@ -63,6 +69,53 @@ async fn serve_from_assets(req: &Request, env: &Env) -> HostResult<Response> {
         headers.set(name, &value);
     }
     Ok(response)
+}
+
+/// Counts the visit `req` is, if it is one, after the answer
+/// (`wait_until`): a failure is logged and the page is served all the same.
+fn count_visit(req: &Request, status: u16, env: &Env, ctx: &Context) {
+    let Ok(url) = http::RequestUrl::of(req) else {
+        return;
+    };
+    let query: Vec<(String, String)> = url
+        .query_pairs()
+        .map(|(k, v)| (k.into_owned(), v.into_owned()))
+        .collect();
+    let headers = req.headers();
+    let header = |name: &str| headers.get(name);
+    let (user_agent, referer) = (header("User-Agent"), header("Referer"));
+    let purpose = ["Sec-Purpose", "Purpose", "X-Purpose", "X-Moz"]
+        .into_iter()
+        .find_map(header);
+    let (dest, mode) = (header("Sec-Fetch-Dest"), header("Sec-Fetch-Mode"));
+    let method = req.inner().method();
+    let origin = url.origin();
+    let view = PageView {
+        method: &method,
+        path: req.path(),
+        status,
+        query: &query,
+        origin: &origin,
+        host: url.host(),
+        user_agent: user_agent.as_deref(),
+        referer: referer.as_deref(),
+        purpose: purpose.as_deref(),
+        sec_fetch_dest: dest.as_deref(),
+        sec_fetch_mode: mode.as_deref(),
+    };
+    let Some(visit) = view.visit(Day::in_brasilia(platform::now_ms())) else {
+        return;
+    };
+    let env = env.clone();
+    ctx.wait_until(async move {
+        let counted = match env.d1("DB") {
+            Ok(db) => visits::count(&db, &visit).await,
+            Err(error) => Err(error),
+        };
+        if let Err(error) = counted {
+            worker::console_error!("visits: a visit could not be counted: {error}");
+        }
+    });
 }
 
 /// The prerendered page that serves a path with a parameter: a lead's own

@@ -286,6 +286,11 @@ impl Response {
     pub fn into_raw(self) -> web_sys::Response {
         self.unchecked_into()
     }
+
+    /// A response the `worker` crate built.
+    pub fn from_worker(response: worker::Response) -> Self {
+        web_sys::Response::from(response).unchecked_into()
+    }
 }
 
 /// A body streamed from `chunks`: each is read as the reader asks for the

@@ -2,7 +2,7 @@
 //! 'Marcar Enviado', 'Reenviar' and delete. Every call needs a live staff
 //! session; changes also need our own Origin, and each one is audited.
 
-mod csv;
+mod lead_csv;
 pub mod query;
 mod store;
 
@@ -84,6 +84,8 @@ fn lead_json(l: &LeadRow) -> json::Object {
         .field("gclid", &l.gclid)
         .field("fbclid", &l.fbclid)
         .field("referrer", &l.referrer)
+        .field("source", &l.source)
+        .field("referrer_host", &l.referrer_host)
         .field("page_url", &l.page_url)
         .field("update_status", &l.update_status)
         .field("update_last_error", &l.update_last_error)
@@ -320,8 +322,8 @@ async fn export(req: &Request, env: &Env, staff: &Staff) -> ApiResult<Response> 
         async { exported.run().await.map(|_| ()) },
         store::first_page(&db, &q, EXPORT_BATCH)
     )?;
-    let mut head = format!("{}{}", csv::BOM, csv::header());
-    head.extend(first.iter().map(csv::row));
+    let mut head = format!("{}{}", crate::csv::BOM, lead_csv::header());
+    head.extend(first.iter().map(lead_csv::row));
     let after = next_cursor(&first);
     // Each later page is read only while the session may read it: an export
     // running when its account is switched off ('Desativar') or signed out
@@ -335,7 +337,7 @@ async fn export(req: &Request, env: &Env, staff: &Staff) -> ApiResult<Response> 
             match store::page_after_while_live(&db, &staff, &q, page, EXPORT_BATCH, now).await {
                 Ok(Some(rows)) if rows.is_empty() => None,
                 Ok(Some(rows)) => {
-                    let chunk: String = rows.iter().map(csv::row).collect();
+                    let chunk: String = rows.iter().map(lead_csv::row).collect();
                     Some((Ok(chunk.into_bytes()), (next_cursor(&rows), db, q, staff)))
                 }
                 Ok(None) => {

@@ -2,6 +2,8 @@
 //! from the query string once; the SQL is assembled from fixed fragments, so
 //! nothing the user types ever becomes SQL text.
 
+use crate::d1::Param;
+use crate::dates::Day;
 use crate::leads::domain::{APOSTROPHES, WhatsApp, plain_text};
 
 /// Leads per page in the panel.
@@ -209,7 +211,8 @@ impl Search {
 pub const LEAD_COLUMNS: &str = "id, name, email, whatsapp, origem, jetimob_enviado, \
      delivery_status, delivery_attempts, next_attempt_at, last_error, sent_at, sent_by, \
      created_at, submission_count, last_submitted_at, utm_source, utm_medium, utm_campaign, \
-     utm_term, utm_content, gclid, fbclid, referrer, page_url, update_status, update_last_error, \
+     utm_term, utm_content, gclid, fbclid, referrer, source, referrer_host, page_url, update_status, \
+     update_last_error, \
      (SELECT other_id FROM lead_links WHERE lead_id = leads.id LIMIT 1) AS duplicate_of, \
      (SELECT json_object('at', submitted_at, 'origem', origem, 'utm_source', utm_source, \
         'utm_medium', utm_medium, 'utm_campaign', utm_campaign, 'gclid', gclid, 'fbclid', fbclid) \
@@ -241,11 +244,152 @@ impl Cursor {
     }
 }
 
+/// The leads of a period (Brasília days, both included) and of a source,
+/// campaign and ad: what a line of 'Campanhas' links to (`de=`, `ate=`,
+/// `fonte=`, `campanha=`, `anuncio=`). An empty `campanha` or `anuncio` is
+/// the leads without one; an absent one, any.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Narrowing {
+    pub from: Option<Day>,
+    pub to: Option<Day>,
+    pub source: Option<String>,
+    pub campaign: Option<Option<String>>,
+    pub content: Option<Option<String>>,
+}
+
+/// A value a narrowing binds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Bound {
+    Integer(i64),
+    Text(Option<String>),
+}
+
+impl Param for Bound {
+    fn js(&self) -> wasm_bindgen::JsValue {
+        match self {
+            Bound::Integer(n) => n.js(),
+            Bound::Text(t) => t.js(),
+        }
+    }
+}
+
+/// Longest source, campaign or ad a narrowing names (as stored: 200).
+const MAX_NAME_CHARS: usize = 200;
+
+impl Narrowing {
+    fn is_empty(&self) -> bool {
+        self == &Self::default()
+    }
+
+    /// Reads one of its parameters; `false` if `key` is none of them.
+    fn read(&mut self, key: &str, value: &str) -> bool {
+        let name = || {
+            value
+                .trim()
+                .chars()
+                .take(MAX_NAME_CHARS)
+                .collect::<String>()
+        };
+        let optional = || Some(name()).filter(|n| !n.is_empty());
+        match key {
+            "de" => self.from = Day::parse(value.trim()),
+            "ate" => self.to = Day::parse(value.trim()),
+            "fonte" => self.source = optional(),
+            "campanha" => self.campaign = Some(optional()),
+            "anuncio" => self.content = Some(optional()),
+            _ => return false,
+        }
+        true
+    }
+
+    /// Each condition: on `leads` and on the report's counters
+    /// (`campaign_daily`), each with its value (the counters write a day as
+    /// text, a missing campaign or ad as empty text).
+    fn parts(&self) -> Vec<Part> {
+        let text = |t: &str| Bound::Text(Some(t.to_string()));
+        let or_empty = |t: &Option<String>| text(t.as_deref().unwrap_or_default());
+        let mut parts = Vec::new();
+        if let Some(from) = self.from {
+            parts.push(Part {
+                leads: ("created_at >=", Bound::Integer(from.start_ms())),
+                daily: ("day >=", text(&from.to_string())),
+            });
+        }
+        if let Some(to) = self.to {
+            parts.push(Part {
+                leads: ("created_at <", Bound::Integer(to.plus(1).start_ms())),
+                daily: ("day <=", text(&to.to_string())),
+            });
+        }
+        if let Some(source) = &self.source {
+            parts.push(Part {
+                leads: ("source =", text(source)),
+                daily: ("source =", text(source)),
+            });
+        }
+        if let Some(campaign) = &self.campaign {
+            parts.push(Part {
+                leads: ("utm_campaign IS", Bound::Text(campaign.clone())),
+                daily: ("campaign =", or_empty(campaign)),
+            });
+        }
+        if let Some(content) = &self.content {
+            parts.push(Part {
+                leads: ("utm_content IS", Bound::Text(content.clone())),
+                daily: ("content =", or_empty(content)),
+            });
+        }
+        parts
+    }
+
+    /// The conditions on `leads`, their values ([`Narrowing::values`])
+    /// bound from `?{first}` on.
+    fn condition(&self, first: usize) -> String {
+        numbered(self.parts().iter().map(|p| p.leads.0), first)
+    }
+
+    /// What [`Narrowing::condition`] binds, in its order.
+    pub fn values(&self) -> Vec<Bound> {
+        self.parts().into_iter().map(|p| p.leads.1).collect()
+    }
+
+    /// How many leads it covers, from the campaign report's counters: a
+    /// few rows a day of the period, where counting the leads reads every
+    /// one. Its values are [`Narrowing::daily_values`], from `?1`.
+    pub fn daily_count_sql(&self) -> String {
+        format!(
+            "SELECT coalesce(sum(leads), 0) AS n FROM campaign_daily WHERE 1{}",
+            numbered(self.parts().iter().map(|p| p.daily.0), 1)
+        )
+    }
+
+    /// What [`Narrowing::daily_count_sql`] binds, in its order.
+    pub fn daily_values(&self) -> Vec<Bound> {
+        self.parts().into_iter().map(|p| p.daily.1).collect()
+    }
+}
+
+/// A condition of a [`Narrowing`]: a column and its comparison, and the
+/// value, on `leads` and on `campaign_daily`.
+struct Part {
+    leads: (&'static str, Bound),
+    daily: (&'static str, Bound),
+}
+
+/// ` AND {test} ?{n}` for each test, numbered from `first`.
+fn numbered<'a>(tests: impl Iterator<Item = &'a str>, first: usize) -> String {
+    tests
+        .enumerate()
+        .map(|(i, test)| format!(" AND {test} ?{}", first + i))
+        .collect()
+}
+
 /// A request for a list of leads.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LeadQuery {
     pub status: StatusFilter,
     pub search: Search,
+    pub narrowing: Narrowing,
     /// 1-based.
     pub page: i64,
     /// Given by 'Próxima' and 'Anterior'; without one (a reload, a shared
@@ -258,10 +402,14 @@ impl LeadQuery {
         let mut query = Self {
             status: StatusFilter::All,
             search: Search::None,
+            narrowing: Narrowing::default(),
             page: 1,
             cursor: None,
         };
         for (key, value) in url.query_pairs() {
+            if query.narrowing.read(&key, &value) {
+                continue;
+            }
             match key.as_ref() {
                 "status" => query.status = StatusFilter::parse(&value),
                 "q" => query.search = Search::parse(&value),
@@ -286,7 +434,8 @@ impl LeadQuery {
         query
     }
 
-    fn filter(&self) -> String {
+    /// The WHERE clause; a narrowing's values are bound from `?{first}` on.
+    fn filter(&self, first: usize) -> String {
         // With a full-text term the term's matches lead. D1 keeps no
         // statistics, so SQLite would otherwise walk every lead sent (or not
         // sent) through `leads_sent_newest` and look each one up among the
@@ -297,24 +446,40 @@ impl LeadQuery {
             (Search::Indexed(_), StatusFilter::Sent) => "+jetimob_enviado = 1",
             (_, status) => status.condition(),
         };
-        format!("{status}{}", self.search.condition())
+        format!(
+            "{status}{}{}",
+            self.search.condition(),
+            self.narrowing.condition(first)
+        )
     }
 
-    /// One page by its number, newest first. `?1` search term, `?2` limit, `?3` offset.
+    /// Whether the list is narrowed to a period or a campaign.
+    pub fn is_narrowed(&self) -> bool {
+        !self.narrowing.is_empty()
+    }
+
+    /// How many leads a narrowed list without a search or status covers can
+    /// be read from the campaign report's counters.
+    pub fn counted_daily(&self) -> bool {
+        self.is_narrowed() && self.search == Search::None && self.status == StatusFilter::All
+    }
+
+    /// One page by its number, newest first. `?1` search term, `?2` limit,
+    /// `?3` offset, then the narrowing's values.
     pub fn page_sql(&self) -> String {
         format!(
             "SELECT {LEAD_COLUMNS} FROM leads WHERE {} ORDER BY created_at DESC, id DESC LIMIT ?2 OFFSET ?3",
-            self.filter()
+            self.filter(4)
         )
     }
 
     /// The page before the lead at (`?2` created_at, `?3` id), oldest first
-    /// (the caller turns it round). `?4` limit.
+    /// (the caller turns it round). `?4` limit, then the narrowing's values.
     pub fn before_sql(&self) -> String {
         format!(
             "SELECT {LEAD_COLUMNS} FROM leads WHERE {} AND (created_at, id) > (?2, ?3) \
              ORDER BY created_at ASC, id ASC LIMIT ?4",
-            self.filter()
+            self.filter(5)
         )
     }
 
@@ -324,22 +489,24 @@ impl LeadQuery {
     /// delete trigger removes a lead's), a lead's earlier details among them,
     /// so each lead once. Looking each match up among the leads read three
     /// times the rows ('silva': 8,202 for 2,734 leads, at 100,000).
+    /// Then the narrowing's values.
     pub fn count_sql(&self) -> String {
         match (self.search.matching(), self.status) {
-            (Some(m), StatusFilter::All) => {
+            (Some(m), StatusFilter::All) if !self.is_narrowed() => {
                 format!("SELECT count(DISTINCT lead_id) AS n FROM leads_search WHERE {m}")
             }
-            _ => format!("SELECT count(*) AS n FROM leads WHERE {}", self.filter()),
+            _ => format!("SELECT count(*) AS n FROM leads WHERE {}", self.filter(2)),
         }
     }
 
     /// The page after the lead at (`?2` created_at, `?3` id), for the export:
-    /// keyset paging, so the last page costs what the first does. `?4` limit.
+    /// keyset paging, so the last page costs what the first does. `?4`
+    /// limit, then the narrowing's values.
     pub fn after_sql(&self) -> String {
         format!(
             "SELECT {LEAD_COLUMNS} FROM leads WHERE {} AND (created_at, id) < (?2, ?3) \
              ORDER BY created_at DESC, id DESC LIMIT ?4",
-            self.filter()
+            self.filter(5)
         )
     }
 
@@ -385,6 +552,7 @@ mod tests {
             LeadQuery {
                 status: StatusFilter::All,
                 search: Search::None,
+                narrowing: Narrowing::default(),
                 page: 1,
                 cursor: None,
             }

@@ -2,7 +2,7 @@
 
 use serde::Deserialize;
 
-use crate::d1::{Count, D1Database, D1PreparedStatement, D1Result, query, row};
+use crate::d1::{Count, D1Database, D1PreparedStatement, D1Result, Param, query, row};
 
 use super::query::{CHANGES_SQL, COUNTS_SQL, Cursor, LEAD_COLUMNS, LeadQuery, PAGE_SIZE};
 
@@ -40,6 +40,10 @@ row! {
         pub gclid: Option<String>,
         pub fbclid: Option<String>,
         pub referrer: Option<String>,
+        /// Where it came from, as the campaign report groups it.
+        pub source: String,
+        /// The referrer's host, for a lead without utm_source.
+        pub referrer_host: Option<String>,
         pub page_url: Option<String>,
         /// The correction's delivery: 'pending', 'failed' or none.
         pub update_status: Option<String>,
@@ -150,14 +154,22 @@ pub async fn list_state(db: &D1Database) -> HostResult<ListState> {
 pub async fn page_and_counts(db: &D1Database, q: &LeadQuery) -> HostResult<ListPage> {
     let term = q.search.bound();
     let page = match &q.cursor {
-        Some(Cursor::After(at, id)) => query!(db, &q.after_sql(), term, at, id, PAGE_SIZE),
-        Some(Cursor::Before(at, id)) => query!(db, &q.before_sql(), term, at, id, PAGE_SIZE),
-        None => query!(db, &q.page_sql(), term, PAGE_SIZE, q.offset()),
+        Some(Cursor::After(at, id)) => {
+            narrowed(db, &q.after_sql(), &[&term, at, id, &PAGE_SIZE], q)
+        }
+        Some(Cursor::Before(at, id)) => {
+            narrowed(db, &q.before_sql(), &[&term, at, id, &PAGE_SIZE], q)
+        }
+        None => narrowed(db, &q.page_sql(), &[&term, &PAGE_SIZE, &q.offset()], q),
     };
     let mut statements = vec![page, db.prepare(COUNTS_SQL)];
     statements.extend(state_statements(db));
-    if let Some(term) = term {
-        statements.push(query!(db, &q.count_sql(), term));
+    if q.counted_daily() {
+        let values = q.narrowing.daily_values();
+        let params: Vec<&dyn Param> = values.iter().map(|v| v as &dyn Param).collect();
+        statements.push(d1::bind(db, &q.narrowing.daily_count_sql(), &params));
+    } else if term.is_some() || q.is_narrowed() {
+        statements.push(narrowed(db, &q.count_sql(), &[&term], q));
     }
     let results = db.batch(statements).await?;
     let mut leads = d1::rows::<LeadRow>(&results, 0)?;
@@ -224,7 +236,25 @@ fn page_after_query(
     // Later than any lead (and still a safe JavaScript number, as D1 needs).
     const FAR_FUTURE_MS: i64 = 253_402_300_800_000;
     let (created_at, id) = after.unwrap_or((FAR_FUTURE_MS, ""));
-    query!(db, &q.after_sql(), q.search.bound(), created_at, id, limit)
+    narrowed(
+        db,
+        &q.after_sql(),
+        &[&q.search.bound(), &created_at, &id, &limit],
+        q,
+    )
+}
+
+/// `sql` with `fixed` bound first, then the values of `q`'s narrowing.
+fn narrowed(
+    db: &D1Database,
+    sql: &str,
+    fixed: &[&dyn Param],
+    q: &LeadQuery,
+) -> D1PreparedStatement {
+    let values = q.narrowing.values();
+    let mut params = fixed.to_vec();
+    params.extend(values.iter().map(|v| v as &dyn Param));
+    d1::bind(db, sql, &params)
 }
 
 /// What staff did, for the audit trail.

@@ -2,6 +2,9 @@
 //! [`NewLead::parse`]: past that point no code can hold an invalid name,
 //! e-mail or WhatsApp number.
 
+use crate::attribution::{
+    Arrival, LONG_FIELD_MAX, SHORT_FIELD_MAX, Source, clean as optional_text,
+};
 use crate::email;
 use crate::http::{FieldErrors, Fields};
 use crate::messages;
@@ -258,22 +261,6 @@ pub struct Attribution {
     pub page_url: Option<String>,
 }
 
-const SHORT_FIELD_MAX: usize = 200;
-const LONG_FIELD_MAX: usize = 2000;
-
-/// Trimmed, control characters dropped, cut to `max` characters; empty is `None`.
-/// These fields come from URLs, not from typing: a long one is shortened, never
-/// a reason to lose the lead.
-fn optional_text(value: Option<String>, max: usize) -> Option<String> {
-    let cleaned: String = value?
-        .trim()
-        .chars()
-        .filter(|c| !c.is_control())
-        .take(max)
-        .collect();
-    (!cleaned.is_empty()).then_some(cleaned)
-}
-
 /// A lead ready to be stored.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NewLead {
@@ -282,6 +269,8 @@ pub struct NewLead {
     pub whatsapp: WhatsApp,
     pub origem: String,
     pub attribution: Attribution,
+    /// Where the visit came from, as the campaign report groups it.
+    pub source: Source,
 }
 
 /// Why a submission was refused: a message for the toast and one per field.
@@ -302,6 +291,8 @@ pub struct Submission {
     /// The hidden fields only bots fill: the form's, and the one older pages had.
     pub honeypot: Option<String>,
     pub old_honeypot: Option<String>,
+    /// The sending browser's `User-Agent`, read for its source and never kept.
+    pub user_agent: Option<String>,
 }
 
 /// Name of the hidden honeypot field of the landing form: a name no
@@ -341,6 +332,7 @@ impl Submission {
             },
             honeypot: take(HONEYPOT_FIELD),
             old_honeypot: take(OLD_HONEYPOT_FIELD),
+            user_agent: None,
         };
         if fields.is_empty() {
             Ok(submission)
@@ -411,12 +403,23 @@ impl NewLead {
             &attribution,
             site_host,
         );
+        let source = Source::of(
+            &Arrival {
+                utm_source: attribution.utm_source.as_deref(),
+                gclid: attribution.gclid.as_deref(),
+                fbclid: attribution.fbclid.as_deref(),
+                referrer: attribution.referrer.as_deref(),
+                user_agent: submission.user_agent.as_deref(),
+            },
+            site_host,
+        );
         Ok(NewLead {
             name,
             email,
             whatsapp,
             origem,
             attribution,
+            source,
         })
     }
 }

@@ -13,9 +13,10 @@
 //!   two points at the other ('Possível duplicado');
 //!
 //! and in every case the submission itself is kept, on the lead it belongs to.
-//! Every statement binds the same seventeen values:
+//! Every statement binds the same nineteen values:
 //! `?1` a new lead's id, `?2` name, `?3` e-mail, `?4` WhatsApp, `?5` origem,
-//! `?6` now, `?7`…`?15` the visit's attribution, `?16`/`?17` the rate-limit
+//! `?6` now, `?7`…`?15` the visit's attribution, `?16`/`?17` its source and
+//! referrer host (the campaign report's), `?18`/`?19` the rate-limit
 //! counter's key and maximum (NULL when the counter lives at the edge).
 
 use crate::d1::{D1Database, D1PreparedStatement, query, row};
@@ -28,7 +29,7 @@ use crate::{d1, platform};
 /// Within the per-address limit (or counted at the edge).
 macro_rules! within_limit {
     () => {
-        "(?16 IS NULL OR (SELECT count FROM rate_limits WHERE key = ?16) <= ?17)"
+        "(?18 IS NULL OR (SELECT count FROM rate_limits WHERE key = ?18) <= ?19)"
     };
 }
 
@@ -36,8 +37,8 @@ macro_rules! within_limit {
 const INSERT_SQL: &str = concat!(
     "INSERT INTO leads (id, name, email, whatsapp, origem, created_at, last_submitted_at, \
        next_attempt_at, utm_source, utm_medium, utm_campaign, utm_term, utm_content, gclid, \
-       fbclid, referrer, page_url) \
-     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?6, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15 \
+       fbclid, referrer, page_url, source, referrer_host) \
+     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?6, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17 \
      WHERE ",
     within_limit!(),
     " AND NOT EXISTS (SELECT 1 FROM leads WHERE email = ?3 OR whatsapp = ?4) \
@@ -202,6 +203,8 @@ pub async fn save(
             a.fbclid,
             a.referrer,
             a.page_url,
+            lead.source.name,
+            lead.source.referrer_host,
             limit_key,
             limit_max,
         )
@@ -248,10 +251,10 @@ pub async fn save(
 mod tests {
     use super::*;
 
-    /// Every statement of the batch binds `?1`…`?17`; D1 refuses a statement
+    /// Every statement of the batch binds `?1`…`?19`; D1 refuses a statement
     /// whose highest placeholder is not the last value bound.
     #[test]
-    fn every_statement_uses_the_seventeenth_value() {
+    fn every_statement_uses_the_nineteenth_value() {
         for sql in [
             INSERT_SQL,
             LINK_SQL,
@@ -259,8 +262,8 @@ mod tests {
             CONFLICT_SQL,
             SUBMISSION_SQL,
         ] {
-            assert!(sql.contains("?17"), "{sql}");
-            assert!(!sql.contains("?18"), "{sql}");
+            assert!(sql.contains("?19"), "{sql}");
+            assert!(!sql.contains("?20"), "{sql}");
         }
     }
 

@@ -94,7 +94,8 @@ async fn accept(
     env: &Env,
     ctx: &Context,
 ) -> ApiResult<()> {
-    let submission = Submission::from_fields(body).map_err(reject)?;
+    let mut submission = Submission::from_fields(body).map_err(reject)?;
+    submission.user_agent = req.header("User-Agent");
     if let Some(field) = submission.honeypot_filled() {
         // One line per hit, always with this wording, so the log can count them.
         worker::console_log!(

@@ -1,16 +1,15 @@
-//! The CSV export: UTF-8 with a BOM and `;` between cells, as Excel set to
-//! Portuguese expects, and no cell a spreadsheet could run as a formula.
+//! The leads' CSV export: a line per lead (the file's form is `crate::csv`'s),
+//! fit for the ad platforms' uploads as it is: the WhatsApp number in E.164
+//! (`+5549999991234`) and every time in ISO 8601 with its offset, Brasília's.
 
 use super::store::LeadRow;
-use crate::dates::format_date;
-use crate::leads::domain::format_whatsapp;
-
-/// Excel reads the file as UTF-8 only with this mark first.
-pub const BOM: &str = "\u{feff}";
+use crate::csv::line;
+use crate::dates::iso_brasilia;
 
 /// The table's columns, the lead's first touch, then its last touch (the
-/// newest submission) and whether a submission tied it to another lead.
-const HEADER: [&str; 26] = [
+/// newest submission), whether a submission tied it to another lead, and
+/// where it came from as the campaign report counts it.
+const HEADER: [&str; 28] = [
     "Nome",
     "Email",
     "WhatsApp",
@@ -37,6 +36,8 @@ const HEADER: [&str; 26] = [
     "UTM Medium do último cadastro",
     "UTM Campaign do último cadastro",
     "Possível duplicado",
+    "Fonte",
+    "Site de origem",
 ];
 
 pub fn header() -> String {
@@ -49,13 +50,13 @@ pub fn row(lead: &LeadRow) -> String {
     line([
         lead.name.clone(),
         lead.email.clone(),
-        format_whatsapp(&lead.whatsapp),
+        lead.whatsapp.clone(),
         lead.origem.clone(),
         status_label(&lead.delivery_status).to_string(),
-        format_date(lead.created_at),
+        iso_brasilia(lead.created_at),
         lead.delivery_attempts.to_string(),
         text(&lead.last_error),
-        lead.sent_at.map(format_date).unwrap_or_default(),
+        lead.sent_at.map(iso_brasilia).unwrap_or_default(),
         match lead.sent_by.as_deref() {
             Some("crm") => "Integração".to_string(),
             Some("staff") => "Equipe".to_string(),
@@ -72,7 +73,7 @@ pub fn row(lead: &LeadRow) -> String {
         text(&lead.referrer),
         text(&lead.page_url),
         if last.at > 0 {
-            format_date(last.at)
+            iso_brasilia(last.at)
         } else {
             String::new()
         },
@@ -86,6 +87,8 @@ pub fn row(lead: &LeadRow) -> String {
             ""
         }
         .to_string(),
+        lead.source.clone(),
+        text(&lead.referrer_host),
     ])
 }
 
@@ -95,42 +98,6 @@ pub fn status_label(delivery_status: &str) -> &'static str {
         "sent" => "Enviado",
         "failed" => "Falhou",
         _ => "Pendente",
-    }
-}
-
-fn line(cells: impl IntoIterator<Item = String>) -> String {
-    let mut out = cells
-        .into_iter()
-        .map(|c| cell(&c))
-        .collect::<Vec<_>>()
-        .join(";");
-    out.push_str("\r\n");
-    out
-}
-
-/// What a spreadsheet runs as a formula when a cell starts with it.
-const FORMULA_STARTS: [char; 6] = ['=', '+', '-', '@', '\t', '\r'];
-
-/// One cell: a `=`, `+`, `-`, `@`, tab or carriage return that starts it, or
-/// starts a piece of it after a comma or a tab (spaces between), gets an
-/// apostrophe, so the spreadsheet shows text and never runs a formula: also
-/// one that reads the file split at commas or tabs (Excel in English, a
-/// LibreOffice import), where `Ana,=HYPERLINK(…)` would be two cells. Cells
-/// with `;`, quotes or line breaks are quoted.
-fn cell(value: &str) -> String {
-    let mut neutral = String::with_capacity(value.len() + 1);
-    let mut piece_starts = true;
-    for c in value.chars() {
-        if piece_starts && FORMULA_STARTS.contains(&c) {
-            neutral.push('\'');
-        }
-        neutral.push(c);
-        piece_starts = matches!(c, ',' | '\t') || (c == ' ' && piece_starts);
-    }
-    if neutral.contains([';', '"', '\n', '\r']) {
-        format!("\"{}\"", neutral.replace('"', "\"\""))
-    } else {
-        neutral
     }
 }
 
@@ -163,6 +130,8 @@ mod tests {
             gclid: None,
             fbclid: None,
             referrer: None,
+            source: "instagram".into(),
+            referrer_host: None,
             page_url: Some("https://x.example/?utm_source=instagram".into()),
             update_status: None,
             update_last_error: None,
@@ -177,54 +146,11 @@ mod tests {
     fn a_row_has_the_table_columns_then_the_first_touch_then_the_last() {
         assert_eq!(
             row(&lead()),
-            "Ana Souza;ana@example.com;(49) 99999-8888;instagram;Enviado;31/12/2025 21:00;1;;01/01/2026 00:00;Integração;2;instagram;;pre;;;;;;https://x.example/?utm_source=instagram;01/01/2026 00:00;google;google;cpc;verao;\r\n"
+            "Ana Souza;ana@example.com;+5549999998888;instagram;Enviado;2025-12-31T21:00:00-03:00;1;;\
+             2026-01-01T00:00:00-03:00;Integração;2;instagram;;pre;;;;;;https://x.example/?utm_source=instagram;\
+             2026-01-01T00:00:00-03:00;google;google;cpc;verao;;instagram;\r\n"
         );
         assert!(header().starts_with("Nome;Email;WhatsApp;Origem;Status Jetimob;Data;"));
-    }
-
-    #[test]
-    fn cells_that_a_spreadsheet_would_run_are_neutralised() {
-        for (raw, safe) in [
-            (
-                "=HYPERLINK(\"http://x\")",
-                "\"'=HYPERLINK(\"\"http://x\"\")\"",
-            ),
-            ("+5511", "'+5511"),
-            ("-2+3", "'-2+3"),
-            ("@SUM(A1)", "'@SUM(A1)"),
-            ("\tcmd", "'\tcmd"),
-            ("\rcmd", "\"'\rcmd\""),
-            ("Ana = Maria", "Ana = Maria"),
-        ] {
-            assert_eq!(cell(raw), safe, "{raw:?}");
-        }
-    }
-
-    #[test]
-    fn a_formula_after_a_comma_or_a_tab_is_neutralised_for_readers_that_split_there() {
-        for (raw, safe) in [
-            ("Ana,=1+1,", "Ana,'=1+1,"),
-            (
-                "x,=HYPERLINK(CHAR(104)&A2),",
-                "x,'=HYPERLINK(CHAR(104)&A2),",
-            ),
-            ("p, -2+3", "p, '-2+3"),
-            ("a\t@SUM(A1)", "a\t'@SUM(A1)"),
-            ("  =1", "  '=1"),
-            ("Silva, Ana", "Silva, Ana"),
-            ("R$ 1.000,00", "R$ 1.000,00"),
-            ("Maria-Clara, Zé", "Maria-Clara, Zé"),
-        ] {
-            assert_eq!(cell(raw), safe, "{raw:?}");
-        }
-    }
-
-    #[test]
-    fn separators_quotes_and_line_breaks_stay_inside_their_cell() {
-        assert_eq!(cell("Silva; Souza"), "\"Silva; Souza\"");
-        assert_eq!(cell("O \"Zé\""), "\"O \"\"Zé\"\"\"");
-        assert_eq!(cell("linha\numa"), "\"linha\numa\"");
-        assert_eq!(cell("José 🍇"), "José 🍇");
     }
 
     #[test]

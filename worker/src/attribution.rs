@@ -1,0 +1,339 @@
+//! Where a visit came from, told the same way for a counted visit and for a
+//! lead, so the campaign report can set one beside the other: the campaign's
+//! own `utm_source`, else the site or app that sent the visitor, else
+//! 'direto'.
+
+use crate::http::UrlParts;
+
+/// The longest a campaign's field (`utm_*`) is kept.
+pub const SHORT_FIELD_MAX: usize = 200;
+/// The longest a click id, a referrer or a page's address is kept.
+pub const LONG_FIELD_MAX: usize = 2000;
+
+/// Trimmed, control characters dropped, cut to `max` characters; empty is
+/// `None`. These fields come from URLs, not from typing: a long one is
+/// shortened, never a reason to lose the lead or the visit.
+pub fn clean(value: Option<String>, max: usize) -> Option<String> {
+    let cleaned: String = value?
+        .trim()
+        .chars()
+        .filter(|c| !c.is_control())
+        .take(max)
+        .collect();
+    (!cleaned.is_empty()).then_some(cleaned)
+}
+
+/// A visit with no `utm_source`, no click id and no referrer from another site.
+pub const DIRECT: &str = "direto";
+
+/// A visit's source and, when no `utm_source` named it, the referrer's host.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Source {
+    /// What the report groups by: the `utm_source`, a family of sites
+    /// ('instagram', 'google', 'whatsapp', …), another site's host, or
+    /// [`DIRECT`].
+    pub name: String,
+    /// The referrer's host (without `www.`), for a visit without `utm_source`.
+    pub referrer_host: Option<String>,
+}
+
+/// What a visit carries that says where it came from.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Arrival<'a> {
+    pub utm_source: Option<&'a str>,
+    pub gclid: Option<&'a str>,
+    pub fbclid: Option<&'a str>,
+    /// The page that sent the visitor (`Referer`, or the page's `document.referrer`).
+    pub referrer: Option<&'a str>,
+    /// The browser's `User-Agent`: read for an app's own browser, never kept.
+    pub user_agent: Option<&'a str>,
+}
+
+/// Sites and apps that send visitors under many hosts, each read as one
+/// source: a host is in a family when it is one of these or a subdomain of
+/// one (`l.instagram.com`, `www.google.com.br`); Android apps send their
+/// package name (`android-app://com.whatsapp/`).
+const FAMILIES: [(&str, &[&str]); 11] = [
+    (
+        "instagram",
+        &["instagram.com", "com.instagram.android", "ig.me"],
+    ),
+    (
+        "facebook",
+        &[
+            "facebook.com",
+            "fb.com",
+            "fb.me",
+            "m.me",
+            "messenger.com",
+            "com.facebook.katana",
+            "com.facebook.orca",
+            "com.facebook.lite",
+        ],
+    ),
+    (
+        "whatsapp",
+        &[
+            "whatsapp.com",
+            "whatsapp.net",
+            "wa.me",
+            "com.whatsapp",
+            "com.whatsapp.w4b",
+        ],
+    ),
+    (
+        "google",
+        &[
+            "google.com",
+            "google.com.br",
+            "googleadservices.com",
+            "googlesyndication.com",
+            "com.google.android.googlequicksearchbox",
+            "com.google.android.gm",
+        ],
+    ),
+    (
+        "youtube",
+        &["youtube.com", "youtu.be", "com.google.android.youtube"],
+    ),
+    (
+        "tiktok",
+        &[
+            "tiktok.com",
+            "com.zhiliaoapp.musically",
+            "com.ss.android.ugc.trill",
+        ],
+    ),
+    (
+        "linkedin",
+        &["linkedin.com", "lnkd.in", "com.linkedin.android"],
+    ),
+    (
+        "x",
+        &["x.com", "twitter.com", "t.co", "com.twitter.android"],
+    ),
+    ("bing", &["bing.com"]),
+    ("yahoo", &["yahoo.com", "yahoo.com.br"]),
+    ("duckduckgo", &["duckduckgo.com"]),
+];
+
+/// In-app browsers that open a link without a referrer but name their app
+/// in the `User-Agent`.
+const IN_APP_BROWSERS: [(&str, &str); 5] = [
+    ("Instagram", "instagram"),
+    ("FBAN/", "facebook"),
+    ("FBAV/", "facebook"),
+    ("LinkedInApp", "linkedin"),
+    ("musical_ly", "tiktok"),
+];
+
+/// The family of `host`, if it has one.
+fn family(host: &str) -> Option<&'static str> {
+    FAMILIES.iter().find_map(|(name, hosts)| {
+        hosts
+            .iter()
+            .any(|h| host == *h || host.strip_suffix(h).is_some_and(|rest| rest.ends_with('.')))
+            .then_some(*name)
+    })
+}
+
+/// The referrer's host in lower case without `www.` (and a final dot), if
+/// it has one and it is not `own_host`.
+pub fn referrer_host(referrer: &str, own_host: &str) -> Option<String> {
+    let host = UrlParts::split(referrer.trim())?.host_name()?;
+    let host = host.trim_end_matches('.');
+    let host = host.strip_prefix("www.").unwrap_or(host);
+    let own = own_host.trim_end_matches('.').to_ascii_lowercase();
+    let own = own.strip_prefix("www.").unwrap_or(&own);
+    (!host.is_empty() && host != own).then(|| host.to_string())
+}
+
+/// The value, trimmed, unless it is blank.
+fn present(value: Option<&str>) -> Option<&str> {
+    value.map(str::trim).filter(|v| !v.is_empty())
+}
+
+impl Source {
+    /// Where `arrival` came from, for a site served at `own_host`: its
+    /// `utm_source`; a Google Ads click (`gclid`) is 'google'; else the
+    /// referrer's family or host, or the app whose browser opened the page;
+    /// a Meta click id (`fbclid`) without those is 'facebook'; else
+    /// [`DIRECT`].
+    pub fn of(arrival: &Arrival, own_host: &str) -> Self {
+        if let Some(utm_source) = present(arrival.utm_source) {
+            return Self {
+                name: utm_source.to_string(),
+                referrer_host: None,
+            };
+        }
+        let host = present(arrival.referrer).and_then(|r| referrer_host(r, own_host));
+        let in_app = arrival.user_agent.and_then(|ua| {
+            IN_APP_BROWSERS
+                .iter()
+                .find_map(|(mark, name)| ua.contains(mark).then_some(*name))
+        });
+        let name = if present(arrival.gclid).is_some() {
+            "google".to_string()
+        } else if let Some(host) = &host {
+            family(host).map_or_else(|| host.clone(), str::to_string)
+        } else if let Some(app) = in_app {
+            app.to_string()
+        } else if present(arrival.fbclid).is_some() {
+            "facebook".to_string()
+        } else {
+            DIRECT.to_string()
+        };
+        Self {
+            name,
+            referrer_host: host,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const OWN: &str = "recantodasvideiras.com.br";
+
+    fn from_referrer(referrer: &str) -> Source {
+        Source::of(
+            &Arrival {
+                referrer: Some(referrer),
+                ..Arrival::default()
+            },
+            OWN,
+        )
+    }
+
+    #[test]
+    fn a_campaigns_utm_source_names_it_whatever_else_came_along() {
+        let source = Source::of(
+            &Arrival {
+                utm_source: Some(" instagram "),
+                gclid: Some("g"),
+                referrer: Some("https://www.google.com/"),
+                ..Arrival::default()
+            },
+            OWN,
+        );
+        assert_eq!(
+            source,
+            Source {
+                name: "instagram".into(),
+                referrer_host: None
+            }
+        );
+    }
+
+    #[test]
+    fn a_referrer_is_read_as_its_family_and_its_host_kept() {
+        for (referrer, name, host) in [
+            (
+                "https://l.instagram.com/?u=x",
+                "instagram",
+                "l.instagram.com",
+            ),
+            (
+                "https://www.google.com.br/search?q=x",
+                "google",
+                "google.com.br",
+            ),
+            ("https://wa.me/", "whatsapp", "wa.me"),
+            ("android-app://com.whatsapp/", "whatsapp", "com.whatsapp"),
+            (
+                "https://lm.facebook.com/l.php",
+                "facebook",
+                "lm.facebook.com",
+            ),
+            ("https://t.co/abc", "x", "t.co"),
+            (
+                "https://www.blogdovinho.com.br/post",
+                "blogdovinho.com.br",
+                "blogdovinho.com.br",
+            ),
+        ] {
+            assert_eq!(
+                from_referrer(referrer),
+                Source {
+                    name: name.into(),
+                    referrer_host: Some(host.into())
+                },
+                "{referrer}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_host_that_only_ends_like_a_family_is_not_in_it() {
+        assert_eq!(
+            from_referrer("https://notgoogle.com/").name,
+            "notgoogle.com"
+        );
+        assert_eq!(from_referrer("https://fakewa.me/").name, "fakewa.me");
+    }
+
+    #[test]
+    fn no_referrer_our_own_pages_or_nonsense_is_direct() {
+        for referrer in [
+            "",
+            "  ",
+            "https://www.recantodasvideiras.com.br/privacidade",
+            "not a url",
+        ] {
+            assert_eq!(
+                from_referrer(referrer),
+                Source {
+                    name: DIRECT.into(),
+                    referrer_host: None
+                },
+                "{referrer:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn click_ids_and_in_app_browsers_name_a_visit_without_referrer() {
+        let of = |arrival: Arrival| Source::of(&arrival, OWN).name;
+        assert_eq!(
+            of(Arrival {
+                gclid: Some("abc"),
+                ..Arrival::default()
+            }),
+            "google"
+        );
+        assert_eq!(
+            of(Arrival {
+                fbclid: Some("abc"),
+                ..Arrival::default()
+            }),
+            "facebook"
+        );
+        let instagram = "Mozilla/5.0 (iPhone) Mobile/15E148 Instagram 312.0.0.21.109";
+        assert_eq!(
+            of(Arrival {
+                user_agent: Some(instagram),
+                fbclid: Some("x"),
+                ..Arrival::default()
+            }),
+            "instagram"
+        );
+        let facebook = "Mozilla/5.0 (iPhone) [FBAN/FBIOS;FBAV/450.0.0.38.108]";
+        assert_eq!(
+            of(Arrival {
+                user_agent: Some(facebook),
+                ..Arrival::default()
+            }),
+            "facebook"
+        );
+        // A referrer says more than the browser it was opened in.
+        assert_eq!(
+            of(Arrival {
+                user_agent: Some(instagram),
+                referrer: Some("https://www.google.com/"),
+                ..Arrival::default()
+            }),
+            "google"
+        );
+    }
+}
