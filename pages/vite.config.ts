@@ -2,9 +2,12 @@ import { resolve } from "node:path";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vitest/config";
 
-/** What the landing never needs: the staff pages, the pages after a form post, the privacy notice. */
+/**
+ * What the landing never needs: the staff pages (and Chart.js, of 'Campanhas'),
+ * the pages after a form post, the privacy notice.
+ */
 const STAFF_OR_LATER =
-  /features\/(staff-auth|staff-shell|leads-admin|team|activity|privacy|form-result)\/|components\/(ConfirmDialog|EmailAddress)\.|lib\/format\./;
+  /features\/(staff-auth|staff-shell|leads-admin|campaigns|team|activity|privacy|form-result)\/|components\/(ConfirmDialog|EmailAddress)\.|lib\/(format|days|download)\.|node_modules\/(chart\.js|@kurkle\/color)\//;
 
 /**
  * The year the footer's © names: the build's, written into the prerendered

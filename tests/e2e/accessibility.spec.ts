@@ -165,7 +165,7 @@ test("a form field's edge stands out 3:1 from its card, and its placeholder 4.5:
   await check();
   await signIn(page, await createOwner(request));
   await panelLoaded(page);
-  fields.push(page.getByLabel("Buscar por nome, e-mail ou WhatsApp"));
+  fields.push(page.getByLabel("Buscar por nome, e-mail, WhatsApp ou campanha"));
   await check();
 });
 
@@ -199,7 +199,7 @@ test.describe("on a phone", () => {
     await seedLeads(Array.from({ length: 51 }, (_, i) => ({ name: `Alvo Dedo ${i + 1}` })));
     await signIn(page, await createOwner(request));
     const list = page.getByRole("region", { name: "Lista de Leads" });
-    await list.getByLabel("Buscar por nome, e-mail ou WhatsApp").fill("Alvo Dedo");
+    await list.getByLabel("Buscar por nome, e-mail, WhatsApp ou campanha").fill("Alvo Dedo");
     await expect(list.getByRole("navigation", { name: "Páginas" }).locator("p")).toHaveText(
       "1–50 de 51 leads · página 1 de 2",
     );

@@ -27,7 +27,7 @@ function pagerLine(page: Page) {
 /** Opens the panel showing only the leads whose names contain `surname` (see seed-data.ts). */
 async function showOnly(page: Page, surname: string) {
   const answered = listAnswer(page, { q: surname });
-  await page.getByLabel("Buscar por nome, e-mail ou WhatsApp").fill(surname);
+  await page.getByLabel("Buscar por nome, e-mail, WhatsApp ou campanha").fill(surname);
   await expect(page).toHaveURL(new RegExp(`q=${encodeURIComponent(surname)}`));
   await answered;
 }
@@ -81,7 +81,7 @@ test("a term of one or two characters waits for Enter, saying so, before it sear
     const url = new URL(r.url());
     if (url.pathname === "/api/leads") asked.push(url.searchParams.get("q") ?? "");
   });
-  const box = page.getByLabel("Buscar por nome, e-mail ou WhatsApp");
+  const box = page.getByLabel("Buscar por nome, e-mail, WhatsApp ou campanha");
   await box.fill("Zé");
   const hint = page.getByText("Digite 3 caracteres ou tecle Enter.");
   await expect(hint).toBeVisible();
@@ -201,7 +201,7 @@ test("search and filter live in the address, so a reload shows the same view", a
   await screenshot(page, testInfo, "admin-filter-failed");
   await page.reload();
   await expect(page.getByRole("button", { name: /^Falharam/ })).toHaveAttribute("aria-pressed", "true");
-  await expect(page.getByLabel("Buscar por nome, e-mail ou WhatsApp")).toHaveValue("Filtro");
+  await expect(page.getByLabel("Buscar por nome, e-mail, WhatsApp ou campanha")).toHaveValue("Filtro");
   await expect(page.getByRole("row")).toHaveCount(3);
   await page.goBack();
   await expect(page.getByRole("row")).toHaveCount(4);
@@ -377,7 +377,7 @@ test("pages through a long list with 'Próxima' and 'Anterior', the page number 
       created_at: day + i * 60_000,
     })),
   );
-  await page.getByLabel("Buscar por nome, e-mail ou WhatsApp").fill(group);
+  await page.getByLabel("Buscar por nome, e-mail, WhatsApp ou campanha").fill(group);
   await expect(page).toHaveURL(/q=Paginada\+/);
   await expect(pagerLine(page)).toHaveText("1–50 de 60 leads · página 1 de 2");
   await expect(row(page, `${group} 01`)).toHaveCount(1);

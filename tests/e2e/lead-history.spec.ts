@@ -41,7 +41,7 @@ test("a visitor corrects a number on the landing; the panel shows the new one an
 
   await signIn(page, await createStaff(request));
   const nameSearch = listAnswer(page, { q: person.name });
-  await page.getByLabel("Buscar por nome, e-mail ou WhatsApp").fill(person.name);
+  await page.getByLabel("Buscar por nome, e-mail, WhatsApp ou campanha").fill(person.name);
   await nameSearch;
   const row = page.getByRole("row").filter({ hasText: person.name });
   await expect(row).toHaveCount(1);
@@ -52,7 +52,7 @@ test("a visitor corrects a number on the landing; the panel shows the new one an
   // The earlier, wrong number still finds the lead: the list the panel asks
   // for with it holds the lead, and shows it.
   const typoSearch = listAnswer(page, { q: display(typo.whatsappDigits) });
-  await page.getByLabel("Buscar por nome, e-mail ou WhatsApp").fill(display(typo.whatsappDigits));
+  await page.getByLabel("Buscar por nome, e-mail, WhatsApp ou campanha").fill(display(typo.whatsappDigits));
   const found = (await (await typoSearch).json()) as { leads: { name: string }[] };
   expect(found.leads.map((l) => l.name)).toEqual([person.name]);
   await expect(page.getByRole("row").filter({ hasText: person.name })).toHaveCount(1);
@@ -81,7 +81,9 @@ test("a visitor corrects a number on the landing; the panel shows the new one an
   await page.getByRole("link", { name: "← Voltar à lista de leads" }).click();
   await expect(page).toHaveURL(/\/admin\?q=/);
   expect(new URL(page.url()).searchParams.get("q")).toBe(display(typo.whatsappDigits));
-  await expect(page.getByLabel("Buscar por nome, e-mail ou WhatsApp")).toHaveValue(display(typo.whatsappDigits));
+  await expect(page.getByLabel("Buscar por nome, e-mail, WhatsApp ou campanha")).toHaveValue(
+    display(typo.whatsappDigits),
+  );
   await expect(page.getByRole("row").filter({ hasText: person.name })).toHaveCount(1);
 });
 
@@ -106,7 +108,7 @@ test("Marcar Enviado on a lead its visitor corrected since the panel showed it: 
   await page.reload();
   await panelLoaded(page);
   const nameSearch = listAnswer(page, { q: person.name });
-  await page.getByLabel("Buscar por nome, e-mail ou WhatsApp").fill(person.name);
+  await page.getByLabel("Buscar por nome, e-mail, WhatsApp ou campanha").fill(person.name);
   await nameSearch;
   const row = page.getByRole("row").filter({ hasText: person.name });
   await expect(row.getByRole("link", { name: display(person.whatsappDigits) })).toBeVisible();

@@ -54,6 +54,13 @@ export const routes: RouteDef[] = [
     prerender: "none",
   },
   {
+    path: "/admin/campanhas",
+    title: titled("Campanhas"),
+    load: () => import("../features/campaigns/CampaignsPage"),
+    prerender: "shell",
+    shellText: "Verificando autenticação...",
+  },
+  {
     path: "/admin/equipe",
     title: titled("Equipe"),
     load: () => import("../features/team/TeamPage"),

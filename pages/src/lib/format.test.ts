@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatCount, formatDate } from "./format";
+import { formatCount, formatDate, formatDays, sourceName } from "./format";
 
 describe("formatDate", () => {
   it("shows dd/MM/yyyy HH:mm in Brasília time", () => {
@@ -16,5 +16,21 @@ describe("formatDate", () => {
 describe("formatCount", () => {
   it("groups thousands the Brazilian way", () => {
     expect(formatCount(100000)).toBe("100.000");
+  });
+});
+
+describe("formatDays", () => {
+  it("writes a period of days as dd/MM/yyyy, a single day once", () => {
+    expect(formatDays("2026-11-20", "2026-11-26")).toBe("20/11/2026 – 26/11/2026");
+    expect(formatDays("2026-11-26", "2026-11-26")).toBe("26/11/2026");
+  });
+});
+
+describe("sourceName", () => {
+  it("names the sources the worker tells apart, and leaves any other as it is", () => {
+    expect(sourceName("direto")).toBe("Direto (sem origem)");
+    expect(sourceName("whatsapp")).toBe("WhatsApp");
+    expect(sourceName("blogdovinho.com.br")).toBe("blogdovinho.com.br");
+    expect(sourceName("constructor")).toBe("constructor");
   });
 });

@@ -1,4 +1,4 @@
-/** How the staff pages write dates and counts: the Brazilian way, in Brasília time. */
+/** How the staff pages write dates, counts and sources: the Brazilian way, in Brasília time. */
 
 const parts = new Intl.DateTimeFormat("pt-BR", {
   timeZone: "America/Sao_Paulo",
@@ -24,4 +24,55 @@ const numbers = new Intl.NumberFormat("pt-BR");
 /** `1234` → `1.234`. */
 export function formatCount(n: number): string {
   return numbers.format(n);
+}
+
+/** A Brasília day, `2026-11-24` → `24/11/2026`. */
+export function formatDay(day: string): string {
+  const [year, month, date] = day.split("-");
+  return `${date}/${month}/${year}`;
+}
+
+/** A period of Brasília days: `20/11/2026 – 26/11/2026`, or the one day. */
+export function formatDays(from: string, to: string): string {
+  return from === to ? formatDay(from) : `${formatDay(from)} – ${formatDay(to)}`;
+}
+
+/** A Brasília day without its year, for a chart's axis: `2026-11-24` → `24/11`. */
+export function formatShortDay(day: string): string {
+  return formatDay(day).slice(0, 5);
+}
+
+/**
+ * The names of the sources the worker tells apart by where a visit came
+ * from; any other source (a campaign's own utm_source, another site's host)
+ * reads as it is.
+ */
+const SOURCE_NAMES = new Map([
+  ["direto", "Direto (sem origem)"],
+  ["instagram", "Instagram"],
+  ["facebook", "Facebook"],
+  ["google", "Google"],
+  ["whatsapp", "WhatsApp"],
+  ["youtube", "YouTube"],
+  ["tiktok", "TikTok"],
+  ["linkedin", "LinkedIn"],
+  ["x", "X"],
+  ["bing", "Bing"],
+  // Visits past a day's limit of distinct sources, counted together by the worker.
+  ["(outras)", "Outras origens"],
+]);
+
+/** A lead's or visit's source as staff read it: `instagram` → `Instagram`, `direto` → `Direto (sem origem)`. */
+export function sourceName(source: string): string {
+  return SOURCE_NAMES.get(source) ?? source;
+}
+
+/** A campaign (utm_campaign) as staff read it: '(sem campanha)' for none. */
+export function campaignName(campaign: string): string {
+  return campaign || "(sem campanha)";
+}
+
+/** An ad (utm_content) as staff read it: '(sem anúncio)' for none. */
+export function adName(content: string): string {
+  return content || "(sem anúncio)";
 }

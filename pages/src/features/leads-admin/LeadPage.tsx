@@ -8,7 +8,7 @@ import { formatDate } from "../../lib/format";
 import { StaffLayout } from "../staff-shell/StaffLayout";
 import { type Attempt, fetchLeadStory, type LeadStory, type StaffAction, type Submission } from "./api";
 import { ConfirmDelete } from "./ConfirmDelete";
-import { attributionNotes, mailtoHref, whatsappChat } from "./format";
+import { attributionFacts, attributionNotes, mailtoHref, whatsappChat } from "./format";
 import { LeadActions } from "./LeadActions";
 import { leadPath } from "./LeadsTable";
 import { StatusBadge } from "./StatusBadge";
@@ -104,7 +104,7 @@ function LeadStoryPanel() {
   }
 
   const { lead } = story;
-  const first = attributionNotes(lead);
+  const facts = attributionFacts(lead);
   const last = lead.last_touch;
   return (
     <div className="lead-page">
@@ -152,10 +152,7 @@ function LeadStoryPanel() {
           </div>
           <div>
             <dt>Primeiro contato</dt>
-            <dd>
-              {lead.origem}
-              {first.length > 0 && <span className="lead-card__hint"> · {first.join(" · ")}</span>}
-            </dd>
+            <dd>{lead.origem}</dd>
           </div>
           {last && (
             <div>
@@ -170,6 +167,19 @@ function LeadStoryPanel() {
             </div>
           )}
         </dl>
+        {facts.length > 0 && (
+          <>
+            <h3 className="lead-card__subhead">De onde veio</h3>
+            <dl className="lead-card__facts lead-card__facts--attribution">
+              {facts.map((fact) => (
+                <div key={fact.label}>
+                  <dt>{fact.label}</dt>
+                  <dd>{fact.value}</dd>
+                </div>
+              ))}
+            </dl>
+          </>
+        )}
         {story.possible_duplicates.length > 0 && (
           <div className="notice lead-card__duplicates" role="note">
             <strong>Possível duplicado.</strong> Um cadastro trouxe dados de outro lead; nada foi juntado

@@ -11,6 +11,7 @@ import {
   exportCsv,
   fetchLeads,
   type LeadsPage,
+  type ListFilters,
   type ListParams,
   type PageStart,
   type StatusFilter,
@@ -18,9 +19,11 @@ import {
   toSearch,
 } from "./api";
 import { ConfirmDelete } from "./ConfirmDelete";
+import { FilterChips } from "./FilterChips";
 import { IncidentBanner } from "./IncidentBanner";
 import { LeadsTable } from "./LeadsTable";
 import { panelMessages } from "./messages";
+import { PeriodSelect } from "./PeriodSelect";
 import { PageStarts } from "./pageStarts";
 import { useLeadActions } from "./useLeadActions";
 import { useListParams } from "./useListParams";
@@ -33,6 +36,9 @@ const FILTERS: { value: StatusFilter; label: string; count: (c: LeadsPage["count
   { value: "falhas", label: "Falharam", count: (c) => c.attention },
   { value: "duplicados", label: "Possível duplicado", count: (c) => c.duplicates },
 ];
+
+/** The search also finds a lead's campaign, ad (utm_content) and keyword (utm_term). */
+const SEARCH_LABEL = "Buscar por nome, e-mail, WhatsApp ou campanha";
 
 /** The counters, the filters and search, the table of leads and its pages. */
 export function LeadsPanel() {
@@ -137,6 +143,9 @@ export function LeadsPanel() {
   const [term, setTerm, searchNow] = useSearchTerm(params.q, search);
   const waitsForEnter = term !== params.q && isShortTerm(term);
 
+  /** A period or campaign set or taken off: the list starts again from its first page. */
+  const narrow = (change: Partial<ListFilters>) => setParams({ ...params, ...change, page: 1 });
+
   const actions = useLeadActions({ reload: () => load(onScreen.current, true) });
 
   const onExport = async () => {
@@ -195,12 +204,12 @@ export function LeadsPanel() {
             }}
           >
             <label htmlFor="lead-search" className="sr-only">
-              Buscar por nome, e-mail ou WhatsApp
+              {SEARCH_LABEL}
             </label>
             <input
               id="lead-search"
               type="search"
-              placeholder="Buscar por nome, e-mail ou WhatsApp"
+              placeholder={SEARCH_LABEL}
               value={term}
               onChange={(e) => setTerm(e.target.value)}
               autoComplete="off"
@@ -213,6 +222,7 @@ export function LeadsPanel() {
               </p>
             )}
           </form>
+          <PeriodSelect period={params} onChange={narrow} />
           <fieldset className="filters">
             <legend className="sr-only">Status Jetimob</legend>
             {FILTERS.map((f) => (
@@ -229,6 +239,7 @@ export function LeadsPanel() {
             ))}
           </fieldset>
         </div>
+        <FilterChips filters={params} onRemove={narrow} fallback={() => heading.current} />
         <p className="sr-only" role="status">
           {result}
         </p>

@@ -1,4 +1,5 @@
 import { apiRequest, readAnswer, staffFetch } from "../../lib/api";
+import { downloadStaffFile } from "../../lib/download";
 
 export type DeliveryStatus = "pending" | "sent" | "failed";
 
@@ -17,6 +18,10 @@ export type Attribution = {
 
 export type Lead = Attribution & {
   id: string;
+  /** Where the lead came from: its utm_source, else a bucket of its referrer ('instagram', a site's host, 'direto'). */
+  source: string;
+  /** The host of the referrer of a lead that came without UTM tags. */
+  referrer_host: string | null;
   name: string;
   email: string;
   whatsapp: string;
@@ -91,15 +96,40 @@ export type Incident = {
 
 /** The panel's view, as it appears in the address bar. */
 export type StatusFilter = "todos" | "pendentes" | "enviados" | "falhas" | "duplicados";
-export type ListParams = { status: StatusFilter; q: string; page: number };
+export type ListParams = { status: StatusFilter; q: string; page: number } & ListFilters;
+
+/**
+ * What the 'Campanhas' report links to: a period of Brasília days (`de`,
+ * `ate`, "" for none) and a source, campaign and ad. For the campaign and
+ * the ad, "" means the leads without one and null any lead.
+ */
+export type ListFilters = {
+  de: string;
+  ate: string;
+  fonte: string;
+  campanha: string | null;
+  anuncio: string | null;
+};
+
+export const NO_FILTERS: ListFilters = { de: "", ate: "", fonte: "", campanha: null, anuncio: null };
 
 export function toSearch(params: ListParams): string {
   const search = new URLSearchParams();
   if (params.status !== "todos") search.set("status", params.status);
   if (params.q.trim()) search.set("q", params.q.trim());
+  if (params.de) search.set("de", params.de);
+  if (params.ate) search.set("ate", params.ate);
+  if (params.fonte) search.set("fonte", params.fonte);
+  if (params.campanha !== null) search.set("campanha", params.campanha);
+  if (params.anuncio !== null) search.set("anuncio", params.anuncio);
   if (params.page > 1) search.set("page", String(params.page));
   const text = search.toString();
   return text ? `?${text}` : "";
+}
+
+/** The address of the lead list showing only the leads `filters` name. */
+export function listAddress(filters: Partial<ListFilters>): string {
+  return `/admin${toSearch({ status: "todos", q: "", page: 1, ...NO_FILTERS, ...filters })}`;
 }
 
 /** Where a page starts, known when it was reached with 'Próxima' or 'Anterior'. */
@@ -202,17 +232,6 @@ export function resendLead(id: string): Promise<ResendResult> {
 }
 
 /** Downloads the CSV of the current filter (the whole list, not just the page shown). */
-export async function exportCsv(params: ListParams): Promise<void> {
-  const response = await staffFetch(`/api/leads/export.csv${toSearch({ ...params, page: 1 })}`);
-  if (!response.ok) throw new Error(`HTTP ${response.status}`);
-  const blob = await response.blob();
-  const name = /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") ?? "")?.[1] ?? "leads.csv";
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = name;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+export function exportCsv(params: ListParams): Promise<void> {
+  return downloadStaffFile(`/api/leads/export.csv${toSearch({ ...params, page: 1 })}`, "leads.csv");
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { attributionNotes, canMarkSent, mailtoHref, needsResend, whatsappChat } from "./format";
+import { attributionFacts, attributionNotes, canMarkSent, mailtoHref, needsResend, whatsappChat } from "./format";
 
 describe("mailtoHref", () => {
   it("links to the address as it is", () => {
@@ -66,5 +66,38 @@ describe("attributionNotes", () => {
   it("says nothing when the link carried no attribution", () => {
     expect(attributionNotes({})).toEqual([]);
     expect(attributionNotes({ utm_campaign: "  ", utm_medium: null })).toEqual([]);
+  });
+});
+
+describe("attributionFacts", () => {
+  it("names every attribution field the lead has, for its page", () => {
+    expect(
+      attributionFacts({
+        source: "instagram",
+        utm_medium: "social",
+        utm_campaign: "lancamento",
+        utm_content: "video-1",
+        utm_term: "casa na serra",
+        gclid: null,
+        fbclid: "fb.1",
+        referrer_host: null,
+      }),
+    ).toEqual([
+      { label: "Fonte", value: "Instagram" },
+      { label: "UTM Medium", value: "social" },
+      { label: "Campanha", value: "lancamento" },
+      { label: "Anúncio", value: "video-1" },
+      { label: "Palavra-chave", value: "casa na serra" },
+      { label: "FBCLID", value: "fb.1" },
+    ]);
+  });
+
+  it("says where a lead without UTM tags came from", () => {
+    expect(
+      attributionFacts({ source: "blogdovinho.com.br", referrer_host: "blogdovinho.com.br", utm_term: " " }),
+    ).toEqual([
+      { label: "Fonte", value: "blogdovinho.com.br" },
+      { label: "Veio de", value: "blogdovinho.com.br" },
+    ]);
   });
 });

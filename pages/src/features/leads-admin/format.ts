@@ -1,4 +1,5 @@
-import type { Lead } from "./api";
+import { adName, campaignName, sourceName } from "../../lib/format";
+import type { Lead, ListFilters } from "./api";
 
 /**
  * A `mailto:` link to exactly this address. Lead e-mails come from visitors:
@@ -36,7 +37,17 @@ export function canMarkSent(lead: Pick<Lead, "jetimob_enviado" | "update_status"
   );
 }
 
-type Attribution = Partial<Pick<Lead, "utm_medium" | "utm_campaign" | "gclid" | "fbclid">>;
+type Attribution = Partial<
+  Pick<
+    Lead,
+    "source" | "referrer_host" | "utm_medium" | "utm_campaign" | "utm_content" | "utm_term" | "gclid" | "fbclid"
+  >
+>;
+
+/** The text of an attribution field, or null for a missing or blank one. */
+function filled(value: string | null | undefined): string | null {
+  return value?.trim() || null;
+}
 
 /**
  * What the staff need to know, beyond the origin, about how a lead arrived:
@@ -45,11 +56,46 @@ type Attribution = Partial<Pick<Lead, "utm_medium" | "utm_campaign" | "gclid" | 
  */
 export function attributionNotes(lead: Attribution): string[] {
   const parts: string[] = [];
-  const campaign = lead.utm_campaign?.trim();
-  const medium = lead.utm_medium?.trim();
+  const campaign = filled(lead.utm_campaign);
+  const medium = filled(lead.utm_medium);
   if (campaign) parts.push(`campanha ${campaign}`);
   if (medium) parts.push(`mídia ${medium}`);
   if (lead.gclid) parts.push("anúncio Google");
   if (lead.fbclid) parts.push("anúncio Meta");
   return parts;
+}
+
+/**
+ * Every attribution field the lead has, named, for its own page: its source,
+ * the tags and ad click ids of its link, and, when the link had no tags, the
+ * site it came from.
+ */
+export function attributionFacts(lead: Attribution): { label: string; value: string }[] {
+  const fields: [string, string | null | undefined][] = [
+    ["Fonte", lead.source && sourceName(lead.source)],
+    ["UTM Medium", lead.utm_medium],
+    ["Campanha", lead.utm_campaign],
+    ["Anúncio", lead.utm_content],
+    ["Palavra-chave", lead.utm_term],
+    ["GCLID", lead.gclid],
+    ["FBCLID", lead.fbclid],
+    ["Veio de", lead.referrer_host],
+  ];
+  return fields.flatMap(([label, value]) => {
+    const text = filled(value);
+    return text ? [{ label, value: text }] : [];
+  });
+}
+
+/**
+ * The source, campaign and ad a list is narrowed to, as one path:
+ * 'Instagram › lancamento › video-1', '(sem campanha)' for the leads without
+ * one; '' when it is narrowed to none of them.
+ */
+export function campaignPath({ fonte, campanha, anuncio }: Partial<ListFilters>): string {
+  const parts: string[] = [];
+  if (fonte) parts.push(sourceName(fonte));
+  if (campanha != null) parts.push(campaignName(campanha));
+  if (anuncio != null) parts.push(adName(anuncio));
+  return parts.join(" › ");
 }

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
+import { isDay } from "../../lib/days";
 import { PANEL_KEY_PREFIX, safeStorage } from "../../lib/storage";
 import { type ListParams, type StatusFilter, toSearch } from "./api";
 
@@ -8,10 +9,19 @@ export function readParams(search: string): ListParams {
   const params = new URLSearchParams(search);
   const status = params.get("status") as StatusFilter | null;
   const page = Number.parseInt(params.get("page") ?? "1", 10);
+  const day = (name: string) => {
+    const value = params.get(name) ?? "";
+    return isDay(value) ? value : "";
+  };
   return {
     status: status && FILTERS.includes(status) ? status : "todos",
     q: params.get("q") ?? "",
     page: Number.isFinite(page) && page > 0 ? page : 1,
+    de: day("de"),
+    ate: day("ate"),
+    fonte: params.get("fonte") ?? "",
+    campanha: params.get("campanha"),
+    anuncio: params.get("anuncio"),
   };
 }
 
@@ -31,7 +41,7 @@ export function lastListAddress(): string {
 }
 
 /**
- * The filter, search and page live in the address bar, so a reload or a
+ * The filters, search and page live in the address bar, so a reload or a
  * shared link shows the same view and Back returns to the previous one.
  * A change that comes once the address has left the list (a search typed
  * just before opening a lead, applied while the lead's page loads) is

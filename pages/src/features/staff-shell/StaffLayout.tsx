@@ -10,11 +10,12 @@ import { ChangePasswordDialog } from "./ChangePasswordDialog";
 import { NoticeSwitch } from "./NoticeSwitch";
 import "./staff-shell.css";
 
-/** The staff pages owners can open; everyone else has the leads only. */
-const OWNER_PAGES = [
-  { path: "/admin", label: "Leads" },
-  { path: "/admin/equipe", label: "Equipe" },
-  { path: "/admin/atividade", label: "Atividade" },
+/** The panel's pages: the leads and the campaigns for everyone, the team and the activity for owners. */
+const PAGES = [
+  { path: "/admin", label: "Leads", ownersOnly: false },
+  { path: "/admin/campanhas", label: "Campanhas", ownersOnly: false },
+  { path: "/admin/equipe", label: "Equipe", ownersOnly: true },
+  { path: "/admin/atividade", label: "Atividade", ownersOnly: true },
 ];
 
 type Props = {
@@ -29,7 +30,7 @@ type Props = {
  * Every staff page: checks the session (no user → /auth), keeps it fresh
  * every 30 seconds (a sign-out or a 'Desativar' elsewhere shows here within
  * that), and shows the header with who is signed in, 'Receber aviso de novos leads',
- * the owners' pages, 'Alterar senha' and 'Sair'.
+ * the pages they can open, 'Alterar senha' and 'Sair'.
  */
 export function StaffLayout({ title, subtitle, ownersOnly = false, children }: Props) {
   const session = useSession();
@@ -106,20 +107,18 @@ export function StaffLayout({ title, subtitle, ownersOnly = false, children }: P
             </div>
           </div>
         </div>
-        {isOwner && (
-          <nav className="admin__container staff-nav" aria-label="Páginas do painel">
-            {OWNER_PAGES.map((page) => (
-              <Link
-                key={page.path}
-                to={page.path}
-                className="staff-nav__link"
-                aria-current={isCurrent(page.path, path) ? "page" : undefined}
-              >
-                {page.label}
-              </Link>
-            ))}
-          </nav>
-        )}
+        <nav className="admin__container staff-nav" aria-label="Páginas do painel">
+          {PAGES.filter((page) => isOwner || !page.ownersOnly).map((page) => (
+            <Link
+              key={page.path}
+              to={page.path}
+              className="staff-nav__link"
+              aria-current={isCurrent(page.path, path) ? "page" : undefined}
+            >
+              {page.label}
+            </Link>
+          ))}
+        </nav>
       </header>
       <main id={MAIN_ID} className="admin__container admin__main" tabIndex={-1}>
         {ownersOnly && !isOwner ? (

@@ -1,0 +1,162 @@
+import { render, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { ToastProvider } from "../../components/toast";
+import type { CampaignReport } from "./api";
+import { CampaignsPanel } from "./CampaignsPanel";
+
+/** The week's leads by day of November and source; the other days brought none. */
+const LEADS: Record<string, Record<string, number>> = { "24": { instagram: 2, direto: 1 }, "25": { instagram: 1 } };
+
+const WEEK: CampaignReport = {
+  period: { from: "2026-11-20", to: "2026-11-26", today: "2026-11-26", first_day: "2026-10-01" },
+  totals: { visits: 60, leads: 4, delivered: 3, duplicates: 1 },
+  days: ["20", "21", "22", "23", "24", "25", "26"].map((d) => ({
+    day: `2026-11-${d}`,
+    visits: d === "24" ? 30 : 5,
+    leads: LEADS[d] ?? {},
+  })),
+  sources: ["instagram", "direto"],
+  rows: [
+    {
+      source: "instagram",
+      campaign: "lancamento",
+      content: "video-1",
+      visits: 5,
+      leads: 2,
+      delivered: 2,
+      duplicates: 0,
+    },
+    { source: "instagram", campaign: "lancamento", content: "", visits: 10, leads: 1, delivered: 0, duplicates: 1 },
+    { source: "direto", campaign: "", content: "", visits: 45, leads: 1, delivered: 1, duplicates: 0 },
+  ],
+};
+
+/** The worker's answers, in order; every request's path is kept. */
+function answering(...answers: { status: number; body: unknown }[]) {
+  const asked: string[] = [];
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(async (path: string) => {
+      asked.push(path);
+      const answer = answers.shift() ?? answers.at(-1) ?? { status: 500, body: {} };
+      return new Response(JSON.stringify(answer.body), {
+        status: answer.status,
+        headers: { "Content-Type": "application/json" },
+      });
+    }),
+  );
+  return asked;
+}
+
+const ok = (report: CampaignReport) => ({ status: 200, body: { success: true, ...report } });
+
+function openReport(address: string) {
+  window.history.replaceState(null, "", address);
+  render(
+    <ToastProvider>
+      <CampaignsPanel />
+    </ToastProvider>,
+  );
+}
+
+const link = (name: string) => screen.getByRole("link", { name });
+
+beforeEach(() => {
+  // Only the clock's date: 26/11/2026 in Brasília (Testing Library's waits keep real timers).
+  vi.useFakeTimers({ toFake: ["Date"] });
+  vi.setSystemTime(new Date("2026-11-26T15:00:00Z"));
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+  document.body.innerHTML = "";
+  window.history.replaceState(null, "", "/");
+});
+
+describe("CampaignsPanel", () => {
+  it("shows each source, campaign and ad of the period, each linked to its leads in the list", async () => {
+    const asked = answering(ok(WEEK));
+    openReport("/admin/campanhas?periodo=7d");
+
+    expect(
+      await screen.findByText("4 leads em 7 dias; o dia com mais leads foi 24/11 (3). Instagram trouxe 3."),
+    ).toBeTruthy();
+    expect(asked).toEqual(["/api/campaigns?de=2026-11-20&ate=2026-11-26"]);
+    expect(screen.getByText("20/11/2026 – 26/11/2026")).toBeTruthy();
+
+    const period = "de=2026-11-20&ate=2026-11-26";
+    expect(link("Leads de Instagram").getAttribute("href")).toBe(`/admin?${period}&fonte=instagram`);
+    expect(link("Leads de Instagram › lancamento").getAttribute("href")).toBe(
+      `/admin?${period}&fonte=instagram&campanha=lancamento`,
+    );
+    expect(link("Leads de Instagram › lancamento › video-1").getAttribute("href")).toBe(
+      `/admin?${period}&fonte=instagram&campanha=lancamento&anuncio=video-1`,
+    );
+    expect(link("Leads de Instagram › lancamento › (sem anúncio)").getAttribute("href")).toBe(
+      `/admin?${period}&fonte=instagram&campanha=lancamento&anuncio=`,
+    );
+    expect(link("Total: leads do período").getAttribute("href")).toBe(`/admin?${period}`);
+
+    const cells = (name: string) =>
+      within(link(name).closest("tr") as HTMLElement)
+        .getAllByRole("cell")
+        .map((cell) => cell.textContent);
+    expect(cells("Leads de Instagram")).toEqual(["15", "3", "20%", "2", "1"]);
+    expect(cells("Leads de Instagram › lancamento › video-1")).toEqual(["5", "2", "40%", "2", "0"]);
+    expect(cells("Total: leads do período")).toEqual(["60", "4", "6,7%", "3", "1"]);
+
+    // 'Direto' has no campaign: no '(sem campanha) › (sem anúncio)' rows repeating its numbers.
+    expect(cells("Leads de Direto (sem origem)")).toEqual(["45", "1", "2,2%", "1", "0"]);
+    expect(screen.queryByRole("link", { name: /^Leads de Direto \(sem origem\) ›/ })).toBeNull();
+  });
+
+  it("puts the period picked in the address and shows its report", async () => {
+    const asked = answering(ok(WEEK), ok({ ...WEEK, period: { ...WEEK.period, from: "2026-11-26" } }));
+    openReport("/admin/campanhas");
+    await screen.findByText("4 leads em 7 dias; o dia com mais leads foi 24/11 (3). Instagram trouxe 3.");
+    expect(asked).toEqual(["/api/campaigns?de=2026-10-28&ate=2026-11-26"]);
+
+    await userEvent.click(screen.getByRole("button", { name: "Hoje" }));
+    expect(window.location.search).toBe("?periodo=hoje");
+    expect(screen.getByRole("button", { name: "Hoje" }).getAttribute("aria-pressed")).toBe("true");
+    await vi.waitFor(() => expect(asked).toHaveLength(2));
+    expect(asked[1]).toBe("/api/campaigns?de=2026-11-26&ate=2026-11-26");
+  });
+
+  it("asks the first day of 'Todo o lançamento' of the worker before its report", async () => {
+    const asked = answering(
+      ok(WEEK),
+      ok({
+        ...WEEK,
+        period: { ...WEEK.period, from: "2026-10-01" },
+        rows: [],
+        totals: { ...WEEK.totals, visits: 0, leads: 0 },
+      }),
+    );
+    openReport("/admin/campanhas?periodo=tudo");
+    expect(await screen.findByText("Nenhuma visita ou lead neste período.")).toBeTruthy();
+    expect(asked).toEqual(["/api/campaigns", "/api/campaigns?de=2026-10-01&ate=2026-11-26"]);
+  });
+
+  it("says what the worker found wrong with the days chosen beside them", async () => {
+    answering({
+      status: 422,
+      body: { success: false, error: "Período inválido.", fields: { ate: "A data final vem antes da inicial." } },
+    });
+    openReport("/admin/campanhas?de=2026-11-26&ate=2026-11-20");
+    expect(await screen.findByText("Período inválido.")).toBeTruthy();
+    const to = screen.getByLabelText("Até");
+    expect(to.getAttribute("aria-invalid")).toBe("true");
+    expect(screen.getByText("A data final vem antes da inicial.").id).toBe(to.getAttribute("aria-describedby"));
+  });
+
+  it("says when the report could not be loaded, and loads it again on 'Tentar novamente'", async () => {
+    answering({ status: 500, body: { success: false, error: "erro interno" } }, ok(WEEK));
+    openReport("/admin/campanhas");
+    expect(await screen.findByText("Erro ao carregar campanhas")).toBeTruthy();
+    await userEvent.click(screen.getByRole("button", { name: "Tentar novamente" }));
+    expect(await screen.findByRole("link", { name: "Leads de Instagram" })).toBeTruthy();
+  });
+});

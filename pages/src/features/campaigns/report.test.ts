@@ -1,0 +1,89 @@
+import { describe, expect, it } from "vitest";
+import type { ReportDay, ReportRow } from "./api";
+import { chartSummary, dailySeries, formatConversion, groupRows } from "./report";
+
+const row = (source: string, campaign: string, content: string, visits: number, leads: number): ReportRow => ({
+  source,
+  campaign,
+  content,
+  visits,
+  leads,
+  delivered: leads,
+  duplicates: 0,
+});
+
+describe("groupRows", () => {
+  it("groups the leaves source → campaign → ad, each group with the sums under it", () => {
+    const groups = groupRows([
+      row("instagram", "lancamento", "video-1", 5, 2),
+      row("direto", "", "", 40, 1),
+      row("instagram", "lancamento", "carrossel", 10, 1),
+      row("instagram", "", "", 3, 0),
+      row("instagram", "verao", "video-2", 7, 2),
+    ]);
+    expect(groups.map((g) => [g.source, g.visits, g.leads])).toEqual([
+      ["instagram", 25, 5],
+      ["direto", 40, 1],
+    ]);
+    const [instagram] = groups;
+    expect(instagram?.campaigns.map((c) => [c.campaign, c.visits, c.leads, c.delivered])).toEqual([
+      ["lancamento", 15, 3, 3],
+      ["verao", 7, 2, 2],
+      ["", 3, 0, 0],
+    ]);
+    expect(instagram?.campaigns[0]?.ads.map((a) => [a.content, a.visits, a.leads])).toEqual([
+      ["video-1", 5, 2],
+      ["carrossel", 10, 1],
+    ]);
+  });
+
+  it("puts the unnamed ('(sem campanha)') after the named among equals", () => {
+    const [google] = groupRows([row("google", "", "", 4, 1), row("google", "busca", "", 4, 1)]);
+    expect(google?.campaigns.map((c) => c.campaign)).toEqual(["busca", ""]);
+  });
+});
+
+describe("formatConversion", () => {
+  it("writes leads per visit as a pt-BR percentage with at most one decimal", () => {
+    expect(formatConversion({ visits: 5, leads: 2 })).toBe("40%");
+    expect(formatConversion({ visits: 30, leads: 1 })).toBe("3,3%");
+    expect(formatConversion({ visits: 12, leads: 0 })).toBe("0%");
+  });
+
+  it("says '—' without visits, and never '0%' for a rate that brought leads", () => {
+    expect(formatConversion({ visits: 0, leads: 3 })).toBe("—");
+    expect(formatConversion({ visits: 5000, leads: 1 })).toBe("< 0,1%");
+  });
+});
+
+const days: ReportDay[] = [
+  { day: "2026-11-23", visits: 10, leads: { instagram: 1 } },
+  { day: "2026-11-24", visits: 30, leads: { instagram: 3, google: 1 } },
+  { day: "2026-11-25", visits: 5, leads: {} },
+];
+
+describe("the chart", () => {
+  it("sums up the period, its best day and the source that brought most", () => {
+    expect(chartSummary(days, ["instagram", "google", "direto"])).toBe(
+      "5 leads em 3 dias; o dia com mais leads foi 24/11 (4). Instagram trouxe 4.",
+    );
+    expect(chartSummary(days.slice(1, 2), ["instagram", "google"])).toBe("4 leads em 1 dia. Instagram trouxe 3.");
+    expect(chartSummary(days.slice(2), ["direto"])).toBe("Nenhum lead em 1 dia.");
+  });
+
+  it("gives the first six sources with leads a line each and sums the rest as 'Outras'", () => {
+    const many = ["a", "b", "c", "d", "e", "f", "g", "h"];
+    const day = { day: "2026-11-24", visits: 0, leads: Object.fromEntries(many.map((s, i) => [s, i + 1])) };
+    const series = dailySeries([day], [...many, "sem-leads"]);
+    expect(series.map((s) => [s.label, s.counts])).toEqual([
+      ["a", [1]],
+      ["b", [2]],
+      ["c", [3]],
+      ["d", [4]],
+      ["e", [5]],
+      ["f", [6]],
+      ["Outras", [15]],
+    ]);
+    expect(dailySeries(days, ["instagram", "direto", "google"]).map((s) => s.label)).toEqual(["Instagram", "Google"]);
+  });
+});

@@ -1,0 +1,40 @@
+import { brasiliaDay, RECENT_PERIODS, recentDays, recentPeriodOf } from "../../lib/days";
+import type { ListFilters } from "./api";
+
+type Period = Pick<ListFilters, "de" | "ate">;
+
+/** The select's values besides the recent periods: every lead, and a period chosen elsewhere ('Campanhas', a shared address). */
+const ALL = "todo";
+const CHOSEN = "escolhido";
+
+/** The toolbar's period: every lead, or those of today or of the last 7 or 30 days (Brasília days). */
+export function PeriodSelect({ period, onChange }: { period: Period; onChange: (period: Period) => void }) {
+  const today = brasiliaDay();
+  const value =
+    !period.de && !period.ate ? ALL : (recentPeriodOf({ from: period.de, to: period.ate }, today) ?? CHOSEN);
+  const pick = (picked: string) => {
+    const recent = RECENT_PERIODS.find((p) => p.value === picked);
+    const days = recent ? recentDays(recent.value, today) : null;
+    onChange({ de: days?.from ?? "", ate: days?.to ?? "" });
+  };
+  return (
+    <div className="period-select">
+      <label htmlFor="lead-period" className="sr-only">
+        Período
+      </label>
+      <select id="lead-period" value={value} onChange={(e) => pick(e.target.value)}>
+        <option value={ALL}>Todo o período</option>
+        {RECENT_PERIODS.map((p) => (
+          <option key={p.value} value={p.value}>
+            {p.label}
+          </option>
+        ))}
+        {value === CHOSEN && (
+          <option value={CHOSEN} disabled>
+            Período escolhido
+          </option>
+        )}
+      </select>
+    </div>
+  );
+}

@@ -1,0 +1,109 @@
+import { expect, type Page, test } from "./fixtures";
+import { createStaff, signIn } from "./staff";
+import {
+  asNewVisitor,
+  fillLeadForm,
+  LEAD_SUBMIT,
+  listAnswer,
+  openLanding,
+  type Person,
+  screenshot,
+  sql,
+  uniquePerson,
+} from "./support";
+
+/** The ad the campaign's visitors arrive from, as its link tags it. */
+const AD_LINK = "/?utm_source=instagram&utm_campaign=lancamento&utm_content=video-1&utm_term=casa+na+serra";
+
+/** A visitor arrives at `url` (one visit) and, given a `person`, signs up there (one lead). */
+async function arrive(page: Page, url: string, person?: Person) {
+  await openLanding(page, url);
+  if (!person) return;
+  await fillLeadForm(page, person);
+  await page.getByRole("button", { name: LEAD_SUBMIT }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Sucesso!" })).toBeVisible();
+}
+
+/** The visits the worker has counted for the ad (it counts each after answering the page). */
+async function adVisits(): Promise<number> {
+  const [row] = await sql<{ n: number | null }>(
+    "SELECT sum(n) AS n FROM visit_counts WHERE source = 'instagram' AND campaign = 'lancamento' AND content = 'video-1'",
+  );
+  return row?.n ?? 0;
+}
+
+test("the ad's visits and leads show in 'Campanhas', and its row leads to its leads", async ({
+  page,
+  request,
+}, testInfo) => {
+  // Four arrivals from the ad; two of them sign up.
+  const first = uniquePerson(testInfo);
+  const second = uniquePerson(testInfo);
+  await asNewVisitor(page);
+  await arrive(page, AD_LINK, first);
+  await arrive(page, AD_LINK);
+  await arrive(page, AD_LINK, second);
+  await arrive(page, AD_LINK);
+  await expect.poll(adVisits).toBe(4);
+
+  await signIn(page, await createStaff(request));
+  await page.getByRole("navigation", { name: "Páginas do painel" }).getByRole("link", { name: "Campanhas" }).click();
+  await expect(page).toHaveURL(/\/admin\/campanhas$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Campanhas" })).toBeVisible();
+
+  await page.getByRole("button", { name: "7 dias" }).click();
+  await expect(page).toHaveURL(/\?periodo=7d$/);
+  const chart = page.getByRole("region", { name: "Leads por dia" });
+  const summary = chart.locator(".leads-chart__summary");
+  await expect(summary).toHaveText(
+    /^\d+ leads em 7 dias; o dia com mais leads foi \d\d\/\d\d \(\d+\)\. .+ trouxe \d+\.$/,
+  );
+  await expect(chart.getByRole("img", { name: (await summary.textContent()) ?? "" })).toBeVisible();
+
+  const ad = page.getByRole("link", { name: "Leads de Instagram › lancamento › video-1" });
+  const adRow = page.getByRole("row").filter({ has: ad });
+  // Visits, leads, conversion, then those sent to Jetimob and the possible duplicates.
+  await expect(adRow.locator("td")).toHaveText(["4", "2", "50%", /^\d+$/, /^\d+$/]);
+  await screenshot(page, testInfo, "campaigns");
+
+  await ad.click();
+  await expect(page).toHaveURL(/\/admin\?/);
+  const filters = new URL(page.url()).searchParams;
+  expect(Object.fromEntries(filters)).toMatchObject({ fonte: "instagram", campanha: "lancamento", anuncio: "video-1" });
+  await expect(
+    page.getByRole("button", { name: "Remover filtro Campanha: Instagram › lancamento › video-1" }),
+  ).toBeVisible();
+  await expect(page.getByRole("button", { name: /^Remover filtro Período: / })).toBeVisible();
+  // The heading row and the ad's two leads, nobody else's.
+  await expect(page.getByRole("row")).toHaveCount(3);
+  for (const person of [first, second]) {
+    await expect(page.getByRole("row").filter({ hasText: person.name })).toHaveCount(1);
+  }
+  await screenshot(page, testInfo, "campaigns-filtered-list");
+
+  await page.getByRole("link", { name: first.name }).click();
+  await expect(page.getByRole("heading", { name: first.name })).toBeVisible();
+  const fact = (label: string) =>
+    page
+      .locator(".lead-card__facts div")
+      .filter({ has: page.getByRole("term").filter({ hasText: new RegExp(`^${label}$`) }) })
+      .getByRole("definition");
+  await expect(fact("Fonte")).toHaveText("Instagram");
+  await expect(fact("Campanha")).toHaveText("lancamento");
+  await expect(fact("Anúncio")).toHaveText("video-1");
+  await expect(fact("Palavra-chave")).toHaveText("casa na serra");
+});
+
+test("the lead list's search finds a lead by its campaign's name", async ({ page, request }, testInfo) => {
+  const person = uniquePerson(testInfo);
+  const campaign = `colheita-${Date.now()}`;
+  await asNewVisitor(page);
+  await arrive(page, `/?utm_source=google&utm_medium=cpc&utm_campaign=${campaign}`, person);
+
+  await signIn(page, await createStaff(request));
+  const answered = listAnswer(page, { q: campaign });
+  await page.getByLabel("Buscar por nome, e-mail, WhatsApp ou campanha").fill(campaign);
+  await answered;
+  await expect(page.getByRole("row")).toHaveCount(2);
+  await expect(page.getByRole("row").filter({ hasText: person.name })).toContainText(`campanha ${campaign}`);
+});
