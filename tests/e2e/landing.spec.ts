@@ -224,6 +224,36 @@ test.describe("landing page", () => {
     ]);
   });
 
+  test("asks about a typo in the e-mail, sends the address accepted, and then offers a chat with the team", async ({
+    page,
+  }, testInfo) => {
+    const person = uniquePerson(testInfo);
+    // Each test's own address (the phone's and the desktop's leads may share a site), at a typo of gmail.com.
+    const local = person.email.split("@")[0];
+    await openLanding(page);
+    await fillLeadForm(page, { ...person, email: `${local}@gmial.com` });
+    const suggestion = page.getByRole("status").filter({ hasText: "Você quis dizer" });
+    await expect(suggestion).toContainText(`Você quis dizer ${local}@gmail.com?`);
+    await expect(page.getByLabel("WhatsApp com DDD")).toBeFocused();
+    await screenshot(page, testInfo, "landing-email-suggestion");
+    await page.getByRole("button", { name: "Sim, corrigir" }).click();
+    await expect(page.getByLabel("E-mail")).toHaveValue(`${local}@gmail.com`);
+    await expect(suggestion).toHaveCount(0);
+
+    await page.getByRole("button", { name: SUBMIT }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Sucesso!" })).toBeVisible();
+    const chat = page.getByRole("link", { name: "Falar com a equipe no WhatsApp" });
+    await expect(chat).toHaveAttribute(
+      "href",
+      `https://wa.me/5549999990000?text=${encodeURIComponent("Olá! Acabei de me cadastrar no pré-lançamento do Recanto das Videiras e gostaria de saber mais.")}`,
+    );
+    await expect(chat).toHaveAttribute("target", "_blank");
+    await screenshot(page, testInfo, "landing-sent-chat");
+    expect(await sql("SELECT email FROM leads WHERE whatsapp = ?1", `+55${person.whatsappDigits}`)).toEqual([
+      { email: `${local}@gmail.com` },
+    ]);
+  });
+
   test("asks for every field when one is empty, even without the browser's own checks", async ({ page }, testInfo) => {
     let posted = false;
     page.on("request", (r) => {
@@ -582,6 +612,10 @@ test.describe("without JavaScript", () => {
     await page.getByRole("button", { name: SUBMIT }).click();
     await expect(page).toHaveURL(/\/obrigado$/);
     await expect(page.getByRole("heading", { name: "Recebemos seus dados!" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Falar com a equipe no WhatsApp" })).toHaveAttribute(
+      "href",
+      /^https:\/\/wa\.me\/5549999990000\?text=Ol%C3%A1!%20Acabei%20de%20me%20cadastrar/,
+    );
     await screenshot(page, testInfo, "form-sent-without-javascript");
     expect(await sql("SELECT whatsapp FROM leads WHERE email = ?1", person.email)).toEqual([
       { whatsapp: `+55${person.whatsappDigits}` },

@@ -1,4 +1,5 @@
 import { development } from "../../config/agency";
+import { TeamWhatsAppLink } from "../lead-form/TeamWhatsAppLink";
 import { ResultPage } from "./ResultPage";
 
 /** /obrigado */
@@ -7,6 +8,9 @@ export default function FormSent() {
     <ResultPage tone="sent" title="Recebemos seus dados!" action={{ to: "/", label: "Voltar ao site" }}>
       <p>Seus dados foram enviados. Em breve entraremos em contato.</p>
       <p>Você está no grupo de pré-cadastro do {development.name} e saberá de tudo antes do lançamento oficial.</p>
+      <p>
+        <TeamWhatsAppLink />
+      </p>
     </ResultPage>
   );
 }

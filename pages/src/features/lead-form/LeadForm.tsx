@@ -7,7 +7,10 @@ import { safeStorage } from "../../lib/storage";
 import { useTurnstile } from "../turnstile/useTurnstile";
 import { LEAD_ENDPOINT, sendLead } from "./api";
 import { type Attribution, captureAttribution } from "./attribution";
+import { EmailSuggestion } from "./EmailSuggestion";
+import { useEmailTypo } from "./emailTypo";
 import { leadMessages } from "./messages";
+import { TeamWhatsAppLink } from "./TeamWhatsAppLink";
 import { type Deletion, editWhatsApp, maskWhatsApp } from "./whatsapp";
 
 export const LEAD_FORM_ID = "cadastro";
@@ -66,7 +69,7 @@ export function LeadForm() {
   const [values, setValues] = useState<Values>(() => draft);
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [notice, setNotice] = useState<string | null>(null);
-  /** The lead went: a note under the button says so until the visitor types again (the toast goes). */
+  /** The lead went: a note under the button says so, with the next step, until the visitor types again (the toast goes). */
   const [sent, setSent] = useState(false);
   /** The fields as they are now, for a send that ends after the visitor changed one. */
   const onScreen = useRef(values);
@@ -76,9 +79,11 @@ export function LeadForm() {
   const formRef = useRef<HTMLFormElement>(null);
   const submitRef = useRef<HTMLButtonElement>(null);
   const sentRef = useRef<HTMLParagraphElement>(null);
-  /** Where focus goes once the outcome of a submit is on screen. */
-  const focusNext = useRef<Field | "submit" | "sent" | null>(null);
+  const acceptEmailRef = useRef<HTMLButtonElement>(null);
+  /** Where focus goes once the outcome of a submit, or the answer to 'Você quis dizer …?', is on screen. */
+  const focusNext = useRef<Field | "submit" | "sent" | "suggestion" | null>(null);
   const turnstile = useTurnstile();
+  const emailTypo = useEmailTypo();
 
   // Before paint and before any later event reaches the form: hydration
   // leaves the typed text on screen, and the state must hold it too, or the
@@ -124,6 +129,7 @@ export function LeadForm() {
     focusNext.current = null;
     if (next === "submit") submitRef.current?.focus();
     else if (next === "sent") sentRef.current?.focus();
+    else if (next === "suggestion") acceptEmailRef.current?.focus();
     else {
       const input = formRef.current?.querySelector<HTMLInputElement>(`[name="${next}"]`);
       input?.focus({ preventScroll: true });
@@ -131,18 +137,35 @@ export function LeadForm() {
     }
   });
 
+  /** A field's new value: what was said of the old one goes (its error, the notes under the button, a suggestion). */
+  const edit = (field: keyof Values, value: string) => {
+    setValues((v) => ({ ...v, [field]: value }));
+    if (field !== "hp_nao_preencher") setErrors((e) => ({ ...e, [field]: undefined }));
+    if (field === "email") emailTypo.hide();
+    setNotice(null);
+    setSent(false);
+  };
+
   const change = (field: keyof Values) => (event: ChangeEvent<HTMLInputElement>) => {
     const raw = event.target.value;
     let value = raw;
     if (field === "whatsapp") {
-      const edit = editWhatsApp(values.whatsapp, raw, event.target.selectionStart ?? raw.length, deletionOf(event));
-      value = edit.value;
-      whatsappCaret.current = edit.caret;
+      const edited = editWhatsApp(values.whatsapp, raw, event.target.selectionStart ?? raw.length, deletionOf(event));
+      value = edited.value;
+      whatsappCaret.current = edited.caret;
     }
-    setValues((v) => ({ ...v, [field]: value }));
-    if (field !== "hp_nao_preencher") setErrors((e) => ({ ...e, [field]: undefined }));
-    setNotice(null);
-    setSent(false);
+    edit(field, value);
+  };
+
+  // Either answer to 'Você quis dizer …?' puts the focus back in the e-mail
+  // field, with the address it will send: Enter there sends the lead.
+  const acceptEmail = (suggested: string) => {
+    edit("email", suggested);
+    focusNext.current = "email";
+  };
+  const declineEmail = () => {
+    emailTypo.decline();
+    focusNext.current = "email";
   };
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
@@ -154,6 +177,11 @@ export function LeadForm() {
       setSent(false);
       toast(leadMessages.required);
       focusNext.current = missing[0] as Field;
+      return;
+    }
+    // A likely typo in the address is asked about before anything is sent.
+    if (emailTypo.ask(values.email)) {
+      focusNext.current = "suggestion";
       return;
     }
     setBusy(true);
@@ -235,9 +263,16 @@ export function LeadForm() {
           autoCapitalize="none"
           spellCheck={false}
           maxLength={254}
+          onBlur={() => emailTypo.ask(values.email)}
         />
         {fieldError("email")}
       </div>
+      <EmailSuggestion
+        suggested={emailTypo.suggested}
+        acceptRef={acceptEmailRef}
+        onAccept={acceptEmail}
+        onDecline={declineEmail}
+      />
       <div className="field">
         <label htmlFor="lead-whatsapp">WhatsApp com DDD</label>
         <input
@@ -272,9 +307,12 @@ export function LeadForm() {
         </p>
       )}
       {sent && (
-        <p className="lead-form__notice lead-form__notice--sent" ref={sentRef} tabIndex={-1}>
-          {leadMessages.sent}
-        </p>
+        <>
+          <p className="lead-form__notice lead-form__notice--sent" ref={sentRef} tabIndex={-1}>
+            {leadMessages.sent}
+          </p>
+          <TeamWhatsAppLink />
+        </>
       )}
     </form>
   );
