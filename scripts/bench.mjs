@@ -1,14 +1,15 @@
 // `make bench`: how fast the site is, printed as figures (not a pass/fail test).
 //
-//   node scripts/bench.mjs [--leads 100000] [--duration 10] [--connections 10] [--skip-lighthouse]
-//                          [--lighthouse-runs 3]
+//   node scripts/bench.mjs [--leads 100000] [--visits 1000000] [--duration 10] [--connections 10]
+//                          [--skip-lighthouse] [--lighthouse-runs 3]
 //
 // 1. Builds (make build; a no-op when up to date).
 // 2. Starts the real worker in workerd through wrangler's test harness
 //    (scripts/local-worker.mjs: the project's wrangler.toml, a fresh D1 made
 //    by the migrations), with the Jetimob and e-mail keys empty (no outside
 //    calls) and Turnstile off, and seeds it with realistic leads through its
-//    D1 binding (scripts/seed-leads.mjs).
+//    D1 binding (scripts/seed-leads.mjs), and with the visits that brought
+//    them and others, counted as the worker counts them.
 // 3. Signs a staff member up and in (the confirmation link is read from the
 //    worker's log, as MAIL_API_KEY is unset).
 // 4. Reads what each kind of panel load costs in D1 rows (the worker's
@@ -18,7 +19,10 @@
 //    (the count the worker logs after each run, on a second worker seeded
 //    alike with delivery on), then loads each endpoint with autocannon
 //    (requests/s, p50/p99 latency): the lead endpoint with a new visitor per
-//    request, the panel's list with the access token, and the landing page.
+//    request, the panel's list with the access token, and the landing page
+//    (also as a person's arrival from a campaign, which the worker counts).
+//    And what the campaign report costs: its D1 rows and its time, for 30
+//    days and for the whole launch, and the lead list narrowed to a campaign.
 // 5. Counts the CPU time of one sign-in (PBKDF2, 100,000 iterations) and of
 //    one lead submission: the kernel's count for the workerd process, as a
 //    worker cannot time itself (workerd stops the clocks a worker can read
@@ -42,7 +46,7 @@ import autocannon from "autocannon";
 import { CHROMIUM_FLAGS as CHROMIUM_BASE_FLAGS, CHROMIUM_PATH } from "./chromium.mjs";
 import { cronRowCounts, startLocalWorker } from "./local-worker.mjs";
 import { measureFirstLoad, report } from "./page-weight.mjs";
-import { generateLeads, nothingDueUntilTomorrow, seedLeadsThrough } from "./seed-leads.mjs";
+import { generateLeads, nothingDueUntilTomorrow, seedLeadsThrough, seedVisitsThrough } from "./seed-leads.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const bin = join(root, "node_modules/.bin");
@@ -54,6 +58,7 @@ const option = (name, fallback) => {
   return i > 0 && process.argv[i + 1] && !process.argv[i + 1].startsWith("--") ? process.argv[i + 1] : fallback;
 };
 const LEADS = Number(option("leads", "100000"));
+const VISITS = Number(option("visits", "1000000"));
 const DURATION = Number(option("duration", "10"));
 const CONNECTIONS = Number(option("connections", "10"));
 const SKIP_LIGHTHOUSE = process.argv.includes("--skip-lighthouse");
@@ -77,6 +82,9 @@ const ROWS_READ_BUDGET = 1000;
  * may read at most this many: the change counter, the incident, the cron's watch.
  */
 const RELOAD_ROWS_READ_BUDGET = 5;
+/** The campaign report of 30 days may read at most this many rows, and answer within this many ms. */
+const REPORT_ROWS_READ_BUDGET = 5000;
+const REPORT_MS_BUDGET = 300;
 /** A cron run with nothing due (most minutes) may read at most this many; it runs 1,440 times a day. */
 const CRON_ROWS_READ_BUDGET = 100;
 const LEAD_PATH = "/functions/v1/send-lead-jetimob";
@@ -297,6 +305,48 @@ async function panelRowsRead(worker, auth) {
   return calls.map(({ body, ...call }) => ({ ...call, matches: body.total }));
 }
 
+/**
+ * What the campaign report costs: D1 rows (the worker's D1-Rows-Read) and
+ * the time of each answer (the median and the slowest of `times`, one after
+ * another), for 30 days and the whole launch; and the lead list narrowed to
+ * a campaign's ad and to a period.
+ */
+async function campaignCosts(worker, auth, times = 20) {
+  const timed = async (name, path, budget) => {
+    const ms = [];
+    let rows = 0;
+    let body = null;
+    for (let i = 0; i < times; i++) {
+      const started = performance.now();
+      const response = await fetch(worker.baseUrl + path, { headers: auth });
+      body = await response.json();
+      ms.push(performance.now() - started);
+      if (response.status !== 200) throw new Error(`${path} answered ${response.status}: ${JSON.stringify(body)}`);
+      rows = Number(response.headers.get("d1-rows-read"));
+    }
+    ms.sort((a, b) => a - b);
+    const round = (n) => Math.round(n * 10) / 10;
+    return { name, path, rows, medianMs: round(ms[Math.floor(ms.length / 2)]), maxMs: round(ms.at(-1)), body, budget };
+  };
+  const month = await timed("report, last 30 days", "/api/campaigns", true);
+  const first = month.body.period.first_day;
+  const whole = await timed("report, the whole launch", `/api/campaigns?de=${first}`, false);
+  const line = month.body.rows.find((r) => r.campaign && r.content) ?? month.body.rows[0];
+  const narrowed = new URLSearchParams({ fonte: line.source, campanha: line.campaign, anuncio: line.content });
+  const ad = await timed(
+    `lead list, one ad (${line.source} › ${line.campaign} › ${line.content})`,
+    `/api/leads?${narrowed}`,
+    false,
+  );
+  const period = `de=${month.body.period.from}&ate=${month.body.period.to}`;
+  const days = await timed("lead list, the last 30 days", `/api/leads?${period}`, false);
+  return [month, whole, ad, days].map(({ body, ...cost }) => ({
+    ...cost,
+    visits: body.totals?.visits,
+    leads: body.totals?.leads ?? body.total,
+  }));
+}
+
 /** One request to `path` first, to tell whether the endpoint exists yet. */
 async function exists(url, headers) {
   const response = await fetch(url, { headers });
@@ -465,11 +515,15 @@ try {
   say(`seeding ${LEADS.toLocaleString("en")} leads into its fresh D1`);
   const seeded = await seedLeadsThrough(worker.db, { count: LEADS });
   results.seed = { leads: LEADS, seconds: Math.round(seeded.seconds * 10) / 10 };
+  say(`counting ${VISITS.toLocaleString("en")} visits into it`);
+  results.seed.visits = await seedVisitsThrough(worker.db, { total: VISITS });
   const staff = await staffSession(worker);
 
   const auth = { authorization: `Bearer ${staff.accessToken}`, origin: worker.baseUrl };
   say("reading what each panel load costs in D1 rows");
   results.rowsRead = await panelRowsRead(worker, auth);
+  say("reading what the campaign report costs");
+  results.campaigns = await campaignCosts(worker, auth);
   say("reading what a cron run with nothing due costs in D1 rows (its own worker)");
   results.cronRowsRead = await cronRowsRead(LEADS);
   const panelPaths = results.rowsRead
@@ -510,6 +564,17 @@ try {
     throughput.push(await load(`GET ${path}`, { url: worker.baseUrl + path, headers: auth }));
   }
   throughput.push(await load("GET / (landing page)", { url: `${worker.baseUrl}/` }));
+  throughput.push(
+    await load("GET /?utm_… (landing page, a campaign's arrival, counted)", {
+      url: `${worker.baseUrl}/?utm_source=instagram&utm_campaign=pre-lancamento&utm_content=video-vinhedo`,
+      headers: {
+        "user-agent":
+          "Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 Chrome/131.0.0.0 Mobile Safari/537.36",
+        "sec-fetch-dest": "document",
+        "sec-fetch-mode": "navigate",
+      },
+    }),
+  );
   results.throughput = throughput;
 
   const signInOnce = async () => {
@@ -621,6 +686,31 @@ console.log(
 );
 console.log("(Each staff call also reads the session behind its token: one row.)\n");
 console.log(
+  table([
+    [
+      `Campaigns (${results.seed.leads.toLocaleString("en")} leads, ${results.seed.visits.visits.toLocaleString("en")} visits)`,
+      "rows read",
+      "budget",
+      "median ms",
+      "slowest ms",
+      "budget",
+      "visits",
+      "leads",
+    ],
+    ...results.campaigns.map((c) => [
+      c.name,
+      c.rows,
+      c.budget ? `≤ ${REPORT_ROWS_READ_BUDGET}` : "",
+      c.medianMs,
+      c.maxMs,
+      c.budget ? `< ${REPORT_MS_BUDGET}` : "",
+      c.visits ?? "",
+      c.leads,
+    ]),
+  ]),
+);
+console.log("");
+console.log(
   `A cron run with nothing due (delivery on, ${results.seed.leads.toLocaleString("en")} leads): ` +
     `${results.cronRowsRead.read} D1 rows read, ${results.cronRowsRead.written} written ` +
     `(×1,440 runs a day: ${(results.cronRowsRead.read * 1440).toLocaleString("en")} rows read).\n`,
@@ -714,6 +804,10 @@ goal(
   `≤ ${kb(BUDGETS.wasmGzipBytes)}`,
   results.wasm.gzip <= BUDGETS.wasmGzipBytes,
 );
+for (const c of results.campaigns.filter((c) => c.budget)) {
+  goal(`D1 rows read: campaign ${c.name}`, c.rows, `≤ ${REPORT_ROWS_READ_BUDGET}`, c.rows <= REPORT_ROWS_READ_BUDGET);
+  goal(`time: campaign ${c.name} (slowest)`, c.maxMs, `< ${REPORT_MS_BUDGET}`, c.maxMs < REPORT_MS_BUDGET, " ms");
+}
 for (const c of results.rowsRead.filter((c) => c.budget)) {
   goal(`D1 rows read: ${c.name}`, c.rows, `≤ ${c.budget}`, c.rows <= c.budget);
 }

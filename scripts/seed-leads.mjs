@@ -78,6 +78,8 @@ export const LEAD_COLUMNS = [
   "update_requested_at",
   "update_attempts",
   "update_last_error",
+  "source",
+  "referrer_host",
 ];
 
 const FIRST_NAMES = [
@@ -373,6 +375,13 @@ export function generateLeads(count, { seed = 1, now = Date.now(), days = 90 } =
     ].filter(Boolean);
     const referrerHost = source.referrer ? new URL(source.referrer).hostname.replace(/^www\./, "") : null;
     const origem = source.origem ?? source.utm_source ?? referrerHost ?? "site";
+    // The report's source, as the worker reads it (attribution.rs): the
+    // seed's referrers are all of families named after their site.
+    const reportSource =
+      source.utm_source ??
+      (source.click === "gclid" && clickId ? "google" : null) ??
+      (referrerHost ? referrerHost.split(".").at(-2) : null) ??
+      (source.click === "fbclid" && clickId ? "facebook" : "direto");
 
     const repeats = rand() < 0.05 ? 1 + Math.floor(rand() * 2) : 0;
     const lastSubmittedAt = repeats ? Math.min(now, createdAt + Math.floor(rand() * 7 * DAY_MS)) : createdAt;
@@ -449,6 +458,8 @@ export function generateLeads(count, { seed = 1, now = Date.now(), days = 90 } =
       update_requested_at: correction.requestedAt,
       update_attempts: correction.attempts,
       update_last_error: correction.error,
+      source: reportSource,
+      referrer_host: source.utm_source ? null : referrerHost,
     });
   }
   return leads;
@@ -528,6 +539,66 @@ export async function seedLeadsThrough(db, { count, seed = 1, now = Date.now() }
     await db.batch(statements.map((statement) => db.prepare(statement)));
   }
   return { count, seconds: (performance.now() - started) / 1000 };
+}
+
+/** Visit-only traffic of a day: arrivals without a lead, by where they came from. */
+const VISIT_ONLY = [
+  { source: "direto", referrer_host: "", weight: 30 },
+  { source: "instagram", referrer_host: "l.instagram.com", weight: 20 },
+  { source: "google", referrer_host: "google.com.br", weight: 15 },
+  { source: "facebook", referrer_host: "m.facebook.com", weight: 10 },
+  { source: "whatsapp", referrer_host: "com.whatsapp", weight: 10 },
+  { source: "blogdovinho.com.br", referrer_host: "blogdovinho.com.br", weight: 3 },
+  { source: "guiadaserra.com.br", referrer_host: "guiadaserra.com.br", weight: 2 },
+];
+
+/**
+ * Counts `total` visits into D1 as the worker would have counted them: a
+ * row of `visit_counts` per day and key, each added to `campaign_daily`.
+ * Every key the seeded leads came under got several visits a lead, and
+ * each day had visits that left no lead (direct, organic, shared links).
+ * @param {import("./local-worker.mjs").D1} db a running worker's D1 binding, its leads seeded
+ * @param {{ total: number, seed?: number }} options
+ */
+export async function seedVisitsThrough(db, { total, seed = 2 }) {
+  const rand = random(seed);
+  const { results: keys } = await db
+    .prepare(
+      `SELECT date(created_at / 1000 - 10800, 'unixepoch') AS day, source, coalesce(utm_medium, '') AS medium,
+         coalesce(utm_campaign, '') AS campaign, coalesce(utm_content, '') AS content, coalesce(utm_term, '') AS term,
+         coalesce(referrer_host, '') AS referrer_host, count(*) AS n
+       FROM leads GROUP BY 1, 2, 3, 4, 5, 6, 7`,
+    )
+    .all();
+  const rows = keys.map((k) => ({ ...k, weight: Number(k.n) * (6 + rand() * 14) }));
+  for (const day of new Set(keys.map((k) => k.day))) {
+    for (const v of VISIT_ONLY) {
+      rows.push({ day, ...v, medium: "", campaign: "", content: "", term: "", weight: v.weight * (20 + rand() * 20) });
+    }
+  }
+  const scale = total / rows.reduce((t, r) => t + r.weight, 0);
+  let counted = 0;
+  const values = rows.map((r, i) => {
+    const n = i === rows.length - 1 ? total - counted : Math.max(1, Math.round(r.weight * scale));
+    counted += n;
+    return `(${[r.day, r.source, r.medium, r.campaign, r.content, r.term, r.referrer_host, n].map(sqlValue).join(",")})`;
+  });
+  const statements = [];
+  for (let i = 0; i < values.length; i += 100) {
+    statements.push(
+      "INSERT INTO visit_counts (day, source, medium, campaign, content, term, referrer_host, n) VALUES " +
+        `${values.slice(i, i + 100).join(",")} ON CONFLICT DO UPDATE SET n = n + excluded.n`,
+    );
+  }
+  statements.push(
+    `INSERT INTO campaign_daily (day, source, campaign, content, visits)
+     SELECT day, source, campaign, content, sum(n) FROM visit_counts WHERE true GROUP BY 1, 2, 3, 4
+     ON CONFLICT DO UPDATE SET visits = visits + excluded.visits`,
+  );
+  for (let i = 0; i < statements.length; i += 50) {
+    await db.batch(statements.slice(i, i + 50).map((statement) => db.prepare(statement)));
+  }
+  return { visits: total, rows: rows.length };
 }
 
 /**

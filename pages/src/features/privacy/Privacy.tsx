@@ -53,9 +53,10 @@ export default function Privacy() {
 
         <h2>Cookies e armazenamento no navegador</h2>
         <p>
-          O site não cria cookies nem usa ferramentas de análise para visitantes. Enquanto a aba está aberta, o
-          navegador guarda de onde veio a sua visita, para enviá-la junto com o formulário; ao fechar a aba, isso se
-          apaga.
+          O site não cria cookies nem usa ferramentas de análise de terceiros. Ele apenas conta as visitas por dia e
+          por origem (a campanha do link, ou o site que trouxe você), sem guardar o seu endereço IP, o seu navegador
+          ou qualquer identificador seu. Enquanto a aba está aberta, o navegador guarda de onde veio a sua visita,
+          para enviá-la junto com o formulário; ao fechar a aba, isso se apaga.
         </p>
 
         <h2>Por quanto tempo guardamos</h2>
