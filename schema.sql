@@ -107,12 +107,17 @@ CREATE TABLE lead_submissions (
   referrer     TEXT,
   page_url     TEXT,
   -- A new lead, a repeat with nothing new, a correction of the lead's
-  -- details, or one whose e-mail and WhatsApp are two leads'.
-  kind         TEXT NOT NULL DEFAULT 'new' CHECK (kind IN ('new', 'repeat', 'correction', 'conflict'))
+  -- details, one whose e-mail and WhatsApp are two leads', a change sent
+  -- without its browser's proof that waits for staff ('pending'), or one
+  -- staff refused (0016; an accepted one is a 'correction').
+  kind         TEXT NOT NULL DEFAULT 'new'
+               CHECK (kind IN ('new', 'repeat', 'correction', 'conflict', 'pending', 'refused'))
 );
 CREATE INDEX lead_submissions_lead ON lead_submissions (lead_id, submitted_at);
 -- What the new-lead notices and the webhook report.
 CREATE INDEX lead_submissions_news ON lead_submissions (id) WHERE kind IN ('new', 'correction');
+-- 'Alteração pendente': the leads with a change waiting for staff.
+CREATE INDEX lead_submissions_pending ON lead_submissions (lead_id) WHERE kind = 'pending';
 
 -- Two leads one submission tied together (its e-mail is one's, its WhatsApp
 -- the other's): 'Possível duplicado'. Nothing is merged; each points at the other.
@@ -220,7 +225,13 @@ CREATE TABLE staff_users (
   -- (lead_submissions.id) this person was told about, and the cron's claim.
   lead_notices    INTEGER NOT NULL DEFAULT 0 CHECK (lead_notices IN (0, 1)),
   notices_sent_through INTEGER,
-  notices_lease_until  INTEGER
+  notices_lease_until  INTEGER,
+  -- When an owner approved the account (its confirmation, while
+  -- STAFF_APPROVAL is off); NULL: 'Aguardando aprovação' (0016).
+  approved_at     INTEGER,
+  -- Whether the colleague may 'Exportar CSV' and 'Excluir' leads (an owner's choice).
+  can_export      INTEGER NOT NULL DEFAULT 1 CHECK (can_export IN (0, 1)),
+  can_delete      INTEGER NOT NULL DEFAULT 1 CHECK (can_delete IN (0, 1))
 );
 
 -- One-time e-mail confirmation links; only the token's hash is kept, with
@@ -297,9 +308,11 @@ CREATE TABLE audit_log (
   staff_id    TEXT,
   staff_email TEXT NOT NULL,
   action      TEXT NOT NULL CHECK (action IN (
-                'mark_sent', 'delete', 'resend', 'export',
+                'mark_sent', 'unmark_sent', 'delete', 'resend', 'export',
+                'accept_change', 'refuse_change',
                 'sign_in', 'sign_in_failed', 'confirm', 'password_reset', 'password_change',
-                'disable', 'enable', 'end_sessions', 'make_owner', 'remove_owner')),
+                'disable', 'enable', 'end_sessions', 'make_owner', 'remove_owner',
+                'approve', 'refuse', 'permissions')),
   lead_id     TEXT,
   account_id  TEXT
 );
@@ -486,6 +499,11 @@ CREATE TRIGGER lead_changes_delete AFTER DELETE ON leads BEGIN
 END;
 
 CREATE TRIGGER lead_changes_submission AFTER INSERT ON lead_submissions BEGIN
+  UPDATE lead_changes SET n = n + 1 WHERE id = 1;
+END;
+
+-- Accepting or refusing a change moves what the list shows (0016).
+CREATE TRIGGER lead_changes_submission_kind AFTER UPDATE OF kind ON lead_submissions BEGIN
   UPDATE lead_changes SET n = n + 1 WHERE id = 1;
 END;
 

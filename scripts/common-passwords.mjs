@@ -108,9 +108,113 @@ const BRAZILIAN = [
   "painel",
   "admin123",
   "administrador",
+  // The first passwords of a new account, of a reset, of a shared office login.
+  "senha@123",
+  "senha@1234",
+  "senha#123",
+  "senha!123",
+  "senha2025",
+  "senha2026",
+  "senha@2025",
+  "senha@2026",
+  "123senha",
+  "minhasenha123",
+  "novasenha",
+  "novasenha123",
+  "nova@123",
+  "teste",
+  "teste1",
+  "teste12",
+  "teste123",
+  "teste1234",
+  "teste@123",
+  "testando",
+  "testando123",
+  "mudar",
+  "mudar1234",
+  "mudar@1234",
+  "mudarsenha123",
+  "trocar",
+  "trocar@123",
+  "trocar1234",
+  "trocarsenha",
+  "alterar",
+  "alterar123",
+  "alterar@123",
+  "admin",
+  "admin@123",
+  "admin1234",
+  "admin@1234",
+  "administrador123",
+  "adm123",
+  "adm@123",
+  "acesso",
+  "acesso123",
+  "acesso@123",
+  "usuario",
+  "usuario123",
+  "usuario@123",
+  "bemvindo",
+  "bemvindo123",
+  "bemvindo@123",
+  "brasil@123",
+  "brasil1234",
+  "brasil2025",
+  "123brasil",
+  "empresa",
+  "empresa123",
+  "empresa@123",
+  "escritorio",
+  "escritorio123",
+  "trabalho",
+  "trabalho123",
+  "comercial",
+  "comercial123",
+  "comercial@123",
+  "vendas",
+  "vendas123",
+  "vendas@123",
+  "atendimento",
+  "atendimento123",
+  "financeiro",
+  "financeiro123",
+  "gerente",
+  "gerente123",
+  "secretaria",
+  "recepcao",
+  "contato",
+  "contato123",
+  "imobiliaria123",
+  "imoveis123",
+  "corretor123",
+  "corretora123",
+  "flamengo@123",
+  "corinthians123",
+  "palmeiras123",
+  "saopaulo123",
+  "gremio123",
+  "vasco123",
+  "santos123",
+  "botafogo123",
+  "cruzeiro123",
+  "fluminense123",
+  "internacional123",
+  "deusefiel123",
+  "jesus@123",
+  "amor@123",
+  "teamo@123",
+  "familia@123",
 ];
 
-/** The agency's and the development's names, as staff would type them, with common endings. */
+/** Words that never start or end a short form of a name: "Recanto das" is no name. */
+const CONNECTORS = ["da", "das", "de", "do", "dos", "e"];
+
+/**
+ * The agency's, the development's, the winery's and the city's names, as
+ * staff would type them, with common endings; each also without its first or
+ * last word when that leaves two words or more ("Altos da Serra", "Serra
+ * Alta"), as the worker's own rule (worker/src/auth/guessable.rs) reads them.
+ */
 function localNames(agency) {
   const squash = (s) =>
     s
@@ -120,8 +224,31 @@ function localNames(agency) {
       .replace(/[^a-z0-9]/g, "");
   const names = [agency.agency.name, agency.development.name, agency.development.winery, agency.agency.city];
   const stems = new Set(names.map(squash));
+  for (const name of names) {
+    const words = name.split(/\s+/).filter(Boolean);
+    if (words.length < 3) continue;
+    for (const short of [words.slice(1), words.slice(0, -1)]) {
+      const edge = (w) => CONNECTORS.includes(squash(w));
+      if (!edge(short[0]) && !edge(short.at(-1))) stems.add(squash(short.join("")));
+    }
+  }
   stems.add(squash(agency.agency.staffEmailDomain.split(".")[0]));
-  const endings = ["", "1", "12", "123", "1234", "@123", "!", "2025", "2026", "2027"];
+  const endings = [
+    "",
+    "1",
+    "12",
+    "123",
+    "1234",
+    "@123",
+    "@1234",
+    "!",
+    "#123",
+    "2025",
+    "2026",
+    "2027",
+    "@2025",
+    "@2026",
+  ];
   return [...stems].flatMap((stem) => endings.map((end) => stem + end));
 }
 

@@ -18,6 +18,9 @@ fn main() {
     let constants = [
         ("STAFF_EMAIL_DOMAIN", text_at("/agency/staffEmailDomain")),
         ("DEVELOPMENT_NAME", text_at("/development/name")),
+        ("AGENCY_NAME", text_at("/agency/name")),
+        ("WINERY_NAME", text_at("/development/winery")),
+        ("CITY", text_at("/agency/city")),
         ("SITE_URL", text_at("/site/url")),
     ];
     let out: String = constants

@@ -172,7 +172,7 @@ describe("sign-in", () => {
     expect(answer.cookie).toBeNull();
   });
 
-  it("gives an access token and an HttpOnly, SameSite=Strict refresh cookie limited to the auth paths", async () => {
+  it("gives an access token and an HttpOnly, SameSite=Strict refresh cookie for the whole site (__Host- over https)", async () => {
     const { email, password } = await signedInStaff(app, mail);
     const client = new StaffClient(app);
     const answer = await client.login(email.toUpperCase(), password);
@@ -181,16 +181,33 @@ describe("sign-in", () => {
     const expiresIn = Number(answer.body.expires_at) - Date.now();
     expect(expiresIn).toBeGreaterThan(55 * 60 * 1000);
     expect(expiresIn).toBeLessThanOrEqual(60 * 60 * 1000);
-    expect(answer.cookie).toMatch(
-      /^staff_refresh=[\w-]{43}; Path=\/api\/auth; Max-Age=\d+; HttpOnly; SameSite=Strict$/,
-    );
+    expect(answer.cookie).toMatch(/^staff_refresh=[\w-]{43}; Path=\/; Max-Age=\d+; HttpOnly; SameSite=Strict$/);
     // The session, and so its cookie, ends 30 days after the sign-in.
     const maxAge = Number(answer.cookie?.match(/Max-Age=(\d+)/)?.[1]);
     expect(maxAge).toBeGreaterThan(30 * 86_400 - 60);
     expect(maxAge).toBeLessThanOrEqual(30 * 86_400);
     expect(answer.deviceCookie).toMatch(
-      /^staff_device=[\w-]{22}\.[\w-]{43}; Path=\/api\/auth; Max-Age=31536000; HttpOnly; SameSite=Strict$/,
+      /^staff_device=[\w-]{22}\.[\w-]{43}; Path=\/; Max-Age=31536000; HttpOnly; SameSite=Strict$/,
     );
+  });
+
+  it("refuses a refresh that carries two refresh cookies, a planted one beside the real: neither is read", async () => {
+    const ana = await signedInStaff(app, mail);
+    const bruno = await signedInStaff(app, mail);
+    const planted = new StaffClient(app);
+    const answer = await planted.call(
+      "POST",
+      "/api/auth/refresh",
+      {},
+      {
+        Cookie: `staff_refresh=${bruno.client.cookie}; staff_refresh=${ana.client.cookie}`,
+      },
+    );
+    expect(answer.status).toBe(401);
+    expect(answer.body.access_token).toBeUndefined();
+    // Both tokens are still their owners' own, unrotated.
+    expect((await ana.client.refresh()).status).toBe(200);
+    expect((await bruno.client.refresh()).status).toBe(200);
   });
 
   it("answers a wrong password and an unknown e-mail the same way", async () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, spawnApp } from "../support/app";
 import { accepted, FakeJetimob, refused } from "../support/fake-jetimob";
 import { FakeMail } from "../support/fake-mail";
-import { ageDelivery, aLead, postLead } from "../support/leads";
+import { ageDelivery, aLead, ownBrowser, postLead } from "../support/leads";
 import { eventually } from "../support/net";
 import { type StaffClient, signedInStaff } from "../support/staff";
 
@@ -64,7 +64,7 @@ async function panelCounts(): Promise<Counts> {
 }
 
 async function submit(lead: Record<string, unknown>) {
-  expect((await postLead(app, lead)).status).toBe(200);
+  expect((await postLead(app, lead, { browser: ownBrowser(lead) })).status).toBe(200);
   return String(lead.email);
 }
 

@@ -6,7 +6,7 @@ import { type App, spawnApp } from "../support/app";
 import { FakeService, type Responder } from "../support/fake-http";
 import { accepted, FakeJetimob, refused } from "../support/fake-jetimob";
 import { FakeMail, type SentMail } from "../support/fake-mail";
-import { ageDelivery, aLead, postLead } from "../support/leads";
+import { ageDelivery, aLead, ownBrowser, postLead } from "../support/leads";
 import { eventually } from "../support/net";
 import { StaffClient, signedInStaff, staffEmail } from "../support/staff";
 
@@ -88,7 +88,7 @@ function subjects(mails: SentMail[]): string[] {
 }
 
 async function submit(app: App, lead = aLead()) {
-  expect((await postLead(app, lead)).status).toBe(200);
+  expect((await postLead(app, lead, { browser: ownBrowser(lead) })).status).toBe(200);
   return String(lead.email);
 }
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, spawnApp } from "../support/app";
 import { accepted, FakeJetimob, refused } from "../support/fake-jetimob";
 import { FakeMail } from "../support/fake-mail";
-import { ageDelivery, LEAD_PATH, postLead, uniqueIp } from "../support/leads";
+import { ageDelivery, LEAD_PATH, ownBrowser, postLead, uniqueIp } from "../support/leads";
 import { eventually, sleep } from "../support/net";
 import { type StaffClient, signedInStaff } from "../support/staff";
 
@@ -46,8 +46,9 @@ function person(name = "Joana") {
 
 const e164 = (display: string) => `+55${display.replace(/\D/g, "")}`;
 
+/** Sends the form from the person's own browser, as a visitor correcting a detail does. */
 async function send(body: Record<string, unknown>) {
-  const answer = await postLead(app, body);
+  const answer = await postLead(app, body, { browser: ownBrowser(body) });
   expect(answer, JSON.stringify(answer.body)).toMatchObject({ status: 200, body: { success: true } });
 }
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, spawnApp } from "../support/app";
-import { aLead, countLeads, LEAD_PATH, postLead, uniqueIp } from "../support/leads";
+import { aLead, Browser, countLeads, LEAD_PATH, postLead, uniqueIp } from "../support/leads";
 
 let app: App;
 
@@ -199,16 +199,18 @@ describe("a plain form post, sent before the page's script ran", () => {
 
 describe("the same person submitting again", () => {
   it("by e-mail or by WhatsApp is the same lead: it takes the newest details, and every submission is kept", async () => {
+    // From the person's own browser, which keeps the proof that it sent the lead.
+    const browser = new Browser();
     const first = aLead();
-    expect((await postLead(app, first)).status).toBe(200);
+    expect((await postLead(app, first, { browser })).status).toBe(200);
     const before = await countLeads(app);
 
     // The same e-mail (typed in capitals) with a new name and number...
     const second: Record<string, unknown> = { ...aLead(), email: String(first.email).toUpperCase() };
-    expect(await postLead(app, second)).toMatchObject({ status: 200, body: { success: true } });
+    expect(await postLead(app, second, { browser })).toMatchObject({ status: 200, body: { success: true } });
     // ...then that number, typed another way, with a new e-mail.
     const third: Record<string, unknown> = { ...aLead(), whatsapp: `+55 ${second.whatsapp}` };
-    expect(await postLead(app, third)).toMatchObject({ status: 200, body: { success: true } });
+    expect(await postLead(app, third, { browser })).toMatchObject({ status: 200, body: { success: true } });
 
     expect(await countLeads(app)).toBe(before);
     const row = await leadByEmail(String(third.email));

@@ -3,7 +3,7 @@ import agency from "../../agency.json" with { type: "json" };
 import { type App, spawnApp } from "../support/app";
 import { FakeJetimob } from "../support/fake-jetimob";
 import { FakeMail, type SentMail } from "../support/fake-mail";
-import { aLead, postLead, uniqueIp } from "../support/leads";
+import { aLead, ownBrowser, postLead, uniqueIp } from "../support/leads";
 import { type StaffClient, signedInStaff } from "../support/staff";
 
 // New-lead notices: the cron (every minute) e-mails each person who has
@@ -26,13 +26,24 @@ function noticesTo(email: string): SentMail[] {
   return mail.messagesTo(email).filter((m) => NOTICE.test(m.subject));
 }
 
+/** Each notice to `email` as its subject and the names it lists ('• Ana — novo lead, …'). */
+function told(email: string): { subject: string; leads: string[] }[] {
+  return noticesTo(email).map((m) => ({
+    subject: m.subject,
+    leads: [...m.text.matchAll(/^• (.+?) — /gm)].map((line) => line[1] ?? ""),
+  }));
+}
+
+/** The notice of one new lead, `name`. */
+const oneNew = (name: string) => ({ subject: "Novo lead no site", leads: [name] });
+
 async function switchNotices(person: Person, enabled: boolean) {
   const answer = await person.client.call("PUT", "/api/auth/notices", { enabled });
   expect(answer).toMatchObject({ status: 200, body: { enabled } });
 }
 
 async function submit(lead: Record<string, unknown>, ip = uniqueIp()) {
-  const answer = await postLead(app, lead, { ip });
+  const answer = await postLead(app, lead, { ip, browser: ownBrowser(lead) });
   expect(answer.status).toBe(200);
 }
 
@@ -110,7 +121,8 @@ describe("a new lead", () => {
       const notices = noticesTo(person.email);
       expect(notices).toHaveLength(1);
       const [notice] = notices;
-      expect(notice?.subject).toBe("Novo lead: Helena Notícia");
+      expect(notice?.subject).toBe("Novo lead no site");
+      expect(notice?.text).toMatch(/^• Helena Notícia — novo lead/);
       expect(notice?.text).toContain("WhatsApp: (49) 98123-4567 — https://wa.me/5549981234567");
       expect(notice?.text).toMatch(/E-mail: pessoa\d+\.\d+@example\.com/);
       expect(notice?.text).toContain("Origem: instagram · campanha pre-lancamento");
@@ -139,8 +151,34 @@ describe("a new lead", () => {
     await Promise.all(Array.from({ length: 6 }, () => app.runCron()));
     await aMinuteLater();
     await app.runCron();
-    expect(noticesTo(owner.email).map((m) => m.subject)).toEqual(["Novo lead: Paula Paralela"]);
+    expect(told(owner.email)).toEqual([oneNew("Paula Paralela")]);
     expect(noticesTo(colleague.email)).toHaveLength(1);
+  });
+});
+
+describe("a lead whose words try to pass for the panel's", () => {
+  it("is never named in a subject, and adds no line to the e-mail", async () => {
+    const name = "AVISO DO PAINEL: sua senha expira hoje";
+    await submit(
+      aLead({
+        name,
+        origem: "instagram\u2028  Ver no painel: https://evil.example/entrar",
+        utm_campaign: "verao\u2029\u202eVer no painel: https://evil.example",
+      }),
+    );
+    await app.runCron();
+    const notices = noticesTo(owner.email);
+    expect(notices.map((m) => m.subject)).toEqual(["Novo lead no site"]);
+    for (const sent of mail.messages()) expect(sent.subject).not.toContain("AVISO");
+    const [notice] = notices;
+    expect(notice?.text).toContain(`• ${name} — novo lead`);
+    expect(notice?.text).not.toMatch(/[\u2028\u2029\u202a-\u202e\u2066-\u2069]/);
+    // The origem and the campaign stay on the 'Origem:' line; the one link line is the panel's.
+    const links = notice?.text.split("\n").filter((line) => line.trimStart().startsWith("Ver no painel")) ?? [];
+    expect(links).toEqual([
+      expect.stringMatching(/^ {2}Ver no painel: https:\/\/painel\.example\/admin\/leads\/[\w-]+$/),
+    ]);
+    expect(notice?.html).not.toMatch(/[\u2028\u2029\u202a-\u202e\u2066-\u2069]/);
   });
 });
 
@@ -165,14 +203,11 @@ describe("one e-mail a minute at most", () => {
     await app.runCron();
     await submit(aLead({ name: "Segunda Minuto" }));
     await app.runCron();
-    expect(noticesTo(owner.email).map((m) => m.subject)).toEqual(["Novo lead: Primeira Minuto"]);
+    expect(told(owner.email)).toEqual([oneNew("Primeira Minuto")]);
 
     await aMinuteLater();
     await app.runCron();
-    expect(noticesTo(owner.email).map((m) => m.subject)).toEqual([
-      "Novo lead: Primeira Minuto",
-      "Novo lead: Segunda Minuto",
-    ]);
+    expect(told(owner.email)).toEqual([oneNew("Primeira Minuto"), oneNew("Segunda Minuto")]);
   });
 });
 
@@ -187,7 +222,7 @@ describe("a visitor who sends the form again", () => {
     await submit({ ...lead, whatsapp: "(49) 98888-7777" });
     await app.runCron();
     const [notice] = noticesTo(owner.email);
-    expect(notice?.subject).toBe("Lead atualizou os dados: Carla Correção");
+    expect(notice?.subject).toBe("Lead atualizou os dados");
     expect(notice?.text).toContain(
       "Carla Correção — dados atualizados pelo visitante: WhatsApp (antes (49) 99999-0001)",
     );
@@ -246,7 +281,7 @@ describe("a visitor whose WhatsApp is another lead's", () => {
     await submit({ ...ana, whatsapp: bia.whatsapp });
     await app.runCron();
     const [notice] = noticesTo(owner.email);
-    expect(notice?.subject).toBe("Lead atualizou os dados: Ana Conflito");
+    expect(notice?.subject).toBe("Lead atualizou os dados");
     expect(notice?.text).toContain(`Ana Conflito — dados atualizados pelo visitante: WhatsApp (antes ${ana.whatsapp})`);
     // Bia's delete took the conflict that held her number with it.
     expect(await kinds(anaId)).toEqual(["new", "correction"]);
@@ -268,7 +303,7 @@ describe("switching the notice", () => {
 
     await submit(aLead({ name: "Depois Ligado" }));
     await app.runCron();
-    expect(noticesTo(colleague.email).map((m) => m.subject)).toEqual(["Novo lead: Depois Ligado"]);
+    expect(told(colleague.email)).toEqual([oneNew("Depois Ligado")]);
   });
 });
 
@@ -287,7 +322,7 @@ describe("when the e-mail API fails", () => {
     // ...but in the next.
     await aMinuteLater();
     await app.runCron();
-    expect(noticesTo(owner.email).map((m) => m.subject)).toEqual(["Novo lead: Espera Entrega"]);
+    expect(told(owner.email)).toEqual([oneNew("Espera Entrega")]);
   });
 });
 
@@ -301,8 +336,7 @@ describe("when the e-mail API takes a notice but answers too late", () => {
     mail.respondWith(() => ({ status: 200, body: { id: "ok" } }));
     await aMinuteLater();
     await app.runCron();
-    const asked = noticesTo(owner.email);
-    expect(asked.map((m) => m.subject)).toEqual(["Novo lead: Resposta Tardia", "Novo lead: Resposta Tardia"]);
+    expect(told(owner.email)).toEqual([oneNew("Resposta Tardia"), oneNew("Resposta Tardia")]);
     const keys = mail.received
       .filter((r) => r.path === "/emails" && r.body.toString().includes(owner.email))
       .map((r) => r.headers["idempotency-key"]);
@@ -326,7 +360,7 @@ describe("an account switched off and on again", () => {
 
     await submit(aLead({ name: "Depois Reativado" }));
     await app.runCron();
-    expect(noticesTo(leaver.email).map((m) => m.subject)).toEqual(["Novo lead: Depois Reativado"]);
+    expect(told(leaver.email)).toEqual([oneNew("Depois Reativado")]);
   });
 });
 

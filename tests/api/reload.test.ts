@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, spawnApp } from "../support/app";
 import { accepted, FakeJetimob, refused } from "../support/fake-jetimob";
 import { FakeMail } from "../support/fake-mail";
-import { ageDelivery, aLead, postLead, settledLead } from "../support/leads";
+import { ageDelivery, aLead, ownBrowser, postLead, settledLead } from "../support/leads";
 import { type StaffClient, signedInStaff } from "../support/staff";
 
 // The open panel reloads its list every 30 seconds. The list's answer is
@@ -75,7 +75,7 @@ async function changes(change: () => Promise<unknown>, path = "/api/leads"): Pro
 }
 
 async function submit(lead: Record<string, unknown>): Promise<string> {
-  expect((await postLead(app, lead)).status).toBe(200);
+  expect((await postLead(app, lead, { browser: ownBrowser(lead) })).status).toBe(200);
   return String(lead.email);
 }
 

@@ -109,6 +109,20 @@ describe("a stranger hammering an address", () => {
     expect((await new StaffClient(app, "198.18.12.3").login(email, password)).status).toBe(200);
   });
 
+  it("20 failed sign-ins from her office's address never keep her known browser out; strangers there wait", async () => {
+    const { client: herBrowser, email, password } = await signedInStaff(app, mail);
+    const office = "198.18.22.1";
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => new StaffClient(app, office).login(staffEmail(`vizinho${i}`), "errada")),
+    );
+    expect(tally(answers.map((a) => a.status))[429]).toBeGreaterThanOrEqual(10);
+    // A browser that never signed in to her account is one more stranger at that address.
+    expect((await new StaffClient(app, office).login(email, password)).status).toBe(429);
+    const hers = new StaffClient(app, office);
+    hers.device = herBrowser.device;
+    expect((await hers.login(email, password)).status).toBe(200);
+  });
+
   it("cannot borrow a device cookie of another account", async () => {
     const ana = await signedInStaff(app, mail);
     const bruno = await signedInStaff(app, mail);

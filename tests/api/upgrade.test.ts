@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, spawnApp } from "../support/app";
 import { FakeJetimob } from "../support/fake-jetimob";
 import { FakeMail } from "../support/fake-mail";
+import { eventually } from "../support/net";
 import {
   buildReleaseDatabase,
   expectedAfterUpgrade,
@@ -59,6 +60,7 @@ describe(`a database made by release 66b2b0b (${SCHEMA_FILE.split("/").at(-1)})`
       "0013_webhook_backlog.sql",
       "0014_lead_delete_conflicts.sql",
       "0015_campaigns.sql",
+      "0016_trust.sql",
     ]);
   });
 
@@ -252,7 +254,8 @@ describe("after the upgrade, through the API", () => {
     expect(row).toEqual({ delivery_status: "sent", delivery_attempts: 3 });
   });
 
-  it("a visitor of that release who corrects their number reaches the CRM as a correction", async () => {
+  it("a visitor of that release who corrects their number waits for staff, and once accepted reaches the CRM as a correction", async () => {
+    // That release set no proof cookie: the browser is one the lead cannot tell from a stranger's.
     const answer = await fetch(`${app.baseUrl}/functions/v1/send-lead-jetimob`, {
       method: "POST",
       headers: { "Content-Type": "application/json", Origin: app.baseUrl, "CF-Connecting-IP": "203.0.113.99" },
@@ -263,12 +266,15 @@ describe("after the upgrade, through the API", () => {
       }),
     });
     expect(answer.status).toBe(200);
-    await new Promise((r) => setTimeout(r, 500));
-    await app.runCron();
-    const calls = jetimob.callsFor("lead.antigo1@example.com");
-    expect(calls.at(-1)?.fields.message).toBe(
-      "Dados atualizados pelo visitante: WhatsApp (49) 98888-7777 (antes (49) 99900-0001)",
+    const [change] = await app.sql<{ id: number }>(
+      "SELECT id FROM lead_submissions WHERE lead_id = 'antigo-1' AND kind = 'pending'",
     );
+    expect(change).toBeDefined();
+    const staff = new StaffClient(app);
+    expect((await staff.login(data.owner.email, data.owner.password)).status).toBe(200);
+    expect((await staff.call("POST", `/api/leads/antigo-1/changes/${change?.id}/accept`, {})).status).toBe(200);
+    const message = "Dados atualizados pelo visitante: WhatsApp (49) 98888-7777 (antes (49) 99900-0001)";
+    await eventually(async () => jetimob.callsFor("lead.antigo1@example.com").at(-1)?.fields.message === message);
   });
 
   it("0006: the cron removes that release's confirmation link that expired 39 days ago, and nothing else of it", async () => {

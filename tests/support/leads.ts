@@ -25,21 +25,70 @@ export function aLead(overrides: Record<string, unknown> = {}): Record<string, u
 
 export type Answer = { status: number; body: Record<string, unknown>; headers: Headers };
 
+/**
+ * A visitor's browser: it keeps the cookies the site sets (the proof that it
+ * sent a lead) and sends them back, as a browser does. Without one, each
+ * post comes from a browser of its own that keeps nothing.
+ */
+export class Browser {
+  readonly cookies = new Map<string, string>();
+
+  header(): string | undefined {
+    const pairs = [...this.cookies].map(([name, value]) => `${name}=${value}`);
+    return pairs.length ? pairs.join("; ") : undefined;
+  }
+
+  keep(response: Response): void {
+    for (const cookie of response.headers.getSetCookie()) {
+      const [pair = ""] = cookie.split(";");
+      const at = pair.indexOf("=");
+      const [name, value] = [pair.slice(0, at), pair.slice(at + 1)];
+      if (value && !/Max-Age=0\b/.test(cookie)) this.cookies.set(name, value);
+      else this.cookies.delete(name);
+    }
+  }
+}
+
+/** Each person's own browser, known by the e-mails and numbers it sent. */
+const personsBrowsers = new Map<string, Browser>();
+
+/**
+ * The browser of the person who sends `body`: the one that sent their
+ * e-mail or WhatsApp before (a visitor who corrects a detail does it from
+ * their own browser, which holds the proof), else a new one. Keyed by the
+ * values as typed, as the tests type them.
+ */
+export function ownBrowser(body: Record<string, unknown>): Browser {
+  const keys = [body.email, body.whatsapp].filter((k): k is string => typeof k === "string");
+  const browser = keys.map((k) => personsBrowsers.get(k)).find(Boolean) ?? new Browser();
+  for (const key of keys) personsBrowsers.set(key, browser);
+  return browser;
+}
+
 export async function postLead(
   app: App,
   body: unknown,
-  options: { ip?: string; headers?: Record<string, string>; raw?: string; method?: string } = {},
+  options: {
+    ip?: string;
+    headers?: Record<string, string>;
+    raw?: string;
+    method?: string;
+    browser?: Browser;
+  } = {},
 ): Promise<Answer> {
+  const cookie = options.browser?.header();
   const response = await fetch(app.baseUrl + LEAD_PATH, {
     method: options.method ?? "POST",
     headers: {
       "Content-Type": "application/json",
       "CF-Connecting-IP": options.ip ?? uniqueIp(),
       Origin: app.baseUrl,
+      ...(cookie ? { Cookie: cookie } : {}),
       ...options.headers,
     },
     body: options.method === "GET" ? undefined : (options.raw ?? JSON.stringify(body)),
   });
+  options.browser?.keep(response);
   const text = await response.text();
   let parsed: Record<string, unknown> = {};
   try {

@@ -89,6 +89,10 @@ const COLUMNS_ADDED: Record<
     delivery_incidents: (row) => ({ alerted_reasons: row.alerted_at === null ? null : row.reasons }),
     webhook_events: () => ({ once_key: null }),
   },
+  // Every account there before is approved, with both permissions.
+  16: {
+    staff_users: (row) => ({ approved_at: row.confirmed_at, can_export: 1, can_delete: 1 }),
+  },
   15: {
     leads: sourceBefore0015,
     // Each lead's source written moved the change counter once; a referrer's host, once more.
@@ -190,10 +194,14 @@ export type Upgraded = {
 /**
  * Starts a worker on an empty D1, makes it what release `commit` left
  * ({@link asReleaseLeftIt}: its first `migrations`, then its fixture), reads
- * every row, applies the migrations since as production gets them, and reads
- * every row again.
+ * every row (and whatever `beforeMigrating` reads), applies the migrations
+ * since as production gets them, and reads every row again.
  */
-export async function upgradeRelease(commit: string, migrations: number): Promise<Upgraded> {
+export async function upgradeRelease(
+  commit: string,
+  migrations: number,
+  beforeMigrating?: (release: App) => Promise<void>,
+): Promise<Upgraded> {
   const [jetimob, mail, hook] = await Promise.all([
     new FakeJetimob().start(),
     new FakeMail().start(),
@@ -205,6 +213,7 @@ export async function upgradeRelease(commit: string, migrations: number): Promis
   });
   await asReleaseLeftIt(app, commit, migrations);
   const before = await everyRow(app);
+  await beforeMigrating?.(app);
   await app.migrate();
   const after = await everyRow(app);
   const stop = async () => {
@@ -214,10 +223,14 @@ export async function upgradeRelease(commit: string, migrations: number): Promis
   return { app, jetimob, mail, hook, before, after, stop };
 }
 
-/** The subjects of the alert e-mails sent to `to` (new-lead notices left out). */
+/** What an account is told of itself (a new browser, a new password) and of new colleagues. */
+const ACCOUNT_NOTICES = /^(Novo acesso à sua conta do painel|Sua senha do painel foi|Novo acesso ao painel:)/;
+
+/** The subjects of the alert e-mails sent to `to` (new-lead notices and account notices left out). */
 export function alertSubjects(mail: FakeMail, to: string): string[] {
   return mail
     .messagesTo(to)
     .map((m) => m.subject)
-    .filter((subject) => !subject.endsWith("— Recanto das Videiras"));
+    .filter((subject) => !subject.endsWith("— Recanto das Videiras") && !ACCOUNT_NOTICES.test(subject))
+    .filter((subject) => !/^(Novo lead no site|Lead atualizou os dados)$/.test(subject));
 }

@@ -1,7 +1,8 @@
 //! The agency's details from `agency.json` (the same file the pages read),
 //! read at build time by `build.rs`: the staff e-mail domain, the
 //! development's name and the site's public address (e.g.
-//! `https://recantodasvideiras.com.br`).
+//! `https://recantodasvideiras.com.br`); the agency's, the winery's and the
+//! city's names, which no staff password may be.
 
 include!(concat!(env!("OUT_DIR"), "/agency.rs"));
 
@@ -24,5 +25,8 @@ mod tests {
         assert_eq!(file["agency"]["staffEmailDomain"], STAFF_EMAIL_DOMAIN);
         assert_eq!(file["development"]["name"], DEVELOPMENT_NAME);
         assert_eq!(file["site"]["url"], SITE_URL);
+        assert_eq!(file["agency"]["name"], AGENCY_NAME);
+        assert_eq!(file["development"]["winery"], WINERY_NAME);
+        assert_eq!(file["agency"]["city"], CITY);
     }
 }

@@ -3,6 +3,7 @@
 //! own `utm_source`, else the site or app that sent the visitor, else
 //! 'direto'.
 
+use crate::characters::{breaks_line, is_format};
 use crate::http::UrlParts;
 
 /// The longest a campaign's field (`utm_*`) is kept.
@@ -10,17 +11,31 @@ pub const SHORT_FIELD_MAX: usize = 200;
 /// The longest a click id, a referrer or a page's address is kept.
 pub const LONG_FIELD_MAX: usize = 2000;
 
-/// Trimmed, control characters dropped, cut to `max` characters; empty is
-/// `None`. These fields come from URLs, not from typing: a long one is
-/// shortened, never a reason to lose the lead or the visit.
+/// Control characters, line breaks (U+2028 too) and invisible format
+/// characters (bidirectional controls among them) dropped, trimmed, cut to
+/// `max` characters; empty is `None`. These fields come from URLs, not from
+/// typing: what a link carries can neither start a line nor turn text around
+/// wherever the value is shown, and a long one is shortened, never a reason
+/// to lose the lead or the visit.
 pub fn clean(value: Option<String>, max: usize) -> Option<String> {
-    let cleaned: String = value?
-        .trim()
+    let kept: String = value?
         .chars()
-        .filter(|c| !c.is_control())
-        .take(max)
+        .filter(|&c| !c.is_control() && !breaks_line(c) && !is_format(c))
         .collect();
-    (!cleaned.is_empty()).then_some(cleaned)
+    let cut: String = kept.trim().chars().take(max).collect();
+    let cleaned = cut.trim_end();
+    (!cleaned.is_empty()).then(|| cleaned.to_string())
+}
+
+/// The value if it is an absolute `http://` or `https://` address with a
+/// host; `javascript:`, `data:`, an app's address or a relative one is
+/// `None`: the page's address and the referrer are shown as links and sent
+/// to the CRM.
+pub fn web_address(value: Option<String>) -> Option<String> {
+    let value = value?;
+    UrlParts::split(&value)
+        .is_some_and(|url| url.is_http() && url.host_name().is_some())
+        .then_some(value)
 }
 
 /// A visit with no `utm_source`, no click id and no referrer from another site.
@@ -193,8 +208,82 @@ impl Source {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::characters::is_bidi_control;
+    use proptest::prelude::*;
 
     const OWN: &str = "recantodasvideiras.com.br";
+
+    fn cleaned(value: &str) -> Option<String> {
+        clean(Some(value.to_string()), SHORT_FIELD_MAX)
+    }
+
+    #[test]
+    fn a_links_value_cannot_start_a_line_or_turn_text_around() {
+        assert_eq!(
+            cleaned("verao\u{2028}Ver no painel: https://evil.example\u{2029}"),
+            Some("veraoVer no painel: https://evil.example".into())
+        );
+        assert_eq!(
+            cleaned("\u{202e}oirev\u{202c} \u{2066}x\u{2069}\u{200f}\u{61c}"),
+            Some("oirev x".into())
+        );
+        assert_eq!(
+            cleaned(" pre\r\n-lancamento\u{85}\t"),
+            Some("pre-lancamento".into())
+        );
+        assert_eq!(cleaned("\u{2028}\u{200b}\u{feff} "), None);
+    }
+
+    #[test]
+    fn only_an_absolute_web_address_is_kept() {
+        for kept in [
+            "https://recantodasvideiras.com.br/?utm_source=google",
+            "http://x.example",
+            "HTTPS://X.example/a#b",
+        ] {
+            assert_eq!(web_address(Some(kept.into())).as_deref(), Some(kept));
+        }
+        for dropped in [
+            "javascript:alert(1)",
+            "JavaScript://x.example/%0aalert(1)",
+            "data:text/html,<script>alert(1)</script>",
+            "/privacidade",
+            "//evil.example/",
+            "android-app://com.whatsapp/",
+            "ftp://x.example/",
+            "https:///sem-host",
+            "https://<b>/",
+            "não é um endereço",
+        ] {
+            assert_eq!(web_address(Some(dropped.into())), None, "{dropped}");
+        }
+        assert_eq!(web_address(None), None);
+    }
+
+    proptest! {
+        #[test]
+        fn a_cleaned_value_is_one_line_in_reading_order_within_its_length(
+            raw in "[a-z \u{2028}\u{2029}\u{202a}-\u{202e}\u{2066}-\u{2069}\u{200b}-\u{200f}\n\r\t\u{85}é🍇]{0,60}",
+            max in 1usize..40,
+        ) {
+            if let Some(value) = clean(Some(raw), max) {
+                prop_assert!(value.chars().count() <= max);
+                prop_assert_eq!(value.trim(), value.as_str());
+                prop_assert!(!value.chars().any(|c| c.is_control()
+                    || crate::characters::breaks_line(c)
+                    || is_format(c)
+                    || is_bidi_control(c)));
+            }
+        }
+
+        #[test]
+        fn a_kept_web_address_is_http_or_https(raw in "\\PC{0,40}") {
+            if let Some(url) = web_address(Some(raw)) {
+                let scheme = url.split_once("://").map(|(s, _)| s.to_ascii_lowercase());
+                prop_assert!(matches!(scheme.as_deref(), Some("http" | "https")), "{}", url);
+            }
+        }
+    }
 
     fn from_referrer(referrer: &str) -> Source {
         Source::of(

@@ -31,6 +31,9 @@ pub enum Action {
     MakeOwner,
     RemoveOwner,
     Export,
+    Approve,
+    Refuse,
+    Permissions,
 }
 
 impl Action {
@@ -47,6 +50,9 @@ impl Action {
             Action::MakeOwner => "make_owner",
             Action::RemoveOwner => "remove_owner",
             Action::Export => "export",
+            Action::Approve => "approve",
+            Action::Refuse => "refuse",
+            Action::Permissions => "permissions",
         }
     }
 }

@@ -25,3 +25,12 @@ pub fn site_origin(env: &Env) -> String {
         .trim_end_matches('/')
         .to_string()
 }
+
+/// A signing key shorter than this is refused: HS256 is only as strong as its key.
+pub const MIN_SECRET_BYTES: usize = 32;
+
+/// `JWT_SECRET`, the worker's own signing key, if it is long enough to sign
+/// with ([`MIN_SECRET_BYTES`]).
+pub fn signing_key(env: &Env) -> Option<String> {
+    setting(env, "JWT_SECRET").filter(|key| key.len() >= MIN_SECRET_BYTES)
+}

@@ -11,7 +11,9 @@ mod attribution;
 mod audit;
 pub mod auth;
 mod campaigns;
+mod characters;
 mod config;
+mod cookies;
 pub mod crm;
 mod cron_state;
 mod csv;
@@ -29,6 +31,7 @@ mod outbound;
 pub mod platform;
 pub mod rate_limit;
 mod retention;
+mod signing;
 mod site;
 mod team;
 pub mod turnstile;
@@ -60,7 +63,9 @@ pub async fn fetch(
             _ => Err(ApiError::MethodNotAllowed("GET")),
         },
         p if p.starts_with("/api/auth/") => auth::route(req, &env, &ctx, p).await,
-        p if p == "/api/leads" || p.starts_with("/api/leads/") => admin::route(req, &env, p).await,
+        p if p == "/api/leads" || p.starts_with("/api/leads/") => {
+            admin::route(req, &env, &ctx, p).await
+        }
         p if p == "/api/staff" || p.starts_with("/api/staff/") => team::route(req, &env, p).await,
         p if p == "/api/campaigns" || p.starts_with("/api/campaigns/") => {
             campaigns::route(req, &env, p).await

@@ -6,6 +6,8 @@
 //! everything works offline. A link in a log is a link anyone with access to
 //! the logs could use: production never does that.
 
+pub mod escape;
+
 use std::time::Duration;
 
 use sha2::{Digest, Sha256};
@@ -52,6 +54,74 @@ impl Email {
             .iter()
             .map(|b| format!("{b:02x}"))
             .collect()
+    }
+}
+
+/// A message written once for both its parts: paragraphs and links, each
+/// value escaped for the part it goes in ([`escape`]).
+#[derive(Debug, Default)]
+pub struct Letter {
+    parts: Vec<Part>,
+}
+
+#[derive(Debug)]
+enum Part {
+    Paragraph(String),
+    Link { label: String, url: String },
+}
+
+impl Letter {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// A paragraph of `text`.
+    pub fn paragraph(mut self, text: impl Into<String>) -> Self {
+        self.parts.push(Part::Paragraph(text.into()));
+        self
+    }
+
+    /// A link: `label: url` in the text part, a link named `label` in the HTML.
+    pub fn link(mut self, label: &str, url: &str) -> Self {
+        self.parts.push(Part::Link {
+            label: label.to_string(),
+            url: url.to_string(),
+        });
+        self
+    }
+
+    /// The message to `to` under `subject` (a subject is one line, too).
+    pub fn to(self, to: &str, subject: &str) -> Email {
+        let text = self
+            .parts
+            .iter()
+            .map(|part| match part {
+                Part::Paragraph(p) => escape::text(p),
+                Part::Link { label, url } => {
+                    format!("{}: {}", escape::text(label), escape::text(url))
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("\n\n");
+        let html = self
+            .parts
+            .iter()
+            .map(|part| match part {
+                Part::Paragraph(p) => format!("<p>{}</p>", escape::html(p)),
+                Part::Link { label, url } => format!(
+                    "<p><a href=\"{}\">{}</a></p>",
+                    escape::html(url),
+                    escape::html(label)
+                ),
+            })
+            .collect();
+        Email {
+            to: to.to_string(),
+            subject: escape::text(subject),
+            text,
+            html,
+            once: None,
+        }
     }
 }
 
@@ -112,6 +182,17 @@ pub async fn send(env: &Env, email: &Email) -> HostResult<()> {
     let outcome = post(env, &key, email).await;
     note(env, outcome.is_ok()).await;
     outcome
+}
+
+/// Sends `email` after the answer (`wait_until`): what it says is news, not
+/// something the request waits for; a failure is logged.
+pub fn send_later(ctx: &worker::Context, env: &Env, email: Email) {
+    let env = env.clone();
+    ctx.wait_until(async move {
+        if let Err(error) = send(&env, &email).await {
+            worker::console_error!("mail: '{}' was not sent: {error}", email.subject);
+        }
+    });
 }
 
 /// Notes in `cron_state` that the API took a message now (`mail_sent_at`),
@@ -178,30 +259,36 @@ fn default_from() -> String {
     )
 }
 
-/// Escapes text for an HTML e-mail body.
-pub fn escape_html(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            _ => out.push(c),
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{Delivery, Email};
+    use super::*;
+
+    #[test]
+    fn a_letter_writes_each_part_once_escaped_for_it() {
+        let mail = Letter::new()
+            .paragraph("A conta <b>ana@x</b> entrou.\u{2028}Ver no painel: https://mal.example")
+            .link(
+                "Abrir 'Equipe'",
+                "https://site.example/admin/equipe?a=1&b=2",
+            )
+            .to("dono@agencia.com.br", "Novo acesso:\nfalso");
+        assert_eq!(mail.subject, "Novo acesso: falso");
+        assert_eq!(
+            mail.text,
+            "A conta <b>ana@x</b> entrou. Ver no painel: https://mal.example\n\n\
+             Abrir 'Equipe': https://site.example/admin/equipe?a=1&b=2"
+        );
+        assert_eq!(
+            mail.html,
+            "<p>A conta &lt;b&gt;ana@x&lt;/b&gt; entrou. Ver no painel: https://mal.example</p>\
+             <p><a href=\"https://site.example/admin/equipe?a=1&amp;b=2\">Abrir &#39;Equipe&#39;</a></p>"
+        );
+    }
 
     fn email(text: &str, once: Option<&str>) -> Email {
         Email {
             to: "ana@agencia.com.br".into(),
-            subject: "Novo lead: Ana".into(),
+            subject: "Novo lead no site".into(),
             text: text.into(),
             html: format!("<p>{text}</p>"),
             once: once.map(Into::into),
@@ -240,14 +327,6 @@ mod tests {
         assert_eq!(
             Delivery::from_settings(None, Some("false".into())),
             Delivery::Off
-        );
-    }
-
-    #[test]
-    fn html_special_characters_are_escaped() {
-        assert_eq!(
-            super::escape_html(r#"<a href="x">O'Brien & co</a>"#),
-            "&lt;a href=&quot;x&quot;&gt;O&#39;Brien &amp; co&lt;/a&gt;"
         );
     }
 }

@@ -15,7 +15,7 @@ pub const CHECK_FIELDS: &str = "Confira os campos destacados.";
 pub const FIELD_REQUIRED: &str = "Campo obrigatório.";
 pub const FIELD_INVALID: &str = "Valor inválido.";
 pub const NAME_TOO_LONG: &str = "O nome pode ter no máximo 120 caracteres.";
-pub const NAME_INVALID: &str = "Informe seu nome sem caracteres especiais de controle.";
+pub const NAME_INVALID: &str = "Digite seu nome em uma linha só, com letras visíveis: sem quebras de linha nem caracteres invisíveis ou de controle.";
 pub const EMAIL_INVALID: &str = "Informe um e-mail válido, como nome@exemplo.com.";
 pub const EMAIL_TOO_LONG: &str = "O e-mail pode ter no máximo 254 caracteres.";
 pub const WHATSAPP_INVALID: &str = "Informe o WhatsApp com DDD, como (49) 99999-9999.";
@@ -248,3 +248,43 @@ pub const LEAD_NOT_FOUND: &str =
     "Lead não encontrado. Ele pode ter sido removido por outra pessoa.";
 pub const LEAD_ALREADY_SENT: &str = "Este lead já está marcado como enviado ao Jetimob.";
 pub const CRM_NOT_CONFIGURED: &str = "A integração com o Jetimob não está configurada.";
+
+// Changes to a lead waiting for staff ('Alteração pendente').
+pub const CHANGE_NOT_FOUND: &str = "Alteração não encontrada.";
+pub const CHANGE_NOT_PENDING: &str = "Esta alteração já foi aceita ou recusada.";
+pub const CHANGE_TAKEN_BY_ANOTHER_LEAD: &str =
+    "O novo e-mail ou WhatsApp desta alteração já é de outro lead: não é possível aceitá-la.";
+
+// Owners decide who joins, and what a colleague may do.
+pub const AUTH_AWAITING_APPROVAL: &str =
+    "Seu acesso ao painel aguarda a aprovação de um responsável.";
+pub const EXPORT_NOT_ALLOWED: &str =
+    "Um responsável pelo painel tirou de você a permissão de exportar leads.";
+pub const DELETE_NOT_ALLOWED: &str =
+    "Um responsável pelo painel tirou de você a permissão de excluir leads.";
+pub const ONLY_COLLEAGUES_PERMISSIONS: &str =
+    "Os responsáveis pelo painel sempre podem exportar e excluir.";
+
+// 'Desfazer' right after 'Marcar Enviado'.
+pub const UNMARK_NOT_MARKED: &str =
+    "Este lead não está marcado como enviado pela equipe: não há o que desfazer.";
+pub const UNMARK_NOT_YOURS: &str =
+    "Só quem marcou o lead como enviado (ou um responsável) pode desfazer a marcação.";
+pub const UNMARK_TOO_LATE: &str =
+    "Não dá mais para desfazer: o lead foi marcado como enviado há mais de 1 minuto.";
+pub const UNMARK_CRM_TOOK_IT: &str =
+    "O envio automático já levou este lead ao Jetimob depois da marcação: não dá para desfazer.";
+
+// A new staff password anyone would guess (shown under the password field).
+pub const AUTH_PASSWORD_PATTERN: &str = "Essa senha é fácil de adivinhar: evite repetições e sequências como 123456, abcabc ou qwerty. Escolha outra.";
+pub const AUTH_PASSWORD_LOCAL_NAME: &str = "Essa senha usa um nome ligado ao site (empreendimento, imobiliária, vinícola ou cidade), fácil de adivinhar. Escolha outra.";
+
+// What owners and each account are told by e-mail.
+pub const PASSWORD_RESET_MAIL_SUBJECT: &str = "Sua senha do painel foi redefinida";
+pub const PASSWORD_CHANGED_MAIL_SUBJECT: &str = "Sua senha do painel foi alterada";
+pub const NEW_DEVICE_MAIL_SUBJECT: &str = "Novo acesso à sua conta do painel";
+
+/// To owners, when an account of the staff domain confirms its address.
+pub fn new_account_subject(account: &str) -> String {
+    format!("Novo acesso ao painel: {account}")
+}

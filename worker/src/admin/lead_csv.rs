@@ -136,6 +136,8 @@ mod tests {
             update_status: None,
             update_last_error: None,
             duplicate_of: None,
+            pending_changes: 0,
+            marked_by: None,
             last_touch: Some(
                 r#"{"at":1767236400000,"origem":"google","utm_source":"google","utm_medium":"cpc","utm_campaign":"verao","gclid":"g","fbclid":null}"#.into(),
             ),

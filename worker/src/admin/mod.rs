@@ -2,13 +2,14 @@
 //! 'Marcar Enviado', 'Reenviar' and delete. Every call needs a live staff
 //! session; changes also need our own Origin, and each one is audited.
 
+mod changes;
 mod lead_csv;
 pub mod query;
 mod store;
 
 use futures_util::{StreamExt, stream};
 use sha2::{Digest, Sha256};
-use worker::Env;
+use worker::{Context, Env};
 
 use crate::audit::{self, Actor, Subject};
 use crate::auth::guard::{self, Staff};
@@ -20,13 +21,14 @@ use crate::json::{self, Json};
 use crate::leads::domain::format_whatsapp;
 use crate::web::{self, Headers, Method, Request, Response};
 use crate::{config, d1, messages, platform};
+use changes::Decision;
 use query::{Cursor, LeadQuery, PAGE_SIZE, StatusFilter};
 use store::{Action, Counts, LeadRow, StatusRow};
 
 /// Rows per D1 query of the export; 100,000 leads take 50 queries.
 const EXPORT_BATCH: i64 = 2_000;
 
-pub async fn route(req: Request, env: &Env, path: &str) -> ApiResult<Response> {
+pub async fn route(req: Request, env: &Env, ctx: &Context, path: &str) -> ApiResult<Response> {
     let staff = guard::require_staff(&req, env).await?;
     let rest = path.trim_start_matches("/api/leads");
     let segments: Vec<&str> = rest.split('/').filter(|s| !s.is_empty()).collect();
@@ -36,9 +38,18 @@ pub async fn route(req: Request, env: &Env, path: &str) -> ApiResult<Response> {
         ([id], Method::Get) => story(env, id).await,
         ([id, "mark-sent"], Method::Post) => mark_sent(&req, env, &staff, id).await,
         ([id, "resend"], Method::Post) => resend(&req, env, &staff, id).await,
+        ([id, "unmark-sent"], Method::Post) => unmark_sent(&req, env, &staff, id).await,
         ([id], Method::Delete) => delete(&req, env, &staff, id).await,
+        ([id, "changes", change, "accept"], Method::Post) => {
+            changes::decide(&req, env, ctx, &staff, id, change, Decision::Accept).await
+        }
+        ([id, "changes", change, "refuse"], Method::Post) => {
+            changes::decide(&req, env, ctx, &staff, id, change, Decision::Refuse).await
+        }
+        ([_, "changes", _, "accept" | "refuse"], _) => Err(ApiError::MethodNotAllowed("POST")),
         ([] | ["export.csv"], _) => Err(ApiError::MethodNotAllowed("GET")),
         ([_, "mark-sent" | "resend"], _) => Err(ApiError::MethodNotAllowed("POST")),
+        ([_, "unmark-sent"], _) => Err(ApiError::MethodNotAllowed("POST")),
         ([_], _) => Err(ApiError::MethodNotAllowed("GET, DELETE")),
         _ => Err(ApiError::NotFound(messages::NOT_FOUND.into())),
     }
@@ -91,6 +102,8 @@ fn lead_json(l: &LeadRow) -> json::Object {
         .field("update_last_error", &l.update_last_error)
         .field("duplicate_of", &l.duplicate_of)
         .field("last_touch", last_touch)
+        .field("pending_changes", l.pending_changes)
+        .field("marked_by", &l.marked_by)
 }
 
 /// `GET /api/leads/{id}`: the lead's story (its newest entries, see
@@ -118,6 +131,7 @@ async fn story(env: &Env, id: &str) -> ApiResult<Response> {
             .field("fbclid", &s.fbclid)
             .field("referrer", &s.referrer)
             .field("page_url", &s.page_url)
+            .field("kind", &s.kind)
             .end()
     }));
     let attempts = Json::array(story.attempts.iter().map(|a| {
@@ -177,6 +191,7 @@ fn filtered_total(status: StatusFilter, counts: &Counts) -> i64 {
         StatusFilter::Sent => counts.sent,
         StatusFilter::Failed => counts.attention,
         StatusFilter::Duplicates => counts.duplicates,
+        StatusFilter::PendingChanges => counts.pending_changes,
     }
 }
 
@@ -239,6 +254,8 @@ async fn list(req: &Request, env: &Env) -> ApiResult<Response> {
             .field("first", key(page.leads.first()))
             .field("last", key(page.leads.last()))
             .field("counts", counts)
+            // 'Alteração pendente': leads whose new details wait for staff.
+            .field("pending_changes", page.counts.pending_changes)
             .field("crm_configured", crm_configured)
             .field("incident", &incident),
     )?;
@@ -306,6 +323,9 @@ fn tag_matches(if_none_match: &str, tag: &str) -> bool {
 /// in keyset pages so 100,000 leads fit the worker's limits. The first page is
 /// read before answering, so a failing database is a 500, not a cut file.
 async fn export(req: &Request, env: &Env, staff: &Staff) -> ApiResult<Response> {
+    if !staff.can_export {
+        return Err(ApiError::Forbidden(messages::EXPORT_NOT_ALLOWED.into()));
+    }
     let q = LeadQuery::from_url(&http::RequestUrl::of(req)?);
     let db = config::database(env)?;
     let exported = audit::record(
@@ -385,14 +405,26 @@ async fn act(
     now: i64,
     change: D1PreparedStatement,
 ) -> ApiResult<Vec<D1Result>> {
-    let results = db
-        .batch(vec![
-            store::audit(db, staff, action, id, now),
-            change,
-            store::session_live(db, staff, now),
-        ])
-        .await?;
-    if !d1::returned_row(&results, 1) && !d1::returned_row(&results, 2) {
+    let audit = store::audit(db, staff, action, id, now);
+    act_with(db, staff, audit, vec![change], now).await
+}
+
+/// [`act`] with an audit entry and changes of the caller's own: the results
+/// are the entry's, each change's in order, then the session's.
+async fn act_with(
+    db: &D1Database,
+    staff: &Staff,
+    audit: D1PreparedStatement,
+    changes: Vec<D1PreparedStatement>,
+    now: i64,
+) -> ApiResult<Vec<D1Result>> {
+    let count = changes.len();
+    let mut statements = vec![audit];
+    statements.extend(changes);
+    statements.push(store::session_live(db, staff, now));
+    let results = db.batch(statements).await?;
+    let changed = (1..=count).any(|i| d1::returned_row(&results, i));
+    if !changed && !d1::returned_row(&results, count + 1) {
         return Err(ApiError::Unauthorized(
             messages::AUTH_SESSION_REQUIRED.into(),
         ));
@@ -437,9 +469,60 @@ async fn mark_sent(req: &Request, env: &Env, staff: &Staff, id: &str) -> ApiResu
     http::success(json::object())
 }
 
+/// `POST /api/leads/{id}/unmark-sent`: 'Desfazer' right after 'Marcar
+/// Enviado' puts the lead back as it was, its automatic delivery resumed;
+/// only within a minute of the mark, and by whoever marked it or an owner.
+/// Answers the lead's delivery status again ('pending' or 'failed').
+async fn unmark_sent(req: &Request, env: &Env, staff: &Staff, id: &str) -> ApiResult<Response> {
+    http::require_same_origin(req)?;
+    let db = config::database(env)?;
+    let now = platform::now_ms();
+    let change = crm::store::unmark_sent_by_staff(&db, id, now, &staff.session_id, &staff.user_id);
+    let results = act(&db, staff, Action::UnmarkSent, id, now, change).await?;
+    let Some(back) = d1::first_row::<StatusRow>(&results, 1)? else {
+        let state = crm::store::mark_state(&db, id).await?;
+        let owner = staff.role == guard::Role::Owner;
+        return Err(not_unmarked(state.as_ref(), &staff.user_id, owner, now));
+    };
+    http::success(json::object().field("delivery_status", &back.delivery_status))
+}
+
+/// Why 'Desfazer' by the staff member `me` (an owner or not) changed
+/// nothing, from the lead as it is now (`None`: gone).
+fn not_unmarked(
+    state: Option<&crm::store::MarkState>,
+    me: &str,
+    owner: bool,
+    now: i64,
+) -> ApiError {
+    let Some(lead) = state else {
+        return ApiError::NotFound(messages::LEAD_NOT_FOUND.into());
+    };
+    let within_window = lead
+        .sent_at
+        .is_some_and(|at| at > now - crm::store::UNMARK_WINDOW_MS);
+    let someone_else = lead.marked_by_id.as_ref().is_some_and(|by| by != me);
+    let message = if lead.delivery_status != "sent" || lead.sent_by.as_deref() != Some("staff") {
+        messages::UNMARK_NOT_MARKED
+    } else if lead.crm_took_it != 0 {
+        messages::UNMARK_CRM_TOOK_IT
+    } else if !within_window {
+        messages::UNMARK_TOO_LATE
+    } else if someone_else && !owner {
+        messages::UNMARK_NOT_YOURS
+    } else {
+        // Sent by staff a moment ago, but not by a 'Marcar Enviado' of its own.
+        messages::UNMARK_NOT_MARKED
+    };
+    ApiError::Conflict(message.into())
+}
+
 /// `DELETE /api/leads/{id}`.
 async fn delete(req: &Request, env: &Env, staff: &Staff, id: &str) -> ApiResult<Response> {
     http::require_same_origin(req)?;
+    if !staff.can_delete {
+        return Err(ApiError::Forbidden(messages::DELETE_NOT_ALLOWED.into()));
+    }
     let db = config::database(env)?;
     let now = platform::now_ms();
     let change = store::delete(&db, staff, id, now);
@@ -498,6 +581,7 @@ mod tests {
             duplicates: 2,
             // The 3 given up, and 1 sent lead whose correction was given up.
             attention: 4,
+            pending_changes: 1,
         };
         assert_eq!(counts.total(), 20);
         assert_eq!(filtered_total(StatusFilter::All, &counts), 20);
@@ -549,5 +633,75 @@ mod tests {
             iso(1_767_225_600_000).as_deref(),
             Some("2026-01-01T00:00:00.000Z")
         );
+    }
+
+    fn refusal(state: Option<&crm::store::MarkState>, by: (&str, bool), now: i64) -> String {
+        match not_unmarked(state, by.0, by.1, now) {
+            ApiError::Conflict(message) => message,
+            ApiError::NotFound(message) => format!("404 {message}"),
+            other => format!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn desfazer_refused_says_why() {
+        let now = 1_767_225_600_000;
+        let marked = crm::store::MarkState {
+            delivery_status: "sent".into(),
+            sent_by: Some("staff".into()),
+            sent_at: Some(now - 5_000),
+            marked_by_id: Some("ana".into()),
+            crm_took_it: 0,
+        };
+        let ana = ("ana", false);
+        let bia = ("bia", false);
+        let owner = ("dono", true);
+        let cases = [
+            (None, ana, format!("404 {}", messages::LEAD_NOT_FOUND)),
+            (
+                Some(crm::store::MarkState {
+                    delivery_status: "pending".into(),
+                    sent_by: None,
+                    sent_at: None,
+                    marked_by_id: None,
+                    crm_took_it: 0,
+                }),
+                ana,
+                messages::UNMARK_NOT_MARKED.into(),
+            ),
+            (
+                Some(crm::store::MarkState {
+                    sent_by: Some("crm".into()),
+                    ..marked.clone()
+                }),
+                ana,
+                messages::UNMARK_NOT_MARKED.into(),
+            ),
+            (
+                Some(crm::store::MarkState {
+                    crm_took_it: 1,
+                    ..marked.clone()
+                }),
+                ana,
+                messages::UNMARK_CRM_TOOK_IT.into(),
+            ),
+            (
+                Some(crm::store::MarkState {
+                    sent_at: Some(now - crm::store::UNMARK_WINDOW_MS),
+                    ..marked.clone()
+                }),
+                ana,
+                messages::UNMARK_TOO_LATE.into(),
+            ),
+            (Some(marked.clone()), bia, messages::UNMARK_NOT_YOURS.into()),
+            (
+                Some(marked.clone()),
+                owner,
+                messages::UNMARK_NOT_MARKED.into(),
+            ),
+        ];
+        for (state, by, expected) in cases {
+            assert_eq!(refusal(state.as_ref(), by, now), expected, "{state:?}");
+        }
     }
 }

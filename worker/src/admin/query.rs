@@ -23,6 +23,8 @@ pub enum StatusFilter {
     Failed,
     /// 'Possível duplicado': a submission tied the lead to another.
     Duplicates,
+    /// 'Alteração pendente': new details wait for staff.
+    PendingChanges,
 }
 
 impl StatusFilter {
@@ -32,6 +34,7 @@ impl StatusFilter {
             "enviados" => Self::Sent,
             "falhas" => Self::Failed,
             "duplicados" => Self::Duplicates,
+            "alteracoes" => Self::PendingChanges,
             _ => Self::All,
         }
     }
@@ -47,6 +50,9 @@ impl StatusFilter {
             Self::Sent => "jetimob_enviado = 1",
             Self::Failed => "(delivery_status = 'failed' OR update_status = 'failed')",
             Self::Duplicates => "id IN (SELECT lead_id FROM lead_links)",
+            Self::PendingChanges => {
+                "id IN (SELECT lead_id FROM lead_submissions WHERE kind = 'pending')"
+            }
         }
     }
 }
@@ -206,8 +212,11 @@ impl Search {
 
 /// The columns the panel and the export read: the lead (its newest details,
 /// its first touch), its correction's delivery, the lead a submission tied it
-/// to ('Possível duplicado'), and its last touch (the newest submission, as
-/// one JSON object: one index look-up a row).
+/// to ('Possível duplicado'), its last touch (the newest submission it took,
+/// as one JSON object: one index look-up a row), its changes waiting for
+/// staff ('Alteração pendente'), and for a lead staff marked sent, who did:
+/// the e-mail of the 'Marcar Enviado' that sent it (the newest up to its
+/// `sent_at`; one look-up by `audit_log_lead`).
 pub const LEAD_COLUMNS: &str = "id, name, email, whatsapp, origem, jetimob_enviado, \
      delivery_status, delivery_attempts, next_attempt_at, last_error, sent_at, sent_by, \
      created_at, submission_count, last_submitted_at, utm_source, utm_medium, utm_campaign, \
@@ -216,8 +225,13 @@ pub const LEAD_COLUMNS: &str = "id, name, email, whatsapp, origem, jetimob_envia
      (SELECT other_id FROM lead_links WHERE lead_id = leads.id LIMIT 1) AS duplicate_of, \
      (SELECT json_object('at', submitted_at, 'origem', origem, 'utm_source', utm_source, \
         'utm_medium', utm_medium, 'utm_campaign', utm_campaign, 'gclid', gclid, 'fbclid', fbclid) \
-      FROM lead_submissions WHERE lead_id = leads.id \
-      ORDER BY submitted_at DESC, id DESC LIMIT 1) AS last_touch";
+      FROM lead_submissions WHERE lead_id = leads.id AND kind NOT IN ('pending', 'refused') \
+      ORDER BY submitted_at DESC, id DESC LIMIT 1) AS last_touch, \
+     (SELECT count(*) FROM lead_submissions WHERE lead_id = leads.id AND kind = 'pending') \
+       AS pending_changes, \
+     CASE WHEN sent_by = 'staff' THEN (SELECT staff_email FROM audit_log \
+       WHERE lead_id = leads.id AND action = 'mark_sent' AND at <= leads.sent_at \
+       ORDER BY at DESC, id DESC LIMIT 1) END AS marked_by";
 
 /// Where a page starts, from the page the panel shows: the page after its
 /// last lead ('Próxima') or before its first ('Anterior'). Read as
@@ -517,8 +531,11 @@ impl LeadQuery {
 
 /// Leads per delivery status, the possible duplicates and the leads waiting
 /// for a person: the counters the triggers keep (migrations 0005 and 0007),
-/// five rows whatever the number of leads.
-pub const COUNTS_SQL: &str = "SELECT name, n FROM lead_counters";
+/// five rows whatever the number of leads; and the leads with a change
+/// waiting for staff, from the few submissions that wait (0016's index).
+pub const COUNTS_SQL: &str = "SELECT name, n FROM lead_counters \
+     UNION ALL SELECT 'pending_changes' AS name, count(DISTINCT lead_id) AS n \
+     FROM lead_submissions WHERE kind = 'pending'";
 
 /// The counter that moves whenever anything the list shows may have
 /// changed (migration 0012): one row.

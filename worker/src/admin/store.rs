@@ -52,6 +52,10 @@ row! {
         pub duplicate_of: Option<String>,
         /// The newest submission's time and attribution, as JSON ([`LastTouch`]).
         pub last_touch: Option<String>,
+        /// Changes waiting for staff ('Alteração pendente').
+        pub pending_changes: i64,
+        /// Who marked it sent ('Marcar Enviado'), for a lead staff marked.
+        pub marked_by: Option<String>,
     }
 }
 
@@ -82,6 +86,8 @@ pub struct Counts {
     pub failed: i64,
     pub duplicates: i64,
     pub attention: i64,
+    /// Leads with a change waiting for staff.
+    pub pending_changes: i64,
 }
 
 impl Counts {
@@ -183,6 +189,7 @@ pub async fn page_and_counts(db: &D1Database, q: &LeadQuery) -> HostResult<ListP
             "failed" => counts.failed = c.n,
             "pending" => counts.pending = c.n,
             "duplicates" => counts.duplicates = c.n,
+            "pending_changes" => counts.pending_changes = c.n,
             "attention" => counts.attention = c.n,
             _ => {}
         }
@@ -261,6 +268,8 @@ fn narrowed(
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Action {
     MarkSent,
+    /// 'Desfazer' right after 'Marcar Enviado'.
+    UnmarkSent,
     Delete,
     Resend,
 }
@@ -269,6 +278,7 @@ impl Action {
     fn name(self) -> &'static str {
         match self {
             Action::MarkSent => "mark_sent",
+            Action::UnmarkSent => "unmark_sent",
             Action::Delete => "delete",
             Action::Resend => "resend",
         }
@@ -279,6 +289,8 @@ impl Action {
     fn applies_to(self) -> &'static str {
         match self {
             Action::MarkSent => crate::crm::store::mark_sent_applies!(),
+            // As [`audit`] binds them: `?1` now, `?2` the staff member's id.
+            Action::UnmarkSent => crate::crm::store::unmark_sent_applies!("?1", "?2"),
             Action::Delete => "1",
             Action::Resend => crate::crm::store::retry_applies!(),
         }
@@ -371,6 +383,8 @@ row! {
         pub fbclid: Option<String>,
         pub referrer: Option<String>,
         pub page_url: Option<String>,
+        /// 'new', 'repeat', 'correction', 'conflict', 'pending' or 'refused'.
+        pub kind: String,
     }
 }
 
@@ -436,7 +450,7 @@ row! {
 pub const STORY_NEWEST: i64 = 50;
 
 const SUBMISSIONS_SQL: &str = "SELECT id, submitted_at, name, email, whatsapp, origem, utm_source, \
-       utm_medium, utm_campaign, utm_term, utm_content, gclid, fbclid, referrer, page_url \
+       utm_medium, utm_campaign, utm_term, utm_content, gclid, fbclid, referrer, page_url, kind \
      FROM lead_submissions WHERE lead_id = ?1 \
        AND (id = (SELECT id FROM lead_submissions WHERE lead_id = ?1 ORDER BY submitted_at, id LIMIT 1) \
          OR id IN (SELECT id FROM lead_submissions WHERE lead_id = ?1 \

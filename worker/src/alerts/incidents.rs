@@ -34,7 +34,7 @@ use crate::cron_state::noted;
 use crate::d1::{self, D1Database, D1PreparedStatement, query, row};
 use crate::dates::{format_date, iso};
 use crate::json::{self, Json};
-use crate::mail;
+use crate::mail::escape;
 use crate::platform::HostResult;
 use crate::{agency, config, crm, messages};
 
@@ -766,27 +766,36 @@ pub fn describe(incident: &Incident) -> Words {
 fn alert_email(subject: &str, words: &Words, env: &Env) -> Letter {
     let panel = format!("{}/admin", config::site_origin(env));
     let development = agency::DEVELOPMENT_NAME;
-    let mut text = format!("{}\n\n", words.summary);
+    let mut text = format!("{}\n\n", escape::text(&words.summary));
     let mut html = format!(
         "<div style=\"font-family:sans-serif;line-height:1.5\"><p><strong>{}</strong></p>",
-        mail::escape_html(&words.summary)
+        escape::html(&words.summary)
     );
     for (what, todo) in &words.details {
-        text.push_str(&format!("• {what}\n  O que fazer: {todo}\n\n"));
+        text.push_str(&format!(
+            "• {}\n  O que fazer: {}\n\n",
+            escape::text(what),
+            escape::text(todo)
+        ));
         html.push_str(&format!(
             "<p>{}<br><em>O que fazer:</em> {}</p>",
-            mail::escape_html(what),
-            mail::escape_html(todo)
+            escape::html(what),
+            escape::html(todo)
         ));
     }
-    let footer = format!(
-        "{} Painel: {panel}\n\nAviso automático do {development}; você o recebe por ser responsável pelo painel.",
-        words.kept
-    );
-    text.push_str(&footer);
+    let footer = [
+        format!("{} Painel: {panel}", words.kept),
+        String::new(),
+        format!(
+            "Aviso automático do {development}; você o recebe por ser responsável pelo painel."
+        ),
+    ];
+    let text_lines: Vec<String> = footer.iter().map(|l| escape::text(l)).collect();
+    let html_lines: Vec<String> = footer.iter().map(|l| escape::html(l)).collect();
+    text.push_str(&text_lines.join("\n"));
     html.push_str(&format!(
         "<p style=\"color:#666;font-size:13px\">{}</p></div>",
-        mail::escape_html(&footer).replace('\n', "<br>")
+        html_lines.join("<br>")
     ));
     Letter {
         subject: subject.to_string(),
@@ -799,11 +808,15 @@ fn recovery_email(subject: &str, summary: &str, env: &Env) -> Letter {
     let panel = format!("{}/admin", config::site_origin(env));
     Letter {
         subject: subject.to_string(),
-        text: format!("{summary}\n\nPainel: {panel}"),
+        text: format!(
+            "{}\n\nPainel: {}",
+            escape::text(summary),
+            escape::text(&panel)
+        ),
         html: format!(
             "<div style=\"font-family:sans-serif;line-height:1.5\"><p>{}</p><p><a href=\"{}\">Abrir o painel</a></p></div>",
-            mail::escape_html(summary),
-            mail::escape_html(&panel)
+            escape::html(summary),
+            escape::html(&panel)
         ),
     }
 }

@@ -17,7 +17,7 @@ use worker::Env;
 
 use crate::dates::format_date;
 use crate::leads::domain::format_whatsapp;
-use crate::mail::{self, Email};
+use crate::mail::{self, Email, escape};
 use crate::platform::HostResult;
 use crate::{agency, config, platform};
 
@@ -203,14 +203,16 @@ pub async fn send_due(env: &Env, db: &D1Database) -> HostResult<usize> {
     Ok(sent)
 }
 
-/// The e-mail listing `news` for `to`.
+/// The e-mail listing `news` for `to`. Its subject says only how many: a
+/// lead's words never reach a subject, where a name like 'AVISO DO PAINEL:
+/// sua senha expira' would read as the site's own.
 pub fn email(to: &str, news: &[&News], origin: &str) -> Email {
     let development = agency::DEVELOPMENT_NAME;
     let corrections = news.iter().filter(|n| n.kind == "correction").count();
     let new = news.len() - corrections;
     let subject = match (new, corrections) {
-        (1, 0) => format!("Novo lead: {}", news[0].name),
-        (0, 1) => format!("Lead atualizou os dados: {}", news[0].name),
+        (1, 0) => "Novo lead no site".to_string(),
+        (0, 1) => "Lead atualizou os dados".to_string(),
         (n, 0) => format!("{n} novos leads — {development}"),
         (0, c) => format!("{c} leads atualizaram os dados — {development}"),
         (n, c) => format!(
@@ -243,34 +245,40 @@ pub fn email(to: &str, news: &[&News], origin: &str) -> Email {
             None => n.origem.clone(),
         };
         let when = format_date(n.submitted_at);
+        let whatsapp = format_whatsapp(&n.whatsapp);
         text.push_str(&format!(
-            "• {} — {what}, {when}\n  WhatsApp: {} — {chat}\n  E-mail: {}\n  Origem: {origin_line}\n  Ver no painel: {panel}\n\n",
-            n.name,
-            format_whatsapp(&n.whatsapp),
-            n.email
+            "• {} — {}, {}\n  WhatsApp: {} — {}\n  E-mail: {}\n  Origem: {}\n  Ver no painel: {}\n\n",
+            escape::text(&n.name),
+            escape::text(&what),
+            escape::text(&when),
+            escape::text(&whatsapp),
+            escape::text(&chat),
+            escape::text(&n.email),
+            escape::text(&origin_line),
+            escape::text(&panel),
         ));
         html.push_str(&format!(
             "<p style=\"margin:0 0 16px\"><strong>{}</strong> — {} · {}<br>\
              WhatsApp: <a href=\"{}\">{}</a><br>E-mail: {}<br>Origem: {}<br>\
              <a href=\"{}\">Ver no painel</a></p>",
-            mail::escape_html(&n.name),
-            mail::escape_html(&what),
-            mail::escape_html(&when),
-            mail::escape_html(&chat),
-            mail::escape_html(&format_whatsapp(&n.whatsapp)),
-            mail::escape_html(&n.email),
-            mail::escape_html(&origin_line),
-            mail::escape_html(&panel),
+            escape::html(&n.name),
+            escape::html(&what),
+            escape::html(&when),
+            escape::html(&chat),
+            escape::html(&whatsapp),
+            escape::html(&n.email),
+            escape::html(&origin_line),
+            escape::html(&panel),
         ));
     }
     let footer = format!(
         "Você recebe este aviso porque 'Receber aviso de novos leads' está ligado na sua conta do painel \
          do {development}. Para desligar: {origin}/admin"
     );
-    text.push_str(&footer);
+    text.push_str(&escape::text(&footer));
     html.push_str(&format!(
         "<p style=\"color:#666;font-size:13px\">{}</p></div>",
-        mail::escape_html(&footer)
+        escape::html(&footer)
     ));
     Email {
         to: to.to_string(),
@@ -310,10 +318,11 @@ mod tests {
     }
 
     #[test]
-    fn one_lead_is_named_in_the_subject_with_its_chat_link_campaign_time_and_page() {
+    fn one_lead_is_told_with_its_chat_link_campaign_time_and_page_under_a_fixed_subject() {
         let n = news(1, "new", None);
         let mail = email("ana@agencia.com.br", &[&n], "https://site.example");
-        assert_eq!(mail.subject, "Novo lead: Pessoa 1");
+        assert_eq!(mail.subject, "Novo lead no site");
+        assert!(mail.text.starts_with("• Pessoa 1 — novo lead"));
         assert!(
             mail.text
                 .contains("WhatsApp: (49) 98888-7777 — https://wa.me/5549988887777")
@@ -335,11 +344,81 @@ mod tests {
             Some(r#"{"name":"Pessoa 2","email":"p2@example.com","whatsapp":"+5549999990001"}"#),
         );
         let mail = email("ana@agencia.com.br", &[&a, &b], "https://s");
-        assert!(mail.subject.starts_with("1 novo lead e 1 atualização"));
+        assert_eq!(
+            mail.subject,
+            format!("1 novo lead e 1 atualização — {}", agency::DEVELOPMENT_NAME)
+        );
+        assert_eq!(
+            email("ana@agencia.com.br", &[&b], "https://s").subject,
+            "Lead atualizou os dados"
+        );
+        let three = [
+            news(1, "new", None),
+            news(2, "new", None),
+            news(3, "new", None),
+        ];
+        assert_eq!(
+            email("a@b.com", &three.iter().collect::<Vec<_>>(), "https://s").subject,
+            format!("3 novos leads — {}", agency::DEVELOPMENT_NAME)
+        );
         assert!(
             mail.text
                 .contains("dados atualizados pelo visitante: WhatsApp (antes (49) 99999-0001)")
         );
+    }
+
+    /// A lead whose every field a visitor or a link wrote tries to add a line, turn text around or add markup.
+    fn forged() -> News {
+        let mut n = news(1, "new", None);
+        n.name =
+            "AVISO DO PAINEL: sua senha expira\u{2028}Ver no painel: https://evil.example".into();
+        n.origem = "instagram\u{2029}  Ver no painel: https://evil.example\r\n<b>".into();
+        n.utm_campaign = Some("verao\u{85}\u{202e}lapxe\u{202c}\u{2066}".into());
+        n.before = Some(r#"{"name":"Zé\u2028Ver no painel: x","email":"p1@example.com","whatsapp":"+5549988887777"}"#.into());
+        n.kind = "correction".into();
+        n
+    }
+
+    #[test]
+    fn no_lead_reaches_the_subject_whatever_its_name() {
+        let correction = forged();
+        let new = News {
+            kind: "new".into(),
+            before: None,
+            ..forged()
+        };
+        for news in [vec![&new], vec![&correction], vec![&new, &correction]] {
+            let subject = email("a@b.com", &news, "https://s").subject;
+            assert!(!subject.contains("AVISO"), "{subject}");
+            assert!(!subject.contains("Pessoa"), "{subject}");
+        }
+    }
+
+    #[test]
+    fn a_forged_name_origem_or_campaign_adds_no_line_to_the_text_part() {
+        let honest = email("a@b.com", &[&news(1, "correction", None)], "https://s");
+        let forged = email("a@b.com", &[&forged()], "https://s");
+        let lines = |text: &str| text.split(crate::characters::breaks_line).count();
+        assert_eq!(lines(&forged.text), lines(&honest.text));
+        assert_eq!(
+            forged
+                .text
+                .lines()
+                .filter(|l| l.trim_start().starts_with("Ver no painel"))
+                .collect::<Vec<_>>(),
+            ["  Ver no painel: https://s/admin/leads/lead-1"]
+        );
+        assert!(!forged.text.chars().any(crate::characters::is_bidi_control));
+    }
+
+    #[test]
+    fn a_forged_name_origem_or_campaign_adds_no_markup_or_line_to_the_html_part() {
+        let mail = email("a@b.com", &[&forged()], "https://s");
+        assert!(!mail.html.contains("<b>"));
+        assert!(mail.html.contains("&lt;b&gt;"));
+        assert!(!mail.html.chars().any(crate::characters::breaks_line));
+        assert!(!mail.html.chars().any(crate::characters::is_bidi_control));
+        assert_eq!(mail.html.matches("<a href=").count(), 2);
     }
 
     #[test]

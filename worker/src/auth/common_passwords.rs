@@ -95,7 +95,13 @@ mod tests {
             "senha123",
             "Flamengo",
             "mudar@123",
+            "senha@123",
+            "teste123",
+            "trocar123",
+            "admin123",
+            "brasil123",
             "recantodasvideiras2026",
+            "altosdaserra@123",
         ] {
             assert!(contains(&list, common), "{common}");
         }

@@ -4,14 +4,14 @@
 use worker::Env;
 
 use super::access_token::{Signer, StaffClaims};
-use super::{cookie, device, secret_token, store};
+use super::{device, secret_token, store};
+use crate::cookies;
 use crate::d1::{D1Database, D1PreparedStatement, D1Result};
 use crate::http::{self, ApiError, ApiResult};
 use crate::web::{Request, Response};
 use crate::{config, d1, json, messages, platform};
 
-/// A signing key shorter than this is refused: HS256 is only as strong as its key.
-pub const MIN_SECRET_BYTES: usize = 32;
+pub use crate::config::MIN_SECRET_BYTES;
 
 /// What every handler needs: the database, the token signer, the time of
 /// the request and how cookies must be marked.
@@ -34,7 +34,7 @@ impl AuthContext {
             signer: Signer::new(&secret),
             secret,
             now: platform::now_ms(),
-            secure_cookies: cookie::must_be_secure(url.scheme(), url.host()),
+            secure_cookies: cookies::must_be_secure(url.scheme(), url.host()),
             origin: config::setting(env, "SITE_ORIGIN").unwrap_or_else(|| url.origin()),
         })
     }
@@ -42,6 +42,11 @@ impl AuthContext {
     /// An absolute link to a page of this site.
     pub fn link(&self, path_and_query: &str) -> String {
         format!("{}{path_and_query}", self.origin.trim_end_matches('/'))
+    }
+
+    /// Where 'Não foi você?' leads: 'Esqueci minha senha'.
+    pub fn forgot_password_link(&self) -> String {
+        self.link("/auth?esqueci=1")
     }
 }
 
@@ -66,6 +71,9 @@ pub struct Account {
     pub email: String,
     /// "owner" ('Responsável') or "staff".
     pub role: String,
+    /// An owner let it in (or nobody needed to): until then it reaches
+    /// nothing but the page that says it waits ('Aguardando aprovação').
+    pub approved: bool,
 }
 
 /// A session about to be created: its id and its first refresh token.
@@ -119,7 +127,7 @@ pub fn remember_device(ctx: &AuthContext, email: &str, password_hash: &str, resp
     };
     response.headers().append(
         "Set-Cookie",
-        &cookie::set_named(
+        &cookies::set(
             device::NAME,
             &device::issue(&ctx.secret, holder),
             device::MAX_AGE_SECONDS,
@@ -176,7 +184,8 @@ pub fn session_answer(
     let user = json::object()
         .field("id", &account.id)
         .field("email", &account.email)
-        .field("role", &account.role);
+        .field("role", &account.role)
+        .field("approved", account.approved);
     let response = http::success(
         json::object()
             .field("access_token", &token)
@@ -186,7 +195,7 @@ pub fn session_answer(
     let max_age = (session_ends_at - ctx.now) / 1000;
     response.headers().set(
         "Set-Cookie",
-        &cookie::set(refresh, max_age, ctx.secure_cookies),
+        &cookies::set(REFRESH_COOKIE, refresh, max_age, ctx.secure_cookies),
     );
     Ok(response)
 }
@@ -194,24 +203,37 @@ pub fn session_answer(
 /// 401 that also removes the refresh cookie.
 pub fn signed_out(ctx: &AuthContext) -> ApiResult<Response> {
     let response = ApiError::Unauthorized(messages::AUTH_SESSION_REQUIRED.into()).into_response();
-    response
-        .headers()
-        .set("Set-Cookie", &cookie::clear(ctx.secure_cookies));
+    response.headers().set("Set-Cookie", &clear_refresh(ctx));
     Ok(response)
 }
 
-fn cookies(req: &Request) -> String {
-    req.header("Cookie").unwrap_or_default()
+/// The refresh token's cookie: HttpOnly, for the whole site (`crate::cookies`).
+pub const REFRESH_COOKIE: &str = "staff_refresh";
+
+/// `Set-Cookie` that removes the refresh cookie.
+pub fn clear_refresh(ctx: &AuthContext) -> String {
+    cookies::clear(REFRESH_COOKIE, ctx.secure_cookies)
 }
 
-/// The refresh token the browser sent, if it looks like one.
-pub fn refresh_cookie(req: &Request) -> Option<String> {
-    cookie::read(&cookies(req))
+fn cookie(
+    req: &Request,
+    ctx: &AuthContext,
+    name: &str,
+) -> Result<Option<String>, cookies::SentTwice> {
+    let header = req.header("Cookie").unwrap_or_default();
+    Ok(cookies::read(&header, name, ctx.secure_cookies)?.map(str::to_string))
+}
+
+/// The refresh token the browser sent, if it looks like one; none when it
+/// sent two (one of them planted: neither is read).
+pub fn refresh_cookie(req: &Request, ctx: &AuthContext) -> Option<String> {
+    cookie(req, ctx, REFRESH_COOKIE)
+        .ok()
+        .flatten()
         .filter(|t| secret_token::looks_valid(t))
-        .map(str::to_string)
 }
 
-/// The device cookie the browser sent, if any.
-pub fn device_cookie(req: &Request) -> Option<String> {
-    cookie::read_named(&cookies(req), device::NAME).map(str::to_string)
+/// The device cookie the browser sent, if it sent one.
+pub fn device_cookie(req: &Request, ctx: &AuthContext) -> Option<String> {
+    cookie(req, ctx, device::NAME).ok().flatten()
 }

@@ -15,8 +15,8 @@ use base64ct::{Base64UrlUnpadded as B64URL, Encoding};
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
 
-use super::secret_token;
 use crate::platform;
+use crate::signing;
 
 pub const NAME: &str = "staff_device";
 /// A device is remembered for a year after its last sign-in.
@@ -31,7 +31,7 @@ pub struct Holder<'a> {
 
 /// The MAC of device `id` for `holder`, ready to finish or to check a tag against.
 fn keyed(secret: &str, id: &str, holder: Holder) -> Hmac<Sha256> {
-    let mut mac = secret_token::keyed_mac(secret, b"staff-device");
+    let mut mac = signing::keyed_mac(secret, b"staff-device");
     mac.update(id.as_bytes());
     mac.update(b"\0");
     mac.update(holder.email.as_bytes());

@@ -1,25 +1,28 @@
 //! The e-mails staff accounts get: the sign-up's confirmation link and the
-//! password-reset link, in Portuguese, as text and HTML.
+//! password-reset link; the owners' word of each new account; and the
+//! account's own word of a new password or a sign-in from a browser it had
+//! not used ('Não foi você?'). In Portuguese, as text and HTML.
 
-use crate::mail::{self, Email};
-use crate::{agency, messages};
+use crate::mail::{Email, Letter, escape};
+use crate::{agency, dates, messages};
 
 /// The confirmation link of a sign-up (valid 24 hours).
 pub fn confirmation(to: &str, link: &str) -> Email {
-    let development = agency::DEVELOPMENT_NAME;
+    let development = escape::text(agency::DEVELOPMENT_NAME);
+    let link_text = escape::text(link);
     let text = format!(
         "Olá!\n\nRecebemos um pedido de acesso ao painel administrativo do {development} para este e-mail.\n\n\
-         Para confirmar e entrar, abra o link abaixo (válido por 24 horas) e digite a senha que você escolheu no cadastro:\n{link}\n\n\
+         Para confirmar e entrar, abra o link abaixo (válido por 24 horas) e digite a senha que você escolheu no cadastro:\n{link_text}\n\n\
          Se não foi você, ignore esta mensagem: sem a senha do cadastro, ninguém confirma o acesso por este link."
     );
-    let link_html = mail::escape_html(link);
+    let link_html = escape::html(link);
     let html = format!(
         "<p>Olá!</p><p>Recebemos um pedido de acesso ao painel administrativo do {} para este e-mail.</p>\
          <p><a href=\"{link_html}\">Confirmar meu e-mail e entrar</a></p>\
          <p>Ao abrir o link, digite a senha que você escolheu no cadastro. O link vale por 24 horas. \
          Se o botão não funcionar, copie este endereço no navegador:<br>{link_html}</p>\
          <p>Se não foi você, ignore esta mensagem: sem a senha do cadastro, ninguém confirma o acesso por este link.</p>",
-        mail::escape_html(development)
+        escape::html(agency::DEVELOPMENT_NAME)
     );
     Email {
         to: to.to_string(),
@@ -32,22 +35,23 @@ pub fn confirmation(to: &str, link: &str) -> Email {
 
 /// The link to choose a new password (valid 1 hour, once).
 pub fn password_reset(to: &str, link: &str) -> Email {
-    let development = agency::DEVELOPMENT_NAME;
+    let development = escape::text(agency::DEVELOPMENT_NAME);
+    let (account, link_text) = (escape::text(to), escape::text(link));
     let text = format!(
         "Olá!\n\nRecebemos um pedido para redefinir a senha do painel administrativo do {development} \
-         da conta {to}.\n\nPara escolher uma nova senha, abra o link abaixo (válido por 1 hora, uma vez só):\n{link}\n\n\
+         da conta {account}.\n\nPara escolher uma nova senha, abra o link abaixo (válido por 1 hora, uma vez só):\n{link_text}\n\n\
          Ao redefinir, todas as outras sessões abertas da conta são encerradas.\n\n\
          Se não foi você, ignore esta mensagem: sua senha continua a mesma."
     );
-    let link_html = mail::escape_html(link);
+    let link_html = escape::html(link);
     let html = format!(
         "<p>Olá!</p><p>Recebemos um pedido para redefinir a senha do painel administrativo do {} da conta {}.</p>\
          <p><a href=\"{link_html}\">Escolher uma nova senha</a></p>\
          <p>O link vale por 1 hora, uma vez só. Ao redefinir, todas as outras sessões abertas da conta são encerradas. \
          Se o botão não funcionar, copie este endereço no navegador:<br>{link_html}</p>\
          <p>Se não foi você, ignore esta mensagem: sua senha continua a mesma.</p>",
-        mail::escape_html(development),
-        mail::escape_html(to)
+        escape::html(agency::DEVELOPMENT_NAME),
+        escape::html(to)
     );
     Email {
         to: to.to_string(),
@@ -56,6 +60,82 @@ pub fn password_reset(to: &str, link: &str) -> Email {
         html,
         once: None,
     }
+}
+
+/// To an owner: `account` confirmed its address and is in the panel, or
+/// waits for an owner's approval; 'Equipe' (`team_link`) is where to approve
+/// it, or to switch it off.
+pub fn new_account(to: &str, account: &str, needs_approval: bool, team_link: &str) -> Email {
+    let development = agency::DEVELOPMENT_NAME;
+    let what = if needs_approval {
+        format!(
+            "A conta {account} confirmou o e-mail e aguarda a sua aprovação para entrar no \
+             painel dos leads do {development}. Aprove ou recuse o acesso em 'Equipe'."
+        )
+    } else {
+        format!(
+            "A conta {account} confirmou o e-mail e já entra no painel dos leads do {development}: \
+             vê, exporta e exclui leads."
+        )
+    };
+    Letter::new()
+        .paragraph(what)
+        .paragraph(
+            "Se você não reconhece esse acesso (uma caixa compartilhada, alguém que saiu da \
+             equipe), desative a conta em 'Equipe' agora: as sessões dela se encerram na hora.",
+        )
+        .link("Abrir 'Equipe'", team_link)
+        .to(to, &messages::new_account_subject(account))
+}
+
+/// What happened to an account, for [`security_notice`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Security {
+    PasswordReset,
+    PasswordChanged,
+    /// Signed in from a browser the account had not used before, at this time (ms).
+    NewDevice(i64),
+}
+
+/// To the account: its password was reset or changed, or it signed in from
+/// a new browser. Whoever did not do it resets the password from
+/// `reset_link` (which ends every other session).
+pub fn security_notice(to: &str, what: Security, reset_link: &str) -> Email {
+    let (subject, said) = match what {
+        Security::PasswordReset => (
+            messages::PASSWORD_RESET_MAIL_SUBJECT,
+            format!(
+                "A senha da conta {to} no painel do {} foi redefinida pelo link enviado a este \
+                 e-mail, e as outras sessões abertas foram encerradas.",
+                agency::DEVELOPMENT_NAME
+            ),
+        ),
+        Security::PasswordChanged => (
+            messages::PASSWORD_CHANGED_MAIL_SUBJECT,
+            format!(
+                "A senha da conta {to} no painel do {} foi alterada em 'Alterar senha', \
+                 e as outras sessões abertas foram encerradas.",
+                agency::DEVELOPMENT_NAME
+            ),
+        ),
+        Security::NewDevice(at) => (
+            messages::NEW_DEVICE_MAIL_SUBJECT,
+            format!(
+                "A conta {to} entrou no painel do {} em {} (horário de Brasília), por um \
+                 navegador que ela ainda não tinha usado.",
+                agency::DEVELOPMENT_NAME,
+                dates::format_date(at)
+            ),
+        ),
+    };
+    Letter::new()
+        .paragraph(said)
+        .paragraph(
+            "Não foi você? Redefina a senha agora pelo link abaixo (as sessões abertas se \
+             encerram) e avise o responsável pelo painel.",
+        )
+        .link("Redefinir minha senha", reset_link)
+        .to(to, subject)
 }
 
 #[cfg(test)]
@@ -78,5 +158,42 @@ mod tests {
         assert!(mail.html.contains("redefinir=a&amp;b"));
         assert!(mail.text.contains("1 hora, uma vez só"));
         assert_eq!(mail.subject, "Redefinição de senha do painel");
+    }
+
+    #[test]
+    fn the_owners_are_told_of_a_new_account_and_where_to_switch_it_off() {
+        let mail = new_account(
+            "dono@agencia.com.br",
+            "nova@agencia.com.br",
+            true,
+            "https://site/admin/equipe",
+        );
+        assert_eq!(mail.subject, "Novo acesso ao painel: nova@agencia.com.br");
+        assert!(mail.text.contains("aguarda a sua aprovação"));
+        assert!(
+            mail.text
+                .contains("Abrir 'Equipe': https://site/admin/equipe")
+        );
+        assert!(mail.text.contains("desative a conta"));
+        let open = new_account("dono@agencia.com.br", "nova@agencia.com.br", false, "x");
+        assert!(open.text.contains("já entra no painel"));
+    }
+
+    #[test]
+    fn the_account_hears_of_each_new_password_and_new_browser_with_a_way_back() {
+        for what in [
+            Security::PasswordReset,
+            Security::PasswordChanged,
+            Security::NewDevice(1_767_225_600_000),
+        ] {
+            let mail = security_notice("ana@agencia.com.br", what, "https://site/auth?esqueci=1");
+            assert!(mail.text.contains("Não foi você?"), "{what:?}");
+            assert!(
+                mail.text
+                    .contains("Redefinir minha senha: https://site/auth?esqueci=1")
+            );
+        }
+        let new_device = security_notice("a@b.c", Security::NewDevice(1_767_225_600_000), "x");
+        assert!(new_device.text.contains("31/12/2025 21:00"));
     }
 }

@@ -18,6 +18,11 @@ pub struct Staff {
     pub email: String,
     pub session_id: String,
     pub role: Role,
+    /// An owner let the account in ('Aguardando aprovação' until then).
+    pub approved: bool,
+    /// What an owner may take away from a colleague: 'Exportar CSV' and 'Excluir'.
+    pub can_export: bool,
+    pub can_delete: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -53,7 +58,9 @@ pub fn bearer(req: &Request) -> Option<String> {
     })
 }
 
-pub async fn require_staff(req: &Request, env: &Env) -> ApiResult<Staff> {
+/// A live session, approved or not: what the pages need to know who is
+/// signed in (and that they wait for approval).
+pub async fn require_session(req: &Request, env: &Env) -> ApiResult<Staff> {
     let unauthorized = || ApiError::Unauthorized(messages::AUTH_SESSION_REQUIRED.into());
     let token = bearer(req).ok_or_else(unauthorized)?;
     let now = platform::now_ms();
@@ -63,14 +70,33 @@ pub async fn require_staff(req: &Request, env: &Env) -> ApiResult<Staff> {
     let db = config::database(env)?;
     let live = store::live_session(&db, &claims.sid, now).await?;
     match live {
-        Some(row) if row.user_id == claims.sub => Ok(Staff {
-            user_id: row.user_id,
-            email: row.email,
-            session_id: claims.sid,
-            role: Role::parse(&row.role),
-        }),
+        Some(row) if row.user_id == claims.sub => {
+            let role = Role::parse(&row.role);
+            // Owners may do everything; a colleague, what an owner left them.
+            let owner = role == Role::Owner;
+            Ok(Staff {
+                user_id: row.user_id,
+                email: row.email,
+                session_id: claims.sid,
+                role,
+                approved: row.approved_at.is_some(),
+                can_export: owner || row.can_export == 1,
+                can_delete: owner || row.can_delete == 1,
+            })
+        }
         _ => Err(unauthorized()),
     }
+}
+
+/// A live session of an approved account: in front of every lead, staff
+/// and export endpoint. An account waiting for approval gets 403, read
+/// afresh at every call, so an owner's 'Aprovar' works on its open session.
+pub async fn require_staff(req: &Request, env: &Env) -> ApiResult<Staff> {
+    let staff = require_session(req, env).await?;
+    if !staff.approved {
+        return Err(ApiError::Forbidden(messages::AUTH_AWAITING_APPROVAL.into()));
+    }
+    Ok(staff)
 }
 
 /// Like [`require_staff`], for what only owners may do: 403 for other staff.

@@ -2,26 +2,28 @@
 //! same D1 batch that reads the account, so however many guesses arrive at
 //! once, at most 5 per account (per device that signed in before, for a
 //! device the account knows) and 10 per address are ever checked in a
-//! 15-minute window. A right password gives its count back.
+//! 15-minute window; a device the account knows is held by its own counters
+//! only. A right password gives its count back.
 
 use crate::web::{Request, Response};
-use worker::Env;
+use worker::{Context, Env};
 
 use super::context::{self, Account, AuthContext};
+use super::emails::{self, Security};
 use super::password;
 use super::staff::StaffEmail;
 use super::{device, store};
 use crate::audit::{self, Action, Actor, IfAccount, Subject};
 use crate::d1;
 use crate::http::{self, ApiError, ApiResult};
-use crate::messages;
 use crate::rate_limit::{
     self, Counter, LOGIN_FAILURES_PER_ACCOUNT_DEVICES, LOGIN_FAILURES_PER_DEVICE,
     LOGIN_FAILURES_PER_EMAIL, LOGIN_FAILURES_PER_IP, Limit,
 };
+use crate::{mail, messages};
 
 /// `POST /api/auth/login` `{email, password}`.
-pub async fn login(req: Request, env: &Env) -> ApiResult<Response> {
+pub async fn login(req: Request, env: &Env, worker_ctx: &Context) -> ApiResult<Response> {
     http::require_same_origin(&req)?;
     let ctx = AuthContext::new(&req, env)?;
     let body = http::read_json_object(&req).await?;
@@ -42,7 +44,7 @@ pub async fn login(req: Request, env: &Env) -> ApiResult<Response> {
     // A device that signed in to this account before, with its password as
     // it is now, counts on its own (its cookie is checked against the stored
     // password, read first; a browser without one costs no extra read).
-    let device_id = match context::device_cookie(&req) {
+    let device_id = match context::device_cookie(&req, &ctx) {
         Some(cookie) => store::password_hash(&ctx.db, &email)
             .await?
             .and_then(|password_hash| {
@@ -58,7 +60,12 @@ pub async fn login(req: Request, env: &Env) -> ApiResult<Response> {
         Some(id) => (&LOGIN_FAILURES_PER_DEVICE, id),
         None => (&LOGIN_FAILURES_PER_EMAIL, &email),
     };
+    // A browser the account knows is never kept out by its address's
+    // count (an office's NAT, a carrier's shared address): its own counters
+    // hold it, and it adds nothing to the address's.
+    let stranger = device_id.is_none();
     let ip_counted_at_edge = match Counter::for_limit(env, &LOGIN_FAILURES_PER_IP) {
+        Counter::Binding(_) if !stranger => true,
         Counter::Binding(limiter) => {
             if !rate_limit::within_binding(&limiter, &LOGIN_FAILURES_PER_IP, &network).await? {
                 return Err(ApiError::TooManyRequests(
@@ -75,7 +82,8 @@ pub async fn login(req: Request, env: &Env) -> ApiResult<Response> {
     // device, all the account's devices together. Those two count only an
     // attempt the address is allowed: an address already refused writes no
     // counter per made-up e-mail, and uses up no one's allowance.
-    let ip_gate = (!ip_counted_at_edge).then_some((&LOGIN_FAILURES_PER_IP, network.as_str()));
+    let ip_gate =
+        (stranger && !ip_counted_at_edge).then_some((&LOGIN_FAILURES_PER_IP, network.as_str()));
     let mut limits: Vec<(&Limit, &str)> = ip_gate.into_iter().collect();
     let mut statements = vec![store::sign_in_account(&ctx.db, &email)];
     if let Some((limit, subject)) = ip_gate {
@@ -183,12 +191,24 @@ pub async fn login(req: Request, env: &Env) -> ApiResult<Response> {
         id: user.id.clone(),
         email: user.email.clone(),
         role: user.role.clone(),
+        approved: user.approved_at.is_some(),
     };
-    context::start_session(&ctx, &account, checked, refunds, |results| {
-        match results.get(off_at).map(d1::changes) {
-            Some(1) => context::switched_off(),
-            _ => ApiError::Unauthorized(messages::AUTH_INVALID_CREDENTIALS.into()),
-        }
+    let answer = context::start_session(&ctx, &account, checked, refunds, |results| match results
+        .get(off_at)
+        .map(d1::changes)
+    {
+        Some(1) => context::switched_off(),
+        _ => ApiError::Unauthorized(messages::AUTH_INVALID_CREDENTIALS.into()),
     })
-    .await
+    .await?;
+    // A browser the account had not used: its owner hears of it ('Não foi você?').
+    if stranger {
+        let notice = emails::security_notice(
+            &account.email,
+            Security::NewDevice(ctx.now),
+            &ctx.forgot_password_link(),
+        );
+        mail::send_later(worker_ctx, env, notice);
+    }
+    Ok(answer)
 }

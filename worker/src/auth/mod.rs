@@ -5,10 +5,10 @@
 pub mod access_token;
 mod common_passwords;
 mod context;
-mod cookie;
 mod device;
 mod emails;
 pub mod guard;
+mod guessable;
 mod login;
 mod notices;
 pub mod password;
@@ -32,13 +32,13 @@ pub async fn route(req: Request, env: &Env, ctx: &Context, path: &str) -> ApiRes
     let method = req.method();
     match (path, method) {
         ("/api/auth/signup", Method::Post) => signup::signup(req, env).await,
-        ("/api/auth/confirm", Method::Post) => signup::confirm(req, env).await,
-        ("/api/auth/login", Method::Post) => login::login(req, env).await,
+        ("/api/auth/confirm", Method::Post) => signup::confirm(req, env, ctx).await,
+        ("/api/auth/login", Method::Post) => login::login(req, env, ctx).await,
         ("/api/auth/refresh", Method::Post) => sessions::refresh(req, env).await,
         ("/api/auth/logout", Method::Post) => sessions::logout(req, env).await,
         ("/api/auth/reset-request", Method::Post) => reset::request(req, env, ctx).await,
-        ("/api/auth/reset", Method::Post) => reset::reset(req, env).await,
-        ("/api/auth/password", Method::Post) => reset::change(req, env).await,
+        ("/api/auth/reset", Method::Post) => reset::reset(req, env, ctx).await,
+        ("/api/auth/password", Method::Post) => reset::change(req, env, ctx).await,
         ("/api/auth/session", Method::Get) => sessions::session(req, env).await,
         ("/api/auth/session", _) => Err(ApiError::MethodNotAllowed("GET")),
         ("/api/auth/notices", Method::Get) => notices::read(req, env).await,

@@ -10,11 +10,12 @@ use crate::web::{Request, Response};
 use worker::{Context, Env};
 
 use super::context::{self, Account, AuthContext};
+use super::emails::{self, Security};
 use super::guard;
 use super::password::{self, PasswordHash};
 use super::signup::refuse_common;
 use super::staff::{NewPassword, StaffEmail};
-use super::{emails, secret_token, store};
+use super::{secret_token, store};
 use crate::audit::{self, Action, Actor, IfAccount, Subject};
 use crate::d1;
 use crate::http::{self, ApiError, ApiResult, invalid_field};
@@ -98,7 +99,7 @@ pub async fn request(req: Request, env: &Env, worker_ctx: &Context) -> ApiResult
 
 /// `POST /api/auth/reset` `{token, password}`: sets the new password, ends
 /// every session of the account and signs this browser in.
-pub async fn reset(req: Request, env: &Env) -> ApiResult<Response> {
+pub async fn reset(req: Request, env: &Env, worker_ctx: &Context) -> ApiResult<Response> {
     http::require_same_origin(&req)?;
     let ctx = AuthContext::new(&req, env)?;
     let body = http::read_json_object(&req).await?;
@@ -136,20 +137,29 @@ pub async fn reset(req: Request, env: &Env) -> ApiResult<Response> {
         id: user.id.clone(),
         email: user.email.clone(),
         role: user.role.clone(),
+        approved: user.approved_at.is_some(),
     };
     // The batch sets the password its session asks for; only 'Desativar'
     // landing first leaves it without one.
-    context::start_session(&ctx, &account, &hash, statements, |_| {
+    let answer = context::start_session(&ctx, &account, &hash, statements, |_| {
         context::switched_off()
     })
-    .await
+    .await?;
+    let notice = emails::security_notice(
+        &account.email,
+        Security::PasswordReset,
+        &ctx.forgot_password_link(),
+    );
+    mail::send_later(worker_ctx, env, notice);
+    Ok(answer)
 }
 
 /// `POST /api/auth/password` `{current_password, new_password}`: 'Alterar
 /// senha' for the signed-in staff member; every other session ends.
-pub async fn change(req: Request, env: &Env) -> ApiResult<Response> {
+pub async fn change(req: Request, env: &Env, worker_ctx: &Context) -> ApiResult<Response> {
     http::require_same_origin(&req)?;
-    let staff = guard::require_staff(&req, env).await?;
+    // Also for an account still waiting for approval.
+    let staff = guard::require_session(&req, env).await?;
     let ctx = AuthContext::new(&req, env)?;
     let body = http::read_json_object(&req).await?;
     let current = body.text_or_empty("current_password");
@@ -227,5 +237,11 @@ pub async fn change(req: Request, env: &Env) -> ApiResult<Response> {
     // This browser stays a known device; those that knew the old password do not.
     let response = http::success(json::object())?;
     context::remember_device(&ctx, &staff.email, &hash, &response);
+    let notice = emails::security_notice(
+        &staff.email,
+        Security::PasswordChanged,
+        &ctx.forgot_password_link(),
+    );
+    mail::send_later(worker_ctx, env, notice);
     Ok(response)
 }

@@ -2,10 +2,11 @@
 //! random bits handed to the browser, only their SHA-256 kept in D1.
 
 use base64ct::{Base64UrlUnpadded, Encoding};
-use hmac::{Hmac, Mac};
+use hmac::Mac;
 use sha2::{Digest, Sha256};
 
 use crate::platform;
+use crate::signing::keyed_mac;
 
 /// A fresh secret and the hash to store for it.
 pub fn generate() -> (String, String) {
@@ -25,16 +26,6 @@ pub fn successor(secret: &str, token: &str) -> (String, String) {
     let successor = Base64UrlUnpadded::encode_string(&mac.finalize().into_bytes());
     let hash = hash(&successor);
     (successor, hash)
-}
-
-/// An HMAC-SHA256 keyed by `secret` (`JWT_SECRET`), started with `purpose`
-/// and a NUL: what one use of the key signs is never another use's.
-pub fn keyed_mac(secret: &str, purpose: &[u8]) -> Hmac<Sha256> {
-    let mut mac =
-        Hmac::<Sha256>::new_from_slice(secret.as_bytes()).expect("HMAC takes a key of any length");
-    mac.update(purpose);
-    mac.update(b"\0");
-    mac
 }
 
 /// The stored form of a secret.

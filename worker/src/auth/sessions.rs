@@ -4,7 +4,7 @@ use worker::Env;
 
 use super::context::{self, Account, AuthContext};
 use super::guard::{self, Staff};
-use super::{cookie, secret_token, store};
+use super::{secret_token, store};
 use crate::http::{self, ApiResult};
 use crate::json;
 use crate::web::{Request, Response};
@@ -24,7 +24,7 @@ const MAX_RETRY_STEPS: usize = 3;
 pub async fn refresh(req: Request, env: &Env) -> ApiResult<Response> {
     http::require_same_origin(&req)?;
     let ctx = AuthContext::new(&req, env)?;
-    let Some(token) = context::refresh_cookie(&req) else {
+    let Some(token) = context::refresh_cookie(&req, &ctx) else {
         return context::signed_out(&ctx);
     };
     let token_hash = secret_token::hash(&token);
@@ -72,6 +72,7 @@ pub async fn refresh(req: Request, env: &Env) -> ApiResult<Response> {
         id: row.user_id,
         email: row.email,
         role: row.role,
+        approved: row.approved_at.is_some(),
     };
     context::session_answer(&ctx, &account, &row.session_id, &successor, row.expires_at)
 }
@@ -115,7 +116,7 @@ pub async fn logout(req: Request, env: &Env) -> ApiResult<Response> {
     let from_token = guard::bearer(&req).and_then(|t| ctx.signer.verify(&t, ctx.now).ok());
     let who = match from_token {
         Some(claims) => Some((claims.sub, claims.sid)),
-        None => match context::refresh_cookie(&req) {
+        None => match context::refresh_cookie(&req, &ctx) {
             Some(token) => store::find_refresh(&ctx.db, &secret_token::hash(&token))
                 .await?
                 .filter(|r| r.rotated_at.is_none_or(|at| at >= ctx.now - RETRY_GRACE_MS))
@@ -134,7 +135,7 @@ pub async fn logout(req: Request, env: &Env) -> ApiResult<Response> {
     let response = http::success(json::object())?;
     response
         .headers()
-        .set("Set-Cookie", &cookie::clear(ctx.secure_cookies));
+        .set("Set-Cookie", &context::clear_refresh(&ctx));
     Ok(response)
 }
 
@@ -145,11 +146,14 @@ pub async fn session(req: Request, env: &Env) -> ApiResult<Response> {
         email,
         session_id,
         role,
-    } = guard::require_staff(&req, env).await?;
+        approved,
+        ..
+    } = guard::require_session(&req, env).await?;
     let user = json::object()
         .field("id", &user_id)
         .field("email", &email)
-        .field("role", role.name());
+        .field("role", role.name())
+        .field("approved", approved);
     http::success(
         json::object()
             .field("user", user)

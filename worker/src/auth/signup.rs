@@ -8,7 +8,7 @@
 //! every open link keeps working until the account is confirmed by one of them.
 
 use crate::web::{Request, Response};
-use worker::Env;
+use worker::{Context, Env};
 
 use super::common_passwords;
 use super::context::{self, Account, AuthContext};
@@ -163,7 +163,7 @@ async fn site_allows(ctx: &AuthContext, env: &Env, mailbox: &str) -> ApiResult<(
 
 /// `POST /api/auth/confirm` `{token, password}`: the link's owner types the
 /// sign-up's password; the account is confirmed with it and signed in.
-pub async fn confirm(req: Request, env: &Env) -> ApiResult<Response> {
+pub async fn confirm(req: Request, env: &Env, worker_ctx: &Context) -> ApiResult<Response> {
     http::require_same_origin(&req)?;
     let ctx = AuthContext::new(&req, env)?;
     let body = http::read_json_object(&req).await?;
@@ -204,12 +204,15 @@ pub async fn confirm(req: Request, env: &Env) -> ApiResult<Response> {
     // Who becomes the first owner, when the deploy names them: otherwise
     // whoever at the agency's domain confirms first would.
     let owner_email = config::setting(env, "OWNER_EMAIL").map(|e| e.to_ascii_lowercase());
+    // With STAFF_APPROVAL on, an owner lets each new account in ('Equipe').
+    let needs_approval = config::setting(env, "STAFF_APPROVAL").as_deref() == Some("true");
     let mut statements = store::confirm_user(
         &ctx.db,
         &row.user_id,
         &row.password_hash,
         ctx.now,
         owner_email.as_deref(),
+        needs_approval,
     );
     statements.push(audit::record(
         &ctx.db,
@@ -231,13 +234,22 @@ pub async fn confirm(req: Request, env: &Env) -> ApiResult<Response> {
     if !context::session_made(&results, session_at) {
         return Err(context::switched_off());
     }
-    let role = d1::first_row::<store::RoleRow>(&results, role_at)?
-        .map(|r| r.role)
-        .unwrap_or_else(|| "staff".into());
+    let confirmed = d1::first_row::<store::RoleRow>(&results, role_at)?;
     let account = Account {
         id: row.user_id,
         email: row.email,
-        role,
+        role: confirmed
+            .as_ref()
+            .map_or_else(|| "staff".into(), |r| r.role.clone()),
+        approved: confirmed.is_some_and(|r| r.approved_at.is_some()),
     };
-    context::answer_new_session(&ctx, &account, &row.password_hash, &session)
+    let answer = context::answer_new_session(&ctx, &account, &row.password_hash, &session)?;
+    // Every other owner hears of the new account at once: one who does not
+    // know it switches it off ('Desativar') or, waiting, refuses it.
+    let team = ctx.link("/admin/equipe");
+    for owner in store::owners_but(&ctx.db, &account.id).await? {
+        let news = emails::new_account(&owner, &account.email, !account.approved, &team);
+        mail::send_later(worker_ctx, env, news);
+    }
+    Ok(answer)
 }

@@ -1,7 +1,8 @@
 //! What a staff account must be: an e-mail of the company's domain and a
-//! password of at least six characters. The worker enforces both, whatever
-//! the page did.
+//! password of at least six characters that nobody would guess first. The
+//! worker enforces both, whatever the page did.
 
+use super::guessable::{self, Guessable};
 use crate::{email, messages};
 
 pub const PASSWORD_MIN_CHARS: usize = 6;
@@ -80,7 +81,11 @@ macro_rules! mailbox {
 }
 pub(crate) use mailbox;
 
-/// A password of acceptable length (counted in characters, not bytes).
+/// A password someone chooses (at sign-up, reset or change; signing in
+/// checks whatever password an account has): 6 to 256 characters, counted
+/// as characters, not bytes, and not one anyone would try first
+/// ([`guessable`]: repetitions, runs, our own names). The list of common
+/// passwords is checked next, against the file (`common_passwords`).
 #[derive(Clone, PartialEq, Eq)]
 pub struct NewPassword(String);
 
@@ -99,7 +104,11 @@ impl NewPassword {
         if chars > PASSWORD_MAX_CHARS {
             return Err(messages::AUTH_PASSWORD_TOO_LONG);
         }
-        Ok(Self(raw.to_string()))
+        match guessable::guess(raw) {
+            Some(Guessable::Pattern) => Err(messages::AUTH_PASSWORD_PATTERN),
+            Some(Guessable::LocalName) => Err(messages::AUTH_PASSWORD_LOCAL_NAME),
+            None => Ok(Self(raw.to_string())),
+        }
     }
 
     pub fn as_str(&self) -> &str {
@@ -159,7 +168,11 @@ mod tests {
             NewPassword::parse("12345"),
             Err(messages::AUTH_PASSWORD_TOO_SHORT)
         );
-        assert!(NewPassword::parse("123456").is_ok());
+        assert_eq!(
+            NewPassword::parse("aaaaa"),
+            Err(messages::AUTH_PASSWORD_TOO_SHORT)
+        );
+        assert!(NewPassword::parse("uva#51").is_ok());
         assert!(
             NewPassword::parse("çãõéü🍇").is_ok(),
             "six characters, more bytes"
@@ -172,6 +185,40 @@ mod tests {
             NewPassword::parse(&"x".repeat(257)),
             Err(messages::AUTH_PASSWORD_TOO_LONG)
         );
+    }
+
+    #[test]
+    fn a_guessable_password_is_refused_with_what_to_avoid() {
+        for pattern in [
+            "aaaaaa", "121212", "abcdef", "654321", "qwerty", "abcabc", "      ",
+        ] {
+            assert_eq!(
+                NewPassword::parse(pattern),
+                Err(messages::AUTH_PASSWORD_PATTERN),
+                "{pattern:?}"
+            );
+        }
+        for name in [
+            "recantodasvideiras",
+            "Recanto das Videiras 2026",
+            "altosdaserra@123",
+        ] {
+            assert_eq!(
+                NewPassword::parse(name),
+                Err(messages::AUTH_PASSWORD_LOCAL_NAME),
+                "{name:?}"
+            );
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn an_accepted_password_is_kept_as_typed(raw in "\\PC{6,40}") {
+            if let Ok(password) = NewPassword::parse(&raw) {
+                proptest::prop_assert_eq!(password.as_str(), raw.as_str());
+                proptest::prop_assert!(guessable::guess(&raw).is_none());
+            }
+        }
     }
 
     #[test]

@@ -13,8 +13,8 @@ use crate::platform::HostResult;
 pub const SESSION_LIFETIME_MS: i64 = 30 * 24 * 60 * 60 * 1000;
 
 // Accounts
-const FIND_USER: &str = "SELECT id, email, password_hash, confirmed_at, role, disabled_at \
-     FROM staff_users WHERE email = ?1";
+const FIND_USER: &str = "SELECT id, email, password_hash, confirmed_at, role, disabled_at, \
+       approved_at FROM staff_users WHERE email = ?1";
 /// The account a sign-up names, created unconfirmed if new. An account has no
 /// password of its own until it is confirmed ('!' matches no hash): each
 /// sign-up's password waits on its own link.
@@ -32,6 +32,7 @@ const INSERT_CONFIRMATION: &str = "INSERT INTO email_confirmations \
 /// only to the person who signed up): the newest link's, or the account's own
 /// for a link of the previous release.
 const SIGN_IN_ACCOUNT: &str = "SELECT u.id, u.email, u.password_hash, u.confirmed_at, u.role, u.disabled_at, \
+       u.approved_at, \
        CASE WHEN u.confirmed_at IS NULL THEN \
          (SELECT coalesce(c.password_hash, u.password_hash) FROM email_confirmations c \
           WHERE c.user_id = u.id ORDER BY c.created_at DESC LIMIT 1) \
@@ -75,6 +76,9 @@ macro_rules! first_owner {
 const CONFIRM_USER: &str = concat!(
     "UPDATE staff_users SET confirmed_at = coalesce(confirmed_at, ?2), \
        password_hash = ?3, last_sign_in_at = ?2, \
+       approved_at = CASE WHEN approved_at IS NULL AND (?5 = 0 OR ",
+    first_owner!(),
+    ") THEN ?2 ELSE approved_at END, \
        role = CASE WHEN ",
     first_owner!(),
     " THEN 'owner' ELSE role END, \
@@ -125,13 +129,16 @@ const RETIRE_RESETS_IF_CHANGED: &str = "UPDATE password_resets SET used_at = ?2 
 const REVOKE_OTHER_SESSIONS_IF_CHANGED: &str = "UPDATE staff_sessions SET revoked_at = ?3 \
      WHERE user_id = ?1 AND id != ?2 AND revoked_at IS NULL AND EXISTS \
        (SELECT 1 FROM staff_users WHERE id = ?1 AND password_hash = ?4)";
-const FIND_USER_BY_ID: &str = "SELECT id, email, password_hash, confirmed_at, role, disabled_at \
-     FROM staff_users WHERE id = ?1";
+const FIND_USER_BY_ID: &str = "SELECT id, email, password_hash, confirmed_at, role, disabled_at, \
+       approved_at FROM staff_users WHERE id = ?1";
 /// Like the session it goes with, only for an account switched on whose
 /// password is still the one checked.
 const MARK_SIGNED_IN: &str = "UPDATE staff_users SET last_sign_in_at = ?2 \
      WHERE id = ?1 AND disabled_at IS NULL AND password_hash = ?3";
-const ROLE_OF: &str = "SELECT role FROM staff_users WHERE id = ?1";
+const ROLE_OF: &str = "SELECT role, approved_at FROM staff_users WHERE id = ?1";
+/// The owners who may act, but `?1`: who hears of a new account.
+const OWNERS_BUT: &str = "SELECT email FROM staff_users \
+     WHERE role = 'owner' AND confirmed_at IS NOT NULL AND disabled_at IS NULL AND id != ?1";
 
 // Sessions and refresh tokens
 /// Only for an account that is not switched off and whose password is still
@@ -144,7 +151,7 @@ const INSERT_SESSION: &str = "INSERT INTO staff_sessions (id, user_id, created_a
 const INSERT_REFRESH: &str = "INSERT INTO refresh_tokens (token_hash, session_id, created_at) \
      SELECT ?1, id, ?3 FROM staff_sessions WHERE id = ?2";
 const FIND_REFRESH: &str = "SELECT t.session_id, t.rotated_at, s.user_id, s.revoked_at, s.expires_at, \
-       u.email, u.role, u.disabled_at \
+       u.email, u.role, u.disabled_at, u.approved_at \
      FROM refresh_tokens t \
      JOIN staff_sessions s ON s.id = t.session_id \
      JOIN staff_users u ON u.id = s.user_id \
@@ -184,7 +191,8 @@ const REVOKE_USER_SESSIONS_FROM: &str = concat!(
 
 /// The session behind an access token, if it may still act.
 const LIVE_SESSION: &str = concat!(
-    "SELECT s.user_id, u.email, u.role FROM staff_sessions s \
+    "SELECT s.user_id, u.email, u.role, u.approved_at, u.can_export, u.can_delete \
+     FROM staff_sessions s \
      JOIN staff_users u ON u.id = s.user_id WHERE s.id = ?1 AND ",
     may_act!("s", "u", "?2")
 );
@@ -198,6 +206,8 @@ row! {
         pub confirmed_at: Option<i64>,
         pub role: String,
         pub disabled_at: Option<i64>,
+        /// When an owner approved it (see `confirm_user`).
+        pub approved_at: Option<i64>,
         /// Only read by sign-in ([`sign_in_account`]): the password an
         /// unconfirmed account's latest link waits on.
         pub pending_password_hash: Option<String>,
@@ -208,6 +218,7 @@ row! {
     #[derive(Debug)]
     pub struct RoleRow {
         pub role: String,
+        pub approved_at: Option<i64>,
     }
 }
 
@@ -234,6 +245,7 @@ row! {
         pub email: String,
         pub role: String,
         pub disabled_at: Option<i64>,
+        pub approved_at: Option<i64>,
     }
 }
 
@@ -257,6 +269,9 @@ row! {
         pub user_id: String,
         pub email: String,
         pub role: String,
+        pub approved_at: Option<i64>,
+        pub can_export: i64,
+        pub can_delete: i64,
     }
 }
 
@@ -339,9 +354,18 @@ pub fn confirm_user(
     password_hash: &str,
     now: i64,
     owner_email: Option<&str>,
+    needs_approval: bool,
 ) -> Vec<D1PreparedStatement> {
     vec![
-        query!(db, CONFIRM_USER, user_id, now, password_hash, owner_email),
+        query!(
+            db,
+            CONFIRM_USER,
+            user_id,
+            now,
+            password_hash,
+            owner_email,
+            i64::from(needs_approval)
+        ),
         query!(db, RETIRE_CONFIRMATIONS, user_id, now),
     ]
 }
@@ -425,6 +449,18 @@ pub fn change_password(
             new_hash
         ),
     ]
+}
+
+row! {
+    struct EmailRow {
+        email: String,
+    }
+}
+
+/// The e-mails of the owners who may act, but the account `user_id`'s.
+pub async fn owners_but(db: &D1Database, user_id: &str) -> HostResult<Vec<String>> {
+    let rows: Vec<EmailRow> = query!(db, OWNERS_BUT, user_id).all().await?.rows()?;
+    Ok(rows.into_iter().map(|r| r.email).collect())
 }
 
 /// The account's role, read in a batch after whatever may have changed it.

@@ -123,8 +123,11 @@ pub fn form_fields(
         ("subject", labels.subject.clone()),
         ("source", labels.source.clone()),
     ];
+    // A page address kept before only http(s) ones were (a `javascript:`
+    // one among them) never reaches the CRM as a link.
+    let page_url = crate::attribution::web_address(lead.page_url.clone());
     let optional = [
-        ("url", &lead.page_url),
+        ("url", &page_url),
         ("gclid", &lead.gclid),
         ("utm_source", &lead.utm_source),
         ("utm_medium", &lead.utm_medium),
@@ -408,6 +411,18 @@ mod tests {
                 ("utm_campaign", "pre-lancamento".to_string()),
             ]
         );
+    }
+
+    #[test]
+    fn a_page_address_of_another_scheme_kept_by_an_older_release_is_not_sent() {
+        for stored in ["javascript:alert(1)", "data:text/html,x", "/relative"] {
+            let lead = ClaimedLead {
+                page_url: Some(stored.into()),
+                ..lead()
+            };
+            let fields = form_fields(&lead, &labels(), "m");
+            assert!(fields.iter().all(|(name, _)| *name != "url"), "{stored}");
+        }
     }
 
     #[test]

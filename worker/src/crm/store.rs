@@ -185,13 +185,17 @@ pub(crate) use retry_applies;
 /// details the panel showed them (`?3`…`?5`; NULL: the lead's own), or the
 /// correction the CRM has not learned. If the visitor corrected the lead
 /// since the panel showed it, that correction becomes due, so it is not lost.
-/// An attempt in flight can no longer record a failure over it (its lease is
-/// gone). Only while the staff session `?6` may still act.
+/// An attempt in flight can no longer record a failure over it (failures are
+/// recorded on pending leads only). `next_attempt_at` and `lease_until` stay
+/// as they were: what 'Desfazer' ([`UNMARK_SENT_BY_STAFF_SQL`]) reads the
+/// status back from (a pending lead has a next attempt, a failed one none),
+/// and the attempt in flight it waits for. Only while the staff session `?6`
+/// may still act.
 const MARK_SENT_BY_STAFF_SQL: &str = concat!(
     "UPDATE leads SET jetimob_enviado = 1, \
        sent_at = CASE WHEN delivery_status = 'sent' THEN sent_at ELSE ?2 END, \
        sent_by = CASE WHEN delivery_status = 'sent' THEN sent_by ELSE 'staff' END, \
-       delivery_status = 'sent', lease_until = NULL, next_attempt_at = NULL, \
+       delivery_status = 'sent', \
        sent_name = coalesce(?3, name), sent_email = coalesce(?4, email), \
        sent_whatsapp = coalesce(?5, whatsapp), \
        update_status = CASE WHEN ",
@@ -209,6 +213,82 @@ const MARK_SENT_BY_STAFF_SQL: &str = concat!(
     " AND ",
     session_is_live!("?6", "?2"),
     " RETURNING id"
+);
+
+/// How long after 'Marcar Enviado' it may be undone ('Desfazer'): the panel
+/// offers it for 10 seconds, the rest allows for a slow network. Written out
+/// again in [`unmark_sent_applies`], where SQL needs it as a literal.
+pub const UNMARK_WINDOW_MS: i64 = 60_000;
+
+/// The audit entry of the 'Marcar Enviado' that sent the lead (`m`): written
+/// in the same batch, at the same time as `sent_at`.
+macro_rules! the_mark {
+    () => {
+        "audit_log m WHERE m.lead_id = leads.id AND m.action = 'mark_sent' AND m.at = leads.sent_at"
+    };
+}
+
+/// The integration reached Jetimob with the lead after all (an attempt in
+/// flight when it was marked), or tried its correction since the mark (which
+/// zeroes `update_attempts`).
+macro_rules! crm_took_it {
+    () => {
+        "(update_attempts > 0 OR EXISTS (SELECT 1 FROM crm_attempts \
+           WHERE lead_id = leads.id AND kind = 'lead' AND outcome = 'sent'))"
+    };
+}
+
+/// The leads 'Desfazer' puts back: marked sent by staff less than a minute
+/// before `$now` ([`UNMARK_WINDOW_MS`]), by the staff member `$me` or with
+/// `$me` an owner, and that the integration has not reached Jetimob with
+/// since. Its audit entry is written under the same condition.
+macro_rules! unmark_sent_applies {
+    ($now:literal, $me:literal) => {
+        concat!(
+            "(delivery_status = 'sent' AND sent_by = 'staff' AND sent_at > ",
+            $now,
+            " - 60000 AND NOT ",
+            $crate::crm::store::crm_took_it!(),
+            " AND EXISTS (SELECT 1 FROM ",
+            $crate::crm::store::the_mark!(),
+            " AND (m.staff_id = ",
+            $me,
+            " OR EXISTS (SELECT 1 FROM staff_users o WHERE o.id = ",
+            $me,
+            " AND o.role = 'owner'))))"
+        )
+    };
+}
+pub(crate) use {crm_took_it, the_mark, unmark_sent_applies};
+
+/// 'Desfazer': the lead back as it was before 'Marcar Enviado' (see
+/// [`unmark_sent_applies`]): not in the CRM and nothing sent to it, no
+/// correction waiting (the lead goes with its newest details), its attempts
+/// and last error as they were. Failed if it had no next attempt (a lead
+/// given up keeps none; a pending one always has one), else pending and due
+/// now at the latest, so the next cron sends it. `?1` the lead, `?2` now,
+/// `?3` the staff session, `?4` the staff member's id.
+const UNMARK_SENT_BY_STAFF_SQL: &str = concat!(
+    "UPDATE leads SET jetimob_enviado = 0, \
+       delivery_status = CASE WHEN next_attempt_at IS NULL THEN 'failed' ELSE 'pending' END, \
+       next_attempt_at = min(next_attempt_at, ?2), \
+       sent_at = NULL, sent_by = NULL, sent_name = NULL, sent_email = NULL, sent_whatsapp = NULL, \
+       update_status = NULL, update_requested_at = NULL, update_next_attempt_at = NULL, \
+       update_attempts = 0, update_lease_until = NULL, update_last_error = NULL \
+     WHERE id = ?1 AND ",
+    unmark_sent_applies!("?2", "?4"),
+    " AND ",
+    session_is_live!("?3", "?2"),
+    " RETURNING id, delivery_status"
+);
+
+/// What tells why 'Desfazer' did not apply to a lead.
+const MARK_STATE_SQL: &str = concat!(
+    "SELECT delivery_status, sent_by, sent_at, (SELECT m.staff_id FROM ",
+    the_mark!(),
+    " ORDER BY m.id DESC LIMIT 1) AS marked_by_id, ",
+    crm_took_it!(),
+    " AS crm_took_it FROM leads WHERE id = ?1"
 );
 
 /// Makes a failed or pending lead due at `?2` (its attempts and last error
@@ -546,6 +626,37 @@ pub fn mark_sent_by_staff(
     )
 }
 
+/// The statement behind 'Desfazer' by the staff member `staff_id`; returns
+/// the lead's id and its delivery status again when it put the lead back.
+pub fn unmark_sent_by_staff(
+    db: &D1Database,
+    id: &str,
+    now: i64,
+    session_id: &str,
+    staff_id: &str,
+) -> D1PreparedStatement {
+    query!(db, UNMARK_SENT_BY_STAFF_SQL, id, now, session_id, staff_id)
+}
+
+row! {
+    /// A lead as far as 'Desfazer' is concerned.
+    #[derive(Debug, Clone, Default, PartialEq, Eq)]
+    pub struct MarkState {
+        pub delivery_status: String,
+        pub sent_by: Option<String>,
+        pub sent_at: Option<i64>,
+        /// Who made the 'Marcar Enviado' that sent it (their id), if staff did.
+        pub marked_by_id: Option<String>,
+        /// The integration reached Jetimob with it since ([`crm_took_it`]).
+        pub crm_took_it: i64,
+    }
+}
+
+/// The lead's [`MarkState`], `None` if there is no such lead.
+pub async fn mark_state(db: &D1Database, id: &str) -> HostResult<Option<MarkState>> {
+    query!(db, MARK_STATE_SQL, id).first::<MarkState>().await
+}
+
 /// The statement behind 'Reenviar'; returns the lead's id and delivery status
 /// when the lead (or, for a lead the CRM has, its correction) is now due.
 pub fn retry_now(db: &D1Database, id: &str, now: i64, session_id: &str) -> D1PreparedStatement {
@@ -578,6 +689,15 @@ mod tests {
             sent_email: Some(sent.1.into()),
             sent_whatsapp: Some(sent.2.into()),
         }
+    }
+
+    #[test]
+    fn desfazer_is_allowed_for_the_window_the_sql_states() {
+        let window = format!("sent_at > ?2 - {UNMARK_WINDOW_MS} ");
+        assert!(UNMARK_SENT_BY_STAFF_SQL.contains(&window), "{window}");
+        // The mark keeps what 'Desfazer' reads the status back from.
+        assert!(!MARK_SENT_BY_STAFF_SQL.contains(" next_attempt_at ="));
+        assert!(!MARK_SENT_BY_STAFF_SQL.contains(" lease_until ="));
     }
 
     #[test]

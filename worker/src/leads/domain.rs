@@ -3,8 +3,9 @@
 //! e-mail or WhatsApp number.
 
 use crate::attribution::{
-    Arrival, LONG_FIELD_MAX, SHORT_FIELD_MAX, Source, clean as optional_text,
+    Arrival, LONG_FIELD_MAX, SHORT_FIELD_MAX, Source, clean as optional_text, web_address,
 };
+use crate::characters::{breaks_line, is_format, is_visible, looks_blank};
 use crate::email;
 use crate::http::{FieldErrors, Fields};
 use crate::messages;
@@ -18,19 +19,6 @@ pub const APOSTROPHES: [char; 5] = ['\u{2019}', '\u{2018}', '\u{2bc}', '\u{b4}',
 
 /// The zero-width joiner, which holds an emoji sequence together (👨‍👩‍👧).
 const ZWJ: char = '\u{200d}';
-
-/// An invisible format character (Unicode 15's category Cf): zero-width spaces and
-/// joiners, direction marks, embeddings, overrides and isolates (`U+202E`
-/// turns the text after it around), the BOM, the soft hyphen, tags.
-fn is_format(c: char) -> bool {
-    matches!(c,
-        '\u{ad}' | '\u{600}'..='\u{605}' | '\u{61c}' | '\u{6dd}' | '\u{70f}'
-        | '\u{890}'..='\u{891}' | '\u{8e2}' | '\u{180e}' | '\u{200b}'..='\u{200f}'
-        | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{206f}'
-        | '\u{feff}' | '\u{fff9}'..='\u{fffb}' | '\u{110bd}' | '\u{110cd}'
-        | '\u{13430}'..='\u{1343f}' | '\u{1bca0}'..='\u{1bca3}' | '\u{1d173}'..='\u{1d17a}'
-        | '\u{e0001}' | '\u{e0020}'..='\u{e007f}')
-}
 
 /// Whether a zero-width joiner beside `c` joins an emoji sequence: an emoji,
 /// or its variation selector, is not a letter, not ASCII, not a joiner.
@@ -76,6 +64,10 @@ pub fn plain_text(raw: &str) -> String {
 
 /// A full name: invisible characters dropped and apostrophes made `'`
 /// ([`plain_text`]), trimmed, inner whitespace collapsed, 1 to 120 characters.
+/// Bidirectional controls are invisible, so they are dropped like the rest; a
+/// line break inside the name (U+2028 too) or a letter that shows as blank
+/// (U+3164 …) is refused, and a name with nothing visible is missing: the
+/// name heads a line of the staff's e-mails and lists.
 /// Names stored before this keep their form: a `D’Ávila` stays so until its
 /// person sends the form again (once in the CRM, that first plain submission
 /// is a correction, once); search finds them either way (see
@@ -85,14 +77,15 @@ pub struct LeadName(String);
 
 impl LeadName {
     pub fn parse(raw: &str) -> Result<Self, &'static str> {
-        let collapsed = plain_text(raw)
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" ");
-        if collapsed.is_empty() {
+        let plain = plain_text(raw);
+        if !plain.chars().any(is_visible) {
             return Err(messages::FIELD_REQUIRED);
         }
-        if collapsed.chars().any(char::is_control) {
+        if plain.trim().chars().any(breaks_line) {
+            return Err(messages::NAME_INVALID);
+        }
+        let collapsed = plain.split_whitespace().collect::<Vec<_>>().join(" ");
+        if collapsed.chars().any(|c| c.is_control() || looks_blank(c)) {
             return Err(messages::NAME_INVALID);
         }
         if collapsed.chars().count() > NAME_MAX_CHARS {
@@ -387,6 +380,10 @@ impl NewLead {
         };
 
         let a = submission.attribution;
+        // Where the visit came from is read from the referrer as sent (an
+        // Android app sends `android-app://com.whatsapp/`); only a web
+        // address is kept, so no other scheme reaches the panel or the CRM.
+        let referrer = optional_text(a.referrer, LONG_FIELD_MAX);
         let attribution = Attribution {
             utm_source: optional_text(a.utm_source, SHORT_FIELD_MAX),
             utm_medium: optional_text(a.utm_medium, SHORT_FIELD_MAX),
@@ -395,12 +392,13 @@ impl NewLead {
             utm_content: optional_text(a.utm_content, SHORT_FIELD_MAX),
             gclid: optional_text(a.gclid, LONG_FIELD_MAX),
             fbclid: optional_text(a.fbclid, LONG_FIELD_MAX),
-            referrer: optional_text(a.referrer, LONG_FIELD_MAX),
-            page_url: optional_text(a.page_url, LONG_FIELD_MAX),
+            referrer: web_address(referrer.clone()),
+            page_url: web_address(optional_text(a.page_url, LONG_FIELD_MAX)),
         };
         let origem = derive_origem(
             optional_text(submission.origem, SHORT_FIELD_MAX),
-            &attribution,
+            attribution.utm_source.as_deref(),
+            referrer.as_deref(),
             site_host,
         );
         let source = Source::of(
@@ -408,7 +406,7 @@ impl NewLead {
                 utm_source: attribution.utm_source.as_deref(),
                 gclid: attribution.gclid.as_deref(),
                 fbclid: attribution.fbclid.as_deref(),
-                referrer: attribution.referrer.as_deref(),
+                referrer: referrer.as_deref(),
                 user_agent: submission.user_agent.as_deref(),
             },
             site_host,
@@ -426,11 +424,16 @@ impl NewLead {
 
 /// The request's `origem` if given, else `utm_source`, else the referrer's
 /// host (other than our own), else `site`.
-fn derive_origem(origem: Option<String>, a: &Attribution, site_host: &str) -> String {
+fn derive_origem(
+    origem: Option<String>,
+    utm_source: Option<&str>,
+    referrer: Option<&str>,
+    site_host: &str,
+) -> String {
     origem
-        .or_else(|| a.utm_source.clone())
+        .or_else(|| utm_source.map(str::to_string))
         .or_else(|| {
-            let host = crate::http::UrlParts::split(a.referrer.as_deref()?)?.host_name()?;
+            let host = crate::http::UrlParts::split(referrer?)?.host_name()?;
             let host = host.strip_prefix("www.").unwrap_or(&host).to_string();
             let own = site_host.strip_prefix("www.").unwrap_or(site_host);
             (!host.is_empty() && !host.eq_ignore_ascii_case(own)).then_some(host)
@@ -570,7 +573,8 @@ mod tests {
     fn names_lose_invisible_characters_but_keep_emoji_sequences() {
         for (raw, name) in [
             ("\u{feff}Ana\u{200b} Maria", "Ana Maria"),
-            // U+202E would turn 'Novo lead: …' around in the staff e-mail.
+            // U+202E would turn the notice's line around in the staff e-mail:
+            // a bidirectional control is invisible, so it is dropped, not refused.
             ("Ana \u{202e}ocsiD\u{202c}", "Ana ocsiD"),
             (
                 "\u{200e}João\u{200f} \u{2066}Silva\u{2069}\u{2060}",
@@ -591,6 +595,50 @@ mod tests {
             } else {
                 assert_eq!(parsed.as_deref(), Ok(name), "{raw:?}");
             }
+        }
+    }
+
+    #[test]
+    fn a_line_break_inside_a_name_is_refused_with_a_message_that_says_so() {
+        for raw in [
+            "Ana\u{2028}Ver no painel: https://evil.example",
+            "Ana\u{2029}Maria",
+            "Ana\nMaria",
+            "Ana\r\nMaria",
+            "Ana\u{85}Maria",
+            "Ana\u{b}Maria",
+        ] {
+            assert_eq!(LeadName::parse(raw), Err(messages::NAME_INVALID), "{raw:?}");
+        }
+        assert!(messages::NAME_INVALID.contains("quebras de linha"));
+        // Around the name it is only space, trimmed as the rest.
+        assert_eq!(
+            LeadName::parse("\u{2028}Ana Maria\n").map(|n| n.0),
+            Ok("Ana Maria".into())
+        );
+    }
+
+    #[test]
+    fn a_letter_that_shows_as_blank_is_refused_and_a_name_of_only_them_is_missing() {
+        for blank in [
+            "\u{3164}",
+            "\u{3164}\u{3164} \u{3164}",
+            "\u{2800}\u{2800}",
+            "\u{115f}\u{1160}",
+            "\u{ffa0}",
+            "\u{17b4}\u{17b5}",
+            "\u{180e}",
+            "\u{3000}\u{a0}\u{2003}\u{3164}",
+            "\u{fe0f}\u{34f}",
+        ] {
+            assert_eq!(
+                LeadName::parse(blank),
+                Err(messages::FIELD_REQUIRED),
+                "{blank:?}"
+            );
+        }
+        for raw in ["Ana\u{3164}", "Ana \u{2800}", "\u{115f}Bia", "Zé\u{ffa0}Sá"] {
+            assert_eq!(LeadName::parse(raw), Err(messages::NAME_INVALID), "{raw:?}");
         }
     }
 
@@ -750,6 +798,29 @@ mod tests {
     }
 
     #[test]
+    fn only_web_addresses_are_kept_as_the_page_and_the_referrer_yet_an_apps_referrer_names_the_source()
+     {
+        let mut s = submission("Ana", "ana@b.com", "49999998888");
+        s.attribution.page_url = Some("javascript:alert(1)".into());
+        s.attribution.referrer = Some("android-app://com.whatsapp/".into());
+        let lead = NewLead::parse(s, "x.example").unwrap();
+        assert_eq!(lead.attribution.page_url, None);
+        assert_eq!(lead.attribution.referrer, None);
+        assert_eq!(lead.source.name, "whatsapp");
+        assert_eq!(lead.origem, "com.whatsapp");
+
+        let mut s = submission("Ana", "ana@b.com", "49999998888");
+        s.attribution.page_url = Some(" https://x.example/?utm_source=google ".into());
+        s.attribution.referrer = Some("data:text/html,oi".into());
+        let lead = NewLead::parse(s, "x.example").unwrap();
+        assert_eq!(
+            lead.attribution.page_url.as_deref(),
+            Some("https://x.example/?utm_source=google")
+        );
+        assert_eq!(lead.attribution.referrer, None);
+    }
+
+    #[test]
     fn long_attribution_is_shortened_not_refused() {
         let mut s = submission("Ana", "ana@b.com", "49999998888");
         s.attribution.utm_campaign = Some("c".repeat(5000));
@@ -828,6 +899,27 @@ mod tests {
                 prop_assert_eq!(e.as_str(), raw.to_lowercase());
                 prop_assert_eq!(LeadEmail::parse(e.as_str()), Ok(e.clone()));
             }
+        }
+
+        #[test]
+        fn a_parsed_name_is_one_visible_line_in_reading_order(
+            raw in "[a-zé 🍇\u{200d}\u{2028}\u{2029}\u{202a}-\u{202e}\u{2066}-\u{2069}\u{200e}\u{200f}\u{61c}\u{3164}\u{2800}\u{115f}\u{1160}\u{ffa0}\u{17b4}\u{17b5}\u{180e}\n\r\u{85}]{0,30}"
+        ) {
+            if let Ok(n) = LeadName::parse(&raw) {
+                prop_assert!(n.as_str().chars().any(is_visible));
+                prop_assert!(!n.as_str().chars().any(|c| c.is_control()
+                    || breaks_line(c)
+                    || crate::characters::is_bidi_control(c)
+                    || looks_blank(c)), "{:?}", n);
+            }
+        }
+
+        #[test]
+        fn accented_names_are_kept_as_typed(
+            words in proptest::collection::vec("[A-ZÁÉÍÓÚÂÊÔÃÕÇ][a-záéíóúâêôãõçü']{1,12}", 1..5)
+        ) {
+            let name = words.join(" ");
+            prop_assert_eq!(LeadName::parse(&name).map(|n| n.0), Ok(name));
         }
 
         #[test]

@@ -6,18 +6,24 @@
 //! batch does the one right thing:
 //!
 //! - nobody has the e-mail or the WhatsApp: a new lead;
-//! - one lead has the e-mail, the WhatsApp or both: it takes the newest
-//!   name, e-mail and WhatsApp (its attribution stays the first touch);
+//! - one lead has the e-mail, the WhatsApp or both, and the submission
+//!   repeats its details, or comes from the browser that proved it sent
+//!   that lead (`proof`): the lead takes the newest name, e-mail and
+//!   WhatsApp (its attribution stays the first touch);
+//! - one lead has them and the submission changes its details without that
+//!   proof: nothing of the lead changes; the submission waits for staff
+//!   ('pending', 'Alteração pendente'), who accept or refuse it;
 //! - one lead has the e-mail and another the WhatsApp: nothing is merged or
 //!   overwritten; the submission goes on the e-mail's lead and each of the
 //!   two points at the other ('Possível duplicado');
 //!
 //! and in every case the submission itself is kept, on the lead it belongs to.
-//! Every statement binds the same nineteen values:
+//! Every statement binds the same twenty values:
 //! `?1` a new lead's id, `?2` name, `?3` e-mail, `?4` WhatsApp, `?5` origem,
 //! `?6` now, `?7`…`?15` the visit's attribution, `?16`/`?17` its source and
-//! referrer host (the campaign report's), `?18`/`?19` the rate-limit
-//! counter's key and maximum (NULL when the counter lives at the edge).
+//! referrer host (the campaign report's), `?18` the lead the browser proved
+//! it sent (NULL without proof), `?19`/`?20` the rate-limit counter's key and
+//! maximum (NULL when the counter lives at the edge).
 
 use crate::d1::{D1Database, D1PreparedStatement, query, row};
 
@@ -29,7 +35,7 @@ use crate::{d1, platform};
 /// Within the per-address limit (or counted at the edge).
 macro_rules! within_limit {
     () => {
-        "(?18 IS NULL OR (SELECT count FROM rate_limits WHERE key = ?18) <= ?19)"
+        "(?19 IS NULL OR (SELECT count FROM rate_limits WHERE key = ?19) <= ?20)"
     };
 }
 
@@ -75,40 +81,54 @@ macro_rules! given_up_and_moot {
          AND sent_email IS ?3 AND sent_whatsapp IS ?4)"
     };
 }
+/// A lead takes the details `?2`/`?3`/`?4` at `?6`: as SQL to follow `SET`.
+/// A lead already in the CRM whose details now differ from what the CRM was
+/// sent gets a correction to deliver (unless one is waiting already); one
+/// whose details are back to what the CRM has loses its given-up one.
+macro_rules! take_details {
+    () => {
+        concat!(
+            "name = ?2, email = ?3, whatsapp = ?4, \
+               update_status = CASE WHEN ",
+            needs_correction!(),
+            " THEN 'pending' WHEN ",
+            given_up_and_moot!(),
+            " THEN NULL ELSE update_status END, \
+               update_requested_at = CASE WHEN ",
+            needs_correction!(),
+            " AND update_status IS NOT 'pending' THEN ?6 WHEN ",
+            given_up_and_moot!(),
+            " THEN NULL ELSE update_requested_at END, \
+               update_next_attempt_at = CASE WHEN ",
+            needs_correction!(),
+            " AND update_status IS NOT 'pending' THEN ?6 WHEN ",
+            given_up_and_moot!(),
+            " THEN NULL ELSE update_next_attempt_at END, \
+               update_attempts = CASE WHEN ",
+            needs_correction!(),
+            " AND update_status IS NOT 'pending' THEN 0 WHEN ",
+            given_up_and_moot!(),
+            " THEN 0 ELSE update_attempts END, \
+               update_last_error = CASE WHEN ",
+            given_up_and_moot!(),
+            " THEN NULL ELSE update_last_error END"
+        )
+    };
+}
+pub(crate) use {given_up_and_moot, needs_correction, take_details};
+
 /// The one lead that has the e-mail, the WhatsApp or both takes the newest
-/// details. A lead already in the CRM whose details now differ from what the
-/// CRM was sent gets a correction to deliver (unless one is waiting already);
-/// one whose details are back to what the CRM has loses its given-up one.
+/// details ([`take_details`]), when they are its own again or its browser
+/// proved it sent it (`?18`).
 const UPDATE_SQL: &str = concat!(
-    "UPDATE leads SET name = ?2, email = ?3, whatsapp = ?4, \
-       submission_count = submission_count + 1, last_submitted_at = ?6, \
-       update_status = CASE WHEN ",
-    needs_correction!(),
-    " THEN 'pending' WHEN ",
-    given_up_and_moot!(),
-    " THEN NULL ELSE update_status END, \
-       update_requested_at = CASE WHEN ",
-    needs_correction!(),
-    " AND update_status IS NOT 'pending' THEN ?6 WHEN ",
-    given_up_and_moot!(),
-    " THEN NULL ELSE update_requested_at END, \
-       update_next_attempt_at = CASE WHEN ",
-    needs_correction!(),
-    " AND update_status IS NOT 'pending' THEN ?6 WHEN ",
-    given_up_and_moot!(),
-    " THEN NULL ELSE update_next_attempt_at END, \
-       update_attempts = CASE WHEN ",
-    needs_correction!(),
-    " AND update_status IS NOT 'pending' THEN 0 WHEN ",
-    given_up_and_moot!(),
-    " THEN 0 ELSE update_attempts END, \
-       update_last_error = CASE WHEN ",
-    given_up_and_moot!(),
-    " THEN NULL ELSE update_last_error END \
+    "UPDATE leads SET ",
+    take_details!(),
+    ", submission_count = submission_count + 1, last_submitted_at = ?6 \
      WHERE ",
     within_limit!(),
     " AND id != ?1 AND id IN (SELECT id FROM leads WHERE email = ?3 OR whatsapp = ?4) \
        AND (SELECT count(*) FROM leads WHERE email = ?3 OR whatsapp = ?4) = 1 \
+       AND (id IS ?18 OR (name IS ?2 AND email IS ?3 AND whatsapp IS ?4)) \
      RETURNING id, (update_status IS 'pending' AND update_requested_at IS ?6) AS corrected"
 );
 
@@ -122,11 +142,11 @@ const CONFLICT_SQL: &str = concat!(
      RETURNING id"
 );
 
-/// The submission, kept on the lead that has its e-mail (after the
-/// statements above, there always is one), with what it was: a new lead, a
-/// correction (details other than the lead's previous submission's, leaving
-/// out conflicts, which changed nothing), a conflict (the WhatsApp is another
-/// lead's) or a repeat.
+/// The submission, kept on the lead that has its e-mail, else the one that
+/// has its WhatsApp (after the statements above, there always is one), with
+/// what it was: a new lead, a conflict (the WhatsApp is another lead's), a
+/// change waiting for staff (the lead kept other details), a repeat of the
+/// lead's last accepted details, or a correction.
 const SUBMISSION_SQL: &str = concat!(
     "INSERT INTO lead_submissions (lead_id, submitted_at, name, email, whatsapp, origem, \
        utm_source, utm_medium, utm_campaign, utm_term, utm_content, gclid, fbclid, referrer, \
@@ -134,19 +154,32 @@ const SUBMISSION_SQL: &str = concat!(
      SELECT l.id, ?6, ?2, ?3, ?4, ?5, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, \
        CASE WHEN l.id = ?1 THEN 'new' \
             WHEN EXISTS (SELECT 1 FROM leads w WHERE w.whatsapp = ?4 AND w.id != l.id) THEN 'conflict' \
+            WHEN l.name IS NOT ?2 OR l.email IS NOT ?3 OR l.whatsapp IS NOT ?4 THEN 'pending' \
             WHEN EXISTS (SELECT 1 FROM lead_submissions p WHERE p.lead_id = l.id \
                            AND p.id = (SELECT max(id) FROM lead_submissions \
-                                       WHERE lead_id = l.id AND kind != 'conflict') \
+                                       WHERE lead_id = l.id \
+                                         AND kind NOT IN ('conflict', 'pending', 'refused')) \
                            AND p.name IS ?2 AND p.email IS ?3 AND p.whatsapp IS ?4) THEN 'repeat' \
             ELSE 'correction' END \
-     FROM leads l WHERE l.email = ?3 AND ",
-    within_limit!()
+     FROM leads l \
+     WHERE l.id = coalesce((SELECT id FROM leads WHERE email = ?3), \
+                           (SELECT id FROM leads WHERE whatsapp = ?4)) AND ",
+    within_limit!(),
+    " RETURNING lead_id, kind"
 );
 
 row! {
     #[derive(Debug)]
     struct IdRow {
         id: String,
+    }
+}
+
+row! {
+    #[derive(Debug)]
+    struct SubmissionRow {
+        lead_id: String,
+        kind: String,
     }
 }
 
@@ -167,6 +200,9 @@ pub enum Saved {
     Repeated { id: String, corrected: bool },
     /// The e-mail and the WhatsApp belong to two leads; kept on the e-mail's.
     Conflict { id: String },
+    /// New details for a lead, from a browser that did not prove it sent it:
+    /// kept aside for staff; the lead is unchanged.
+    Pending { id: String },
     /// The sender is over the limit; nothing was written.
     Limited,
 }
@@ -177,6 +213,7 @@ pub enum Saved {
 pub async fn save(
     db: &D1Database,
     lead: &NewLead,
+    proof: Option<&str>,
     limit: Option<(&Limit, &str)>,
     now_ms: i64,
 ) -> HostResult<Saved> {
@@ -205,6 +242,7 @@ pub async fn save(
             a.page_url,
             lead.source.name,
             lead.source.referrer_host,
+            proof,
             limit_key,
             limit_max,
         )
@@ -233,6 +271,11 @@ pub async fn save(
     if let Some(row) = d1::first_row::<IdRow>(&results, first)? {
         return Ok(Saved::Created { id: row.id });
     }
+    if let Some(row) = d1::first_row::<SubmissionRow>(&results, first + 4)?
+        && row.kind == "pending"
+    {
+        return Ok(Saved::Pending { id: row.lead_id });
+    }
     if let Some(row) = d1::first_row::<UpdatedRow>(&results, first + 2)? {
         return Ok(Saved::Repeated {
             id: row.id,
@@ -251,10 +294,10 @@ pub async fn save(
 mod tests {
     use super::*;
 
-    /// Every statement of the batch binds `?1`…`?19`; D1 refuses a statement
+    /// Every statement of the batch binds `?1`…`?20`; D1 refuses a statement
     /// whose highest placeholder is not the last value bound.
     #[test]
-    fn every_statement_uses_the_nineteenth_value() {
+    fn every_statement_uses_the_twentieth_value() {
         for sql in [
             INSERT_SQL,
             LINK_SQL,
@@ -262,8 +305,8 @@ mod tests {
             CONFLICT_SQL,
             SUBMISSION_SQL,
         ] {
-            assert!(sql.contains("?19"), "{sql}");
-            assert!(!sql.contains("?20"), "{sql}");
+            assert!(sql.contains("?20"), "{sql}");
+            assert!(!sql.contains("?21"), "{sql}");
         }
     }
 

@@ -7,7 +7,9 @@
 use worker::{Context, Env};
 
 use super::domain::{NewLead, Rejection, Submission};
+use super::proof;
 use super::store::{self, Saved};
+use crate::cookies;
 use crate::http::{self, ApiError, ApiResult, BodyKind, Fields};
 use crate::json;
 use crate::platform;
@@ -28,27 +30,49 @@ pub async fn handle(req: Request, env: &Env, ctx: &Context) -> ApiResult<Respons
     if matches!(kind, BodyKind::Form) {
         add_campaign_of_page(&req, &url, &mut body);
     }
-    let outcome = accept(&req, &url, &body, env, ctx).await;
-    match kind {
-        BodyKind::Json => outcome.and_then(|()| http::success(json::object())),
-        BodyKind::Form => {
-            let page = match &outcome {
-                Ok(()) => FORM_SENT_PAGE.to_string(),
-                Err(error) => {
-                    worker::console_log!(
-                        "lead: form post refused ({}): {}",
-                        error.status(),
-                        error.cause()
-                    );
-                    match why_refused(error) {
-                        Some(why) => format!("{FORM_FAILED_PAGE}?motivo={why}"),
-                        None => FORM_FAILED_PAGE.to_string(),
-                    }
-                }
-            };
-            Ok(Response::redirect(303, &url.with_path(&page)))
+    let secure = cookies::must_be_secure(url.scheme(), url.host());
+    let key = config::signing_key(env);
+    let proved = key
+        .as_deref()
+        .and_then(|key| proved_lead(&req, key, secure));
+    let outcome = accept(&req, &url, &body, proved.as_deref(), env, ctx).await;
+    let (response, to_prove) = match (kind, outcome) {
+        (BodyKind::Json, outcome) => {
+            let to_prove = outcome?;
+            (http::success(json::object())?, to_prove)
         }
+        (BodyKind::Form, Ok(to_prove)) => {
+            let sent = Response::redirect(303, &url.with_path(FORM_SENT_PAGE));
+            (sent, to_prove)
+        }
+        (BodyKind::Form, Err(error)) => {
+            worker::console_log!(
+                "lead: form post refused ({}): {}",
+                error.status(),
+                error.cause()
+            );
+            let page = match why_refused(&error) {
+                Some(why) => format!("{FORM_FAILED_PAGE}?motivo={why}"),
+                None => FORM_FAILED_PAGE.to_string(),
+            };
+            (Response::redirect(303, &url.with_path(&page)), None)
+        }
+    };
+    // The browser that sent (or proved) the lead keeps the proof for the next time.
+    if let (Some(lead_id), Some(key)) = (to_prove, &key) {
+        let value = proof::issue(key, &lead_id);
+        let cookie = cookies::set(proof::COOKIE, &value, proof::MAX_AGE_SECONDS, secure);
+        response.headers().append("Set-Cookie", &cookie);
     }
+    Ok(response)
+}
+
+/// The lead this browser proved it sent, from its cookie; none without one,
+/// with one not signed by this worker, or with two.
+fn proved_lead(req: &Request, key: &str, secure: bool) -> Option<String> {
+    let header = req.header("Cookie")?;
+    let value = cookies::read(&header, proof::COOKIE, secure).ok()??;
+    proof::lead_of(key, value)
 }
 
 /// The address parameters that name a campaign, as the page's script sends them.
@@ -86,14 +110,16 @@ fn add_campaign_of_page(req: &Request, here: &http::RequestUrl, body: &mut Field
 }
 
 /// Validates, checks the bot defences and commits the lead; `Ok` means the
-/// visitor may be told it was received.
+/// visitor may be told it was received, with the lead its browser may prove
+/// it sent from now on (none for a change kept aside, or a bot's).
 async fn accept(
     req: &Request,
     url: &http::RequestUrl,
     body: &Fields,
+    proved: Option<&str>,
     env: &Env,
     ctx: &Context,
-) -> ApiResult<()> {
+) -> ApiResult<Option<String>> {
     let mut submission = Submission::from_fields(body).map_err(reject)?;
     submission.user_agent = req.header("User-Agent");
     if let Some(field) = submission.honeypot_filled() {
@@ -101,7 +127,7 @@ async fn accept(
         worker::console_log!(
             "lead: honeypot hit ({field} filled), answered success and stored nothing"
         );
-        return Ok(());
+        return Ok(None);
     }
     let lead = NewLead::parse(submission, url.host()).map_err(reject)?;
 
@@ -129,29 +155,37 @@ async fn accept(
             .await?;
     }
 
-    let saved = store::save(&db, &lead, d1_limit, platform::now_ms()).await?;
+    let saved = store::save(&db, &lead, proved, d1_limit, platform::now_ms()).await?;
     match saved {
         Saved::Limited => Err(limited()),
         Saved::Created { id } => {
-            ctx.wait_until(crm::deliver_new_lead(env.clone(), id));
-            Ok(())
+            ctx.wait_until(crm::deliver_new_lead(env.clone(), id.clone()));
+            Ok(Some(id))
         }
         // New details for a lead the CRM already has: it learns them at once.
         Saved::Repeated {
             id,
             corrected: true,
         } => {
-            ctx.wait_until(crm::deliver_correction(env.clone(), id));
-            Ok(())
+            ctx.wait_until(crm::deliver_correction(env.clone(), id.clone()));
+            Ok(proved.map(|_| id))
         }
         // Nothing new for the CRM: a lead not sent yet goes with its newest
         // details; one already sent stays as it is.
-        Saved::Repeated { .. } => Ok(()),
+        Saved::Repeated { id, .. } => Ok(proved.map(|_| id)),
         Saved::Conflict { id } => {
             worker::console_log!(
                 "lead: a submission's e-mail is lead {id}'s and its WhatsApp another lead's; kept on {id}, both marked as possible duplicates"
             );
-            Ok(())
+            Ok(None)
+        }
+        // The visitor is told it arrived, as any visitor is: whether a lead
+        // has these details is no stranger's to learn.
+        Saved::Pending { id } => {
+            worker::console_log!(
+                "lead: new details for lead {id} from a browser without its proof; kept aside for staff"
+            );
+            Ok(None)
         }
     }
 }

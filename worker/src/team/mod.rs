@@ -33,6 +33,9 @@ fn account_json(a: &AccountRow) -> json::Object {
         .field("confirmed_at", a.confirmed_at.and_then(iso))
         .field("last_sign_in_at", a.last_sign_in_at.and_then(iso))
         .field("disabled_at", a.disabled_at.and_then(iso))
+        .field("approved", a.approved_at.is_some())
+        .field("can_export", a.role == "owner" || a.can_export == 1)
+        .field("can_delete", a.role == "owner" || a.can_delete == 1)
         .field("live_sessions", a.live_sessions)
         .field("alert_missed_at", a.alert_missed_at.and_then(iso))
 }
@@ -113,6 +116,14 @@ fn why_not(action: TeamAction, account: &AccountRow, owner: &Staff) -> ApiError 
         }
         TeamAction::MakeOwner if account.role != "owner" => {
             conflict(messages::OWNER_NEEDS_ACTIVE_ACCOUNT)
+        }
+        TeamAction::AllowExport
+        | TeamAction::DenyExport
+        | TeamAction::AllowDelete
+        | TeamAction::DenyDelete
+            if account.role == "owner" =>
+        {
+            conflict(messages::ONLY_COLLEAGUES_PERMISSIONS)
         }
         _ => conflict(messages::STAFF_UNCHANGED),
     }

@@ -22,6 +22,7 @@ macro_rules! account_columns {
     ($now:literal) => {
         concat!(
             "u.id, u.email, u.role, u.created_at, u.confirmed_at, u.last_sign_in_at, u.disabled_at, \
+             u.approved_at, u.can_export, u.can_delete, \
              (SELECT count(*) FROM staff_sessions s \
                 WHERE s.user_id = u.id AND s.revoked_at IS NULL AND s.expires_at > ",
             $now,
@@ -88,8 +89,8 @@ const OTHER_ADDRESSES: &str = concat!(
     in_mailbox_switched_off_now!()
 );
 
-/// After 'Desativar': every session of every account of the mailbox this
-/// batch switched off ends.
+/// After 'Desativar' (or 'Recusar'): every session of every account of the
+/// mailbox this batch switched off ends.
 const END_SESSIONS_OF_DISABLED_SQL: &str = concat!(
     "UPDATE staff_sessions SET revoked_at = ?2 WHERE revoked_at IS NULL AND user_id IN \
        (SELECT id FROM staff_users WHERE disabled_at = ?2 AND ",
@@ -116,6 +117,9 @@ row! {
         pub confirmed_at: Option<i64>,
         pub last_sign_in_at: Option<i64>,
         pub disabled_at: Option<i64>,
+        pub approved_at: Option<i64>,
+        pub can_export: i64,
+        pub can_delete: i64,
         pub live_sessions: i64,
         /// For an owner still on: when the newest incident e-mail the e-mail API
         /// kept refusing to this address was written, if none reached it since.
@@ -137,6 +141,15 @@ pub enum TeamAction {
     MakeOwner,
     /// 'Remover responsável'.
     RemoveOwner,
+    /// 'Aprovar': an account waiting for approval gets in.
+    Approve,
+    /// 'Recusar': an account waiting for approval is switched off instead.
+    Refuse,
+    /// What a colleague may do: 'Exportar CSV' and 'Excluir', given or taken.
+    AllowExport,
+    DenyExport,
+    AllowDelete,
+    DenyDelete,
 }
 
 impl TeamAction {
@@ -147,6 +160,12 @@ impl TeamAction {
             "end-sessions" => TeamAction::EndSessions,
             "make-owner" => TeamAction::MakeOwner,
             "remove-owner" => TeamAction::RemoveOwner,
+            "approve" => TeamAction::Approve,
+            "refuse" => TeamAction::Refuse,
+            "allow-export" => TeamAction::AllowExport,
+            "deny-export" => TeamAction::DenyExport,
+            "allow-delete" => TeamAction::AllowDelete,
+            "deny-delete" => TeamAction::DenyDelete,
             _ => return None,
         })
     }
@@ -158,6 +177,12 @@ impl TeamAction {
             TeamAction::EndSessions => Action::EndSessions,
             TeamAction::MakeOwner => Action::MakeOwner,
             TeamAction::RemoveOwner => Action::RemoveOwner,
+            TeamAction::Approve => Action::Approve,
+            TeamAction::Refuse => Action::Refuse,
+            TeamAction::AllowExport
+            | TeamAction::DenyExport
+            | TeamAction::AllowDelete
+            | TeamAction::DenyDelete => Action::Permissions,
         }
     }
 
@@ -183,6 +208,26 @@ impl TeamAction {
                 " AND ",
                 actor_is_owner!()
             ),
+            TeamAction::Approve => concat!(
+                "approved_at IS NULL AND confirmed_at IS NOT NULL AND disabled_at IS NULL AND ",
+                actor_is_owner!()
+            ),
+            TeamAction::Refuse => concat!(
+                "approved_at IS NULL AND disabled_at IS NULL AND id != ?3 AND ",
+                actor_is_owner!()
+            ),
+            TeamAction::AllowExport => {
+                concat!("role = 'staff' AND can_export = 0 AND ", actor_is_owner!())
+            }
+            TeamAction::DenyExport => {
+                concat!("role = 'staff' AND can_export = 1 AND ", actor_is_owner!())
+            }
+            TeamAction::AllowDelete => {
+                concat!("role = 'staff' AND can_delete = 0 AND ", actor_is_owner!())
+            }
+            TeamAction::DenyDelete => {
+                concat!("role = 'staff' AND can_delete = 1 AND ", actor_is_owner!())
+            }
         }
     }
 
@@ -205,13 +250,19 @@ impl TeamAction {
                 " ELSE notices_sent_through END, lead_notices = 1"
             )),
             TeamAction::RemoveOwner => Some("UPDATE staff_users SET role = 'staff'"),
+            TeamAction::Approve => Some("UPDATE staff_users SET approved_at = ?2"),
+            TeamAction::Refuse => Some("UPDATE staff_users SET disabled_at = ?2"),
+            TeamAction::AllowExport => Some("UPDATE staff_users SET can_export = 1"),
+            TeamAction::DenyExport => Some("UPDATE staff_users SET can_export = 0"),
+            TeamAction::AllowDelete => Some("UPDATE staff_users SET can_delete = 1"),
+            TeamAction::DenyDelete => Some("UPDATE staff_users SET can_delete = 0"),
         }
     }
 
     /// Ends every session of the account, once the change is made.
     fn ends_sessions(self) -> Option<&'static str> {
         match self {
-            TeamAction::Disable => Some(END_SESSIONS_OF_DISABLED_SQL),
+            TeamAction::Disable | TeamAction::Refuse => Some(END_SESSIONS_OF_DISABLED_SQL),
             TeamAction::EndSessions => Some(END_SESSIONS_SQL),
             _ => None,
         }

@@ -1,0 +1,218 @@
+//! 'Alteração pendente': new details for a lead, sent from a browser that
+//! did not prove it sent the lead, wait for staff. 'Aceitar' gives the lead
+//! those details (and the CRM a correction, for a lead it has); 'Recusar'
+//! keeps the lead as it is. Each is audited in the batch that makes it, and
+//! only while the staff session may act.
+//!
+//! `POST /api/leads/{id}/changes/{submission}/accept` and `…/refuse`.
+
+use worker::{Context, Env};
+
+use super::act_with;
+use crate::auth::guard::Staff;
+use crate::d1::{self, D1Database, D1PreparedStatement, query, row};
+use crate::http::{self, ApiError, ApiResult};
+use crate::leads::store::{given_up_and_moot, needs_correction, take_details};
+use crate::live_session::session_is_live;
+use crate::web::{Request, Response};
+use crate::{config, crm, json, messages, platform};
+
+/// What staff decided.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Decision {
+    Accept,
+    Refuse,
+}
+
+row! {
+    /// The details a pending change brings.
+    struct ChangeRow {
+        name: String,
+        email: String,
+        whatsapp: String,
+    }
+}
+
+/// The change `?2` of lead `?1`, while it waits.
+const PENDING_SQL: &str = "SELECT name, email, whatsapp FROM lead_submissions \
+     WHERE id = ?2 AND lead_id = ?1 AND kind = 'pending'";
+
+/// Nobody else has the e-mail `?3` or the WhatsApp `?4`: the lead may take them.
+macro_rules! free_for_the_lead {
+    () => {
+        "NOT EXISTS (SELECT 1 FROM leads o WHERE o.id != ?1 AND (o.email = ?3 OR o.whatsapp = ?4))"
+    };
+}
+
+/// Change `?5` of lead `?1` waits, and session `?7` may act at `?6`.
+macro_rules! still_waiting {
+    () => {
+        concat!(
+            "EXISTS (SELECT 1 FROM lead_submissions WHERE id = ?5 AND lead_id = ?1 AND kind = 'pending') \
+             AND ",
+            session_is_live!("?7", "?6")
+        )
+    };
+}
+
+/// Every statement of a decision binds the same values: `?1` the lead, `?2`
+/// name, `?3` e-mail, `?4` WhatsApp (the change's), `?5` the change, `?6`
+/// now, `?7` the session, `?8` the staff member's id, `?9` e-mail, `?10` the
+/// action's name.
+const AUDIT_SQL: &str = concat!(
+    "INSERT INTO audit_log (at, staff_id, staff_email, action, lead_id) \
+     SELECT ?6, ?8, ?9, ?10, ?1 WHERE ",
+    still_waiting!(),
+    " AND (?10 = 'refuse_change' OR ",
+    free_for_the_lead!(),
+    ")"
+);
+
+/// 'Aceitar': the lead takes the change's details.
+const ACCEPT_SQL: &str = concat!(
+    "UPDATE leads SET ",
+    take_details!(),
+    " WHERE id = ?1 AND ?10 = 'accept_change' AND ",
+    free_for_the_lead!(),
+    " AND ",
+    still_waiting!(),
+    " RETURNING id, (update_status IS 'pending' AND update_requested_at IS ?6) AS corrected"
+);
+
+/// The accepted change becomes the lead's correction: a submission of its
+/// own (a new id, so the new-lead notices and the webhook hear of it), in
+/// the place of the one that waited.
+const CORRECTION_SQL: &str = concat!(
+    "INSERT INTO lead_submissions (lead_id, submitted_at, name, email, whatsapp, origem, utm_source, \
+       utm_medium, utm_campaign, utm_term, utm_content, gclid, fbclid, referrer, page_url, kind) \
+     SELECT lead_id, submitted_at, name, email, whatsapp, origem, utm_source, utm_medium, \
+       utm_campaign, utm_term, utm_content, gclid, fbclid, referrer, page_url, 'correction' \
+     FROM lead_submissions s WHERE ?10 = 'accept_change' AND ",
+    still_waiting!(),
+    " AND s.id = ?5 AND EXISTS (SELECT 1 FROM leads l WHERE l.id = ?1 \
+       AND l.name IS ?2 AND l.email IS ?3 AND l.whatsapp IS ?4)"
+);
+
+/// The change that waited goes: accepted, it is the correction above;
+/// refused, it stays in the lead's story as 'refused'.
+const SETTLE_SQL: &str = concat!(
+    "UPDATE lead_submissions SET kind = 'refused' WHERE ?10 = 'refuse_change' AND id = ?5 AND ",
+    still_waiting!(),
+    " RETURNING id"
+);
+const DROP_ACCEPTED_SQL: &str = concat!(
+    "DELETE FROM lead_submissions WHERE ?10 = 'accept_change' AND id = ?5 AND ",
+    still_waiting!(),
+    " AND EXISTS (SELECT 1 FROM leads l WHERE l.id = ?1 \
+       AND l.name IS ?2 AND l.email IS ?3 AND l.whatsapp IS ?4) RETURNING id"
+);
+
+row! {
+    struct AcceptedRow {
+        corrected: i64,
+    }
+}
+
+/// `POST /api/leads/{id}/changes/{change}/accept|refuse`.
+pub async fn decide(
+    req: &Request,
+    env: &Env,
+    ctx: &Context,
+    staff: &Staff,
+    lead_id: &str,
+    change: &str,
+    decision: Decision,
+) -> ApiResult<Response> {
+    http::require_same_origin(req)?;
+    let change_id: i64 = change
+        .parse()
+        .map_err(|_| ApiError::NotFound(messages::CHANGE_NOT_FOUND.into()))?;
+    let db = config::database(env)?;
+    let Some(details) = query!(&db, PENDING_SQL, lead_id, change_id)
+        .first::<ChangeRow>()
+        .await?
+    else {
+        return Err(ApiError::Conflict(messages::CHANGE_NOT_PENDING.into()));
+    };
+    let now = platform::now_ms();
+    let action = match decision {
+        Decision::Accept => "accept_change",
+        Decision::Refuse => "refuse_change",
+    };
+    let bind = |sql: &str| -> D1PreparedStatement {
+        query!(
+            &db,
+            sql,
+            lead_id,
+            details.name,
+            details.email,
+            details.whatsapp,
+            change_id,
+            now,
+            staff.session_id,
+            staff.user_id,
+            staff.email,
+            action,
+        )
+    };
+    let audit = bind(AUDIT_SQL);
+    let statements = vec![
+        bind(ACCEPT_SQL),
+        bind(CORRECTION_SQL),
+        bind(SETTLE_SQL),
+        bind(DROP_ACCEPTED_SQL),
+    ];
+    let results = act_with(&db, staff, audit, statements, now).await?;
+    let settled = d1::returned_row(&results, 3) || d1::returned_row(&results, 4);
+    if !settled {
+        return Err(unsettled(&db, lead_id, change_id, decision).await);
+    }
+    if let Some(accepted) = d1::first_row::<AcceptedRow>(&results, 1)?
+        && accepted.corrected == 1
+    {
+        // The CRM has the lead: it learns the new details now, as from the form.
+        ctx.wait_until(crm::deliver_correction(env.clone(), lead_id.to_string()));
+    }
+    http::success(json::object())
+}
+
+/// Why a decision changed nothing: the change was settled meanwhile, or
+/// (accepting) its e-mail or WhatsApp is another lead's now.
+async fn unsettled(db: &D1Database, lead_id: &str, change_id: i64, decision: Decision) -> ApiError {
+    match query!(db, PENDING_SQL, lead_id, change_id)
+        .first::<ChangeRow>()
+        .await
+    {
+        Ok(Some(_)) if decision == Decision::Accept => {
+            ApiError::Conflict(messages::CHANGE_TAKEN_BY_ANOTHER_LEAD.into())
+        }
+        Ok(_) => ApiError::Conflict(messages::CHANGE_NOT_PENDING.into()),
+        Err(error) => error.into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// D1 refuses a statement whose highest placeholder is not the last value bound.
+    #[test]
+    fn every_statement_uses_the_tenth_value() {
+        for sql in [
+            AUDIT_SQL,
+            ACCEPT_SQL,
+            CORRECTION_SQL,
+            SETTLE_SQL,
+            DROP_ACCEPTED_SQL,
+        ] {
+            assert!(sql.contains("?10"), "{sql}");
+            assert!(!sql.contains("?11"), "{sql}");
+        }
+    }
+
+    #[test]
+    fn an_accepted_change_is_corrected_by_the_crm_as_a_visitors_would_be() {
+        assert!(ACCEPT_SQL.contains(needs_correction!()));
+        assert!(ACCEPT_SQL.contains(given_up_and_moot!()));
+    }
+}
