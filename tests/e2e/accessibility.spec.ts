@@ -1,7 +1,7 @@
 import type { Locator } from "@playwright/test";
 import { expect, type Page, test } from "./fixtures";
 import { createOwner, signIn } from "./staff";
-import { panelLoaded, screenshot, seedLeads } from "./support";
+import { markSent, panelLoaded, screenshot, seedLeads } from "./support";
 
 // What a keyboard and a finger meet across the site: a focus ring that stands
 // out from every surface it is drawn on, and targets a finger can hit.
@@ -214,7 +214,8 @@ test.describe("on a phone", () => {
       { square: true },
     );
 
-    await list.getByRole("button", { name: "Marcar Enviado" }).first().click();
+    await markSent(page, list.getByRole("row").filter({ hasText: "Alvo Dedo" }).first());
+    await expectTargets({ "a toast's 'Desfazer'": page.getByRole("button", { name: "Desfazer" }) });
     await expectTargets(
       { "a toast's 'Fechar notificação'": page.getByRole("button", { name: "Fechar notificação" }).first() },
       { square: true },

@@ -3,7 +3,17 @@ import type { TestInfo } from "@playwright/test";
 import { LEAD_PATH, uniqueIp } from "../support/leads";
 import { expect, type Page, test } from "./fixtures";
 import { createStaff, signIn } from "./staff";
-import { expectOffAndFocused, holdRequests, listAnswer, panelLoaded, screenshot, seedLeads, sql } from "./support";
+import {
+  confirmMarkSentByKeyboard,
+  expectOffAndFocused,
+  holdRequests,
+  listAnswer,
+  markSent,
+  panelLoaded,
+  screenshot,
+  seedLeads,
+  sql,
+} from "./support";
 
 function counter(page: Page, label: string) {
   return page.locator(".counter").filter({ hasText: label }).locator(".counter__value");
@@ -104,7 +114,7 @@ test("Marcar Enviado turns the badge and moves the counters", async ({ page }) =
   const pendingBefore = await counterValue(page, "Pendentes");
   await showOnly(page, "Marcar");
   const lead = row(page, "Carla Marcar");
-  await lead.getByRole("button", { name: "Marcar Enviado" }).click();
+  await markSent(page, lead);
   await expect(page.locator(".toast").filter({ hasText: "Status Jetimob atualizado" })).toBeVisible();
   await expect(lead.locator(".badge")).toHaveText("Enviado");
   await expect(lead.getByRole("button", { name: "Marcar Enviado" })).toHaveCount(0);
@@ -124,7 +134,7 @@ test("an action that ends after staff changed the filter reloads the view on scr
   await expect(page.getByRole("row")).toHaveCount(3);
   // 'Marcar Enviado' on its way, held (Jetimob slow, a weak signal)...
   const { release } = await holdRequests(page, /\/api\/leads\/[^/]+\/mark-sent$/);
-  await row(page, `${group} Pendente`).getByRole("button", { name: "Marcar Enviado" }).click();
+  await markSent(page, row(page, `${group} Pendente`));
   // ...while staff turn to 'Pendentes'.
   await page.getByRole("button", { name: /^Pendentes/ }).click();
   await expect(page).toHaveURL(/status=pendentes/);
@@ -220,7 +230,7 @@ test("'Precisam de atenção' counts a lead whose correction Jetimob refused, un
   await showOnly(page, "Helena");
   const helena = row(page, "Helena Atenção");
   await expect(helena.locator(".badge")).toHaveText("Enviado");
-  await helena.getByRole("button", { name: "Marcar Enviado" }).click();
+  await markSent(page, helena);
   await expect(page.locator(".toast").filter({ hasText: "Status Jetimob atualizado" })).toBeVisible();
   await expect(counter(page, "Precisam de atenção")).toHaveText(String(waiting - 1));
 });
@@ -467,6 +477,7 @@ test("'Marcar Enviado' keeps the focus while it runs; once it is gone, the focus
   const mark = row(page, `${group} 1`).getByRole("button", { name: "Marcar Enviado" });
   await mark.focus();
   await page.keyboard.press("Enter");
+  await confirmMarkSentByKeyboard(page);
   // While Jetimob is slow, the button is off but still holds the focus; a second press does nothing.
   await expectOffAndFocused(page, mark);
   await page.keyboard.press("Enter");
@@ -482,6 +493,7 @@ test("'Marcar Enviado' keeps the focus while it runs; once it is gone, the focus
   await expect(page.getByRole("row")).toHaveCount(3);
   await row(page, `${group} 2`).getByRole("button", { name: "Marcar Enviado" }).focus();
   await page.keyboard.press("Enter");
+  await confirmMarkSentByKeyboard(page);
   await expect(row(page, `${group} 2`)).toHaveCount(0);
   await expect(row(page, `${group} 3`).getByRole("button", { name: "Marcar Enviado" })).toBeFocused();
 });

@@ -3,9 +3,12 @@ import { expect, type Page, test } from "./fixtures";
 import { createStaff, signIn } from "./staff";
 import {
   asNewVisitor,
+  confirmMarkSentByKeyboard,
   fillLeadForm,
   LEAD_SUBMIT,
   listAnswer,
+  markSent,
+  markSentDialog,
   openLanding,
   type Person,
   panelLoaded,
@@ -115,7 +118,7 @@ test("Marcar Enviado on a lead its visitor corrected since the panel showed it: 
 
   // The staff member types the lead into Jetimob by hand; meanwhile its visitor corrects the number.
   expect((await submit(corrected)).status()).toBe(200);
-  await row.getByRole("button", { name: "Marcar Enviado" }).click();
+  await markSent(page, row);
   await expect(page.locator(".toast").filter({ hasText: "Status Jetimob atualizado" })).toBeVisible();
   await expect(row.getByRole("link", { name: display(corrected) })).toBeVisible();
   await expect(row.locator(".badge")).toHaveText("Enviado");
@@ -129,6 +132,9 @@ test("Marcar Enviado on a lead its visitor corrected since the panel showed it: 
 
   // Jetimob is not configured here: the staff enter the correction too, and say so.
   await row.getByRole("button", { name: "Marcar Enviado" }).click();
+  // The dialog says it is the correction that stops going to Jetimob.
+  await expect(markSentDialog(page)).toContainText("A correção do lead de");
+  await markSentDialog(page).getByRole("button", { name: "Marcar como enviado" }).click();
   await expect(row).not.toContainText("Correção do visitante a enviar");
   await expect(row.getByRole("button", { name: "Marcar Enviado" })).toHaveCount(0);
 });
@@ -154,12 +160,13 @@ test("on a lead's own page, staff mark it sent, and delete it and are back on th
   await screenshot(page, testInfo, "admin-lead-actions");
   await card.getByRole("button", { name: "Marcar Enviado" }).focus();
   await page.keyboard.press("Enter");
+  await confirmMarkSentByKeyboard(page);
   await expect(page.locator(".toast").filter({ hasText: "Status Jetimob atualizado" })).toBeVisible();
   await expect(card.locator(".badge")).toHaveText("Enviado");
   await expect(card.getByRole("button", { name: "Marcar Enviado" })).toHaveCount(0);
   // The button is gone: the focus is on the status that says the lead is sent, not lost on the page.
   await expect(page.locator(":focus")).toContainText("Enviado");
-  await expect(page.locator(":focus")).toContainText("Marcado pela equipe");
+  await expect(page.locator(":focus")).toContainText(`marcado por ${staff.email} em`);
   // The page tells the story it is part of, without a reload.
   const actions = page.getByRole("region", { name: "Ações da equipe" }).getByRole("listitem");
   await expect(actions).toHaveCount(1);

@@ -121,6 +121,25 @@ export async function expectOffAndFocused(page: Page, control: Locator): Promise
   await expect(control).toBeFocused();
 }
 
+/** The dialog 'Marcar Enviado' opens, asking before the lead stops going to Jetimob on its own. */
+export function markSentDialog(page: Page): Locator {
+  return page.getByRole("dialog", { name: "Marcar como enviado?" });
+}
+
+/** 'Marcar Enviado' on the lead in `scope` (its row, its page's card), confirmed in the dialog it opens. */
+export async function markSent(page: Page, scope: Locator): Promise<void> {
+  await scope.getByRole("button", { name: "Marcar Enviado" }).click();
+  await markSentDialog(page).getByRole("button", { name: "Marcar como enviado" }).click();
+}
+
+/** Confirms, from the keyboard, the dialog 'Marcar Enviado' opened: 'Cancelar' has the focus, Tab reaches 'Marcar como enviado'. */
+export async function confirmMarkSentByKeyboard(page: Page): Promise<void> {
+  await expect(markSentDialog(page).getByRole("button", { name: "Cancelar" })).toBeFocused();
+  await page.keyboard.press("Tab");
+  await expect(markSentDialog(page).getByRole("button", { name: "Marcar como enviado" })).toBeFocused();
+  await page.keyboard.press("Enter");
+}
+
 /** Fires the worker's cron once (deliveries, notices, delivery alerts) and waits for it. */
 export function runCron(): Promise<void> {
   return currentSite().app.runCron();

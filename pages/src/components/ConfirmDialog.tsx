@@ -29,12 +29,23 @@ type Props = {
   /** What else the person should know before confirming, in a paragraph of its own. */
   note?: ReactNode;
   confirmLabel: string;
+  /** What confirming does: takes something away (red, the default) or goes ahead with the page's main action. */
+  tone?: "danger" | "primary";
   onCancel: () => void;
   onConfirm: () => void;
 };
 
 /** Asks before something that cannot be taken back lightly; 'Cancelar' has the focus. */
-export function ConfirmDialog({ open, title, children, note, confirmLabel, onCancel, onConfirm }: Props) {
+export function ConfirmDialog({
+  open,
+  title,
+  children,
+  note,
+  confirmLabel,
+  tone = "danger",
+  onCancel,
+  onConfirm,
+}: Props) {
   const id = useId();
   const cancel = useRef<HTMLButtonElement>(null);
   const dialog = useModalDialog(open, cancel);
@@ -60,7 +71,7 @@ export function ConfirmDialog({ open, title, children, note, confirmLabel, onCan
         <button ref={cancel} type="button" className="button button--ghost" onClick={onCancel}>
           Cancelar
         </button>
-        <button type="button" className="button button--danger" onClick={onConfirm}>
+        <button type="button" className={`button button--${tone}`} onClick={onConfirm}>
           {confirmLabel}
         </button>
       </div>

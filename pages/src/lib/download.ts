@@ -1,12 +1,14 @@
-import { staffFetch } from "./api";
+import { readAnswer, staffFetch } from "./api";
 
 /**
  * Downloads a staff file (a CSV export) under the name the worker gives it
- * in Content-Disposition, else `fallbackName`.
+ * in Content-Disposition, else `fallbackName`. A refusal throws an ApiError
+ * with the worker's words (a colleague an owner took 'Exportar CSV' from).
  */
 export async function downloadStaffFile(path: string, fallbackName: string): Promise<void> {
   const response = await staffFetch(path);
-  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  // readAnswer throws on every answer that is not ok.
+  if (!response.ok) await readAnswer(response);
   const blob = await response.blob();
   const name = /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") ?? "")?.[1] ?? fallbackName;
   const url = URL.createObjectURL(blob);

@@ -8,9 +8,11 @@ import { formatDate } from "../../lib/format";
 import { StaffLayout } from "../staff-shell/StaffLayout";
 import { type Attempt, fetchLeadStory, type LeadStory, type StaffAction, type Submission } from "./api";
 import { ConfirmDelete } from "./ConfirmDelete";
+import { ConfirmMarkSent } from "./ConfirmMarkSent";
 import { attributionFacts, attributionNotes, mailtoHref, whatsappChat } from "./format";
 import { LeadActions } from "./LeadActions";
 import { leadPath } from "./LeadsTable";
+import { PendingChanges } from "./PendingChanges";
 import { StatusBadge } from "./StatusBadge";
 import { useLeadActions } from "./useLeadActions";
 import { lastListAddress } from "./useListParams";
@@ -23,8 +25,11 @@ const LOAD_FAILED = "Erro ao carregar o lead";
 
 const ACTIONS: Record<string, string> = {
   mark_sent: "Marcou como enviado ao Jetimob",
+  unmark_sent: "Desfez a marcação de enviado",
   resend: "Reenviou ao Jetimob",
   delete: "Excluiu o lead",
+  accept_change: "Aceitou uma alteração dos dados",
+  refuse_change: "Recusou uma alteração dos dados",
 };
 
 /** /admin/leads/{id}: one lead's whole story. */
@@ -195,6 +200,12 @@ function LeadStoryPanel() {
         )}
       </section>
 
+      <PendingChanges
+        lead={lead}
+        changes={story.submissions.filter((s) => s.kind === "pending")}
+        decided={() => void load(true)}
+      />
+
       <section className="panel" aria-labelledby="submissions-title">
         <div className="panel__head">
           <h2 id="submissions-title">Cadastros</h2>
@@ -267,6 +278,11 @@ function LeadStoryPanel() {
         )}
       </section>
 
+      <ConfirmMarkSent
+        lead={actions.toMark}
+        onCancel={actions.onCancelMarkSent}
+        onConfirm={actions.onConfirmMarkSent}
+      />
       <ConfirmDelete lead={actions.toDelete} onCancel={actions.onCancelDelete} onConfirm={actions.onConfirmDelete} />
     </div>
   );
@@ -306,9 +322,14 @@ function SubmissionItem({ submission: s, previous }: { submission: Submission; p
           origem {s.origem}
           {notes.length > 0 && ` · ${notes.join(" · ")}`}
         </p>
-        {previous && (changed("name") || changed("email") || changed("whatsapp")) && (
-          <p className="timeline__badge">Dados corrigidos pelo visitante</p>
-        )}
+        {s.kind === "pending" && <p className="timeline__badge">Alteração pendente: dados não aplicados</p>}
+        {s.kind === "refused" && <p className="timeline__badge">Alteração recusada pela equipe</p>}
+        {s.kind !== "pending" &&
+          s.kind !== "refused" &&
+          previous &&
+          (changed("name") || changed("email") || changed("whatsapp")) && (
+            <p className="timeline__badge">Dados corrigidos pelo visitante</p>
+          )}
       </div>
     </li>
   );

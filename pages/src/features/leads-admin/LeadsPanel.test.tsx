@@ -13,6 +13,7 @@ const EMPTY: LeadsPage = {
   first: null,
   last: null,
   counts: { total: 0, sent: 0, pending: 0, failed: 0, attention: 0, duplicates: 0 },
+  pending_changes: 0,
   crm_configured: true,
   incident: null,
 };

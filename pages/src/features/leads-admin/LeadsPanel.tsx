@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { Button } from "../../components/Button";
 import { LoadFailed } from "../../components/LoadFailed";
 import { useToast } from "../../components/toast";
-import { sessionEnded } from "../../lib/api";
+import { serverMessage, sessionEnded } from "../../lib/api";
 import { formatCount } from "../../lib/format";
 import { useFocusRescue } from "../../lib/useFocusRescue";
 import { useLatestRequest } from "../../lib/useLatestRequest";
@@ -19,6 +19,7 @@ import {
   toSearch,
 } from "./api";
 import { ConfirmDelete } from "./ConfirmDelete";
+import { ConfirmMarkSent } from "./ConfirmMarkSent";
 import { FilterChips } from "./FilterChips";
 import { IncidentBanner } from "./IncidentBanner";
 import { LeadsTable } from "./LeadsTable";
@@ -29,12 +30,13 @@ import { useLeadActions } from "./useLeadActions";
 import { useListParams } from "./useListParams";
 import { isShortTerm, useSearchTerm } from "./useSearchTerm";
 
-const FILTERS: { value: StatusFilter; label: string; count: (c: LeadsPage["counts"]) => number }[] = [
-  { value: "todos", label: "Todos", count: (c) => c.total },
-  { value: "pendentes", label: "Pendentes", count: (c) => c.pending },
-  { value: "enviados", label: "Enviados", count: (c) => c.sent },
-  { value: "falhas", label: "Falharam", count: (c) => c.attention },
-  { value: "duplicados", label: "Possível duplicado", count: (c) => c.duplicates },
+const FILTERS: { value: StatusFilter; label: string; count: (p: LeadsPage) => number }[] = [
+  { value: "todos", label: "Todos", count: (p) => p.counts.total },
+  { value: "pendentes", label: "Pendentes", count: (p) => p.counts.pending },
+  { value: "enviados", label: "Enviados", count: (p) => p.counts.sent },
+  { value: "falhas", label: "Falharam", count: (p) => p.counts.attention },
+  { value: "duplicados", label: "Possível duplicado", count: (p) => p.counts.duplicates },
+  { value: "alteracoes", label: "Alteração pendente", count: (p) => p.pending_changes },
 ];
 
 /** The search also finds a lead's campaign, ad (utm_content) and keyword (utm_term). */
@@ -152,8 +154,9 @@ export function LeadsPanel() {
     setExporting(true);
     try {
       await exportCsv(params);
-    } catch {
-      toast(panelMessages.exportFailed);
+    } catch (error) {
+      // The server's own words when it said why (an owner took the export away).
+      toast({ ...panelMessages.exportFailed, description: serverMessage(error) });
     } finally {
       setExporting(false);
     }
@@ -234,7 +237,7 @@ export function LeadsPanel() {
                 onClick={() => setParams({ ...params, status: f.value, page: 1 })}
               >
                 {f.label}
-                {counts && <span className="filters__count">{formatCount(f.count(counts))}</span>}
+                {data && <span className="filters__count">{formatCount(f.count(data))}</span>}
               </button>
             ))}
           </fieldset>
@@ -288,6 +291,11 @@ export function LeadsPanel() {
         ) : null}
       </section>
 
+      <ConfirmMarkSent
+        lead={actions.toMark}
+        onCancel={actions.onCancelMarkSent}
+        onConfirm={actions.onConfirmMarkSent}
+      />
       <ConfirmDelete lead={actions.toDelete} onCancel={actions.onCancelDelete} onConfirm={actions.onConfirmDelete} />
     </>
   );

@@ -58,6 +58,11 @@ export function LeadsTable({ leads, busy, crmConfigured, loading, onMarkSent, on
                       Possível duplicado
                     </Link>
                   )}
+                  {lead.pending_changes > 0 && (
+                    <Link to={leadPath(lead.id)} className="duplicate-flag change-flag">
+                      Alteração pendente
+                    </Link>
+                  )}
                 </div>
               </td>
               <td data-label="Email">

@@ -34,6 +34,8 @@ export type Lead = Attribution & {
   last_error: string | null;
   sent_at: string | null;
   sent_by: "crm" | "staff" | null;
+  /** Who marked it sent ('Marcar Enviado'), for a lead staff marked: their e-mail. */
+  marked_by: string | null;
   created_at: string;
   submission_count: number;
   last_submitted_at: string;
@@ -44,6 +46,8 @@ export type Lead = Attribution & {
   duplicate_of: string | null;
   /** The newest submission: when, and where that visit came from. */
   last_touch: LastTouch | null;
+  /** Changes waiting for staff: details sent without the proof the lead's own browser keeps. */
+  pending_changes: number;
 };
 
 export type LastTouch = {
@@ -79,6 +83,8 @@ export type LeadsPage = {
   first: string | null;
   last: string | null;
   counts: Counts;
+  /** Leads whose new details wait for staff ('Alteração pendente'). */
+  pending_changes: number;
   crm_configured: boolean;
   /** While leads are not reaching Jetimob: what the owners' alert said. */
   incident: Incident | null;
@@ -95,7 +101,7 @@ export type Incident = {
 };
 
 /** The panel's view, as it appears in the address bar. */
-export type StatusFilter = "todos" | "pendentes" | "enviados" | "falhas" | "duplicados";
+export type StatusFilter = "todos" | "pendentes" | "enviados" | "falhas" | "duplicados" | "alteracoes";
 export type ListParams = { status: StatusFilter; q: string; page: number } & ListFilters;
 
 /**
@@ -163,7 +169,12 @@ export async function fetchLeads(
   return { url, tag: response.headers.get("ETag"), page };
 }
 
-/** One time the visitor sent the form, as it was sent. */
+/**
+ * One time the visitor sent the form, as it was sent: a new lead, a repeat,
+ * a correction, one whose WhatsApp was another lead's ('conflict'), a change
+ * from a browser that did not prove it sent the lead, waiting for staff
+ * ('pending'), or one staff refused.
+ */
 export type Submission = Attribution & {
   id: number;
   at: string | null;
@@ -172,7 +183,17 @@ export type Submission = Attribution & {
   whatsapp: string;
   whatsapp_display: string;
   origem: string;
+  kind: "new" | "repeat" | "correction" | "conflict" | "pending" | "refused";
 };
+
+/** 'Aceitar' or 'Recusar' a change waiting for staff: the lead takes its details, or keeps its own. */
+export function decideChange(leadId: string, changeId: number, decision: "accept" | "refuse"): Promise<unknown> {
+  return apiRequest(`/api/leads/${encodeURIComponent(leadId)}/changes/${changeId}/${decision}`, {
+    method: "POST",
+    body: {},
+    staff: true,
+  });
+}
 
 export type Attempt = {
   id: number;
@@ -213,6 +234,19 @@ export function markSent(lead: Pick<Lead, "id" | "name" | "email" | "whatsapp">)
   return apiRequest(`/api/leads/${encodeURIComponent(lead.id)}/mark-sent`, {
     method: "POST",
     body: { name, email, whatsapp },
+    staff: true,
+  });
+}
+
+/**
+ * 'Desfazer', right after 'Marcar Enviado': the lead goes back to what it was
+ * ('pending', delivered by the worker again, or 'failed'). The worker refuses
+ * it (409, with why) a minute after the mark, or to a colleague who did not mark it.
+ */
+export function unmarkSent(id: string): Promise<{ delivery_status: DeliveryStatus }> {
+  return apiRequest<{ delivery_status: DeliveryStatus }>(`/api/leads/${encodeURIComponent(id)}/unmark-sent`, {
+    method: "POST",
+    body: {},
     staff: true,
   });
 }

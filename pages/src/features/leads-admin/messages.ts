@@ -9,6 +9,13 @@ export const panelMessages = {
   deleted: { title: "Lead removido com sucesso" },
   markFailed: { title: "Erro ao atualizar status", variant: "destructive" },
   marked: { title: "Status Jetimob atualizado" },
+  undo: "Desfazer",
+  unmarkedPending: {
+    title: "Marcação desfeita",
+    description: "O lead voltou a Pendente e será enviado ao Jetimob automaticamente.",
+  },
+  unmarkedFailed: { title: "Marcação desfeita", description: "O lead voltou a Falhou." },
+  unmarkFailed: { title: "Erro ao desfazer a marcação", variant: "destructive" },
   resent: { title: "Lead enviado ao Jetimob" },
   resendScheduled: { title: "Reenvio agendado", description: "O lead será enviado ao Jetimob em instantes." },
   resendRefusedTitle: "O Jetimob não aceitou o lead",
@@ -16,4 +23,13 @@ export const panelMessages = {
   exportFailed: { title: "Erro ao exportar leads", variant: "destructive" },
   crmNotConfigured:
     "A integração com o Jetimob não está configurada: os leads ficam pendentes até as chaves serem cadastradas.",
+} satisfies Record<string, string | ToastInput>;
+
+/** 'Alteração pendente': a change from a browser that did not send the lead, waiting for staff. */
+export const changeMessages = {
+  explained:
+    "Alguém enviou o formulário com o e-mail ou o WhatsApp deste lead e outros dados, de um navegador que não foi o do cadastro. Os dados do lead não mudaram: confira com a pessoa antes de aceitar. Aceita, a alteração vale também no Jetimob.",
+  accepted: { title: "Alteração aceita", description: "O lead passou a ter os dados enviados." },
+  refused: { title: "Alteração recusada", description: "O lead continua com os dados de antes." },
+  failed: { title: "Erro", description: "Não foi possível decidir a alteração.", variant: "destructive" },
 } satisfies Record<string, string | ToastInput>;

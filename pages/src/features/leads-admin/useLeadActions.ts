@@ -1,7 +1,7 @@
 import { useRef, useState } from "react";
 import { useToast } from "../../components/toast";
-import { ApiError } from "../../lib/api";
-import { deleteLead, type Lead, markSent, resendLead } from "./api";
+import { ApiError, serverMessage } from "../../lib/api";
+import { deleteLead, type Lead, markSent, resendLead, unmarkSent } from "./api";
 import { panelMessages } from "./messages";
 
 type Options = {
@@ -12,13 +12,15 @@ type Options = {
 };
 
 /**
- * 'Marcar Enviado', 'Reenviar' and 'Excluir' (asked first), with their toasts, as the list
- * and a lead's page both offer them. A lead's buttons are off while one of its actions runs.
+ * 'Marcar Enviado' and 'Excluir' (both asked first) and 'Reenviar', with their toasts, as
+ * the list and a lead's page both offer them. A lead's buttons are off while one of its
+ * actions runs. A lead just marked sent can be put back with the toast's 'Desfazer'.
  */
 export function useLeadActions({ reload, deleted }: Options) {
   const { toast } = useToast();
   const [busy, setBusy] = useState<Record<string, boolean>>({});
   const [toDelete, setToDelete] = useState<Lead | null>(null);
+  const [toMark, setToMark] = useState<Lead | null>(null);
   // The newest callbacks: an action that waited for Jetimob reloads what is on screen when it ends.
   const latest = useRef({ reload, deleted });
   latest.current = { reload, deleted };
@@ -34,16 +36,35 @@ export function useLeadActions({ reload, deleted }: Options) {
     }
   };
 
-  const onMarkSent = (lead: Lead) =>
+  const onUndoMarkSent = (lead: Lead) =>
     act(lead, async () => {
       try {
+        const back = await unmarkSent(lead.id);
+        toast(back.delivery_status === "failed" ? panelMessages.unmarkedFailed : panelMessages.unmarkedPending);
+      } catch (error) {
+        toast({ ...panelMessages.unmarkFailed, description: error instanceof ApiError ? error.message : undefined });
+      }
+      return false;
+    });
+
+  const onConfirmMarkSent = async () => {
+    const lead = toMark;
+    setToMark(null);
+    if (!lead) return;
+    await act(lead, async () => {
+      try {
         await markSent(lead);
-        toast(panelMessages.marked);
+        // Only a lead this mark sent can be put back; not a correction of one Jetimob has.
+        const undo = lead.jetimob_enviado
+          ? undefined
+          : { label: panelMessages.undo, onClick: () => void onUndoMarkSent(lead) };
+        toast({ ...panelMessages.marked, action: undo });
       } catch {
         toast(panelMessages.markFailed);
       }
       return false;
     });
+  };
 
   const onResend = (lead: Lead) =>
     act(lead, async () => {
@@ -68,8 +89,9 @@ export function useLeadActions({ reload, deleted }: Options) {
         await deleteLead(lead.id);
         toast(panelMessages.deleted);
         return true;
-      } catch {
-        toast(panelMessages.deleteFailed);
+      } catch (error) {
+        // The server's own words when it said why (an owner took 'Excluir' away).
+        toast({ ...panelMessages.deleteFailed, description: serverMessage(error) });
         return false;
       }
     });
@@ -77,7 +99,11 @@ export function useLeadActions({ reload, deleted }: Options) {
 
   return {
     busy,
-    onMarkSent,
+    onMarkSent: setToMark,
+    /** The lead 'Marcar Enviado' asks about, for `ConfirmMarkSent`. */
+    toMark,
+    onCancelMarkSent: () => setToMark(null),
+    onConfirmMarkSent,
     onResend,
     onDelete: setToDelete,
     /** The lead 'Excluir' asks about, for `ConfirmDelete`. */

@@ -3,7 +3,7 @@ import { isDay } from "../../lib/days";
 import { PANEL_KEY_PREFIX, safeStorage } from "../../lib/storage";
 import { type ListParams, type StatusFilter, toSearch } from "./api";
 
-const FILTERS: StatusFilter[] = ["todos", "pendentes", "enviados", "falhas", "duplicados"];
+const FILTERS: StatusFilter[] = ["todos", "pendentes", "enviados", "falhas", "duplicados", "alteracoes"];
 
 export function readParams(search: string): ListParams {
   const params = new URLSearchParams(search);

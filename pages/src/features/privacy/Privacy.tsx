@@ -53,10 +53,13 @@ export default function Privacy() {
 
         <h2>Cookies e armazenamento no navegador</h2>
         <p>
-          O site não cria cookies nem usa ferramentas de análise de terceiros. Ele apenas conta as visitas por dia e
-          por origem (a campanha do link, ou o site que trouxe você), sem guardar o seu endereço IP, o seu navegador
-          ou qualquer identificador seu. Enquanto a aba está aberta, o navegador guarda de onde veio a sua visita,
-          para enviá-la junto com o formulário; ao fechar a aba, isso se apaga.
+          Quando você envia o formulário, o site guarda no seu navegador, por um ano, um cookie técnico que identifica o
+          seu cadastro: assim, só o navegador que fez o cadastro corrige os dados dele na hora; de outro navegador, a
+          correção espera a confirmação da nossa equipe. O site não usa cookies de publicidade nem ferramentas de
+          análise de terceiros. Ele apenas conta as visitas por dia e por origem (a campanha do link, ou o site que
+          trouxe você), sem guardar o seu endereço IP, o seu navegador ou qualquer identificador seu. Enquanto a aba
+          está aberta, o navegador guarda de onde veio a sua visita, para enviá-la junto com o formulário; ao fechar a
+          aba, isso se apaga.
         </p>
 
         <h2>Por quanto tempo guardamos</h2>
@@ -64,8 +67,9 @@ export default function Privacy() {
 
         <h2>Seus direitos</h2>
         <p>
-          Para corrigir seus dados, basta enviar o formulário de novo com o mesmo e-mail ou o mesmo WhatsApp: o seu
-          cadastro é atualizado, também no CRM.
+          Para corrigir seus dados, basta enviar o formulário de novo com o mesmo e-mail ou o mesmo WhatsApp, do mesmo
+          navegador: o seu cadastro é atualizado, também no CRM. De outro navegador, nossa equipe confirma a alteração
+          antes.
         </p>
         <p>
           Você pode, a qualquer momento, pedir acesso, correção ou exclusão dos seus dados, ou retirar o seu

@@ -25,14 +25,20 @@ type View =
   | { kind: "confirm"; token: string }
   | { kind: "reset"; token: string };
 
-/** The e-mailed link in the address, if any, taken out of it (and of the history) at once. */
+/**
+ * The e-mailed link in the address, if any, taken out of it (and of the
+ * history) at once: a confirmation, a reset, or the 'Não foi você?' of a
+ * security e-mail (`?esqueci`), which opens 'Esqueci minha senha'.
+ */
 function linkInAddress(): View {
   const params = new URLSearchParams(window.location.search);
   const confirm = params.get("confirmar");
   const reset = params.get("redefinir");
-  if (!confirm && !reset) return { kind: "tabs" };
+  const forgot = params.has("esqueci");
+  if (!confirm && !reset && !forgot) return { kind: "tabs" };
   window.history.replaceState(null, "", "/auth");
-  return confirm ? { kind: "confirm", token: confirm } : { kind: "reset", token: reset ?? "" };
+  if (confirm) return { kind: "confirm", token: confirm };
+  return reset ? { kind: "reset", token: reset } : { kind: "forgot" };
 }
 
 /** /auth: staff sign in, or sign up with the company's e-mail; the links of the e-mails land here too. */

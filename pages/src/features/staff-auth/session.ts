@@ -10,7 +10,13 @@ import { PANEL_KEY_PREFIX, safeStorage } from "../../lib/storage";
  * BroadcastChannel, and take turns refreshing (Web Locks), because a refresh
  * token works once: a second use revokes the whole session.
  */
-export type SessionUser = { id: string; email: string; role: "owner" | "staff" };
+export type SessionUser = {
+  id: string;
+  email: string;
+  role: "owner" | "staff";
+  /** `false`: confirmed, waiting for an owner's 'Aprovar' (STAFF_APPROVAL); the panel shows only that. */
+  approved: boolean;
+};
 export type SessionState =
   | { status: "loading"; user: null }
   | { status: "signed-in"; user: SessionUser }
@@ -265,7 +271,8 @@ export async function signOut(): Promise<void> {
 
 /**
  * The 30-second tick: refreshes a token about to expire and notices a
- * session ended elsewhere (a global sign-out on another device).
+ * session ended elsewhere (a global sign-out on another device), and what an
+ * owner changed meanwhile: an 'Aprovar' opens the panel, a role changes its pages.
  */
 export async function tick(now = Date.now()): Promise<void> {
   if (state.status !== "signed-in" || !token) return;
@@ -273,7 +280,16 @@ export async function tick(now = Date.now()): Promise<void> {
     await refreshSession();
     return;
   }
-  await apiRequest("/api/auth/session", { staff: true }).catch(() => {});
+  const answer = await apiRequest<{ user: SessionUser }>("/api/auth/session", { staff: true }).catch(() => null);
+  // Only news about the same person: a sign-out or another sign-in may have come meanwhile.
+  if (answer?.user && state.status === "signed-in" && state.user.id === answer.user.id) {
+    if (!sameUser(state.user, answer.user)) setState({ status: "signed-in", user: answer.user });
+  }
+}
+
+/** Unchanged users keep the state as it is, so no page draws itself again for nothing. */
+function sameUser(a: SessionUser, b: SessionUser): boolean {
+  return a.email === b.email && a.role === b.role && a.approved === b.approved;
 }
 
 export function useSession(): SessionState {

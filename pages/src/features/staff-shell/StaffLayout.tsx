@@ -1,11 +1,13 @@
-import { type ReactNode, useEffect, useState } from "react";
+import { type ReactNode, useEffect, useRef, useState } from "react";
 import { Link, useRouter } from "../../app/router";
 import { EmailAddress } from "../../components/EmailAddress";
 import { GrapesIcon } from "../../components/icons";
 import { PageStatus } from "../../components/PageStatus";
+import { useToast } from "../../components/toast";
 import { development } from "../../config/agency";
 import { authMessages } from "../staff-auth/messages";
 import { checkSession, signOut, TICK_MS, tick, useSession } from "../staff-auth/session";
+import { AwaitingApproval, awaitingMessages } from "./AwaitingApproval";
 import { ChangePasswordDialog } from "./ChangePasswordDialog";
 import { NoticeSwitch } from "./NoticeSwitch";
 import "./staff-shell.css";
@@ -30,13 +32,16 @@ type Props = {
  * Every staff page: checks the session (no user → /auth), keeps it fresh
  * every 30 seconds (a sign-out or a 'Desativar' elsewhere shows here within
  * that), and shows the header with who is signed in, 'Receber aviso de novos leads',
- * the pages they can open, 'Alterar senha' and 'Sair'.
+ * the pages they can open, 'Alterar senha' and 'Sair'. An account an owner
+ * has not approved yet sees only 'Aguardando aprovação' (and 'Alterar
+ * senha'), until a tick brings the approval.
  */
 export function StaffLayout({ title, subtitle, ownersOnly = false, children }: Props) {
   const session = useSession();
   const { navigate, path } = useRouter();
   const [leaving, setLeaving] = useState(false);
   const [changingPassword, setChangingPassword] = useState(false);
+  useApprovalNews(session.status === "signed-in" ? session.user.approved !== false : null);
 
   useEffect(() => {
     void checkSession();
@@ -55,6 +60,8 @@ export function StaffLayout({ title, subtitle, ownersOnly = false, children }: P
   if (session.status !== "signed-in") return <PageStatus text={authMessages.checking} />;
 
   const isOwner = session.user.role === "owner";
+  // Strictly `false`: a worker from before approvals answers no `approved`.
+  const waiting = session.user.approved === false;
   const leave = async () => {
     setLeaving(true);
     await signOut();
@@ -80,10 +87,15 @@ export function StaffLayout({ title, subtitle, ownersOnly = false, children }: P
               <GrapesIcon size={22} />
               {development.name}
             </p>
-            <h1 className="admin__title" tabIndex={-1}>
-              {title}
-            </h1>
-            <p className="admin__subtitle">{subtitle}</p>
+            {/* Waiting: the page's heading is the card's 'Aguardando aprovação'. */}
+            {!waiting && (
+              <>
+                <h1 className="admin__title" tabIndex={-1}>
+                  {title}
+                </h1>
+                <p className="admin__subtitle">{subtitle}</p>
+              </>
+            )}
           </div>
           <div className="admin__user">
             <p>
@@ -93,7 +105,7 @@ export function StaffLayout({ title, subtitle, ownersOnly = false, children }: P
               </strong>
             </p>
             <div className="admin__user-actions">
-              <NoticeSwitch />
+              {!waiting && <NoticeSwitch />}
               <button
                 type="button"
                 className="button button--ghost admin__logout"
@@ -101,27 +113,34 @@ export function StaffLayout({ title, subtitle, ownersOnly = false, children }: P
               >
                 Alterar senha
               </button>
-              <button type="button" className="button button--ghost admin__logout" onClick={leave} disabled={leaving}>
-                Sair
-              </button>
+              {/* Waiting: 'Sair' is the card's own button. */}
+              {!waiting && (
+                <button type="button" className="button button--ghost admin__logout" onClick={leave} disabled={leaving}>
+                  Sair
+                </button>
+              )}
             </div>
           </div>
         </div>
-        <nav className="admin__container staff-nav" aria-label="Páginas do painel">
-          {PAGES.filter((page) => isOwner || !page.ownersOnly).map((page) => (
-            <Link
-              key={page.path}
-              to={page.path}
-              className="staff-nav__link"
-              aria-current={isCurrent(page.path, path) ? "page" : undefined}
-            >
-              {page.label}
-            </Link>
-          ))}
-        </nav>
+        {!waiting && (
+          <nav className="admin__container staff-nav" aria-label="Páginas do painel">
+            {PAGES.filter((page) => isOwner || !page.ownersOnly).map((page) => (
+              <Link
+                key={page.path}
+                to={page.path}
+                className="staff-nav__link"
+                aria-current={isCurrent(page.path, path) ? "page" : undefined}
+              >
+                {page.label}
+              </Link>
+            ))}
+          </nav>
+        )}
       </header>
       <main id={MAIN_ID} className="admin__container admin__main" tabIndex={-1}>
-        {ownersOnly && !isOwner ? (
+        {waiting ? (
+          <AwaitingApproval email={session.user.email} leaving={leaving} onLeave={leave} />
+        ) : ownersOnly && !isOwner ? (
           <div className="notice" role="note">
             <p>{OWNERS_ONLY_NOTICE}</p>
             <Link to="/admin">Voltar aos leads</Link>
@@ -133,6 +152,29 @@ export function StaffLayout({ title, subtitle, ownersOnly = false, children }: P
       <ChangePasswordDialog open={changingPassword} onClose={() => setChangingPassword(false)} />
     </div>
   );
+}
+
+/**
+ * Says so when the page turns from 'Aguardando aprovação' into the panel (a
+ * tick brought an owner's 'Aprovar'), and puts the focus, which the card's
+ * 'Sair' may have held, on the page's heading. `approved`: null while nobody is signed in.
+ */
+function useApprovalNews(approved: boolean | null) {
+  const { toast } = useToast();
+  const waited = useRef(false);
+  useEffect(() => {
+    if (approved === false) {
+      waited.current = true;
+      return;
+    }
+    if (approved && waited.current) {
+      toast(awaitingMessages.approved);
+      if (document.activeElement === document.body || document.activeElement === null) {
+        document.querySelector<HTMLElement>("h1")?.focus({ preventScroll: true });
+      }
+    }
+    waited.current = false;
+  }, [approved, toast]);
 }
 
 const OWNERS_ONLY_NOTICE = "Apenas os responsáveis pelo painel veem esta página.";

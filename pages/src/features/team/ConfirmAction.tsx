@@ -9,11 +9,15 @@ export type Pending = { account: Account; action: TeamAction; isYou: boolean };
 /**
  * Whether `action` on this account asks first: ending your own sessions
  * signs you out here too, giving up your own role takes 'Equipe' and
- * 'Atividade' away at once, and making someone an owner hands them the team.
- * 'Desativar' has its own dialog (ConfirmDisable).
+ * 'Atividade' away at once, making someone an owner hands them the team, and
+ * 'Recusar' switches an account off. 'Desativar' has its own dialog (ConfirmDisable).
  */
 export function asksFirst(action: TeamAction, isYou: boolean): boolean {
-  return (isYou && (action === "end-sessions" || action === "remove-owner")) || action === "make-owner";
+  return (
+    (isYou && (action === "end-sessions" || action === "remove-owner")) ||
+    action === "make-owner" ||
+    action === "refuse"
+  );
 }
 
 type Props = { pending: Pending | null; onCancel: () => void; onConfirm: () => void };
@@ -44,6 +48,20 @@ function words({ account, action, isYou }: Pending) {
     return {
       title: "Deixar de ser responsável?",
       text: "Você deixa de gerenciar a equipe e de ver a atividade agora. Outro responsável pode devolver o papel.",
+    };
+  }
+  if (action === "refuse") {
+    return {
+      title: "Recusar acesso?",
+      text: (
+        <>
+          <strong>
+            <EmailAddress email={account.email} />
+          </strong>{" "}
+          não entra no painel: a conta é desativada, e as sessões abertas dela são encerradas agora. Se a reativar
+          depois, ela volta a aguardar aprovação.
+        </>
+      ),
     };
   }
   return {

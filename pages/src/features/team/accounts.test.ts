@@ -1,22 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { otherAddresses } from "./accounts";
+import { actionsFor, otherAddresses, situationOf } from "./accounts";
+import { testAccount as account } from "./accounts.fixture";
 import type { Account } from "./api";
-
-const account = (id: string, email: string, extra: Partial<Account> = {}): Account => ({
-  id,
-  email,
-  mailbox: email.replace(/\+[^@]*@/, "@"),
-  role: "staff",
-  confirmed: true,
-  disabled: false,
-  created_at: null,
-  confirmed_at: null,
-  last_sign_in_at: null,
-  disabled_at: null,
-  live_sessions: 0,
-  alert_missed_at: null,
-  ...extra,
-});
 
 describe("otherAddresses", () => {
   it("names the person's other accounts still on, never yours", () => {
@@ -30,5 +15,29 @@ describe("otherAddresses", () => {
     ];
     expect(otherAddresses(team, ana, "5").map((a) => a.email)).toEqual(["ana+celular@imob.com.br"]);
     expect(otherAddresses(team, team[3] as Account, "5")).toEqual([]);
+  });
+});
+
+describe("an account waiting for approval", () => {
+  const waiting = account("1", "bia@imob.com.br", { approved: false, live_sessions: 1 });
+
+  it("says so, and offers only 'Aprovar' and 'Recusar'", () => {
+    expect(situationOf(waiting).label).toBe("Aguardando aprovação");
+    expect(actionsFor(waiting, false)).toEqual(["approve", "refuse"]);
+  });
+
+  it("is not waiting while its e-mail is unconfirmed, nor once switched off", () => {
+    const unconfirmed = { ...waiting, confirmed: false, live_sessions: 0 };
+    expect(situationOf(unconfirmed).label).toBe("Aguardando confirmação");
+    expect(actionsFor(unconfirmed, false)).toEqual(["disable"]);
+    const refused = { ...waiting, disabled: true };
+    expect(situationOf(refused).label).toBe("Desativada");
+    expect(actionsFor(refused, false)).toEqual(["enable"]);
+  });
+
+  it("once approved, is an ordinary confirmed account", () => {
+    const approved = { ...waiting, approved: true };
+    expect(situationOf(approved).label).toBe("Confirmada");
+    expect(actionsFor(approved, false)).toEqual(["end-sessions", "make-owner", "disable"]);
   });
 });

@@ -13,14 +13,31 @@ export type Account = {
   last_sign_in_at: string | null;
   disabled_at: string | null;
   live_sessions: number;
+  /** An owner let it in (or nobody needed to: STAFF_APPROVAL off); confirmed and not yet: 'Aguardando aprovação'. */
+  approved: boolean;
+  /** 'Exportar CSV' and 'Excluir' a lead: always for owners, for a colleague what an owner left them. */
+  can_export: boolean;
+  can_delete: boolean;
   /** An incident alert the e-mail API refused to this address for a day, with none reaching it since. */
   alert_missed_at: string | null;
 };
 
 export type Team = { accounts: Account[]; you: string };
 
+/** What an owner may give a colleague or take away (owners always may). */
+export type Permission = "export" | "delete";
+export type PermissionAction = `${"allow" | "deny"}-${Permission}`;
+
 /** What an owner can do to an account (the API's path segment). */
-export type TeamAction = "disable" | "enable" | "end-sessions" | "make-owner" | "remove-owner";
+export type TeamAction =
+  | "disable"
+  | "enable"
+  | "end-sessions"
+  | "make-owner"
+  | "remove-owner"
+  | "approve"
+  | "refuse"
+  | PermissionAction;
 
 export function fetchTeam(signal?: AbortSignal): Promise<Team> {
   return apiRequest<Team>("/api/staff", { staff: true, signal });

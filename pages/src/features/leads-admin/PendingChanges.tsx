@@ -1,0 +1,117 @@
+import { useState } from "react";
+import { Button } from "../../components/Button";
+import { EmailAddress } from "../../components/EmailAddress";
+import { useToast } from "../../components/toast";
+import { serverMessage, sessionEnded } from "../../lib/api";
+import { formatDate } from "../../lib/format";
+import { decideChange, type Lead, type Submission } from "./api";
+import { changeMessages } from "./messages";
+
+type Props = {
+  lead: Lead;
+  /** The lead's submissions that wait for staff, oldest first. */
+  changes: Submission[];
+  /** After a decision: the lead's page reads the lead again. */
+  decided: () => void;
+};
+
+/**
+ * 'Alteração pendente': someone sent the form with this lead's e-mail or
+ * WhatsApp and other details, from a browser that did not send the lead.
+ * The lead kept its details; staff compare and accept or refuse each change.
+ */
+export function PendingChanges({ lead, changes, decided }: Props) {
+  const { toast } = useToast();
+  const [busy, setBusy] = useState<number | null>(null);
+  if (changes.length === 0) return null;
+
+  const decide = async (change: Submission, decision: "accept" | "refuse") => {
+    setBusy(change.id);
+    try {
+      await decideChange(lead.id, change.id, decision);
+      toast(decision === "accept" ? changeMessages.accepted : changeMessages.refused);
+      decided();
+    } catch (error) {
+      if (!sessionEnded(error)) {
+        toast({ ...changeMessages.failed, description: serverMessage(error, changeMessages.failed.description) });
+      }
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <section className="panel pending-changes" aria-labelledby="pending-changes-title">
+      <h2 id="pending-changes-title">Alteração pendente</h2>
+      <p className="panel__note">{changeMessages.explained}</p>
+      <ol className="pending-changes__list">
+        {changes.map((change) => (
+          <li key={change.id} className="pending-changes__item">
+            <p className="pending-changes__when">Enviada em {formatDate(change.at)}</p>
+            <table className="pending-changes__compare">
+              <caption className="sr-only">Dados atuais e dados enviados</caption>
+              <thead>
+                <tr>
+                  <td />
+                  <th scope="col">Hoje</th>
+                  <th scope="col">Enviado</th>
+                </tr>
+              </thead>
+              <tbody>
+                <Compared label="Nome" now={lead.name} sent={change.name} />
+                <Compared
+                  label="E-mail"
+                  now={<EmailAddress email={lead.email} />}
+                  sent={<EmailAddress email={change.email} />}
+                  differs={lead.email !== change.email}
+                />
+                <Compared label="WhatsApp" now={lead.whatsapp_display} sent={change.whatsapp_display} />
+              </tbody>
+            </table>
+            <div className="pending-changes__actions">
+              <Button
+                type="button"
+                className="button button--primary"
+                inactive={busy !== null}
+                onClick={() => void decide(change, "accept")}
+                aria-label={`Aceitar a alteração enviada em ${formatDate(change.at)}`}
+              >
+                Aceitar
+              </Button>
+              <Button
+                type="button"
+                className="button button--ghost"
+                inactive={busy !== null}
+                onClick={() => void decide(change, "refuse")}
+                aria-label={`Recusar a alteração enviada em ${formatDate(change.at)}`}
+              >
+                Recusar
+              </Button>
+            </div>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+type ComparedProps = {
+  label: string;
+  now: React.ReactNode;
+  sent: React.ReactNode;
+  /** Whether the value changes: by default, whether `now` and `sent` differ as text. */
+  differs?: boolean;
+};
+
+function Compared({ label, now, sent, differs = now !== sent }: ComparedProps) {
+  return (
+    <tr className={differs ? "pending-changes__changed" : undefined}>
+      <th scope="row">{label}</th>
+      <td data-label="Hoje">{now}</td>
+      <td data-label="Enviado">
+        {sent}
+        {differs && <span className="sr-only"> (muda)</span>}
+      </td>
+    </tr>
+  );
+}

@@ -1,0 +1,35 @@
+import { Button } from "../../components/Button";
+import type { Account, Permission, PermissionAction } from "./api";
+import { permissionLabels } from "./messages";
+
+type Props = {
+  account: Account;
+  permission: Permission;
+  busy: boolean;
+  onFlip: (action: PermissionAction) => void;
+};
+
+/**
+ * 'Exportar CSV' or 'Excluir leads' for a colleague, on or off. Its name
+ * says whose it is ('Permitir que ana@… exporte CSV'): every row has the same two.
+ */
+export function PermissionSwitch({ account, permission, busy, onFlip }: Props) {
+  const allowed = permission === "export" ? account.can_export : account.can_delete;
+  const words = permissionLabels[permission];
+  return (
+    <Button
+      type="button"
+      role="switch"
+      aria-checked={allowed}
+      aria-label={words.name(account.email)}
+      className="permission-switch"
+      inactive={busy}
+      onClick={() => onFlip(`${allowed ? "deny" : "allow"}-${permission}`)}
+    >
+      <span className="permission-switch__track" aria-hidden="true">
+        <span className="permission-switch__thumb" />
+      </span>
+      <span className="permission-switch__label">{words.label}</span>
+    </Button>
+  );
+}
