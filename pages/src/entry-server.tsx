@@ -1,9 +1,9 @@
 import { renderToString } from "react-dom/server";
 import { App } from "./app/App";
-import { findRoute } from "./app/router";
 import { notFoundTitle, routes } from "./app/routes";
 import { PageStatus } from "./components/PageStatus";
 import NotFound from "./features/not-found/NotFound";
+import { findRoute } from "./lib/routeMatch";
 
 /** Pages written to HTML at build time: path → file under pages/dist. */
 export const prerendered = [

@@ -1,9 +1,9 @@
 import { StrictMode } from "react";
 import { createRoot, hydrateRoot } from "react-dom/client";
 import { App } from "./app/App";
-import { findRoute } from "./app/router";
 import { routes } from "./app/routes";
 import NotFound from "./features/not-found/NotFound";
+import { findRoute } from "./lib/routeMatch";
 
 // Not a top-level await: lazy pages import this entry's chunk, which must
 // finish evaluating before they can load.

@@ -1,7 +1,7 @@
 import { type ComponentType, useEffect } from "react";
 import { ToastProvider } from "../components/toast";
 import NotFound from "../features/not-found/NotFound";
-import { Router } from "./router";
+import { Router } from "../lib/router";
 import { notFoundTitle, routes } from "./routes";
 import "../styles/base.css";
 

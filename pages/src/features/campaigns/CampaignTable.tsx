@@ -1,7 +1,7 @@
 import { Fragment } from "react";
-import { Link } from "../../app/router";
 import type { DayRange } from "../../lib/days";
 import { adName, campaignName, formatCount, sourceName } from "../../lib/format";
+import { Link } from "../../lib/Link";
 import { type ListFilters, listAddress } from "../leads-admin/api";
 import { campaignPath } from "../leads-admin/format";
 import type { Counts } from "./api";

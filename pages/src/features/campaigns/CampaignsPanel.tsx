@@ -1,10 +1,9 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { Button } from "../../components/Button";
 import { LoadFailed } from "../../components/LoadFailed";
 import { useToast } from "../../components/toast";
-import { ApiError, sessionEnded } from "../../lib/api";
 import { brasiliaDay } from "../../lib/days";
-import { useLatestRequest } from "../../lib/useLatestRequest";
+import { useLoad } from "../../lib/useLoad";
 import { type CampaignReport, exportCampaignsCsv, fetchCampaigns } from "./api";
 import { CampaignTable } from "./CampaignTable";
 import { LeadsChart } from "./LeadsChart";
@@ -18,55 +17,30 @@ import { usePeriod } from "./usePeriod";
 export function CampaignsPanel() {
   const { toast } = useToast();
   const [period, setPeriod] = usePeriod();
-  const [report, setReport] = useState<CampaignReport | null>(null);
-  const [loading, setLoading] = useState(true);
-  const [failed, setFailed] = useState(false);
-  /** The worker refused the chosen days (422): what it said, in all and by field. */
-  const [refused, setRefused] = useState<ApiError | null>(null);
-  const [exporting, setExporting] = useState(false);
   /** What the last report said of the calendar: where 'Hoje', '7 dias' and 'Todo o lançamento' start. */
   const calendar = useRef<Calendar | null>(null);
-  const { start, isLatest } = useLatestRequest();
-  /** What a period staff picked brought, said to screen readers (the first report goes unsaid). */
-  const [result, setResult] = useState("");
-  const arrived = useRef(false);
-
-  const load = useCallback(
-    async (view: Period) => {
-      const controller = start();
-      setLoading(true);
-      setResult("");
-      try {
-        // 'Todo o lançamento' opened from its address: any report brings its first day.
-        if (!periodRange(view, calendar.current)) {
-          calendar.current = (await fetchCampaigns(null, controller.signal)).period;
-        }
-        const answer = await fetchCampaigns(periodRange(view, calendar.current), controller.signal);
-        calendar.current = answer.period;
-        setReport(answer);
-        setFailed(false);
-        setRefused(null);
-        if (arrived.current) {
-          setResult(isEmpty(answer) ? campaignMessages.empty : chartSummary(answer.days, answer.sources));
-        }
-      } catch (error) {
-        if (controller.signal.aborted) return;
-        setReport(null);
-        if (error instanceof ApiError && error.status === 422) {
-          setRefused(error);
-          setFailed(false);
-        } else if (!sessionEnded(error)) {
-          toast(campaignMessages.loadFailed);
-          setRefused(null);
-          setFailed(true);
-        }
-      } finally {
-        arrived.current = true;
-        if (isLatest(controller)) setLoading(false);
-      }
+  // A period the worker refuses (422) is said beside the days chosen, in its words, in all and by field.
+  const {
+    data: report,
+    loading,
+    failed,
+    refusal: refused,
+    said,
+    load,
+    retry,
+  } = useLoad<Period, CampaignReport>({
+    fetch: async (view, signal) => {
+      // 'Todo o lançamento' opened from its address: any report brings its first day.
+      if (!periodRange(view, calendar.current)) calendar.current = (await fetchCampaigns(null, signal)).period;
+      const answer = await fetchCampaigns(periodRange(view, calendar.current), signal);
+      calendar.current = answer.period;
+      return answer;
     },
-    [toast, start, isLatest],
-  );
+    failure: campaignMessages.loadFailed,
+    refusals: [422],
+    announce: (answer) => (isEmpty(answer) ? campaignMessages.empty : chartSummary(answer.days, answer.sources)),
+  });
+  const [exporting, setExporting] = useState(false);
 
   useEffect(() => {
     void load(period);
@@ -96,7 +70,7 @@ export function CampaignsPanel() {
         onChange={setPeriod}
       />
       <p className="sr-only" role="status">
-        {result}
+        {said}
       </p>
 
       {!report && loading ? (
@@ -108,7 +82,7 @@ export function CampaignsPanel() {
           {refused.message}
         </p>
       ) : failed ? (
-        <LoadFailed text={campaignMessages.loadFailed.description} onRetry={() => void load(period)} />
+        <LoadFailed text={campaignMessages.loadFailed.description} onRetry={retry} />
       ) : report && isEmpty(report) ? (
         <p className="panel list-status">{campaignMessages.empty}</p>
       ) : report ? (

@@ -1,5 +1,5 @@
 import type { MouseEvent, ReactNode } from "react";
-import { Link } from "../../app/router";
+import { Link } from "../../lib/Link";
 import { SiteFooter, SiteHeader } from "../landing/SiteChrome";
 import "./result.css";
 

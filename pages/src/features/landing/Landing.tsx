@@ -1,7 +1,7 @@
 import type { MouseEvent } from "react";
-import { Link } from "../../app/router";
 import { ArrowUpIcon, GrapesIcon, KeyIcon, MapPinIcon, ShieldIcon } from "../../components/icons";
 import { agency, development } from "../../config/agency";
+import { Link } from "../../lib/Link";
 import { FIRST_FIELD_ID, LEAD_FORM_ID, LeadForm } from "../lead-form/LeadForm";
 import { AdminLink, SiteFooter, SiteHeader } from "./SiteChrome";
 import { VineyardArt } from "./VineyardArt";

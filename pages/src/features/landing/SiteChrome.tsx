@@ -1,4 +1,3 @@
-import { Link } from "../../app/router";
 import { EmailAddress } from "../../components/EmailAddress";
 import {
   ChatIcon,
@@ -10,6 +9,7 @@ import {
   PhoneIcon,
 } from "../../components/icons";
 import { agency, development, formatPhone, whatsappLink } from "../../config/agency";
+import { Link } from "../../lib/Link";
 import "./site-chrome.css";
 
 const place = `${agency.city} – ${agency.state}`;

@@ -1,7 +1,8 @@
 import type { MouseEvent } from "react";
-import { Link, useRouter } from "../../app/router";
 import { EmailAddress } from "../../components/EmailAddress";
 import { formatDate } from "../../lib/format";
+import { Link } from "../../lib/Link";
+import { useRouter } from "../../lib/router";
 import type { Lead } from "./api";
 import { attributionNotes, mailtoHref, whatsappChat } from "./format";
 import { LeadActions } from "./LeadActions";

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { attributionFacts, attributionNotes, canMarkSent, mailtoHref, needsResend, whatsappChat } from "./format";
+import {
+  attributionFacts,
+  attributionNotes,
+  canMarkSent,
+  mailtoHref,
+  needsResend,
+  pageSummary,
+  whatsappChat,
+} from "./format";
 
 describe("mailtoHref", () => {
   it("links to the address as it is", () => {
@@ -99,5 +107,16 @@ describe("attributionFacts", () => {
       { label: "Fonte", value: "blogdovinho.com.br" },
       { label: "Veio de", value: "blogdovinho.com.br" },
     ]);
+  });
+});
+
+describe("pageSummary", () => {
+  it("says which leads of how many, and which page of how many", () => {
+    expect(pageSummary({ page: 1, page_size: 50, total: 60, pages: 2 })).toBe("1–50 de 60 leads · página 1 de 2");
+    expect(pageSummary({ page: 2, page_size: 50, total: 60, pages: 2 })).toBe("51–60 de 60 leads · página 2 de 2");
+    expect(pageSummary({ page: 1, page_size: 50, total: 1, pages: 1 })).toBe("1–1 de 1 lead · página 1 de 1");
+    expect(pageSummary({ page: 1, page_size: 50, total: 1_234, pages: 25 })).toBe(
+      "1–50 de 1.234 leads · página 1 de 25",
+    );
   });
 });

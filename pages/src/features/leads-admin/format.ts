@@ -1,5 +1,5 @@
-import { adName, campaignName, sourceName } from "../../lib/format";
-import type { Lead, ListFilters } from "./api";
+import { adName, campaignName, formatCount, sourceName } from "../../lib/format";
+import type { Lead, LeadsPage, ListFilters } from "./api";
 
 /**
  * A `mailto:` link to exactly this address. Lead e-mails come from visitors:
@@ -98,4 +98,11 @@ export function campaignPath({ fonte, campanha, anuncio }: Partial<ListFilters>)
   if (campanha != null) parts.push(campaignName(campanha));
   if (anuncio != null) parts.push(adName(anuncio));
   return parts.join(" › ");
+}
+
+/** The pager's line, also said to screen readers after a view staff asked for: '1–50 de 60 leads · página 1 de 2'. */
+export function pageSummary(page: Pick<LeadsPage, "page" | "page_size" | "total" | "pages">): string {
+  const first = (page.page - 1) * page.page_size + 1;
+  const last = Math.min(page.total, page.page * page.page_size);
+  return `${formatCount(first)}–${formatCount(last)} de ${formatCount(page.total)} ${page.total === 1 ? "lead" : "leads"} · página ${formatCount(page.page)} de ${formatCount(Math.max(1, page.pages))}`;
 }

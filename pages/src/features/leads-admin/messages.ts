@@ -33,3 +33,22 @@ export const changeMessages = {
   refused: { title: "Alteração recusada", description: "O lead continua com os dados de antes." },
   failed: { title: "Erro", description: "Não foi possível decidir a alteração.", variant: "destructive" },
 } satisfies Record<string, string | ToastInput>;
+
+/** A lead's page ('/admin/leads/{id}'). */
+export const storyMessages = {
+  title: "Lead",
+  subtitle: "Os dados do lead, cada cadastro que ele enviou e cada envio ao Jetimob.",
+  loading: "Carregando o lead...",
+  loadFailed: { title: "Erro", description: "Erro ao carregar o lead", variant: "destructive" },
+  missing: "Lead não encontrado. Ele pode ter sido removido por outra pessoa.",
+} satisfies Record<string, string | ToastInput>;
+
+/** What staff did to a lead, as its page lists it. */
+export const staffActionNames: Record<string, string> = {
+  mark_sent: "Marcou como enviado ao Jetimob",
+  unmark_sent: "Desfez a marcação de enviado",
+  resend: "Reenviou ao Jetimob",
+  delete: "Excluiu o lead",
+  accept_change: "Aceitou uma alteração dos dados",
+  refuse_change: "Recusou uma alteração dos dados",
+};

@@ -1,5 +1,6 @@
 import { useEffect } from "react";
-import { Link, useRouter } from "../../app/router";
+import { Link } from "../../lib/Link";
+import { useRouter } from "../../lib/router";
 import "./not-found.css";
 
 export default function NotFound() {

@@ -1,24 +1,14 @@
-import { type ReactNode, useEffect, useRef, useState } from "react";
-import { Link, useRouter } from "../../app/router";
-import { EmailAddress } from "../../components/EmailAddress";
-import { GrapesIcon } from "../../components/icons";
+import { type ReactNode, useEffect, useState } from "react";
 import { PageStatus } from "../../components/PageStatus";
-import { useToast } from "../../components/toast";
-import { development } from "../../config/agency";
+import { Link } from "../../lib/Link";
+import { useRouter } from "../../lib/router";
 import { authMessages } from "../staff-auth/messages";
 import { checkSession, signOut, TICK_MS, tick, useSession } from "../staff-auth/session";
-import { AwaitingApproval, awaitingMessages } from "./AwaitingApproval";
+import { AwaitingApproval } from "./AwaitingApproval";
 import { ChangePasswordDialog } from "./ChangePasswordDialog";
-import { NoticeSwitch } from "./NoticeSwitch";
+import { StaffHeader } from "./StaffHeader";
+import { useApprovalNews } from "./useApprovalNews";
 import "./staff-shell.css";
-
-/** The panel's pages: the leads and the campaigns for everyone, the team and the activity for owners. */
-const PAGES = [
-  { path: "/admin", label: "Leads", ownersOnly: false },
-  { path: "/admin/campanhas", label: "Campanhas", ownersOnly: false },
-  { path: "/admin/equipe", label: "Equipe", ownersOnly: true },
-  { path: "/admin/atividade", label: "Atividade", ownersOnly: true },
-];
 
 type Props = {
   title: string;
@@ -27,6 +17,11 @@ type Props = {
   ownersOnly?: boolean;
   children: ReactNode;
 };
+
+const OWNERS_ONLY_NOTICE = "Apenas os responsáveis pelo painel veem esta página.";
+
+/** The staff page's own content, where the skip link goes. */
+const MAIN_ID = "conteudo";
 
 /**
  * Every staff page: checks the session (no user → /auth), keeps it fresh
@@ -38,7 +33,7 @@ type Props = {
  */
 export function StaffLayout({ title, subtitle, ownersOnly = false, children }: Props) {
   const session = useSession();
-  const { navigate, path } = useRouter();
+  const { navigate } = useRouter();
   const [leaving, setLeaving] = useState(false);
   const [changingPassword, setChangingPassword] = useState(false);
   useApprovalNews(session.status === "signed-in" ? session.user.approved !== false : null);
@@ -80,63 +75,15 @@ export function StaffLayout({ title, subtitle, ownersOnly = false, children }: P
       >
         Pular para o conteúdo
       </a>
-      <header className="admin__header">
-        <div className="admin__container admin__header-inner">
-          <div>
-            <p className="admin__brand">
-              <GrapesIcon size={22} />
-              {development.name}
-            </p>
-            {/* Waiting: the page's heading is the card's 'Aguardando aprovação'. */}
-            {!waiting && (
-              <>
-                <h1 className="admin__title" tabIndex={-1}>
-                  {title}
-                </h1>
-                <p className="admin__subtitle">{subtitle}</p>
-              </>
-            )}
-          </div>
-          <div className="admin__user">
-            <p>
-              Logado como{" "}
-              <strong>
-                <EmailAddress email={session.user.email} />
-              </strong>
-            </p>
-            <div className="admin__user-actions">
-              {!waiting && <NoticeSwitch />}
-              <button
-                type="button"
-                className="button button--ghost admin__logout"
-                onClick={() => setChangingPassword(true)}
-              >
-                Alterar senha
-              </button>
-              {/* Waiting: 'Sair' is the card's own button. */}
-              {!waiting && (
-                <button type="button" className="button button--ghost admin__logout" onClick={leave} disabled={leaving}>
-                  Sair
-                </button>
-              )}
-            </div>
-          </div>
-        </div>
-        {!waiting && (
-          <nav className="admin__container staff-nav" aria-label="Páginas do painel">
-            {PAGES.filter((page) => isOwner || !page.ownersOnly).map((page) => (
-              <Link
-                key={page.path}
-                to={page.path}
-                className="staff-nav__link"
-                aria-current={isCurrent(page.path, path) ? "page" : undefined}
-              >
-                {page.label}
-              </Link>
-            ))}
-          </nav>
-        )}
-      </header>
+      <StaffHeader
+        title={title}
+        subtitle={subtitle}
+        user={session.user}
+        waiting={waiting}
+        leaving={leaving}
+        onLeave={leave}
+        onChangePassword={() => setChangingPassword(true)}
+      />
       <main id={MAIN_ID} className="admin__container admin__main" tabIndex={-1}>
         {waiting ? (
           <AwaitingApproval email={session.user.email} leaving={leaving} onLeave={leave} />
@@ -152,37 +99,4 @@ export function StaffLayout({ title, subtitle, ownersOnly = false, children }: P
       <ChangePasswordDialog open={changingPassword} onClose={() => setChangingPassword(false)} />
     </div>
   );
-}
-
-/**
- * Says so when the page turns from 'Aguardando aprovação' into the panel (a
- * tick brought an owner's 'Aprovar'), and puts the focus, which the card's
- * 'Sair' may have held, on the page's heading. `approved`: null while nobody is signed in.
- */
-function useApprovalNews(approved: boolean | null) {
-  const { toast } = useToast();
-  const waited = useRef(false);
-  useEffect(() => {
-    if (approved === false) {
-      waited.current = true;
-      return;
-    }
-    if (approved && waited.current) {
-      toast(awaitingMessages.approved);
-      if (document.activeElement === document.body || document.activeElement === null) {
-        document.querySelector<HTMLElement>("h1")?.focus({ preventScroll: true });
-      }
-    }
-    waited.current = false;
-  }, [approved, toast]);
-}
-
-const OWNERS_ONLY_NOTICE = "Apenas os responsáveis pelo painel veem esta página.";
-
-/** The staff page's own content, where the skip link goes. */
-const MAIN_ID = "conteudo";
-
-/** A lead's own page belongs to the leads. */
-function isCurrent(pagePath: string, path: string): boolean {
-  return path === pagePath || (pagePath === "/admin" && path.startsWith("/admin/leads/"));
 }

@@ -1,9 +1,9 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { LoadFailed } from "../../components/LoadFailed";
 import { useToast } from "../../components/toast";
-import { ApiError, sessionEnded } from "../../lib/api";
+import { ApiError } from "../../lib/api";
 import { useFocusRescue } from "../../lib/useFocusRescue";
-import { useLatestRequest } from "../../lib/useLatestRequest";
+import { useLoad } from "../../lib/useLoad";
 import { AccountRow } from "./AccountRow";
 import { isWaiting, otherAddresses } from "./accounts";
 import { type Account, actOn, fetchTeam, type Team, type TeamAction } from "./api";
@@ -14,30 +14,24 @@ import { actionLabels, teamMessages, waitingNote } from "./messages";
 /** Every account and what an owner can do to it: who gets in, their role, what a colleague may do. */
 export function TeamPanel() {
   const { toast } = useToast();
-  const [team, setTeam] = useState<Team | null>(null);
+  // The team stays on screen when reading it again after an action fails.
+  const {
+    data: team,
+    failed,
+    load,
+    retry,
+  } = useLoad<void, Team>({
+    fetch: (_, signal) => fetchTeam(signal),
+    failure: teamMessages.loadFailed,
+    keep: true,
+  });
   const [busy, setBusy] = useState<string | null>(null);
   const [toDisable, setToDisable] = useState<Account | null>(null);
   const [toConfirm, setToConfirm] = useState<Pending | null>(null);
-  const [failed, setFailed] = useState(false);
-  const { start } = useLatestRequest();
   const panel = useRef<HTMLElement>(null);
   const heading = useRef<HTMLHeadingElement>(null);
   // An action done ('Desativar' becomes 'Reativar'): focus goes to the account's first action.
   useFocusRescue(panel, { items: "tbody tr", target: ".row-actions button", fallback: () => heading.current });
-
-  const load = useCallback(async () => {
-    const controller = start();
-    setFailed(false);
-    try {
-      setTeam(await fetchTeam(controller.signal));
-    } catch (error) {
-      if (controller.signal.aborted) return;
-      if (!sessionEnded(error)) {
-        toast(teamMessages.loadFailed);
-        setFailed(true);
-      }
-    }
-  }, [toast, start]);
 
   useEffect(() => {
     void load();
@@ -62,7 +56,7 @@ export function TeamPanel() {
 
   if (!team) {
     return failed ? (
-      <LoadFailed text={teamMessages.loadFailed.description} onRetry={() => void load()} />
+      <LoadFailed text={teamMessages.loadFailed.description} onRetry={retry} />
     ) : (
       <p className="list-status" role="status">
         {teamMessages.loading}

@@ -1,8 +1,6 @@
 import {
-  type AnchorHTMLAttributes,
   type ComponentType,
   createContext,
-  type MouseEvent,
   useCallback,
   useContext,
   useEffect,
@@ -10,10 +8,13 @@ import {
   useRef,
   useState,
 } from "react";
+import { focusHeading, scrollToHash } from "./pageArrival";
+import { findRoute } from "./routeMatch";
 
 /**
- * A small client router: four routes do not need a library. Each route's
- * component is loaded on demand, so the landing page ships no staff code.
+ * A small client router: the site's few routes (app/routes.ts) do not need a
+ * library. Each route's page is loaded on demand, so the landing page ships
+ * no staff code; `Link` (Link.tsx) navigates without a reload.
  */
 export type PageModule = { default: ComponentType };
 
@@ -43,27 +44,6 @@ const RouterContext = createContext<RouterState>({ path: "/", navigate: () => {}
 
 export function useRouter(): RouterState {
   return useContext(RouterContext);
-}
-
-/** The route for `path`: its own, or one whose pattern ends in a `:parameter` segment. */
-export function findRoute(routes: RouteDef[], path: string): RouteDef | undefined {
-  const clean = path.length > 1 ? path.replace(/\/+$/, "") : path;
-  return routes.find((r) => r.path === clean) ?? routes.find((r) => routeParam(r.path, clean) !== null);
-}
-
-/** The value of the pattern's last `:parameter` segment in `path`, or null if the path is not the pattern's. */
-export function routeParam(pattern: string, path: string): string | null {
-  const at = pattern.lastIndexOf("/:");
-  if (at < 0) return null;
-  const prefix = pattern.slice(0, at + 1);
-  if (!path.startsWith(prefix)) return null;
-  const value = path.slice(prefix.length);
-  if (!value || value.includes("/")) return null;
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return null;
-  }
 }
 
 type RouterProps = {
@@ -147,62 +127,5 @@ export function Router({ routes, notFound: NotFound, notFoundTitle, initialPath,
     <RouterContext.Provider value={value}>
       <Page />
     </RouterContext.Provider>
-  );
-}
-
-/**
- * Focuses the page's <h1 tabIndex={-1}> once it is on screen (a staff page
- * shows it once the session is checked), unless focus has gone somewhere
- * meanwhile. Answers what stops waiting for it.
- */
-function focusHeading(): () => void {
-  const before = document.activeElement;
-  const focus = () => {
-    const heading = document.querySelector<HTMLElement>("h1");
-    if (!heading) return false;
-    const now = document.activeElement;
-    if (now === before || now === document.body || now === null) heading.focus({ preventScroll: true });
-    return true;
-  };
-  if (focus()) return () => {};
-  const observer = new MutationObserver(() => {
-    if (focus()) observer.disconnect();
-  });
-  observer.observe(document.body, { childList: true, subtree: true });
-  return () => observer.disconnect();
-}
-
-/** Scrolls to the element a `#fragment` names, once the next page has rendered it. */
-function scrollToHash(hash: string, tries = 20) {
-  const target = document.getElementById(decodeURIComponent(hash.slice(1)));
-  if (target) target.scrollIntoView({ block: "center" });
-  else if (tries > 0) window.setTimeout(() => scrollToHash(hash, tries - 1), 50);
-}
-
-type LinkProps = AnchorHTMLAttributes<HTMLAnchorElement> & { to: string };
-
-/** An ordinary link that navigates without reloading the page. */
-export function Link({ to, onClick, children, ...rest }: LinkProps) {
-  const { navigate } = useRouter();
-  const handleClick = (event: MouseEvent<HTMLAnchorElement>) => {
-    onClick?.(event);
-    if (
-      event.defaultPrevented ||
-      event.button !== 0 ||
-      event.metaKey ||
-      event.ctrlKey ||
-      event.shiftKey ||
-      event.altKey ||
-      rest.target
-    ) {
-      return;
-    }
-    event.preventDefault();
-    navigate(to);
-  };
-  return (
-    <a href={to} onClick={handleClick} {...rest}>
-      {children}
-    </a>
   );
 }

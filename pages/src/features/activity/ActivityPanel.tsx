@@ -1,0 +1,105 @@
+import { useEffect, useRef, useState } from "react";
+import { Button } from "../../components/Button";
+import { LoadFailed } from "../../components/LoadFailed";
+import { useLoad } from "../../lib/useLoad";
+import { ActivityRow } from "./ActivityRow";
+import { type ActivityPage, fetchActivity } from "./api";
+import { activityMessages } from "./messages";
+
+/** The pages seen so far: where each starts (null for the newest page). */
+type Trail = (number | null)[];
+
+/** The trail's table, with 'Mais recentes' and 'Mais antigas'. */
+export function ActivityPanel() {
+  const [trail, setTrail] = useState<Trail>([null]);
+  // The page on screen, with the trail it was loaded for: a failed page turn leaves it there.
+  const {
+    data: shown,
+    loading,
+    failed,
+    load,
+    retry,
+  } = useLoad<Trail, { page: ActivityPage; trail: Trail }>({
+    fetch: async (to, signal) => ({ page: await fetchActivity(to.at(-1) ?? null, signal), trail: to }),
+    failure: activityMessages.loadFailed,
+    keep: true,
+    // Back to the page still on screen, so its number and buttons stay true.
+    onFailure: () => {
+      if (onScreen.current) setTrail(onScreen.current.trail);
+    },
+  });
+  const onScreen = useRef(shown);
+  onScreen.current = shown;
+
+  useEffect(() => {
+    // Not the page already on screen (the trail put back after a failure).
+    if (trail !== onScreen.current?.trail) void load(trail);
+  }, [trail, load]);
+
+  if (!shown) {
+    return failed ? (
+      <LoadFailed text={activityMessages.loadFailed.description} onRetry={retry} />
+    ) : (
+      <p className="list-status" role="status">
+        {activityMessages.loading}
+      </p>
+    );
+  }
+  const { page } = shown;
+
+  return (
+    <section className="panel" aria-labelledby="activity-title">
+      <div className="panel__head">
+        <h2 id="activity-title">Registro de atividade</h2>
+        <p className="panel__note">{activityMessages.leadNote}</p>
+      </div>
+      {page.entries.length === 0 ? (
+        <p className="list-status">{activityMessages.empty}</p>
+      ) : (
+        <div className="table-wrap" aria-busy={loading}>
+          <table className="data-table activity-table">
+            <thead>
+              <tr>
+                <th scope="col">Quando</th>
+                <th scope="col">Quem</th>
+                <th scope="col">O quê</th>
+                <th scope="col">Sobre</th>
+              </tr>
+            </thead>
+            <tbody>
+              {page.entries.map((entry) => (
+                <ActivityRow key={entry.id} entry={entry} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {/* A page turns only from the page on screen: a second tap before the next one arrives
+          finds the trail moved already, and does nothing. */}
+      <nav className="pager" aria-label="Páginas da atividade">
+        <p>
+          Página {trail.length}
+          {loading ? "…" : ""}
+        </p>
+        <div className="pager__buttons">
+          <Button
+            type="button"
+            className="button button--ghost"
+            inactive={trail.length <= 1}
+            onClick={() => setTrail((t) => (t === shown.trail ? t.slice(0, -1) : t))}
+          >
+            {activityMessages.newer}
+          </Button>
+          <Button
+            type="button"
+            className="button button--ghost"
+            inactive={page.next_before === null}
+            onClick={() => setTrail((t) => (t === shown.trail ? [...t, page.next_before] : t))}
+          >
+            {activityMessages.older}
+          </Button>
+        </div>
+      </nav>
+    </section>
+  );
+}

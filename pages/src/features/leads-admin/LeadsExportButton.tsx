@@ -1,0 +1,30 @@
+import { useState } from "react";
+import { Button } from "../../components/Button";
+import { useToast } from "../../components/toast";
+import { serverMessage } from "../../lib/api";
+import { exportCsv, type ListParams } from "./api";
+import { panelMessages } from "./messages";
+
+/** 'Exportar CSV': the leads of the view on screen, as a file. */
+export function LeadsExportButton({ view }: { view: ListParams }) {
+  const { toast } = useToast();
+  const [exporting, setExporting] = useState(false);
+
+  const onExport = async () => {
+    setExporting(true);
+    try {
+      await exportCsv(view);
+    } catch (error) {
+      // The server's own words when it said why (an owner took the export away).
+      toast({ ...panelMessages.exportFailed, description: serverMessage(error) });
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  return (
+    <Button type="button" className="button button--ghost" onClick={onExport} inactive={exporting}>
+      {exporting ? "Exportando..." : "Exportar CSV"}
+    </Button>
+  );
+}
