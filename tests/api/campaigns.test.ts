@@ -1,11 +1,11 @@
-import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, spawnApp } from "../support/app";
 import { FakeMail } from "../support/fake-mail";
-import { aLead, postLead, uniqueIp } from "../support/leads";
+import { aLead, postLead } from "../support/leads";
 import { eventually } from "../support/net";
 import { insertLeads } from "../support/seed";
 import { type StaffClient, signedInStaff } from "../support/staff";
+import { afterTheCountsBefore as afterTheMarkerVisit, CHROME, visit as visitPage } from "../support/visits";
 
 // 'Campanhas': visits counted as the pages are served, leads counted per
 // Brasília day and campaign, and the report that sets the two side by side.
@@ -14,8 +14,6 @@ let app: App;
 let staff: StaffClient;
 const mail = new FakeMail();
 
-const CHROME =
-  "Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36";
 const DAY = 86_400_000;
 /** Brasília is UTC−3 all year. */
 const BRT = -3 * 3_600_000;
@@ -44,42 +42,9 @@ type Report = {
   rows: Line[];
 };
 
-/**
- * Opens `path` as a person's browser opens a page (a navigation, from an
- * address of its own). Through node:http, since fetch always says its mode
- * is 'cors'.
- */
-function visit(
-  path: string,
-  headers: Record<string, string> = {},
-  method = "GET",
-): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const sent = request(
-      app.baseUrl + path,
-      {
-        method,
-        headers: {
-          "User-Agent": CHROME,
-          "Sec-Fetch-Dest": "document",
-          "Sec-Fetch-Mode": "navigate",
-          "CF-Connecting-IP": uniqueIp(),
-          ...headers,
-        },
-      },
-      (answer) => {
-        let body = "";
-        answer.setEncoding("utf8");
-        answer.on("data", (chunk: string) => {
-          body += chunk;
-        });
-        answer.on("end", () => resolve({ status: answer.statusCode ?? 0, body }));
-        answer.on("error", reject);
-      },
-    );
-    sent.on("error", reject);
-    sent.end();
-  });
+/** Opens `path` on this file's site as a person's browser opens a page. */
+function visit(path: string, headers: Record<string, string> = {}, method = "GET") {
+  return visitPage(app, path, headers, method);
 }
 
 /** Visits counted today under `campaign` (any source, medium, ad, term). */
@@ -93,15 +58,12 @@ async function countedToday(campaign: string): Promise<number> {
 }
 
 /**
- * Counting happens after the page is answered: a visit of a campaign of its
- * own, sent after every answer under test came back, is seen counted once
- * the counts before it had their turn. (Its key is made by the first test,
- * long before a day's limit of keys.)
+ * The marker visit counted: the counts of every answer before it had their
+ * turn. (The first test makes its key, long before the flood at the end
+ * reaches the day's limit of keys.)
  */
-async function afterTheCountsBefore(): Promise<void> {
-  const before = await countedToday("marcador");
-  expect((await visit("/?utm_source=teste&utm_campaign=marcador")).status).toBe(200);
-  await eventually(async () => (await countedToday("marcador")) === before + 1);
+function afterTheCountsBefore(): Promise<void> {
+  return afterTheMarkerVisit(app);
 }
 
 async function report(query = ""): Promise<Report> {

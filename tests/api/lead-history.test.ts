@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, spawnApp } from "../support/app";
 import { accepted, FakeJetimob, refused } from "../support/fake-jetimob";
 import { FakeMail } from "../support/fake-mail";
-import { ageDelivery, LEAD_PATH, ownBrowser, postLead, uniqueIp } from "../support/leads";
-import { eventually, sleep } from "../support/net";
+import { afterTheAttemptsBefore, ageDelivery, LEAD_PATH, ownBrowser, postLead, uniqueIp } from "../support/leads";
+import { eventually } from "../support/net";
 import { type StaffClient, signedInStaff } from "../support/staff";
 
 // A visitor who corrects a detail must not be lost: every submission is kept,
@@ -162,7 +162,7 @@ describe("the CRM", () => {
     await settled(p.email);
     await send({ name: p.name, email: p.email, whatsapp: p.first });
     await app.runCron();
-    await sleep(300);
+    await afterTheAttemptsBefore(app, jetimob);
     expect(jetimob.callsFor(p.email)).toHaveLength(1);
     expect((await leadByEmail(p.email)).submission_count).toBe(2);
   });
@@ -174,7 +174,7 @@ describe("the CRM", () => {
     expect((await settled(p.email)).name).toBe(`${p.name} D'Ávila`);
     await send({ name: `${p.name} D'Ávila`, email: p.email, whatsapp: p.first });
     await app.runCron();
-    await sleep(300);
+    await afterTheAttemptsBefore(app, jetimob);
     expect(jetimob.callsFor(p.email)).toHaveLength(1);
     const lead = await leadByEmail(p.email);
     expect(lead).toMatchObject({ submission_count: 2, update_status: null });
@@ -189,7 +189,7 @@ describe("the CRM", () => {
     await send({ name: p.name, email: p.email, whatsapp: p.second });
     await eventually(async () => jetimob.callsFor(p.email).length === 2);
     await app.runCron();
-    await sleep(300);
+    await afterTheAttemptsBefore(app, jetimob);
 
     const calls = jetimob.callsFor(p.email);
     expect(calls).toHaveLength(2);
@@ -217,7 +217,7 @@ describe("the CRM", () => {
     await eventually(async () => (await leadByEmail(p.email)).delivery_status === "sent");
     await app.runCron();
     await app.runCron();
-    await sleep(300);
+    await afterTheAttemptsBefore(app, jetimob);
 
     const calls = jetimob.callsFor(p.email);
     expect(calls.map((c) => c.fields.phone)).toEqual([e164(p.first), e164(p.second)]);
@@ -232,7 +232,7 @@ describe("the CRM", () => {
     await send({ name: p.name, email: p.email, whatsapp: p.second });
     await app.sql("UPDATE leads SET next_attempt_at = 0 WHERE email = ?1", p.email);
     await app.runCron();
-    await sleep(300);
+    await afterTheAttemptsBefore(app, jetimob);
     const calls = jetimob.callsFor(p.email);
     expect(calls).toHaveLength(2);
     expect(calls[1]?.fields).toMatchObject({ phone: e164(p.second), message: expect.stringMatching(/^Cadastro no/) });

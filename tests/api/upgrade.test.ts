@@ -140,6 +140,37 @@ describe(`a database made by release 66b2b0b (${SCHEMA_FILE.split("/").at(-1)})`
     ]);
   });
 
+  it("0011: each search row of that release's leads is named with its lead", async () => {
+    const index = await app.sql("SELECT rowid AS search_rowid, lead_id FROM leads_search ORDER BY rowid");
+    expect(new Set(index.map((r) => r.lead_id))).toEqual(new Set(data.tables.leads?.rows.map((l) => l.id)));
+    expect(await app.sql("SELECT search_rowid, lead_id FROM leads_search_rows ORDER BY search_rowid")).toEqual(index);
+  });
+
+  it("0007, 0008, 0010: the panel's and the cron's lookups read the indexes they made, not every row", async () => {
+    const plan = async (sql: string) =>
+      (await app.sql<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`)).map((p) => p.detail).join(" ");
+    // 'Falharam', newest first.
+    expect(
+      await plan(
+        "SELECT id FROM leads WHERE (delivery_status = 'failed' OR update_status = 'failed') ORDER BY created_at DESC, id DESC LIMIT 50",
+      ),
+    ).toBe("SCAN leads USING INDEX leads_attention_newest");
+    // The oldest correction waiting.
+    expect(await plan("SELECT min(update_requested_at) FROM leads WHERE update_status IS NOT NULL")).toBe(
+      "SEARCH leads USING INDEX leads_corrections_waiting",
+    );
+    // A recovery to claim, the last hour's alert, an owner's copy of an alert due.
+    expect(
+      await plan(
+        "SELECT id FROM delivery_incidents WHERE resolved_at IS NOT NULL AND alerted_at IS NOT NULL AND recovery_alerted_at IS NULL ORDER BY id DESC LIMIT 1",
+      ),
+    ).toContain("delivery_incidents_recovery_due");
+    expect(await plan("SELECT 1 FROM delivery_incidents WHERE alerted_at > 1")).toContain("delivery_incidents_alerted");
+    expect(await plan("SELECT id FROM alert_mails WHERE status = 'pending' AND next_attempt_at <= 1")).toContain(
+      "alert_mails_due",
+    );
+  });
+
   it("keeps the search index: an old lead is found by name, without accents", async () => {
     const staff = new StaffClient(app);
     expect((await staff.login(data.owner.email, data.owner.password)).status).toBe(200);

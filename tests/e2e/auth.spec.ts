@@ -339,10 +339,17 @@ test.describe("signing out", () => {
     await page.getByRole("button", { name: "Sair" }).click();
     await expect(page).toHaveURL(/\/auth$/);
     await page.unroute(/\/api\/leads(\?|$)/);
+    // The panel waits for a refresh's answer, and reads it, holding the tabs' refresh lock
+    // (Web Locks): the lock is ours once it has, and a sign-in it made would have sent this
+    // page to /admin by then.
+    const lock = "staff-session-refresh";
+    const held = await page.evaluate(async () => (await navigator.locks.query()).held?.map((l) => l.name));
+    expect(held).toContain(lock);
     const answered = page.waitForResponse("**/api/auth/refresh");
     refresh.release();
     expect((await answered).status()).toBe(200);
-    await page.waitForTimeout(1_000);
+    const where = await page.evaluate((name) => navigator.locks.request(name, () => window.location.pathname), lock);
+    expect(where).toBe("/auth");
     await expect(page).toHaveURL(/\/auth$/);
     await expect(page.getByRole("tab", { name: "Login" })).toBeVisible();
   });

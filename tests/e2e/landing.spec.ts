@@ -454,8 +454,19 @@ test.describe("before the page's script arrives", () => {
     });
     await page.goto("/");
     await expect.poll(() => scripts).toEqual([expect.stringMatching(/^\/assets\/index-[\w-]+\.js$/)]);
-    // Fetched, not run: a reader's phone does no more work than that.
-    await page.waitForTimeout(500);
+    // Fetched, not run: a reader's phone does no more work than that. Once the page holds the
+    // whole script and the browser is idle again, a script that ran would have hydrated the form:
+    // its render and effects are tasks the browser runs before it calls an idle callback.
+    await page.evaluate(async (path) => {
+      await new Promise<void>((held) =>
+        new PerformanceObserver((list, observer) => {
+          if (!list.getEntries().some((e) => new URL(e.name).pathname === path)) return;
+          observer.disconnect();
+          held();
+        }).observe({ type: "resource", buffered: true }),
+      );
+      await new Promise((idle) => requestIdleCallback(idle));
+    }, scripts[0] ?? "");
     await expect(page.locator("html")).not.toHaveAttribute("data-hydrated", "true");
 
     await page.getByLabel("E-mail").focus();

@@ -1,4 +1,5 @@
 import type { App } from "./app";
+import type { FakeJetimob } from "./fake-jetimob";
 import { eventually } from "./net";
 
 export const LEAD_PATH = "/functions/v1/send-lead-jetimob";
@@ -143,4 +144,19 @@ export function settledLead(app: Pick<App, "sql">, email: string) {
     );
     return row && row.lease_until === null && row.update_lease_until === null ? row : undefined;
   }, 15_000);
+}
+
+/**
+ * Returns once a lead of its own, sent now, has reached the fake CRM. The
+ * worker starts a lead's first attempt as it answers (`wait_until`), and D1
+ * runs statements in the order they come: an attempt on any lead answered
+ * before this one, had the worker started one, came first. A test that says
+ * nothing more was sent waits for this rather than for a while.
+ */
+export async function afterTheAttemptsBefore(app: App, crm: FakeJetimob): Promise<void> {
+  // A São Paulo number, which no test's own lead has: the marker is nobody's duplicate.
+  const marker = aLead({ name: "Marcador Da Fila", whatsapp: `(11) 9${String(Date.now()).slice(-8)}` });
+  const answer = await postLead(app, marker);
+  if (answer.status !== 200) throw new Error(`the marker lead was refused: ${JSON.stringify(answer.body)}`);
+  await eventually(async () => crm.callsFor(String(marker.email)).length > 0);
 }

@@ -10,7 +10,7 @@ import { statementsOf } from "./schema";
 export type Rows = Record<string, unknown>[];
 
 /** Every table's rows (D1's and wrangler's own left out), each table's in one stable order. */
-export async function everyRow(app: App): Promise<Record<string, Rows>> {
+async function everyRow(app: App): Promise<Record<string, Rows>> {
   const tables = await app.sql<{ name: string }>(
     `SELECT name FROM sqlite_master WHERE type = 'table'
        AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\' AND name != 'd1_migrations'
@@ -35,7 +35,7 @@ function ordered(rows: Rows): Rows {
  * `d1_migrations` row), then `tests/fixtures/release-<commit>.sql` loaded:
  * rows that release's own worker wrote (tests/fixtures/release.make.ts).
  */
-export async function asReleaseLeftIt(app: App, commit: string, migrations: number): Promise<void> {
+async function asReleaseLeftIt(app: App, commit: string, migrations: number): Promise<void> {
   const files = (await readdir(join(repoRoot, "migrations"))).filter((f) => f.endsWith(".sql")).sort();
   await app.sql(
     `CREATE TABLE IF NOT EXISTS d1_migrations (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE,
@@ -79,16 +79,14 @@ function sourceBefore0015(lead: Rows[number]): Rows[number] {
 /**
  * Columns migrations added to existing tables, or changed on purpose, by
  * migration: what each holds on a release's row (given every table's rows).
+ * Only the migrations after the oldest kept fixture's (release-51c0643.sql,
+ * 0001 to 0012) are here: the releases before it are retired
+ * (docs/decisions.md, 'Upgrade tests').
  */
 const COLUMNS_ADDED: Record<
   number,
   Record<string, (row: Rows[number], release: Record<string, Rows>) => Rows[number]>
 > = {
-  // What an incident's alert named: its reasons then, for one alerted already.
-  9: {
-    delivery_incidents: (row) => ({ alerted_reasons: row.alerted_at === null ? null : row.reasons }),
-    webhook_events: () => ({ once_key: null }),
-  },
   // Every account there before is approved, with both permissions.
   16: {
     staff_users: (row) => ({ approved_at: row.confirmed_at, can_export: 1, can_delete: 1 }),
@@ -106,15 +104,10 @@ const COLUMNS_ADDED: Record<
 
 /**
  * Tables migrations added, by migration: what each holds on a release's
- * database once migrated, read from that database (null: nothing).
+ * database once migrated, read from that database (null: nothing). As for
+ * {@link COLUMNS_ADDED}, only after 0012.
  */
 const TABLES_ADDED: Record<number, Record<string, string | null>> = {
-  // Each owner's copy of an incident's e-mails.
-  10: { alert_mails: null },
-  // Which lead each row of the search index belongs to, filled from the index.
-  11: { leads_search_rows: "SELECT rowid AS search_rowid, lead_id FROM leads_search" },
-  // The change counter the panel's reloads are tagged with, from nought.
-  12: { lead_changes: "SELECT 1 AS id, 0 AS n" },
   // No visit counted yet; the leads counted per day and campaign, as the
   // leads read once upgraded; each search row's lead, the campaign rows too.
   15: {
@@ -221,16 +214,4 @@ export async function upgradeRelease(
     await Promise.all([jetimob.stop(), mail.stop(), hook.stop()]);
   };
   return { app, jetimob, mail, hook, before, after, stop };
-}
-
-/** What an account is told of itself (a new browser, a new password) and of new colleagues. */
-const ACCOUNT_NOTICES = /^(Novo acesso à sua conta do painel|Sua senha do painel foi|Novo acesso ao painel:)/;
-
-/** The subjects of the alert e-mails sent to `to` (new-lead notices and account notices left out). */
-export function alertSubjects(mail: FakeMail, to: string): string[] {
-  return mail
-    .messagesTo(to)
-    .map((m) => m.subject)
-    .filter((subject) => !subject.endsWith("— Recanto das Videiras") && !ACCOUNT_NOTICES.test(subject))
-    .filter((subject) => !/^(Novo lead no site|Lead atualizou os dados)$/.test(subject));
 }

@@ -1,0 +1,159 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { postLead } from "../support/leads";
+import { eventually } from "../support/net";
+import {
+  asUpgradedSince,
+  migrationFilesSince,
+  migrationsSince,
+  type Rows,
+  type Upgraded,
+  upgradeRelease,
+} from "../support/release";
+import { StaffClient } from "../support/staff";
+
+// A database as each kept release left it: its own migrations applied the way
+// `wrangler d1 migrations apply` applies them, filled with the rows that
+// release's own worker wrote (tests/fixtures/release-<commit>.sql, every
+// table, made by tests/fixtures/release.make.ts), the last lead's webhook
+// event refused by the receiver and waiting. The migrations since are applied
+// as production would get them; then every row is read back, each id counter
+// is where it was, the waiting event goes, and the release's own checks run.
+// Which releases are kept, and why: docs/decisions.md, 'Upgrade tests' (the
+// database made before migrations, 66b2b0b, is upgrade.test.ts's).
+
+const OWNER = { email: "ana.responsavel@altosdaserraimoveis.com.br", password: "vinho-tinto-2026" };
+
+/** The release's database, upgraded, and its id counters as the release left them. */
+type Upgrade = Upgraded & { sequencesBefore: Rows };
+
+type Release = {
+  commit: string;
+  /** The migrations it ran: its database is what they made. */
+  migrations: number;
+  /** What the migrations since must have done with this release's own rows, by name. */
+  checks: Record<string, (upgrade: Upgrade) => Promise<void>>;
+};
+
+async function signedInOwner(upgrade: Upgrade): Promise<StaffClient> {
+  const staff = new StaffClient(upgrade.app);
+  expect((await staff.login(OWNER.email, OWNER.password)).status).toBe(200);
+  return staff;
+}
+
+const RELEASES: Release[] = [
+  {
+    commit: "51c0643",
+    migrations: 12,
+    checks: {
+      "0014: deleting a lead takes its WhatsApp out of the conflict the release kept on its possible duplicate": async (
+        upgrade,
+      ) => {
+        const { app, before } = upgrade;
+        type Row = { id: string; lead_id: string; whatsapp: string; kind: string; submission_count: number };
+        const conflict = before.lead_submissions?.find((s) => s.kind === "conflict") as unknown as Row;
+        const owner = before.leads?.find((l) => l.id === conflict.lead_id) as unknown as Row;
+        const other = before.leads?.find((l) => l.whatsapp === conflict.whatsapp) as unknown as Row;
+        expect(other.id).not.toBe(owner.id);
+
+        const staff = await signedInOwner(upgrade);
+        expect((await staff.call("DELETE", `/api/leads/${other.id}`)).status).toBe(200);
+        expect(await app.sql("SELECT id FROM lead_submissions WHERE whatsapp = ?1", conflict.whatsapp)).toEqual([]);
+        expect(await app.sql("SELECT submission_count FROM leads WHERE id = ?1", owner.id)).toEqual([
+          { submission_count: owner.submission_count - 1 },
+        ]);
+      },
+    },
+  },
+  {
+    commit: "26f5d23",
+    migrations: 14,
+    checks: {
+      "0016: a visitor of that release who changes their details waits for staff, the lead unchanged until accepted":
+        async (upgrade) => {
+          const { app, before } = upgrade;
+          const lead = before.leads?.find((l) => l.delivery_status === "sent") as {
+            id: string;
+            name: string;
+            email: string;
+          };
+          const whatsapp = "(49) 98765-0000";
+          expect((await postLead(app, { name: lead.name, email: lead.email, whatsapp })).status).toBe(200);
+          const [row] = await app.sql<{ whatsapp: string }>("SELECT whatsapp FROM leads WHERE id = ?1", lead.id);
+          expect(row?.whatsapp).not.toBe("+5549987650000");
+          const [change] = await app.sql<{ id: number }>(
+            "SELECT id FROM lead_submissions WHERE lead_id = ?1 AND kind = 'pending'",
+            lead.id,
+          );
+          const staff = await signedInOwner(upgrade);
+          expect((await staff.call("POST", `/api/leads/${lead.id}/changes/${change?.id}/accept`, {})).status).toBe(200);
+          await eventually(async () => {
+            const [now] = await app.sql<{ whatsapp: string }>("SELECT whatsapp FROM leads WHERE id = ?1", lead.id);
+            return now?.whatsapp === "+5549987650000";
+          });
+        },
+      "0016: staff of that release are all approved, with both permissions": async ({ app, before }) => {
+        const staff = await app.sql(
+          "SELECT approved_at IS NOT NULL AS approved, can_export, can_delete FROM staff_users",
+        );
+        const confirmed = before.staff_users?.filter((u) => u.confirmed_at !== null).length;
+        expect(staff.filter((u) => u.approved === 1)).toHaveLength(confirmed ?? -1);
+        expect(staff.every((u) => u.can_export === 1 && u.can_delete === 1)).toBe(true);
+      },
+    },
+  },
+];
+
+describe.each(RELEASES)("a database made by release $commit", ({ commit, migrations, checks }) => {
+  let upgrade: Upgrade;
+
+  beforeAll(async () => {
+    let sequencesBefore: Rows = [];
+    const upgraded = await upgradeRelease(commit, migrations, async (release) => {
+      sequencesBefore = await release.sql("SELECT name, seq FROM sqlite_sequence ORDER BY name");
+    });
+    upgrade = { ...upgraded, sequencesBefore };
+  });
+
+  afterAll(() => upgrade?.stop());
+
+  it("was filled in every table, with a webhook event waiting after a refusal", () => {
+    for (const [table, rows] of Object.entries(upgrade.before)) expect(rows.length, table).toBeGreaterThan(0);
+    expect(upgrade.before.webhook_events?.filter((e) => e.status === "pending")).toEqual([
+      expect.objectContaining({ event: "lead.created", attempts: 1, last_error: "HTTP 503: {}" }),
+    ]);
+  });
+
+  it("gets every migration since, recorded as applied", async () => {
+    expect(await migrationsSince(upgrade.app, migrations)).toEqual(await migrationFilesSince(migrations));
+  });
+
+  it("keeps every row of every table, ids included, the webhook events of the rebuilt submissions among them", async () => {
+    const { app, before, after } = upgrade;
+    const expected = await asUpgradedSince(app, before, migrations);
+    expect(Object.keys(after)).toEqual(Object.keys(expected));
+    for (const table of Object.keys(expected)) expect(after[table], table).toEqual(expected[table]);
+    expect(after.webhook_events?.filter((e) => e.submission_id !== null).length).toBeGreaterThan(0);
+  });
+
+  it("keeps each id counter where it was, past the rows pruned", async () => {
+    const now = await upgrade.app.sql(
+      "SELECT name, seq FROM sqlite_sequence WHERE name != 'd1_migrations' ORDER BY name",
+    );
+    expect(now).toEqual(upgrade.sequencesBefore.filter((s) => s.name !== "d1_migrations"));
+  });
+
+  it("sends the webhook event the release left waiting, once, when the receiver takes it again", async () => {
+    const { app, before, hook } = upgrade;
+    const waiting = before.webhook_events?.find((e) => e.status === "pending") as { id: number };
+    await app.sql("UPDATE webhook_events SET next_attempt_at = 0 WHERE id = ?1", waiting.id);
+    hook.clear();
+    await app.runCron();
+    const sent = hook.received.map((r) => JSON.parse(r.body.toString()) as { event: string; lead?: { name: string } });
+    expect(sent.filter((e) => e.event === "lead.created" && e.lead?.name === "Olga Ouvida Depois")).toHaveLength(1);
+    expect(await app.sql("SELECT status, attempts FROM webhook_events WHERE id = ?1", waiting.id)).toEqual([
+      { status: "sent", attempts: 2 },
+    ]);
+  });
+
+  for (const [name, check] of Object.entries(checks)) it(name, () => check(upgrade));
+});
