@@ -1,6 +1,6 @@
 import { development, site } from "../config/agency";
 import Landing from "../features/landing/Landing";
-import type { RouteDef } from "../lib/router";
+import type { RouteDef } from "../lib/routeMatch";
 
 const titled = (page: string) => `${page} – ${development.name}`;
 

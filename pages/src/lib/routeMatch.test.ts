@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { findRoute, routeParam } from "./routeMatch";
-import type { RouteDef } from "./router";
+import { findRoute, type RouteDef, routeParam } from "./routeMatch";
 
 const page = async () => ({ default: () => null });
 const ROUTES: RouteDef[] = [

@@ -1,4 +1,24 @@
-import type { RouteDef } from "./router";
+import type { ComponentType } from "react";
+
+/** The site's routes: what each path loads and how it is prerendered. */
+export type PageModule = { default: ComponentType };
+
+export type RouteDef = {
+  path: string;
+  load: () => Promise<PageModule>;
+  /**
+   * "page": the prerendered HTML is this page (hydrate it); "shell": a neutral
+   * placeholder (render over it); "none": a path with a parameter, served the
+   * shell of another page by the worker.
+   */
+  prerender: "page" | "shell" | "none";
+  /** The document's title on this page: the prerendered HTML's, and set again on every navigation. */
+  title: string;
+  /** What the prerendered shell says while the page's code loads. */
+  shellText?: string;
+  /** The page's source file, for a lazy page prerendered as "page": its chunk's CSS goes into that HTML. */
+  module?: string;
+};
 
 /** `path` without trailing slashes: '/admin/' is '/admin'. */
 function withoutTrailingSlash(path: string): string {

@@ -9,32 +9,15 @@ import {
   useState,
 } from "react";
 import { focusHeading, scrollToHash } from "./pageArrival";
-import { findRoute } from "./routeMatch";
+import { findRoute, type RouteDef } from "./routeMatch";
+
+export type { PageModule, RouteDef } from "./routeMatch";
 
 /**
  * A small client router: the site's few routes (app/routes.ts) do not need a
  * library. Each route's page is loaded on demand, so the landing page ships
  * no staff code; `Link` (Link.tsx) navigates without a reload.
  */
-export type PageModule = { default: ComponentType };
-
-export type RouteDef = {
-  path: string;
-  load: () => Promise<PageModule>;
-  /**
-   * "page": the prerendered HTML is this page (hydrate it); "shell": a neutral
-   * placeholder (render over it); "none": a path with a parameter, served the
-   * shell of another page by the worker.
-   */
-  prerender: "page" | "shell" | "none";
-  /** The document's title on this page: the prerendered HTML's, and set again on every navigation. */
-  title: string;
-  /** What the prerendered shell says while the page's code loads. */
-  shellText?: string;
-  /** The page's source file, for a lazy page prerendered as "page": its chunk's CSS goes into that HTML. */
-  module?: string;
-};
-
 type RouterState = {
   path: string;
   navigate: (to: string, options?: { replace?: boolean }) => void;
