@@ -6,8 +6,8 @@
 -- (tests/api/schema.test.ts). Change both together.
 -- Timestamps are INTEGER milliseconds since the Unix epoch, UTC.
 
--- Leads left on the landing page. The first seven columns are the
--- specification's; the rest serve attribution, repeat submissions and the
+-- Leads left on the landing page. The first six columns and the last are
+-- the specification's; the rest serve attribution, repeat submissions and the
 -- delivery to the CRM.
 CREATE TABLE leads (
   id                TEXT PRIMARY KEY,
@@ -15,7 +15,6 @@ CREATE TABLE leads (
   email             TEXT NOT NULL,
   whatsapp          TEXT NOT NULL,
   origem            TEXT NOT NULL DEFAULT 'site',
-  jetimob_enviado   INTEGER NOT NULL DEFAULT 0 CHECK (jetimob_enviado IN (0, 1)),
   created_at        INTEGER NOT NULL,
   utm_source        TEXT,
   utm_medium        TEXT,
@@ -57,7 +56,10 @@ CREATE TABLE leads (
   -- 'blogdovinho.com.br'), else 'direto'; and the referrer's host when no
   -- utm_source named it.
   source            TEXT NOT NULL DEFAULT 'direto',
-  referrer_host     TEXT
+  referrer_host     TEXT,
+  -- The specification's 'Enviado' (0017): read from the delivery status,
+  -- written by nobody.
+  jetimob_enviado   INTEGER GENERATED ALWAYS AS (delivery_status = 'sent') VIRTUAL
 );
 
 -- One lead per person: a repeat submission updates the existing row (its
@@ -571,7 +573,7 @@ CREATE TRIGGER campaign_daily_delete BEFORE DELETE ON leads BEGIN
       AND campaign = coalesce(OLD.utm_campaign, '') AND content = coalesce(OLD.utm_content, '');
 END;
 
-CREATE TRIGGER campaign_daily_delivered AFTER UPDATE OF jetimob_enviado ON leads
+CREATE TRIGGER campaign_daily_delivered AFTER UPDATE OF delivery_status ON leads
   WHEN OLD.jetimob_enviado IS NOT NEW.jetimob_enviado
 BEGIN
   UPDATE campaign_daily SET delivered = delivered + NEW.jetimob_enviado - OLD.jetimob_enviado

@@ -59,7 +59,6 @@ const SUBMISSION_COLUMNS = [
 export const LEAD_COLUMNS = [
   "id",
   ...SUBMISSION_COLUMNS,
-  "jetimob_enviado",
   "created_at",
   "submission_count",
   "last_submitted_at",

@@ -99,6 +99,31 @@ const RELEASES: Release[] = [
         expect(staff.filter((u) => u.approved === 1)).toHaveLength(confirmed ?? -1);
         expect(staff.every((u) => u.can_export === 1 && u.can_delete === 1)).toBe(true);
       },
+      "0017: 'Enviado' is read from the delivery status, the campaign report's 'delivered' follows it, and nobody writes it":
+        async (upgrade) => {
+          const { app, before } = upgrade;
+          const sent = (before.leads ?? []).filter((l) => l.jetimob_enviado === 1).map((l) => l.id);
+          expect(sent.length).toBeGreaterThan(0);
+          const now = await app.sql<{ id: string; jetimob_enviado: number; delivery_status: string }>(
+            "SELECT id, jetimob_enviado, delivery_status FROM leads ORDER BY id",
+          );
+          // Sent then is sent now (the cron of the checks before may have delivered more since).
+          expect(now.filter((l) => l.jetimob_enviado === 1).map((l) => l.id)).toEqual(expect.arrayContaining(sent));
+          expect(now.every((l) => l.jetimob_enviado === (l.delivery_status === "sent" ? 1 : 0))).toBe(true);
+          await expect(app.sql("UPDATE leads SET jetimob_enviado = 0")).rejects.toThrow(/generated column/);
+
+          const staff = await signedInOwner(upgrade);
+          const pending = now.find((l) => l.delivery_status !== "sent");
+          const delivered = async () =>
+            (await app.sql<{ d: number }>("SELECT sum(delivered) AS d FROM campaign_daily"))[0]?.d ?? 0;
+          const deliveredBefore = await delivered();
+          const marked = await staff.call("POST", `/api/leads/${pending?.id}/mark-sent`, {});
+          expect(marked.status).toBe(200);
+          expect(await app.sql("SELECT jetimob_enviado FROM leads WHERE id = ?1", pending?.id)).toEqual([
+            { jetimob_enviado: 1 },
+          ]);
+          expect(await delivered()).toBe(deliveredBefore + 1);
+        },
     },
   },
 ];

@@ -61,6 +61,7 @@ describe(`a database made by release 66b2b0b (${SCHEMA_FILE.split("/").at(-1)})`
       "0014_lead_delete_conflicts.sql",
       "0015_campaigns.sql",
       "0016_trust.sql",
+      "0017_sent_follows_status.sql",
     ]);
   });
 

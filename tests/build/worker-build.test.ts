@@ -46,18 +46,6 @@ describe("the built worker", () => {
     expect(exports(shipped)).toEqual(exports(named));
   });
 
-  it("carries no URL parser and none of its Unicode (IDNA) tables", async () => {
-    // The request's URL comes parsed from the runtime (worker/src/http.rs);
-    // the url crate's IDNA back end was a fifth of the WASM. The build keeps a
-    // copy of the module with its function names, so a name there means its
-    // code is in the module that ships.
-    const names = (await readFile(join(repoRoot, ".build/worker-names.wasm"))).toString("latin1");
-    expect(names).toContain("lead_worker::");
-    for (const code of ["icu_normalizer", "icu_properties", "idna::", "url::parser", "url::host"]) {
-      expect(names, code).not.toContain(code);
-    }
-  });
-
   it("stays within its size budget", async () => {
     // Cloudflare takes megabytes, and V8 compiles the module in a few ms:
     // the ceiling is there to notice a dependency that balloons it.

@@ -25,11 +25,11 @@ export type SeedLead = {
 let serial = 0;
 
 const INSERT_LEAD = `INSERT INTO leads (id, name, email, whatsapp, origem, created_at, last_submitted_at,
-    delivery_status, jetimob_enviado, delivery_attempts, last_error, next_attempt_at, sent_at, sent_by,
+    delivery_status, delivery_attempts, last_error, next_attempt_at, sent_at, sent_by,
     sent_name, sent_email, sent_whatsapp, update_status, update_last_error, update_requested_at,
     utm_source, utm_medium, utm_campaign, utm_content, utm_term, source)
   VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19,
-    ?20, ?21, ?22, ?23, ?24, ?25)`;
+    ?20, ?21, ?22, ?23, ?24)`;
 
 /**
  * Writes leads straight into D1 (as if they had arrived over time), in one
@@ -78,7 +78,6 @@ export async function insertLeads(
       r.origem,
       r.created_at,
       r.delivery_status,
-      r.delivery_status === "sent" ? 1 : 0,
       r.delivery_attempts,
       r.last_error,
       r.next_attempt_at,

@@ -3,8 +3,11 @@
 //! own `utm_source`, else the site or app that sent the visitor, else
 //! 'direto'.
 
+use serde::{Deserialize, Serialize};
+use worker::Url;
+
 use crate::characters::{breaks_line, is_format};
-use crate::http::UrlParts;
+use crate::http;
 
 /// The longest a campaign's field (`utm_*`) is kept.
 pub const SHORT_FIELD_MAX: usize = 200;
@@ -30,12 +33,28 @@ pub fn clean(value: Option<String>, max: usize) -> Option<String> {
 /// The value if it is an absolute `http://` or `https://` address with a
 /// host; `javascript:`, `data:`, an app's address or a relative one is
 /// `None`: the page's address and the referrer are shown as links and sent
-/// to the CRM.
+/// to the CRM. The value is kept as written, so it must be written with its
+/// host after `://`: the URL standard would also read `https:x.example` or
+/// `https:///x.example` as that host, which no browser sends.
 pub fn web_address(value: Option<String>) -> Option<String> {
     let value = value?;
-    UrlParts::split(&value)
-        .is_some_and(|url| url.is_http() && url.host_name().is_some())
-        .then_some(value)
+    let written_with_host = value.split_once("://").is_some_and(|(scheme, rest)| {
+        (scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https"))
+            && !rest.starts_with(['/', '\\'])
+    });
+    (written_with_host && http::web_address(&value).is_some()).then_some(value)
+}
+
+/// The host of an absolute address of any scheme, in lower case: a web page's,
+/// or an Android app's package name (`android-app://com.whatsapp/`), which
+/// says where a visit came from as well.
+pub fn host_name(address: &str) -> Option<String> {
+    Some(
+        Url::parse(address.trim())
+            .ok()?
+            .host_str()?
+            .to_ascii_lowercase(),
+    )
 }
 
 /// A visit with no `utm_source`, no click id and no referrer from another site.
@@ -155,7 +174,7 @@ fn family(host: &str) -> Option<&'static str> {
 /// The referrer's host in lower case without `www.` (and a final dot), if
 /// it has one and it is not `own_host`.
 pub fn referrer_host(referrer: &str, own_host: &str) -> Option<String> {
-    let host = UrlParts::split(referrer.trim())?.host_name()?;
+    let host = host_name(referrer)?;
     let host = host.trim_end_matches('.');
     let host = host.strip_prefix("www.").unwrap_or(host);
     let own = own_host.trim_end_matches('.').to_ascii_lowercase();
@@ -203,6 +222,22 @@ impl Source {
             referrer_host: host,
         }
     }
+}
+
+/// Where the visitor came from and which campaign brought them: as the
+/// `leads` table's columns name it, so a row reads into it and an answer
+/// writes it out with the same names (`#[serde(flatten)]`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Attribution {
+    pub utm_source: Option<String>,
+    pub utm_medium: Option<String>,
+    pub utm_campaign: Option<String>,
+    pub utm_term: Option<String>,
+    pub utm_content: Option<String>,
+    pub gclid: Option<String>,
+    pub fbclid: Option<String>,
+    pub referrer: Option<String>,
+    pub page_url: Option<String>,
 }
 
 #[cfg(test)]

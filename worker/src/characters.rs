@@ -70,9 +70,95 @@ pub fn is_visible(c: char) -> bool {
         && !is_variation_selector(c)
 }
 
+/// Characters typed for the apostrophe `'`: iOS Smart Punctuation's `’` (and
+/// `‘`), the modifier letter `ʼ`, the acute accent `´` and the backtick.
+pub const APOSTROPHES: [char; 5] = ['\u{2019}', '\u{2018}', '\u{2bc}', '\u{b4}', '`'];
+
+/// The zero-width joiner, which holds an emoji sequence together (👨‍👩‍👧).
+const ZWJ: char = '\u{200d}';
+
+/// Whether a zero-width joiner beside `c` joins an emoji sequence: an emoji,
+/// or its variation selector, is not a letter, not ASCII, not a joiner.
+fn joins(c: Option<char>) -> bool {
+    c.is_some_and(|c| !c.is_ascii() && !c.is_alphanumeric() && !c.is_whitespace() && c != ZWJ)
+}
+
+/// Text as it reads: each apostrophe look-alike becomes `'`, and the invisible
+/// format characters are dropped, but for a zero-width joiner between two
+/// visible non-ASCII characters that are not letters (an emoji sequence).
+/// Names are stored so, and search terms read so, so that `D’Ávila` from an
+/// iPhone and `D'Ávila` from a computer are one name.
+pub fn plain_text(raw: &str) -> String {
+    let mut plain = String::with_capacity(raw.len());
+    // The visible character after a run of invisible ones, found once for
+    // the run (up to byte `.0`): a name of thousands of joiners costs one
+    // pass, not a pass per joiner.
+    let mut after_run: Option<(usize, Option<char>)> = None;
+    for (i, c) in raw.char_indices() {
+        if c == ZWJ {
+            let next = match after_run {
+                Some((end, next)) if i < end => next,
+                _ => {
+                    let rest = &raw[i + c.len_utf8()..];
+                    let found = rest.char_indices().find(|(_, c)| !is_format(*c));
+                    let end = found.map_or(raw.len(), |(j, _)| i + c.len_utf8() + j);
+                    let next = found.map(|(_, c)| c);
+                    after_run = Some((end, next));
+                    next
+                }
+            };
+            if joins(plain.chars().next_back()) && joins(next) {
+                plain.push(c);
+            }
+        } else if APOSTROPHES.contains(&c) {
+            plain.push('\'');
+        } else if !is_format(c) {
+            plain.push(c);
+        }
+    }
+    plain
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// The rule as first written: each joiner looks ahead on its own.
+    fn plain_text_by_lookahead(raw: &str) -> String {
+        let mut plain = String::new();
+        for (i, c) in raw.char_indices() {
+            if c == ZWJ {
+                let next = raw[i + c.len_utf8()..].chars().find(|c| !is_format(*c));
+                if joins(plain.chars().next_back()) && joins(next) {
+                    plain.push(c);
+                }
+            } else if APOSTROPHES.contains(&c) {
+                plain.push('\'');
+            } else if !is_format(c) {
+                plain.push(c);
+            }
+        }
+        plain
+    }
+
+    #[test]
+    fn thousands_of_joiners_between_two_emoji_keep_one_and_alone_keep_nothing() {
+        // 5,400 joiners fill the 16 KiB a lead may be; looked ahead of one by
+        // one, they cost 15 million steps, every request, before any limit.
+        let joiners = "\u{200d}".repeat(5_400);
+        assert_eq!(plain_text(&format!("🍇{joiners}🍷")), "🍇\u{200d}🍷");
+        assert_eq!(plain_text(&joiners), "");
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn joiners_are_kept_exactly_where_the_rule_keeps_them(
+            raw in "[a-zé 🍇👩🌈\u{200d}\u{200b}\u{fe0f}\u{2019}\u{202e}]{0,40}"
+        ) {
+            prop_assert_eq!(plain_text(&raw), plain_text_by_lookahead(&raw));
+        }
+    }
 
     #[test]
     fn every_bidi_control_is_an_invisible_format_character() {

@@ -1,20 +1,36 @@
 //! Settings from `wrangler.toml` `[vars]` and secrets (`.dev.vars` locally).
 
-use worker::Env;
-
-use crate::d1::D1Database;
-use crate::platform::HostResult;
+use worker::{D1Database, Env};
 
 /// The D1 binding that holds every table.
-pub fn database(env: &Env) -> HostResult<D1Database> {
-    D1Database::of(env)
+pub fn database(env: &Env) -> worker::Result<D1Database> {
+    crate::db::of(env)
 }
 
 /// A plain setting or secret; unset and blank are the same: `None`.
 pub fn setting(env: &Env, name: &str) -> Option<String> {
-    crate::web::env_text(env, name)
+    env.var(name)
+        .map(|v| v.to_string())
+        .ok()
+        .or_else(|| number_or_flag(env, name))
         .map(|v| v.trim().to_string())
         .filter(|v| !v.is_empty())
+}
+
+/// A `[vars]` number or boolean (`STAFF_SIGNUPS_PER_DAY = 40`,
+/// `MAIL_LOG_ONLY = true`), as written. Read from the binding itself: the
+/// `worker` crate's `Env::var` takes only strings, and `Env::object_var`
+/// only objects.
+fn number_or_flag(env: &Env, name: &str) -> Option<String> {
+    let value = js_sys::Reflect::get(env, &wasm_bindgen::JsValue::from_str(name)).ok()?;
+    if let Some(n) = value.as_f64() {
+        return Some(if n.fract() == 0.0 {
+            format!("{}", n as i64)
+        } else {
+            n.to_string()
+        });
+    }
+    value.as_bool().map(|b| b.to_string())
 }
 
 /// Where the site answers, for links in e-mails and webhooks written outside

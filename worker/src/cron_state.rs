@@ -2,8 +2,7 @@
 //! each a named row of `cron_state` holding the latest time it happened.
 //! Noted by the code where it happens; read in SQL with [`noted!`].
 
-use crate::d1::{D1Database, D1PreparedStatement, query};
-use crate::platform::HostResult;
+use crate::db::{self, D1Database, D1PreparedStatement, query};
 
 // The rows' names, each a macro so that SQL can name it at compile time.
 
@@ -61,8 +60,8 @@ const FORGET_SQL: &str = "DELETE FROM cron_state WHERE name = ?1";
 
 /// Notes that `name` happened at `at`; the latest time stays, whatever
 /// order parallel notes land in.
-pub async fn note(db: &D1Database, name: &str, at: i64) -> HostResult<()> {
-    noting(db, name, at).run().await?;
+pub async fn note(db: &D1Database, name: &str, at: i64) -> worker::Result<()> {
+    db::run(&noting(db, name, at)).await?;
     Ok(())
 }
 

@@ -10,14 +10,13 @@
 
 use std::cell::RefCell;
 
-use worker::Env;
+use serde::{Deserialize, Serialize};
+use worker::{Env, Response};
 
 use crate::alerts::heartbeat::{Heartbeat, heartbeat_columns};
 use crate::alerts::incidents::oldest_correction;
-use crate::d1::row;
+use crate::db;
 use crate::http::{self, ApiResult};
-use crate::json::{self, Json};
-use crate::web::Response;
 use crate::{config, crm, platform};
 
 /// How long an answer is reused.
@@ -35,20 +34,41 @@ const HEALTH_SQL: &str = concat!(
        (SELECT reasons FROM delivery_incidents WHERE resolved_at IS NULL) AS incident"
 );
 
-row! {
-    #[derive(Debug, Default)]
-    struct Row {
-        oldest_pending_at: Option<i64>,
-        oldest_correction_at: Option<i64>,
-        watched_at: Option<i64>,
-        mail_sent_at: Option<i64>,
-        mail_failed_at: Option<i64>,
-        incident: Option<String>,
-    }
+#[derive(Debug, Default, Deserialize)]
+struct Row {
+    oldest_pending_at: Option<i64>,
+    oldest_correction_at: Option<i64>,
+    watched_at: Option<i64>,
+    mail_sent_at: Option<i64>,
+    mail_failed_at: Option<i64>,
+    incident: Option<String>,
+}
+
+/// The answer's body.
+#[derive(Debug, Clone, Serialize)]
+struct Health {
+    status: &'static str,
+    database: &'static str,
+    crm: &'static str,
+    /// What D1 told; none when it did not answer.
+    #[serde(flatten)]
+    waits: Option<Waits>,
+    /// Why the status is degraded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<String>,
+}
+
+/// How long delivery has waited, in whole minutes.
+#[derive(Debug, Clone, Serialize)]
+struct Waits {
+    oldest_pending_minutes: i64,
+    oldest_correction_minutes: i64,
+    /// `null` on a database no cron ran on.
+    last_watch_minutes: Option<i64>,
 }
 
 thread_local! {
-    static LAST: RefCell<Option<(i64, u16, Json)>> = const { RefCell::new(None) };
+    static LAST: RefCell<Option<(i64, u16, Health)>> = const { RefCell::new(None) };
 }
 
 pub async fn check(env: &Env) -> ApiResult<Response> {
@@ -62,21 +82,21 @@ pub async fn check(env: &Env) -> ApiResult<Response> {
             (status, body)
         }
     };
-    let response = http::json_response(&body, status);
+    let response = http::json(status, &body)?;
     response
         .headers()
-        .set("Cache-Control", &format!("max-age={}", CACHE_MS / 1000));
+        .set("Cache-Control", &format!("max-age={}", CACHE_MS / 1000))?;
     Ok(response)
 }
 
-async fn measure(env: &Env, now: i64) -> (u16, Json) {
+async fn measure(env: &Env, now: i64) -> (u16, Health) {
     let crm = if crm::is_configured(env) {
         "configured"
     } else {
         "off"
     };
     let row = match config::database(env) {
-        Ok(db) => db.prepare(HEALTH_SQL).first::<Row>().await,
+        Ok(db) => db::first::<Row>(&db.prepare(HEALTH_SQL)).await,
         Err(e) => Err(e),
     };
     match row {
@@ -84,12 +104,13 @@ async fn measure(env: &Env, now: i64) -> (u16, Json) {
             worker::console_error!("health: D1 did not answer: {error}");
             (
                 503,
-                json::object()
-                    .field("status", "degraded")
-                    .field("database", "unavailable")
-                    .field("crm", crm)
-                    .field("reason", "database unavailable")
-                    .end(),
+                Health {
+                    status: "degraded",
+                    database: "unavailable",
+                    crm,
+                    waits: None,
+                    reason: Some("database unavailable".to_string()),
+                },
             )
         }
         Ok(row) => {
@@ -109,21 +130,54 @@ async fn measure(env: &Env, now: i64) -> (u16, Json) {
             .into_iter()
             .flatten()
             .collect();
-            let body = json::object()
-                .field("status", if reasons.is_empty() { "ok" } else { "degraded" })
-                .field("database", "ok")
-                .field("crm", crm)
-                .field("oldest_pending_minutes", waited(row.oldest_pending_at))
-                .field(
-                    "oldest_correction_minutes",
-                    waited(row.oldest_correction_at),
-                )
-                .field("last_watch_minutes", beat.minutes_ago(now));
-            if reasons.is_empty() {
-                (200, body.end())
-            } else {
-                (503, body.field("reason", reasons.join("; ")).end())
-            }
+            let status = if reasons.is_empty() { 200 } else { 503 };
+            let body = Health {
+                status: if reasons.is_empty() { "ok" } else { "degraded" },
+                database: "ok",
+                crm,
+                waits: Some(Waits {
+                    oldest_pending_minutes: waited(row.oldest_pending_at),
+                    oldest_correction_minutes: waited(row.oldest_correction_at),
+                    last_watch_minutes: beat.minutes_ago(now),
+                }),
+                reason: (!reasons.is_empty()).then(|| reasons.join("; ")),
+            };
+            (status, body)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_answer_has_the_members_monitors_read() {
+        let down = Health {
+            status: "degraded",
+            database: "unavailable",
+            crm: "off",
+            waits: None,
+            reason: Some("database unavailable".into()),
+        };
+        assert_eq!(
+            serde_json::to_string(&down).unwrap(),
+            r#"{"status":"degraded","database":"unavailable","crm":"off","reason":"database unavailable"}"#
+        );
+        let up = Health {
+            status: "ok",
+            database: "ok",
+            crm: "configured",
+            waits: Some(Waits {
+                oldest_pending_minutes: 0,
+                oldest_correction_minutes: 3,
+                last_watch_minutes: None,
+            }),
+            reason: None,
+        };
+        assert_eq!(
+            serde_json::to_string(&up).unwrap(),
+            r#"{"status":"ok","database":"ok","crm":"configured","oldest_pending_minutes":0,"oldest_correction_minutes":3,"last_watch_minutes":null}"#
+        );
     }
 }

@@ -1,53 +1,45 @@
 //! The lead site's worker: the lead endpoint, the staff API and the pages.
 
-use std::convert::Infallible;
+use worker::{Context, Env, Method, Request, Response, ScheduleContext, ScheduledEvent, event};
 
-use worker::{Context, Env, ScheduleContext, ScheduledEvent, event};
-
-pub mod admin;
+mod admin;
 mod agency;
 mod alerts;
+mod assets;
 mod attribution;
-mod audit;
-pub mod auth;
+mod audit_log;
+mod auth;
 mod campaigns;
 mod characters;
 mod config;
 mod cookies;
-pub mod crm;
+mod crm;
 mod cron_state;
 mod csv;
-mod d1;
 mod dates;
+mod db;
 mod email;
 mod health;
 mod http;
-mod json;
-pub mod leads;
+mod leads;
 mod live_session;
 mod mail;
 mod messages;
 mod outbound;
-pub mod platform;
-pub mod rate_limit;
+mod platform;
+mod rate_limit;
 mod retention;
 mod signing;
 mod site;
 mod team;
-pub mod turnstile;
-mod web;
+mod turnstile;
+mod whatsapp;
 
 use http::{ApiError, ApiResult};
-use web::{Method, Request, Response};
 
 #[event(fetch)]
-pub async fn fetch(
-    req: web_sys::Request,
-    env: Env,
-    ctx: Context,
-) -> Result<web_sys::Response, Infallible> {
-    let req = Request::new(req);
-    let path = req.path().to_string();
+pub async fn fetch(req: Request, env: Env, ctx: Context) -> worker::Result<Response> {
+    let path = req.path();
     let method = req.method();
     let answer: ApiResult<Response> = match path.as_str() {
         "/functions/v1/send-lead-jetimob" => match method {
@@ -70,19 +62,19 @@ pub async fn fetch(
         p if p == "/api/campaigns" || p.starts_with("/api/campaigns/") => {
             campaigns::route(req, &env, p).await
         }
-        "/api/audit" => audit::route(req, &env, "/api/audit").await,
+        "/api/audit" => team::activity::route(req, &env, "/api/audit").await,
         p if p.starts_with("/api/") => Err(ApiError::NotFound(messages::NOT_FOUND.into())),
-        _ => return Ok(site::serve(req, &env, &ctx).await.into_raw()),
+        _ => return Ok(site::serve(req, &env, &ctx).await),
     };
     let response = answer.unwrap_or_else(ApiError::into_response);
     let headers = response.headers();
     // Every API answer is private and fresh; only the health check says how
     // long a monitor may reuse it.
-    if !headers.has("Cache-Control") {
-        headers.set("Cache-Control", "no-store");
+    if !headers.has("Cache-Control").unwrap_or(false) {
+        headers.set("Cache-Control", "no-store")?;
     }
-    headers.set("X-Content-Type-Options", "nosniff");
-    Ok(response.into_raw())
+    headers.set("X-Content-Type-Options", "nosniff")?;
+    Ok(response)
 }
 
 /// Every minute: removes what is no longer kept, delivers what is due to the
@@ -91,7 +83,7 @@ pub async fn fetch(
 /// (and the local trigger) ends when the work does.
 #[event(scheduled)]
 pub async fn scheduled(_event: ScheduledEvent, env: Env, _ctx: ScheduleContext) {
-    d1::start_counting();
+    db::start_counting();
     retention::run(&env).await;
     if let Err(e) = crm::run_due(&env).await {
         worker::console_error!("cron: delivery run failed: {e}");
@@ -99,6 +91,6 @@ pub async fn scheduled(_event: ScheduledEvent, env: Env, _ctx: ScheduleContext) 
     alerts::run(&env).await;
     // D1 bills by rows read, and this runs 1,440 times a day: what one run
     // cost, in the log (and in `make bench`, at 100,000 leads).
-    let rows = d1::finish_counting();
+    let rows = db::finish_counting();
     worker::console_log!("cron: D1 rows read {}, written {}", rows.read, rows.written);
 }

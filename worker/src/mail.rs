@@ -10,12 +10,12 @@ pub mod escape;
 
 use std::time::Duration;
 
+use serde::Serialize;
 use sha2::{Digest, Sha256};
 use worker::Env;
 
 use crate::cron_state::{self, mail_failed_at, mail_sent_at};
-use crate::platform::{HostError, HostResult};
-use crate::{agency, config, json, outbound, platform};
+use crate::{agency, config, outbound, platform};
 
 const DEFAULT_MAIL_API_BASE_URL: &str = "https://api.resend.com";
 
@@ -49,25 +49,254 @@ impl Email {
             digest.update(part.as_bytes());
             digest.update([0]);
         }
-        digest
-            .finalize()
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect()
+        crate::signing::hex(&digest.finalize())
     }
 }
 
-/// A message written once for both its parts: paragraphs and links, each
-/// value escaped for the part it goes in ([`escape`]).
+/// A message before it has an address: what the owners' copies of an
+/// incident's e-mails keep until they go (`alerts::owner_mails`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Written {
+    pub subject: String,
+    pub text: String,
+    pub html: String,
+}
+
+impl Written {
+    /// The message to `to`.
+    pub fn to(self, to: &str) -> Email {
+        Email {
+            to: to.to_string(),
+            subject: self.subject,
+            text: self.text,
+            html: self.html,
+            once: None,
+        }
+    }
+}
+
+/// Every e-mail the worker sends is written here, once for both its parts:
+/// blocks of lines, each value escaped for the part it goes in ([`escape`]),
+/// the markup of the HTML part written nowhere else. A block or a stretch of
+/// a line can be kept to one part, where the two say a thing their own way
+/// (a button in the HTML, its address spelled out in the text).
 #[derive(Debug, Default)]
 pub struct Letter {
-    parts: Vec<Part>,
+    framed: bool,
+    blocks: Vec<Block>,
+}
+
+/// Which of a message's two parts shows something.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Part {
+    Text,
+    Html,
+}
+
+/// A block of a [`Letter`]: its lines, one paragraph of the HTML part, set
+/// apart by a blank line in the text part.
+#[derive(Debug)]
+pub struct Block {
+    kind: BlockKind,
+    only: Option<Part>,
+    lines: Vec<Vec<Span>>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum BlockKind {
+    Paragraph,
+    /// An entry of a list: a bullet before its first line in the text part,
+    /// the others indented under it.
+    Item,
+    /// The small print at the end.
+    Note,
+}
+
+/// A stretch of a line.
+#[derive(Debug)]
+pub struct Span {
+    kind: SpanKind,
+    only: Option<Part>,
 }
 
 #[derive(Debug)]
-enum Part {
-    Paragraph(String),
-    Link { label: String, url: String },
+enum SpanKind {
+    Plain(String),
+    Strong(String),
+    Emphasis(String),
+    /// `label: url` in the text part, a link named `label` in the HTML.
+    Link {
+        label: String,
+        url: String,
+    },
+}
+
+impl Span {
+    pub fn plain(text: impl Into<String>) -> Self {
+        Self::of(SpanKind::Plain(text.into()))
+    }
+
+    /// Bold in the HTML part, plain in the text.
+    pub fn strong(text: impl Into<String>) -> Self {
+        Self::of(SpanKind::Strong(text.into()))
+    }
+
+    /// In italics in the HTML part, plain in the text.
+    pub fn emphasis(text: impl Into<String>) -> Self {
+        Self::of(SpanKind::Emphasis(text.into()))
+    }
+
+    /// `label: url` in the text part, a link named `label` in the HTML.
+    pub fn link(label: impl Into<String>, url: impl Into<String>) -> Self {
+        Self::of(SpanKind::Link {
+            label: label.into(),
+            url: url.into(),
+        })
+    }
+
+    /// Shown in the text part only.
+    pub fn text_only(self) -> Self {
+        Self {
+            only: Some(Part::Text),
+            ..self
+        }
+    }
+
+    /// Shown in the HTML part only.
+    pub fn html_only(self) -> Self {
+        Self {
+            only: Some(Part::Html),
+            ..self
+        }
+    }
+
+    fn of(kind: SpanKind) -> Self {
+        Self { kind, only: None }
+    }
+
+    fn write(&self, part: Part, out: &mut String) {
+        if self.only.is_some_and(|only| only != part) {
+            return;
+        }
+        match (&self.kind, part) {
+            (SpanKind::Plain(t) | SpanKind::Strong(t) | SpanKind::Emphasis(t), Part::Text) => {
+                out.push_str(&escape::text(t))
+            }
+            (SpanKind::Link { label, url }, Part::Text) => {
+                out.push_str(&format!("{}: {}", escape::text(label), escape::text(url)))
+            }
+            (SpanKind::Plain(t), Part::Html) => out.push_str(&escape::html(t)),
+            (SpanKind::Strong(t), Part::Html) => {
+                out.push_str(&format!("<strong>{}</strong>", escape::html(t)))
+            }
+            (SpanKind::Emphasis(t), Part::Html) => {
+                out.push_str(&format!("<em>{}</em>", escape::html(t)))
+            }
+            (SpanKind::Link { label, url }, Part::Html) => out.push_str(&format!(
+                "<a href=\"{}\">{}</a>",
+                escape::html(url),
+                escape::html(label)
+            )),
+        }
+    }
+}
+
+impl From<&str> for Span {
+    fn from(text: &str) -> Self {
+        Span::plain(text)
+    }
+}
+
+impl From<String> for Span {
+    fn from(text: String) -> Self {
+        Span::plain(text)
+    }
+}
+
+impl Block {
+    pub fn paragraph() -> Self {
+        Self::of(BlockKind::Paragraph)
+    }
+
+    /// An entry of a list: `• ` before its first line in the text part, its
+    /// other lines indented under it.
+    pub fn item() -> Self {
+        Self::of(BlockKind::Item)
+    }
+
+    /// The small print at the end: in small grey letters in the HTML part.
+    pub fn note() -> Self {
+        Self::of(BlockKind::Note)
+    }
+
+    /// One more line, of these stretches.
+    pub fn line<S: Into<Span>>(mut self, spans: impl IntoIterator<Item = S>) -> Self {
+        self.lines.push(spans.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// Shown in the text part only.
+    pub fn text_only(self) -> Self {
+        Self {
+            only: Some(Part::Text),
+            ..self
+        }
+    }
+
+    /// Shown in the HTML part only.
+    pub fn html_only(self) -> Self {
+        Self {
+            only: Some(Part::Html),
+            ..self
+        }
+    }
+
+    fn of(kind: BlockKind) -> Self {
+        Self {
+            kind,
+            only: None,
+            lines: Vec::new(),
+        }
+    }
+
+    fn shown_in(&self, part: Part) -> bool {
+        self.only.is_none_or(|only| only == part)
+    }
+
+    fn text(&self) -> String {
+        let mut out = String::new();
+        for (i, line) in self.lines.iter().enumerate() {
+            if i > 0 {
+                out.push('\n');
+            }
+            match (self.kind, i) {
+                (BlockKind::Item, 0) => out.push_str("• "),
+                (BlockKind::Item, _) => out.push_str("  "),
+                _ => {}
+            }
+            for span in line {
+                span.write(Part::Text, &mut out);
+            }
+        }
+        out
+    }
+
+    fn html(&self) -> String {
+        let mut out = String::from(match self.kind {
+            BlockKind::Paragraph | BlockKind::Item => "<p>",
+            BlockKind::Note => "<p style=\"color:#666;font-size:13px\">",
+        });
+        for (i, line) in self.lines.iter().enumerate() {
+            if i > 0 {
+                out.push_str("<br>");
+            }
+            for span in line {
+                span.write(Part::Html, &mut out);
+            }
+        }
+        out.push_str("</p>");
+        out
+    }
 }
 
 impl Letter {
@@ -75,53 +304,56 @@ impl Letter {
         Self::default()
     }
 
-    /// A paragraph of `text`.
-    pub fn paragraph(mut self, text: impl Into<String>) -> Self {
-        self.parts.push(Part::Paragraph(text.into()));
+    /// The HTML part in the frame of the cron's e-mails (alerts and
+    /// notices): sans-serif, with room between the lines.
+    pub fn framed(mut self) -> Self {
+        self.framed = true;
         self
+    }
+
+    /// A paragraph of `text`.
+    pub fn paragraph(self, text: impl Into<String>) -> Self {
+        self.block(Block::paragraph().line([Span::plain(text)]))
     }
 
     /// A link: `label: url` in the text part, a link named `label` in the HTML.
-    pub fn link(mut self, label: &str, url: &str) -> Self {
-        self.parts.push(Part::Link {
-            label: label.to_string(),
-            url: url.to_string(),
-        });
+    pub fn link(self, label: &str, url: &str) -> Self {
+        self.block(Block::paragraph().line([Span::link(label, url)]))
+    }
+
+    pub fn block(mut self, block: Block) -> Self {
+        self.blocks.push(block);
         self
     }
 
-    /// The message to `to` under `subject` (a subject is one line, too).
-    pub fn to(self, to: &str, subject: &str) -> Email {
+    /// The message under `subject` (a subject is one line, too).
+    pub fn write(self, subject: &str) -> Written {
         let text = self
-            .parts
+            .blocks
             .iter()
-            .map(|part| match part {
-                Part::Paragraph(p) => escape::text(p),
-                Part::Link { label, url } => {
-                    format!("{}: {}", escape::text(label), escape::text(url))
-                }
-            })
+            .filter(|b| b.shown_in(Part::Text))
+            .map(Block::text)
             .collect::<Vec<_>>()
             .join("\n\n");
-        let html = self
-            .parts
+        let mut html: String = self
+            .blocks
             .iter()
-            .map(|part| match part {
-                Part::Paragraph(p) => format!("<p>{}</p>", escape::html(p)),
-                Part::Link { label, url } => format!(
-                    "<p><a href=\"{}\">{}</a></p>",
-                    escape::html(url),
-                    escape::html(label)
-                ),
-            })
+            .filter(|b| b.shown_in(Part::Html))
+            .map(Block::html)
             .collect();
-        Email {
-            to: to.to_string(),
+        if self.framed {
+            html = format!("<div style=\"font-family:sans-serif;line-height:1.5\">{html}</div>");
+        }
+        Written {
             subject: escape::text(subject),
             text,
             html,
-            once: None,
         }
+    }
+
+    /// The message to `to` under `subject`.
+    pub fn to(self, to: &str, subject: &str) -> Email {
+        self.write(subject).to(to)
     }
 }
 
@@ -161,7 +393,7 @@ pub fn is_available(env: &Env) -> bool {
 
 /// Sends `email`; an error means it was not accepted by the e-mail API (or
 /// that e-mail is off here). What the API answered is noted (see [`note`]).
-pub async fn send(env: &Env, email: &Email) -> HostResult<()> {
+pub async fn send(env: &Env, email: &Email) -> worker::Result<()> {
     let key = match delivery(env) {
         Delivery::Api(key) => key,
         Delivery::Log => {
@@ -174,7 +406,7 @@ pub async fn send(env: &Env, email: &Email) -> HostResult<()> {
             return Ok(());
         }
         Delivery::Off => {
-            return Err(HostError::new(
+            return Err(worker::Error::from(
                 "e-mail is off: MAIL_API_KEY is not set (MAIL_LOG_ONLY only in local development)",
             ));
         }
@@ -215,18 +447,17 @@ async fn note(env: &Env, sent: bool) {
     }
 }
 
-async fn post(env: &Env, key: &str, email: &Email) -> HostResult<()> {
+async fn post(env: &Env, key: &str, email: &Email) -> worker::Result<()> {
     let base = config::setting(env, "MAIL_API_BASE_URL")
         .unwrap_or_else(|| DEFAULT_MAIL_API_BASE_URL.into());
     let from = config::setting(env, "MAIL_FROM").unwrap_or_else(default_from);
-    let body = json::object()
-        .field("from", &from)
-        .field("to", json::Json::strings([email.to.as_str()]))
-        .field("subject", &email.subject)
-        .field("text", &email.text)
-        .field("html", &email.html)
-        .end()
-        .into_string();
+    let body = ApiBody {
+        from: &from,
+        to: [&email.to],
+        subject: &email.subject,
+        text: &email.text,
+        html: &email.html,
+    };
     let authorization = format!("Bearer {key}");
     let once = email.idempotency_key();
     let headers = [
@@ -235,20 +466,30 @@ async fn post(env: &Env, key: &str, email: &Email) -> HostResult<()> {
         ("Idempotency-Key", once.as_str()),
     ];
     let url = format!("{}/emails", base.trim_end_matches('/'));
-    let request = outbound::post(&url, &headers, &body.into())?;
+    let request = outbound::post(&url, &headers, serde_json::to_string(&body)?)?;
     let secrets = [key];
     match outbound::send(request, TIMEOUT).await {
         Ok(answer) if answer.is_success() => Ok(()),
-        Ok(answer) => Err(HostError::new(format!(
+        Ok(answer) => Err(worker::Error::from(format!(
             "the e-mail API answered {}: {}",
             answer.status,
             outbound::redact(&answer.body, &secrets, 200)
         ))),
-        Err(failure) => Err(HostError::new(format!(
+        Err(failure) => Err(worker::Error::from(format!(
             "the e-mail API: {}",
             failure.describe(&secrets)
         ))),
     }
+}
+
+/// The e-mail API's request body.
+#[derive(Serialize)]
+struct ApiBody<'a> {
+    from: &'a str,
+    to: [&'a str; 1],
+    subject: &'a str,
+    text: &'a str,
+    html: &'a str,
 }
 
 fn default_from() -> String {
@@ -282,6 +523,68 @@ mod tests {
             mail.html,
             "<p>A conta &lt;b&gt;ana@x&lt;/b&gt; entrou. Ver no painel: https://mal.example</p>\
              <p><a href=\"https://site.example/admin/equipe?a=1&amp;b=2\">Abrir &#39;Equipe&#39;</a></p>"
+        );
+    }
+
+    #[test]
+    fn a_list_its_small_print_and_what_one_part_says_its_own_way() {
+        let mail = Letter::new()
+            .framed()
+            .block(Block::paragraph().line([Span::strong("Resumo <1>")]))
+            .block(
+                Block::item()
+                    .line([
+                        Span::plain("Ana"),
+                        Span::plain(", ").text_only(),
+                        Span::plain(" · ").html_only(),
+                        Span::plain("hoje"),
+                    ])
+                    .line([Span::emphasis("O que fazer:"), Span::plain(" nada")])
+                    .line([Span::link("Ver no painel", "https://s/a?b=1&c=2")]),
+            )
+            .block(Block::paragraph().text_only().line(["Painel: https://s"]))
+            .block(
+                Block::paragraph()
+                    .html_only()
+                    .line([Span::link("Abrir o painel", "https://s")]),
+            )
+            .block(Block::note().line(["linha 1"]).line([""]).line(["linha 3"]))
+            .write("Assunto");
+        assert_eq!(
+            mail.text,
+            "Resumo <1>\n\n\
+             • Ana, hoje\n  O que fazer: nada\n  Ver no painel: https://s/a?b=1&c=2\n\n\
+             Painel: https://s\n\n\
+             linha 1\n\nlinha 3"
+        );
+        assert_eq!(
+            mail.html,
+            "<div style=\"font-family:sans-serif;line-height:1.5\">\
+             <p><strong>Resumo &lt;1&gt;</strong></p>\
+             <p>Ana · hoje<br><em>O que fazer:</em> nada<br>\
+             <a href=\"https://s/a?b=1&amp;c=2\">Ver no painel</a></p>\
+             <p><a href=\"https://s\">Abrir o painel</a></p>\
+             <p style=\"color:#666;font-size:13px\">linha 1<br><br>linha 3</p></div>"
+        );
+        let to = mail.clone().to("ana@agencia.com.br");
+        assert_eq!(
+            (to.to.as_str(), to.subject.as_str()),
+            ("ana@agencia.com.br", "Assunto")
+        );
+    }
+
+    #[test]
+    fn the_e_mail_api_gets_the_message_as_its_json() {
+        let body = ApiBody {
+            from: "Site <nao-responda@x.com>",
+            to: ["ana@agencia.com.br"],
+            subject: "Novo lead no site",
+            text: "• \"Ana\"\n  Ver",
+            html: "<p>Ana</p>",
+        };
+        assert_eq!(
+            serde_json::to_string(&body).unwrap(),
+            r#"{"from":"Site <nao-responda@x.com>","to":["ana@agencia.com.br"],"subject":"Novo lead no site","text":"• \"Ana\"\n  Ver","html":"<p>Ana</p>"}"#
         );
     }
 

@@ -6,11 +6,11 @@ use std::time::Duration;
 
 use futures_util::future::{Either, select};
 use futures_util::pin_mut;
-use wasm_bindgen::JsValue;
-use worker::Delay;
+use worker::{
+    AbortController, Delay, Fetch, Headers, Method, Request, RequestInit, RequestRedirect,
+};
 
-use crate::platform::{HostError, HostResult};
-use crate::web::{self, Headers};
+use crate::http::read_up_to;
 
 /// The start of an answer is all any caller needs: an id in a small JSON
 /// object, or the first words of an error.
@@ -54,39 +54,50 @@ impl Failure {
 /// without its body, and whatever answers that GET 200 (a login page, the
 /// https side of an http address) would read as the lead, the e-mail or the
 /// check taken.
-pub fn post(url: &str, headers: &[(&str, &str)], body: &JsValue) -> HostResult<web_sys::Request> {
-    let init = web_sys::RequestInit::new();
-    init.set_method("POST");
-    init.set_redirect(web_sys::RequestRedirect::Manual);
+///
+/// The body is text (JSON, a URL-encoded form) or a `FormData` (Jetimob's
+/// multipart form, its boundary in the Content-Type the runtime writes).
+pub fn post(
+    url: &str,
+    headers: &[(&str, &str)],
+    body: impl Into<wasm_bindgen::JsValue>,
+) -> worker::Result<Request> {
     let sent = Headers::new();
     for (name, value) in headers {
         // Values come from settings too (the API keys): one pasted with a
         // line break inside is refused here, named but not shown.
-        if !sent.try_set(name, value) {
-            return Err(HostError::new(format!(
+        if sent.set(name, value).is_err() {
+            return Err(worker::Error::from(format!(
                 "the {name} header cannot carry its setting's value (a line break inside it?)"
             )));
         }
     }
-    init.set_headers(&sent);
-    init.set_body(body);
-    Ok(web_sys::Request::new_with_str_and_init(url, &init)?)
+    let mut init = RequestInit::new();
+    init.with_method(Method::Post)
+        .with_redirect(RequestRedirect::Manual)
+        .with_headers(sent)
+        .with_body(Some(body.into()));
+    Request::new_with_init(url, &init)
 }
 
 /// Sends `request` and reads its answer, giving up after `timeout` (the
 /// request is aborted then, so nothing keeps running after the caller moved on).
-pub async fn send(request: web_sys::Request, timeout: Duration) -> Result<Answer, Failure> {
-    let network = |e: HostError| Failure::Network(e.to_string());
-    let controller = web_sys::AbortController::new().map_err(|e| network(e.into()))?;
+pub async fn send(request: Request, timeout: Duration) -> Result<Answer, Failure> {
+    let network = |e: worker::Error| Failure::Network(e.to_string());
+    let controller = AbortController::default();
     let signal = controller.signal();
+    let fetch = Fetch::Request(request);
     let exchange = async {
-        let response = web::fetch(&request, &signal).await.map_err(network)?;
-        let status = response.status();
+        let mut response = fetch.send_with_signal(&signal).await.map_err(network)?;
+        let status = response.status_code();
         // An unreadable body does not change what the status said.
-        let body = response
-            .text_up_to(MAX_ANSWER_BYTES)
-            .await
-            .unwrap_or_default();
+        let body = match response.stream() {
+            Ok(stream) => read_up_to(stream, MAX_ANSWER_BYTES)
+                .await
+                .map(|(bytes, _)| String::from_utf8_lossy(&bytes).into_owned())
+                .unwrap_or_default(),
+            Err(_) => String::new(),
+        };
         Ok(Answer { status, body })
     };
     let timer = Delay::from(timeout);

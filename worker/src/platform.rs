@@ -1,46 +1,5 @@
-//! What the worker takes from its host: the clock, randomness, and the
-//! failure of a call into it (D1, fetch, the assets, WebCrypto). Kept here so
-//! the rest of the crate is plain Rust that `cargo test` runs natively.
-
-use std::fmt;
-
-use wasm_bindgen::{JsCast, JsValue};
-
-/// A call into the runtime failed: what it said, for the log. Small, so
-/// handing it up the stack with `?` costs next to nothing.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct HostError(String);
-
-pub type HostResult<T> = Result<T, HostError>;
-
-impl HostError {
-    pub fn new(what: impl Into<String>) -> Self {
-        Self(what.into())
-    }
-}
-
-impl fmt::Display for HostError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for HostError {}
-
-impl From<JsValue> for HostError {
-    /// An exception or a rejection: its message, and its cause's (D1 puts
-    /// SQLite's error there).
-    fn from(value: JsValue) -> Self {
-        let Some(error) = value.dyn_ref::<js_sys::Error>() else {
-            return Self(value.as_string().unwrap_or_else(|| format!("{value:?}")));
-        };
-        let message = String::from(error.message());
-        match error.cause().dyn_ref::<js_sys::Error>() {
-            Some(cause) => Self(format!("{message}: {}", String::from(cause.message()))),
-            None => Self(message),
-        }
-    }
-}
+//! What the worker takes from its host: the clock and randomness. Kept here
+//! so the rest of the crate is plain Rust that `cargo test` runs natively.
 
 /// Milliseconds since the Unix epoch, UTC.
 #[cfg(target_arch = "wasm32")]
@@ -58,19 +17,7 @@ pub fn now_ms() -> i64 {
 }
 
 /// `c` in lower and in upper case (its first character, where a case takes
-/// more than one), as the host maps them: JavaScript's mapping in the
-/// worker, whose Unicode tables the WASM then need not carry (they weighed
-/// 24 KB); Rust's natively, the same Unicode mapping.
-#[cfg(target_arch = "wasm32")]
-pub fn cases(c: char) -> (char, char) {
-    let one = js_sys::JsString::from(c.to_string());
-    let first = |s: js_sys::JsString| String::from(s).chars().next().unwrap_or(c);
-    (first(one.to_lower_case()), first(one.to_upper_case()))
-}
-
-/// `c` in lower and in upper case (its first character, where a case takes
 /// more than one).
-#[cfg(not(target_arch = "wasm32"))]
 pub fn cases(c: char) -> (char, char) {
     (
         c.to_lowercase().next().unwrap_or(c),
@@ -90,7 +37,7 @@ pub fn new_id() -> String {
     let mut b = random_bytes::<16>();
     b[6] = (b[6] & 0x0f) | 0x40;
     b[8] = (b[8] & 0x3f) | 0x80;
-    let hex: String = b.iter().map(|x| format!("{x:02x}")).collect();
+    let hex = crate::signing::hex(&b);
     format!(
         "{}-{}-{}-{}-{}",
         &hex[0..8],

@@ -11,15 +11,10 @@
 
 use std::net::{IpAddr, Ipv6Addr};
 
-use js_sys::{Object, Promise, Reflect};
-use wasm_bindgen::prelude::wasm_bindgen;
-use wasm_bindgen::{JsCast, JsValue};
-use wasm_bindgen_futures::JsFuture;
+use serde::Deserialize;
+use worker::{Env, RateLimiter};
 
-use worker::Env;
-
-use crate::d1::{D1Database, D1PreparedStatement, D1Result, query, row};
-use crate::platform::HostResult;
+use crate::db::{self, D1Database, D1PreparedStatement, D1Result, query};
 
 /// A limit: at most `max` events per `window_ms` for one subject.
 #[derive(Debug, Clone, Copy)]
@@ -77,11 +72,6 @@ impl Limit {
     /// Whether an event that brought the count to `count` is within the limit.
     pub fn allows(&self, count: i64) -> bool {
         count <= self.max
-    }
-
-    /// Whether `past` events already used the whole allowance.
-    pub fn exhausted(&self, past: i64) -> bool {
-        past >= self.max
     }
 
     /// This limit with its `max` from the setting `name`, if it is set to a
@@ -238,15 +228,6 @@ pub fn network_of(ip: &str) -> String {
     }
 }
 
-#[wasm_bindgen]
-extern "C" {
-    /// Cloudflare's Rate Limiting binding.
-    pub type RateLimiter;
-
-    #[wasm_bindgen(method, js_name = limit)]
-    fn limit_js(this: &RateLimiter, options: &Object) -> Promise;
-}
-
 /// Who counts a per-IP limit for this request.
 pub enum Counter {
     /// Cloudflare's Rate Limiting binding: one call counts and checks.
@@ -258,18 +239,12 @@ pub enum Counter {
 impl Counter {
     /// The binding when `wrangler.toml` declares it, D1 otherwise (always
     /// locally unless a test config adds the binding).
-    /// An absent or unusable binding falls back to D1: the limit is never
-    /// silently off.
+    /// An absent or unusable binding (not a Rate Limiting one) falls back to
+    /// D1: the limit is never silently off.
     pub fn for_limit(env: &Env, limit: &Limit) -> Self {
-        let limiter = limit
-            .binding
-            .and_then(|name| crate::web::binding(env, name))
-            .filter(|b| {
-                Reflect::get(b, &JsValue::from_str("limit")).is_ok_and(|f| f.is_function())
-            });
-        match limiter {
-            Some(limiter) => Counter::Binding(limiter.unchecked_into()),
-            None => Counter::D1,
+        match limit.binding.map(|name| env.rate_limiter(name)) {
+            Some(Ok(limiter)) => Counter::Binding(limiter),
+            _ => Counter::D1,
         }
     }
 }
@@ -279,15 +254,8 @@ pub async fn within_binding(
     limiter: &RateLimiter,
     limit: &Limit,
     subject: &str,
-) -> HostResult<bool> {
-    let options = Object::new();
-    Reflect::set(
-        &options,
-        &JsValue::from_str("key"),
-        &JsValue::from_str(&limit.key(subject)),
-    )?;
-    let outcome = JsFuture::from(limiter.limit_js(&options)).await?;
-    Ok(Reflect::get(&outcome, &JsValue::from_str("success"))?.is_truthy())
+) -> worker::Result<bool> {
+    Ok(limiter.limit(limit.key(subject)).await?.success)
 }
 
 /// How a count is taken: one more in the subject's current window, or a new
@@ -359,16 +327,15 @@ pub fn refund(db: &D1Database, limit: &Limit, subject: &str, now_ms: i64) -> D1P
     )
 }
 
-row! {
-    pub struct CountRow {
-        pub count: i64,
-    }
+#[derive(Deserialize)]
+pub struct CountRow {
+    pub count: i64,
 }
 
 /// The count the hit at `index` of a batch returned; 0 when it counted
 /// nothing (a [`hit_within`] its gate stopped).
-pub fn counted(results: &[D1Result], index: usize) -> HostResult<i64> {
-    Ok(crate::d1::first_row::<CountRow>(results, index)?.map_or(0, |r| r.count))
+pub fn counted(results: &[D1Result], index: usize) -> worker::Result<i64> {
+    Ok(db::first_row::<CountRow>(results, index)?.map_or(0, |r| r.count))
 }
 
 #[cfg(test)]
@@ -396,12 +363,6 @@ mod tests {
             LEAD_SUBMISSIONS.window_start(start + ten_minutes),
             start + ten_minutes
         );
-    }
-
-    #[test]
-    fn five_failed_sign_ins_exhaust_an_address() {
-        assert!(!LOGIN_FAILURES_PER_EMAIL.exhausted(4));
-        assert!(LOGIN_FAILURES_PER_EMAIL.exhausted(5));
     }
 
     #[test]

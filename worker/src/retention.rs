@@ -21,10 +21,9 @@
 //! next to nothing and a backlog (the first run after an upgrade) is cleared
 //! over a few runs instead of in one long one.
 
-use crate::d1::{self, D1Result, query};
 use worker::Env;
 
-use crate::platform::HostResult;
+use crate::db::{self, D1Result, query};
 use crate::{config, platform};
 
 const DAY_MS: i64 = 24 * 60 * 60 * 1000;
@@ -138,7 +137,7 @@ pub async fn run(env: &Env) {
             let removed: Vec<String> = results
                 .iter()
                 .zip(STEPS)
-                .map(|(result, (_, _, what))| (d1::changes(result), what))
+                .map(|(result, (_, _, what))| (db::changes(result), what))
                 .filter(|(n, _)| *n > 0)
                 .map(|(n, what)| format!("{n} {what}"))
                 .collect();
@@ -150,11 +149,11 @@ pub async fn run(env: &Env) {
     }
 }
 
-async fn prune(env: &Env, now: i64) -> HostResult<Vec<D1Result>> {
+async fn prune(env: &Env, now: i64) -> worker::Result<Vec<D1Result>> {
     let db = config::database(env)?;
     let statements = STEPS
         .iter()
         .map(|(sql, kept_ms, _)| query!(&db, *sql, now - kept_ms, MAX_ROWS_PER_TABLE))
         .collect();
-    db.batch(statements).await
+    db::batch(&db, statements).await
 }

@@ -3,24 +3,30 @@
 
 mod inline_hashes;
 
-use worker::{Context, Env};
+use serde::Serialize;
+use worker::{Context, Env, Headers, Request, Response};
 
 use crate::campaigns::visits::{self, PageView};
 use crate::dates::Day;
-use crate::http::{self, ApiResult};
-use crate::json;
-use crate::platform::{self, HostResult};
+use crate::http::{self, ApiResult, HeaderText};
 use crate::turnstile::{self, Turnstile};
-use crate::web::{self, Headers, Request, Response};
+use crate::{assets, config, platform};
 pub use inline_hashes::{CspHash, PageHashes};
+
+/// What `GET /api/config` tells the pages.
+#[derive(Debug, Serialize)]
+struct PublicConfig {
+    /// `null` while Turnstile is off.
+    turnstile_site_key: Option<String>,
+}
 
 /// `GET /api/config`: what the pages learn at run time rather than build
 /// time, so one build serves with Turnstile on or off. The lead and sign-up
 /// forms fetch it on first use; the HTML stays a static file, cached and
 /// streamed as built.
 pub fn public_config(env: &Env) -> ApiResult<Response> {
-    let site_key = Turnstile::from_env(env).map(|t| t.site_key().to_string());
-    http::success(json::object().field("turnstile_site_key", site_key))
+    let turnstile_site_key = Turnstile::from_env(env).map(|t| t.site_key().to_string());
+    http::success(&PublicConfig { turnstile_site_key })
 }
 
 /// Fetches the page or asset from the static assets and adds the headers;
@@ -29,12 +35,12 @@ pub fn public_config(env: &Env) -> ApiResult<Response> {
 pub async fn serve(req: Request, env: &Env, ctx: &Context) -> Response {
     match serve_from_assets(&req, env).await {
         Ok(response) => {
-            count_visit(&req, response.status(), env, ctx);
+            count_visit(&req, response.status_code(), env, ctx);
             response
         }
         Err(error) => {
             worker::console_error!("{}: the static assets failed: {error}", req.path());
-            Response::text(
+            http::text(
                 500,
                 "text/plain; charset=utf-8",
                 crate::messages::INTERNAL_ERROR,
@@ -43,60 +49,61 @@ pub async fn serve(req: Request, env: &Env, ctx: &Context) -> Response {
     }
 }
 
-async fn serve_from_assets(req: &Request, env: &Env) -> HostResult<Response> {
-    let https = http::RequestUrl::of(req)?.scheme() == "https";
+async fn serve_from_assets(req: &Request, env: &Env) -> worker::Result<Response> {
+    let https = req.url()?.scheme() == "https";
     let turnstile_on = Turnstile::from_env(env).is_some();
     let path = req.path();
-    let fetched = match shell_for(path) {
-        Some(shell) => web::asset(env, shell).await?,
-        None => web::fetch_asset(env, req.inner()).await?,
+    let fetched = match shell_for(&path) {
+        Some(shell) => assets::file(env, shell).await?,
+        // The visitor's own request, handed on as it came: another handle to
+        // the same request (`Clone` of the handle, not the runtime's
+        // `Request.clone()`), as `serve` still reads it to count the visit.
+        None => assets::answer(env, Request::from(Clone::clone(req.inner()))).await?,
     };
-    let response = with_own_headers(&fetched);
-    if response.status() == 404 {
+    if fetched.status_code() == 404 {
         worker::console_warn!("404 page not found: {path}");
     }
-    let is_html = response
-        .headers()
-        .get("Content-Type")
+    let headers = own_headers(&fetched)?;
+    let is_html = headers
+        .get("Content-Type")?
         .is_some_and(|t| t.starts_with("text/html"));
     let inline = if is_html {
-        inline_hashes::for_page(env, path).await
+        inline_hashes::for_page(env, &path).await
     } else {
         PageHashes::default()
     };
-    let headers = response.headers();
     for (name, value) in security_headers(is_html, https, turnstile_on, &inline) {
-        headers.set(name, &value);
+        headers.set(name, &value)?;
     }
-    Ok(response)
+    Ok(http::with_headers(fetched, headers))
 }
 
 /// Counts the visit `req` is, if it is one, after the answer
 /// (`wait_until`): a failure is logged and the page is served all the same.
 fn count_visit(req: &Request, status: u16, env: &Env, ctx: &Context) {
-    let Ok(url) = http::RequestUrl::of(req) else {
+    let Ok(url) = req.url() else {
         return;
     };
     let query: Vec<(String, String)> = url
         .query_pairs()
         .map(|(k, v)| (k.into_owned(), v.into_owned()))
         .collect();
-    let headers = req.headers();
-    let header = |name: &str| headers.get(name);
+    let header = |name: &str| req.header(name);
     let (user_agent, referer) = (header("User-Agent"), header("Referer"));
     let purpose = ["Sec-Purpose", "Purpose", "X-Purpose", "X-Moz"]
         .into_iter()
         .find_map(header);
     let (dest, mode) = (header("Sec-Fetch-Dest"), header("Sec-Fetch-Mode"));
     let method = req.inner().method();
-    let origin = url.origin();
+    let path = req.path();
+    let origin = http::origin(&url);
     let view = PageView {
         method: &method,
-        path: req.path(),
+        path: &path,
         status,
         query: &query,
         origin: &origin,
-        host: url.host(),
+        host: url.host_str().unwrap_or_default(),
         user_agent: user_agent.as_deref(),
         referer: referer.as_deref(),
         purpose: purpose.as_deref(),
@@ -108,7 +115,7 @@ fn count_visit(req: &Request, status: u16, env: &Env, ctx: &Context) {
     };
     let env = env.clone();
     ctx.wait_until(async move {
-        let counted = match env.d1("DB") {
+        let counted = match config::database(&env) {
             Ok(db) => visits::count(&db, &visit).await,
             Err(error) => Err(error),
         };
@@ -165,13 +172,14 @@ pub fn security_headers(
     headers
 }
 
-/// A fetched response's headers are immutable; copy them into a response we own.
-fn with_own_headers(fetched: &Response) -> Response {
+/// A fetched response's headers are immutable: a copy of them, to change
+/// and answer with ([`http::with_headers`]).
+fn own_headers(fetched: &Response) -> worker::Result<Headers> {
     let headers = Headers::new();
     for (name, value) in fetched.headers().entries() {
-        headers.append(&name, &value);
+        headers.append(&name, &value)?;
     }
-    fetched.with_headers(&headers)
+    Ok(headers)
 }
 
 /// Only our own origin, and of inline code only the page's own style and

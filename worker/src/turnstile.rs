@@ -8,9 +8,8 @@ use serde::Deserialize;
 use worker::Env;
 
 use crate::cron_state::{self, turnstile_failed_at};
-use crate::d1::D1Database;
+use crate::db::D1Database;
 use crate::http::{ApiError, ApiResult, Field, Fields};
-use crate::platform::HostResult;
 use crate::{config, messages, outbound};
 
 pub const DEFAULT_VERIFY_URL: &str = "https://challenges.cloudflare.com/turnstile/v0/siteverify";
@@ -160,9 +159,9 @@ pub fn verification_form(secret: &str, token: &str, remote_ip: &str) -> String {
     form.finish()
 }
 
-fn build_request(verify_url: &str, form: String) -> HostResult<web_sys::Request> {
+fn build_request(verify_url: &str, form: String) -> worker::Result<worker::Request> {
     let headers = [("Content-Type", "application/x-www-form-urlencoded")];
-    outbound::post(verify_url, &headers, &form.into())
+    outbound::post(verify_url, &headers, form)
 }
 
 /// The verification service's answer (the fields we use).
@@ -178,7 +177,7 @@ pub fn decide(status: u16, body: &str) -> Verdict {
     if !(200..300).contains(&status) {
         return Verdict::Unavailable(format!("the verification answered {status}"));
     }
-    let Ok(answer) = serde_json::from_slice::<Siteverify>(body.as_bytes()) else {
+    let Ok(answer) = serde_json::from_str::<Siteverify>(body) else {
         return Verdict::Unavailable("the verification's answer is not its JSON".into());
     };
     if answer.success {

@@ -6,16 +6,16 @@
 //!
 //! `POST /api/leads/{id}/changes/{submission}/accept` and `…/refuse`.
 
-use worker::{Context, Env};
+use serde::Deserialize;
+use worker::{Context, Env, Request, Response};
 
 use super::act_with;
 use crate::auth::guard::Staff;
-use crate::d1::{self, D1Database, D1PreparedStatement, query, row};
+use crate::db::{self, D1Database, D1PreparedStatement, query};
 use crate::http::{self, ApiError, ApiResult};
 use crate::leads::store::{given_up_and_moot, needs_correction, take_details};
 use crate::live_session::session_is_live;
-use crate::web::{Request, Response};
-use crate::{config, crm, json, messages, platform};
+use crate::{config, crm, messages, platform};
 
 /// What staff decided.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,13 +24,12 @@ pub enum Decision {
     Refuse,
 }
 
-row! {
-    /// The details a pending change brings.
-    struct ChangeRow {
-        name: String,
-        email: String,
-        whatsapp: String,
-    }
+/// The details a pending change brings.
+#[derive(Deserialize)]
+struct ChangeRow {
+    name: String,
+    email: String,
+    whatsapp: String,
 }
 
 /// The change `?2` of lead `?1`, while it waits.
@@ -107,10 +106,9 @@ const DROP_ACCEPTED_SQL: &str = concat!(
        AND l.name IS ?2 AND l.email IS ?3 AND l.whatsapp IS ?4) RETURNING id"
 );
 
-row! {
-    struct AcceptedRow {
-        corrected: i64,
-    }
+#[derive(Deserialize)]
+struct AcceptedRow {
+    corrected: i64,
 }
 
 /// `POST /api/leads/{id}/changes/{change}/accept|refuse`.
@@ -128,9 +126,8 @@ pub async fn decide(
         .parse()
         .map_err(|_| ApiError::NotFound(messages::CHANGE_NOT_FOUND.into()))?;
     let db = config::database(env)?;
-    let Some(details) = query!(&db, PENDING_SQL, lead_id, change_id)
-        .first::<ChangeRow>()
-        .await?
+    let Some(details) =
+        db::first::<ChangeRow>(&query!(&db, PENDING_SQL, lead_id, change_id)).await?
     else {
         return Err(ApiError::Conflict(messages::CHANGE_NOT_PENDING.into()));
     };
@@ -163,26 +160,23 @@ pub async fn decide(
         bind(DROP_ACCEPTED_SQL),
     ];
     let results = act_with(&db, staff, audit, statements, now).await?;
-    let settled = d1::returned_row(&results, 3) || d1::returned_row(&results, 4);
+    let settled = db::returned_row(&results, 3) || db::returned_row(&results, 4);
     if !settled {
         return Err(unsettled(&db, lead_id, change_id, decision).await);
     }
-    if let Some(accepted) = d1::first_row::<AcceptedRow>(&results, 1)?
+    if let Some(accepted) = db::first_row::<AcceptedRow>(&results, 1)?
         && accepted.corrected == 1
     {
         // The CRM has the lead: it learns the new details now, as from the form.
         ctx.wait_until(crm::deliver_correction(env.clone(), lead_id.to_string()));
     }
-    http::success(json::object())
+    http::success_only()
 }
 
 /// Why a decision changed nothing: the change was settled meanwhile, or
 /// (accepting) its e-mail or WhatsApp is another lead's now.
 async fn unsettled(db: &D1Database, lead_id: &str, change_id: i64, decision: Decision) -> ApiError {
-    match query!(db, PENDING_SQL, lead_id, change_id)
-        .first::<ChangeRow>()
-        .await
-    {
+    match db::first::<ChangeRow>(&query!(db, PENDING_SQL, lead_id, change_id)).await {
         Ok(Some(_)) if decision == Decision::Accept => {
             ApiError::Conflict(messages::CHANGE_TAKEN_BY_ANOTHER_LEAD.into())
         }

@@ -46,13 +46,13 @@ pub fn header() -> String {
 
 pub fn row(lead: &LeadRow) -> String {
     let text = |v: &Option<String>| v.clone().unwrap_or_default();
-    let last = lead.last_touch().unwrap_or_default();
+    let last = lead.last_touch.clone().unwrap_or_default();
     line([
         lead.name.clone(),
         lead.email.clone(),
         lead.whatsapp.clone(),
         lead.origem.clone(),
-        status_label(&lead.delivery_status).to_string(),
+        lead.delivery_status.label().to_string(),
         iso_brasilia(lead.created_at),
         lead.delivery_attempts.to_string(),
         text(&lead.last_error),
@@ -63,15 +63,15 @@ pub fn row(lead: &LeadRow) -> String {
             _ => String::new(),
         },
         lead.submission_count.to_string(),
-        text(&lead.utm_source),
-        text(&lead.utm_medium),
-        text(&lead.utm_campaign),
-        text(&lead.utm_term),
-        text(&lead.utm_content),
-        text(&lead.gclid),
-        text(&lead.fbclid),
-        text(&lead.referrer),
-        text(&lead.page_url),
+        text(&lead.attribution.utm_source),
+        text(&lead.attribution.utm_medium),
+        text(&lead.attribution.utm_campaign),
+        text(&lead.attribution.utm_term),
+        text(&lead.attribution.utm_content),
+        text(&lead.attribution.gclid),
+        text(&lead.attribution.fbclid),
+        text(&lead.attribution.referrer),
+        text(&lead.attribution.page_url),
         if last.at > 0 {
             iso_brasilia(last.at)
         } else {
@@ -92,18 +92,12 @@ pub fn row(lead: &LeadRow) -> String {
     ])
 }
 
-/// The badge text of the panel.
-pub fn status_label(delivery_status: &str) -> &'static str {
-    match delivery_status {
-        "sent" => "Enviado",
-        "failed" => "Falhou",
-        _ => "Pendente",
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::admin::store::LastTouch;
+    use crate::attribution::Attribution;
+    use crate::crm::status::Delivery;
 
     fn lead() -> LeadRow {
         LeadRow {
@@ -113,7 +107,7 @@ mod tests {
             whatsapp: "+5549999998888".into(),
             origem: "instagram".into(),
             jetimob_enviado: 1,
-            delivery_status: "sent".into(),
+            delivery_status: Delivery::Sent,
             delivery_attempts: 1,
             next_attempt_at: None,
             last_error: None,
@@ -122,25 +116,28 @@ mod tests {
             created_at: 1_767_225_600_000,
             submission_count: 2,
             last_submitted_at: 1_767_225_600_000,
-            utm_source: Some("instagram".into()),
-            utm_medium: None,
-            utm_campaign: Some("pre".into()),
-            utm_term: None,
-            utm_content: None,
-            gclid: None,
-            fbclid: None,
-            referrer: None,
+            attribution: Attribution {
+                utm_source: Some("instagram".into()),
+                utm_campaign: Some("pre".into()),
+                page_url: Some("https://x.example/?utm_source=instagram".into()),
+                ..Attribution::default()
+            },
             source: "instagram".into(),
             referrer_host: None,
-            page_url: Some("https://x.example/?utm_source=instagram".into()),
             update_status: None,
             update_last_error: None,
             duplicate_of: None,
             pending_changes: 0,
             marked_by: None,
-            last_touch: Some(
-                r#"{"at":1767236400000,"origem":"google","utm_source":"google","utm_medium":"cpc","utm_campaign":"verao","gclid":"g","fbclid":null}"#.into(),
-            ),
+            last_touch: Some(LastTouch {
+                at: 1_767_236_400_000,
+                origem: "google".into(),
+                utm_source: Some("google".into()),
+                utm_medium: Some("cpc".into()),
+                utm_campaign: Some("verao".into()),
+                gclid: Some("g".into()),
+                fbclid: None,
+            }),
         }
     }
 
@@ -153,12 +150,5 @@ mod tests {
              2026-01-01T00:00:00-03:00;google;google;cpc;verao;;instagram;\r\n"
         );
         assert!(header().starts_with("Nome;Email;WhatsApp;Origem;Status Jetimob;Data;"));
-    }
-
-    #[test]
-    fn every_status_has_its_badge_text() {
-        assert_eq!(status_label("sent"), "Enviado");
-        assert_eq!(status_label("pending"), "Pendente");
-        assert_eq!(status_label("failed"), "Falhou");
     }
 }

@@ -8,27 +8,26 @@ pub mod query;
 mod store;
 
 use futures_util::{StreamExt, stream};
+use serde::Serialize;
 use sha2::{Digest, Sha256};
-use worker::{Context, Env};
+use worker::{Context, Env, Headers, Method, Request, Response};
 
-use crate::audit::{self, Actor, Subject};
+use crate::audit_log::{self as audit, Actor, Subject};
 use crate::auth::guard::{self, Staff};
+use crate::crm::status::Delivery;
 use crate::crm::{self, Outcome};
-use crate::d1::{D1Database, D1PreparedStatement, D1Result};
-use crate::dates::{self, iso};
-use crate::http::{self, ApiError, ApiResult};
-use crate::json::{self, Json};
-use crate::leads::domain::format_whatsapp;
-use crate::web::{self, Headers, Method, Request, Response};
-use crate::{config, d1, messages, platform};
+use crate::db::{self, D1Database, D1PreparedStatement, D1Result};
+use crate::http::{self, ApiError, ApiResult, HeaderText};
+use crate::whatsapp::format_whatsapp;
+use crate::{config, dates, messages, platform};
 use changes::Decision;
 use query::{Cursor, LeadQuery, PAGE_SIZE, StatusFilter};
-use store::{Action, Counts, LeadRow, StatusRow};
+use store::{Action, ActionRow, AttemptRow, Counts, LeadRow, StatusRow, StoryTotals};
 
 /// Rows per D1 query of the export; 100,000 leads take 50 queries.
 const EXPORT_BATCH: i64 = 2_000;
 
-pub async fn route(req: Request, env: &Env, ctx: &Context, path: &str) -> ApiResult<Response> {
+pub async fn route(mut req: Request, env: &Env, ctx: &Context, path: &str) -> ApiResult<Response> {
     let staff = guard::require_staff(&req, env).await?;
     let rest = path.trim_start_matches("/api/leads");
     let segments: Vec<&str> = rest.split('/').filter(|s| !s.is_empty()).collect();
@@ -36,7 +35,7 @@ pub async fn route(req: Request, env: &Env, ctx: &Context, path: &str) -> ApiRes
         ([], Method::Get) => list(&req, env).await,
         (["export.csv"], Method::Get) => export(&req, env, &staff).await,
         ([id], Method::Get) => story(env, id).await,
-        ([id, "mark-sent"], Method::Post) => mark_sent(&req, env, &staff, id).await,
+        ([id, "mark-sent"], Method::Post) => mark_sent(&mut req, env, &staff, id).await,
         ([id, "resend"], Method::Post) => resend(&req, env, &staff, id).await,
         ([id, "unmark-sent"], Method::Post) => unmark_sent(&req, env, &staff, id).await,
         ([id], Method::Delete) => delete(&req, env, &staff, id).await,
@@ -55,55 +54,39 @@ pub async fn route(req: Request, env: &Env, ctx: &Context, path: &str) -> ApiRes
     }
 }
 
-/// A lead as the panel shows it: timestamps in ISO 8601 (UTC), the WhatsApp
-/// number also formatted; `update_status` is the correction the CRM still
-/// has to learn ('pending', 'failed' or null), `duplicate_of` another lead a
-/// submission tied this one to ('Possível duplicado').
-fn lead_json(l: &LeadRow) -> json::Object {
-    let last_touch = l.last_touch().map(|t| {
-        json::object()
-            .field("at", iso(t.at))
-            .field("origem", &t.origem)
-            .field("utm_source", &t.utm_source)
-            .field("utm_medium", &t.utm_medium)
-            .field("utm_campaign", &t.utm_campaign)
-            .field("gclid", &t.gclid)
-            .field("fbclid", &t.fbclid)
-    });
-    json::object()
-        .field("id", &l.id)
-        .field("name", &l.name)
-        .field("email", &l.email)
-        .field("whatsapp", &l.whatsapp)
-        .field("whatsapp_display", format_whatsapp(&l.whatsapp))
-        .field("origem", &l.origem)
-        .field("jetimob_enviado", l.jetimob_enviado == 1)
-        .field("delivery_status", &l.delivery_status)
-        .field("delivery_attempts", l.delivery_attempts)
-        .field("next_attempt_at", l.next_attempt_at.and_then(iso))
-        .field("last_error", &l.last_error)
-        .field("sent_at", l.sent_at.and_then(iso))
-        .field("sent_by", &l.sent_by)
-        .field("created_at", iso(l.created_at))
-        .field("submission_count", l.submission_count)
-        .field("last_submitted_at", iso(l.last_submitted_at))
-        .field("utm_source", &l.utm_source)
-        .field("utm_medium", &l.utm_medium)
-        .field("utm_campaign", &l.utm_campaign)
-        .field("utm_term", &l.utm_term)
-        .field("utm_content", &l.utm_content)
-        .field("gclid", &l.gclid)
-        .field("fbclid", &l.fbclid)
-        .field("referrer", &l.referrer)
-        .field("source", &l.source)
-        .field("referrer_host", &l.referrer_host)
-        .field("page_url", &l.page_url)
-        .field("update_status", &l.update_status)
-        .field("update_last_error", &l.update_last_error)
-        .field("duplicate_of", &l.duplicate_of)
-        .field("last_touch", last_touch)
-        .field("pending_changes", l.pending_changes)
-        .field("marked_by", &l.marked_by)
+/// A row as the panel shows it: its members, and its WhatsApp number
+/// formatted as people write it. A lead is a [`LeadRow`] so shown.
+#[derive(Serialize)]
+struct Shown<'a, T> {
+    #[serde(flatten)]
+    row: &'a T,
+    whatsapp_display: String,
+}
+
+/// `row`, whose WhatsApp number is `whatsapp`, as the panel shows it.
+fn shown<'a, T>(row: &'a T, whatsapp: &str) -> Shown<'a, T> {
+    Shown {
+        row,
+        whatsapp_display: format_whatsapp(whatsapp),
+    }
+}
+
+fn shown_lead(lead: &LeadRow) -> Shown<'_, LeadRow> {
+    shown(lead, &lead.whatsapp)
+}
+
+/// The answer of `GET /api/leads/{id}`.
+#[derive(Serialize)]
+struct StoryAnswer<'a> {
+    lead: Shown<'a, LeadRow>,
+    submissions: Vec<Shown<'a, store::SubmissionRow>>,
+    attempts: &'a [AttemptRow],
+    actions: &'a [ActionRow],
+    possible_duplicates: Vec<Shown<'a, store::LinkedRow>>,
+    /// What the page leaves out (the oldest after the first submission, the
+    /// oldest attempts and actions), for it to say so.
+    hidden: StoryTotals,
+    crm_configured: bool,
 }
 
 /// `GET /api/leads/{id}`: the lead's story (its newest entries, see
@@ -113,74 +96,24 @@ async fn story(env: &Env, id: &str) -> ApiResult<Response> {
     let Some(story) = store::story(&db, id).await? else {
         return Err(ApiError::NotFound(messages::LEAD_NOT_FOUND.into()));
     };
-    let submissions = Json::array(story.submissions.iter().map(|s| {
-        json::object()
-            .field("id", s.id)
-            .field("at", iso(s.submitted_at))
-            .field("name", &s.name)
-            .field("email", &s.email)
-            .field("whatsapp", &s.whatsapp)
-            .field("whatsapp_display", format_whatsapp(&s.whatsapp))
-            .field("origem", &s.origem)
-            .field("utm_source", &s.utm_source)
-            .field("utm_medium", &s.utm_medium)
-            .field("utm_campaign", &s.utm_campaign)
-            .field("utm_term", &s.utm_term)
-            .field("utm_content", &s.utm_content)
-            .field("gclid", &s.gclid)
-            .field("fbclid", &s.fbclid)
-            .field("referrer", &s.referrer)
-            .field("page_url", &s.page_url)
-            .field("kind", &s.kind)
-            .end()
-    }));
-    let attempts = Json::array(story.attempts.iter().map(|a| {
-        json::object()
-            .field("id", a.id)
-            .field("at", iso(a.at))
-            .field("kind", &a.kind)
-            .field("outcome", &a.outcome)
-            .field("detail", &a.detail)
-            .end()
-    }));
-    let actions = Json::array(story.actions.iter().map(|a| {
-        json::object()
-            .field("id", a.id)
-            .field("at", iso(a.at))
-            .field("staff_email", &a.staff_email)
-            .field("action", &a.action)
-            .end()
-    }));
-    let linked = Json::array(story.linked.iter().map(|l| {
-        json::object()
-            .field("id", &l.id)
-            .field("name", &l.name)
-            .field("email", &l.email)
-            .field("whatsapp_display", format_whatsapp(&l.whatsapp))
-            .end()
-    }));
-    // What the page leaves out (the oldest after the first submission, the
-    // oldest attempts and actions), for it to say so.
-    let hidden = json::object()
-        .field(
-            "submissions",
-            story.totals.submissions - story.submissions.len() as i64,
-        )
-        .field(
-            "attempts",
-            story.totals.attempts - story.attempts.len() as i64,
-        )
-        .field("actions", story.totals.actions - story.actions.len() as i64);
-    http::success(
-        json::object()
-            .field("lead", lead_json(&story.lead))
-            .field("submissions", submissions)
-            .field("attempts", attempts)
-            .field("actions", actions)
-            .field("possible_duplicates", linked)
-            .field("hidden", hidden)
-            .field("crm_configured", crm::is_configured(env)),
-    )
+    let totals = story.totals;
+    http::success(&StoryAnswer {
+        lead: shown_lead(&story.lead),
+        submissions: story
+            .submissions
+            .iter()
+            .map(|s| shown(s, &s.whatsapp))
+            .collect(),
+        attempts: &story.attempts,
+        actions: &story.actions,
+        possible_duplicates: story.linked.iter().map(|l| shown(l, &l.whatsapp)).collect(),
+        hidden: StoryTotals {
+            submissions: totals.submissions - story.submissions.len() as i64,
+            attempts: totals.attempts - story.attempts.len() as i64,
+            actions: totals.actions - story.actions.len() as i64,
+        },
+        crm_configured: crm::is_configured(env),
+    })
 }
 
 /// How many leads a filter covers, from the counters alone.
@@ -204,25 +137,31 @@ fn filtered_total(status: StatusFilter, counts: &Counts) -> i64 {
 /// sends the tag back (`If-None-Match`) while none of them moved is answered
 /// 304 after reading a few rows, not the page and every match of a search.
 async fn list(req: &Request, env: &Env) -> ApiResult<Response> {
-    let url = http::RequestUrl::of(req)?;
+    let url = req.url()?;
     let q = LeadQuery::from_url(&url);
     let db = config::database(env)?;
     let crm_configured = crm::is_configured(env);
-    let tag_of = |state: &store::ListState, incident: &Json| {
-        list_tag(url.query(), crm_configured, state.changes, incident)
+    let tag_of = |state: &store::ListState, incident: &str| {
+        list_tag(
+            url.query().unwrap_or_default(),
+            crm_configured,
+            state.changes,
+            incident,
+        )
     };
     // What a tag that no longer matches cost before the page was read.
     let mut probed = 0;
     if let Some(known) = req.header("If-None-Match") {
         let state = store::list_state(&db).await?;
         probed = state.rows_read;
-        let tag = tag_of(&state, &incident_json(&state, platform::now_ms()));
+        let incident = serde_json::to_string(&banner(&state, platform::now_ms()))?;
+        let tag = tag_of(&state, &incident);
         if let Some(tag) = tag.filter(|tag| tag_matches(&known, tag)) {
-            let response = Response::empty(304);
-            response.headers().set("ETag", &tag);
+            let response = http::empty(304);
+            response.headers().set("ETag", &tag)?;
             response
                 .headers()
-                .set("D1-Rows-Read", &state.rows_read.to_string());
+                .set("D1-Rows-Read", &state.rows_read.to_string())?;
             return Ok(response);
         }
     }
@@ -231,82 +170,127 @@ async fn list(req: &Request, env: &Env) -> ApiResult<Response> {
     let total = page
         .matches
         .unwrap_or_else(|| filtered_total(q.status, &counts));
-    let leads = Json::array(page.leads.iter().map(|l| lead_json(l).end()));
     let key = |lead: Option<&LeadRow>| lead.map(|l| Cursor::key(l.created_at, &l.id));
-    let incident = incident_json(&page.state, platform::now_ms());
-    let tag = tag_of(&page.state, &incident);
-    let counts = json::object()
-        .field("total", counts.total())
-        .field("sent", counts.sent)
-        .field("pending", counts.pending + counts.failed)
-        .field("failed", counts.failed)
-        // 'Precisam de atenção' and 'Falharam': given up, or with a
-        // correction given up.
-        .field("attention", counts.attention)
-        .field("duplicates", counts.duplicates);
-    let response = http::success(
-        json::object()
-            .field("leads", leads)
-            .field("page", q.page)
-            .field("page_size", PAGE_SIZE)
-            .field("total", total)
-            .field("pages", (total + PAGE_SIZE - 1) / PAGE_SIZE)
-            .field("first", key(page.leads.first()))
-            .field("last", key(page.leads.last()))
-            .field("counts", counts)
-            // 'Alteração pendente': leads whose new details wait for staff.
-            .field("pending_changes", page.counts.pending_changes)
-            .field("crm_configured", crm_configured)
-            .field("incident", &incident),
-    )?;
+    let incident = banner(&page.state, platform::now_ms());
+    let tag = tag_of(&page.state, &serde_json::to_string(&incident)?);
+    let response = http::success(&ListAnswer {
+        leads: page.leads.iter().map(shown_lead).collect(),
+        page: q.page,
+        page_size: PAGE_SIZE,
+        total,
+        pages: (total + PAGE_SIZE - 1) / PAGE_SIZE,
+        first: key(page.leads.first()),
+        last: key(page.leads.last()),
+        counts: CountsAnswer {
+            total: counts.total(),
+            sent: counts.sent,
+            pending: counts.pending + counts.failed,
+            failed: counts.failed,
+            attention: counts.attention,
+            duplicates: counts.duplicates,
+        },
+        pending_changes: counts.pending_changes,
+        crm_configured,
+        incident,
+    })?;
     if let Some(tag) = tag {
-        response.headers().set("ETag", &tag);
+        response.headers().set("ETag", &tag)?;
     }
     // What the page cost in D1 rows, for `make bench` (staff only see it).
     response
         .headers()
-        .set("D1-Rows-Read", &(probed + page.state.rows_read).to_string());
+        .set("D1-Rows-Read", &(probed + page.state.rows_read).to_string())?;
     Ok(response)
 }
 
+/// The answer of `GET /api/leads`.
+#[derive(Serialize)]
+struct ListAnswer<'a> {
+    leads: Vec<Shown<'a, LeadRow>>,
+    page: i64,
+    page_size: i64,
+    total: i64,
+    pages: i64,
+    first: Option<String>,
+    last: Option<String>,
+    counts: CountsAnswer,
+    /// 'Alteração pendente': leads whose new details wait for staff.
+    pending_changes: i64,
+    crm_configured: bool,
+    incident: Option<Banner>,
+}
+
+/// The counters as the panel's tabs read them.
+#[derive(Serialize)]
+struct CountsAnswer {
+    total: i64,
+    sent: i64,
+    /// Not in the CRM yet: pending or failed.
+    pending: i64,
+    failed: i64,
+    /// 'Precisam de atenção' and 'Falharam': given up, or with a
+    /// correction given up.
+    attention: i64,
+    duplicates: i64,
+}
+
+/// The banner's words, and since when (ms).
+#[derive(Debug, Serialize)]
+struct Banner {
+    since: Option<i64>,
+    summary: String,
+    details: Vec<Trouble>,
+    kept: &'static str,
+}
+
+/// One trouble of the banner and what to do; `owners`: a step only an owner
+/// of the panel can take.
+#[derive(Debug, Serialize)]
+struct Trouble {
+    what: String,
+    todo: String,
+    owners: bool,
+}
+
 /// While leads are not reaching Jetimob, the cron that sends them (and the
-/// alerts) stopped, or e-mail fails: the banner's words; else null.
-fn incident_json(state: &store::ListState, now: i64) -> Json {
-    let Some((since, words)) = state.heartbeat.banner(state.incident.as_ref(), now) else {
-        return Json::null();
-    };
-    let details = words.details.iter().map(|(what, todo)| {
-        json::object()
-            .field("what", what)
-            .field("todo", todo)
-            .field("owners", messages::OWNERS_TODOS.contains(&todo.as_str()))
-            .end()
-    });
-    json::object()
-        .field("since", since)
-        .field("summary", words.summary)
-        .field("details", Json::array(details))
-        .field("kept", words.kept)
-        .end()
+/// alerts) stopped, or e-mail fails: the banner's words; else none (null).
+fn banner(state: &store::ListState, now: i64) -> Option<Banner> {
+    let (since, words) = state.heartbeat.banner(state.incident.as_ref(), now)?;
+    let details = words
+        .details
+        .into_iter()
+        .map(|(what, todo)| Trouble {
+            owners: messages::OWNERS_TODOS.contains(&todo.as_str()),
+            what,
+            todo,
+        })
+        .collect();
+    Some(Banner {
+        since,
+        summary: words.summary,
+        details,
+        kept: words.kept,
+    })
 }
 
 /// The list's tag: the change counter, and a digest of the rest the answer
 /// depends on besides the leads. Weak: the same leads, however the answer is
 /// encoded on the way (the edge compresses it). None without a counter: a
-/// list whose changes cannot be told is never answered 304.
+/// list whose changes cannot be told is never answered 304. `incident` is
+/// the banner as its JSON answers it.
 fn list_tag(
     query: &str,
     crm_configured: bool,
     changes: Option<i64>,
-    incident: &Json,
+    incident: &str,
 ) -> Option<String> {
     let changes = changes?;
     let digest = Sha256::new()
         .chain_update(query)
         .chain_update([0, u8::from(crm_configured)])
-        .chain_update(incident.as_str())
+        .chain_update(incident)
         .finalize();
-    let hex: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
+    let hex = crate::signing::hex(&digest[..8]);
     Some(format!("W/\"{changes}-{hex}\""))
 }
 
@@ -326,7 +310,7 @@ async fn export(req: &Request, env: &Env, staff: &Staff) -> ApiResult<Response> 
     if !staff.can_export {
         return Err(ApiError::Forbidden(messages::EXPORT_NOT_ALLOWED.into()));
     }
-    let q = LeadQuery::from_url(&http::RequestUrl::of(req)?);
+    let q = LeadQuery::from_url(&req.url()?);
     let db = config::database(env)?;
     let exported = audit::record(
         &db,
@@ -339,7 +323,7 @@ async fn export(req: &Request, env: &Env, staff: &Staff) -> ApiResult<Response> 
         platform::now_ms(),
     );
     let (_, first) = futures_util::try_join!(
-        async { exported.run().await.map(|_| ()) },
+        async { db::run(&exported).await.map(|_| ()) },
         store::first_page(&db, &q, EXPORT_BATCH)
     )?;
     let mut head = format!("{}{}", crate::csv::BOM, lead_csv::header());
@@ -362,12 +346,12 @@ async fn export(req: &Request, env: &Env, staff: &Staff) -> ApiResult<Response> 
                 }
                 Ok(None) => {
                     worker::console_log!("export: stopped, its staff session ended while it ran");
-                    let ended = "the staff session ended".to_string();
+                    let ended = worker::Error::from("the staff session ended");
                     Some((Err(ended), (None, db, q, staff)))
                 }
                 Err(error) => {
                     worker::console_error!("export: a page of leads could not be read: {error}");
-                    Some((Err(error.to_string()), (None, db, q, staff)))
+                    Some((Err(error), (None, db, q, staff)))
                 }
             }
         },
@@ -376,12 +360,14 @@ async fn export(req: &Request, env: &Env, staff: &Staff) -> ApiResult<Response> 
     // The day staff are in (Brasília), not UTC's, which is tomorrow from 21:00.
     let date = dates::brasilia_day(platform::now_ms());
     let headers = Headers::new();
-    headers.set("Content-Type", "text/csv; charset=utf-8");
+    headers.set("Content-Type", "text/csv; charset=utf-8")?;
     headers.set(
         "Content-Disposition",
         &format!("attachment; filename=\"leads-{date}.csv\""),
-    );
-    Ok(Response::new(200, &headers, &web::stream_body(body)))
+    )?;
+    Ok(Response::from_stream(body)?
+        .with_status(200)
+        .with_headers(headers))
 }
 
 /// Where the next export page starts; `None` after a short (last) page.
@@ -422,9 +408,9 @@ async fn act_with(
     let mut statements = vec![audit];
     statements.extend(changes);
     statements.push(store::session_live(db, staff, now));
-    let results = db.batch(statements).await?;
-    let changed = (1..=count).any(|i| d1::returned_row(&results, i));
-    if !changed && !d1::returned_row(&results, count + 1) {
+    let results = db::batch(db, statements).await?;
+    let changed = (1..=count).any(|i| db::returned_row(&results, i));
+    if !changed && !db::returned_row(&results, count + 1) {
         return Err(ApiError::Unauthorized(
             messages::AUTH_SESSION_REQUIRED.into(),
         ));
@@ -447,7 +433,7 @@ async fn unchanged(env: &Env, id: &str) -> ApiError {
 
 /// `POST /api/leads/{id}/mark-sent` `{name?, email?, whatsapp?}`: 'Marcar
 /// Enviado', with the details the panel showed (what staff entered in the CRM).
-async fn mark_sent(req: &Request, env: &Env, staff: &Staff, id: &str) -> ApiResult<Response> {
+async fn mark_sent(req: &mut Request, env: &Env, staff: &Staff, id: &str) -> ApiResult<Response> {
     http::require_same_origin(req)?;
     let body = http::read_json_object(req).await?;
     let field = |key| {
@@ -463,10 +449,10 @@ async fn mark_sent(req: &Request, env: &Env, staff: &Staff, id: &str) -> ApiResu
     let now = platform::now_ms();
     let change = crm::store::mark_sent_by_staff(&db, id, now, &entered, &staff.session_id);
     let results = act(&db, staff, Action::MarkSent, id, now, change).await?;
-    if !d1::returned_row(&results, 1) {
+    if !db::returned_row(&results, 1) {
         return Err(unchanged(env, id).await);
     }
-    http::success(json::object())
+    http::success_only()
 }
 
 /// `POST /api/leads/{id}/unmark-sent`: 'Desfazer' right after 'Marcar
@@ -479,12 +465,12 @@ async fn unmark_sent(req: &Request, env: &Env, staff: &Staff, id: &str) -> ApiRe
     let now = platform::now_ms();
     let change = crm::store::unmark_sent_by_staff(&db, id, now, &staff.session_id, &staff.user_id);
     let results = act(&db, staff, Action::UnmarkSent, id, now, change).await?;
-    let Some(back) = d1::first_row::<StatusRow>(&results, 1)? else {
+    let Some(back) = db::first_row::<StatusRow>(&results, 1)? else {
         let state = crm::store::mark_state(&db, id).await?;
         let owner = staff.role == guard::Role::Owner;
         return Err(not_unmarked(state.as_ref(), &staff.user_id, owner, now));
     };
-    http::success(json::object().field("delivery_status", &back.delivery_status))
+    http::success(&back)
 }
 
 /// Why 'Desfazer' by the staff member `me` (an owner or not) changed
@@ -502,18 +488,19 @@ fn not_unmarked(
         .sent_at
         .is_some_and(|at| at > now - crm::store::UNMARK_WINDOW_MS);
     let someone_else = lead.marked_by_id.as_ref().is_some_and(|by| by != me);
-    let message = if lead.delivery_status != "sent" || lead.sent_by.as_deref() != Some("staff") {
-        messages::UNMARK_NOT_MARKED
-    } else if lead.crm_took_it != 0 {
-        messages::UNMARK_CRM_TOOK_IT
-    } else if !within_window {
-        messages::UNMARK_TOO_LATE
-    } else if someone_else && !owner {
-        messages::UNMARK_NOT_YOURS
-    } else {
-        // Sent by staff a moment ago, but not by a 'Marcar Enviado' of its own.
-        messages::UNMARK_NOT_MARKED
-    };
+    let message =
+        if lead.delivery_status != Delivery::Sent || lead.sent_by.as_deref() != Some("staff") {
+            messages::UNMARK_NOT_MARKED
+        } else if lead.crm_took_it != 0 {
+            messages::UNMARK_CRM_TOOK_IT
+        } else if !within_window {
+            messages::UNMARK_TOO_LATE
+        } else if someone_else && !owner {
+            messages::UNMARK_NOT_YOURS
+        } else {
+            // Sent by staff a moment ago, but not by a 'Marcar Enviado' of its own.
+            messages::UNMARK_NOT_MARKED
+        };
     ApiError::Conflict(message.into())
 }
 
@@ -527,10 +514,10 @@ async fn delete(req: &Request, env: &Env, staff: &Staff, id: &str) -> ApiResult<
     let now = platform::now_ms();
     let change = store::delete(&db, staff, id, now);
     let results = act(&db, staff, Action::Delete, id, now, change).await?;
-    if !d1::returned_row(&results, 1) {
+    if !db::returned_row(&results, 1) {
         return Err(ApiError::NotFound(messages::LEAD_NOT_FOUND.into()));
     }
-    http::success(json::object())
+    http::success_only()
 }
 
 /// `POST /api/leads/{id}/resend`: 'Reenviar' makes the lead (or the
@@ -545,11 +532,11 @@ async fn resend(req: &Request, env: &Env, staff: &Staff, id: &str) -> ApiResult<
     let now = platform::now_ms();
     let change = crm::store::retry_now(&db, id, now, &staff.session_id);
     let results = act(&db, staff, Action::Resend, id, now, change).await?;
-    let Some(due) = d1::first_row::<StatusRow>(&results, 1)? else {
+    let Some(due) = db::first_row::<StatusRow>(&results, 1)? else {
         return Err(unchanged(env, id).await);
     };
     // A lead the CRM has is resent for its correction.
-    let outcome = if due.delivery_status == "sent" {
+    let outcome = if due.delivery_status == Delivery::Sent {
         crm::attempt_correction(env, id).await?
     } else {
         crm::attempt(env, id).await?
@@ -560,12 +547,19 @@ async fn resend(req: &Request, env: &Env, staff: &Staff, id: &str) -> ApiResult<
         Outcome::Failed { last_error, .. } => (false, Some(last_error.as_str())),
         Outcome::NotClaimed | Outcome::NotConfigured => (false, None),
     };
-    http::success(
-        json::object()
-            .field("delivered", delivered)
-            .field("last_error", last_error)
-            .field("lead", lead.as_ref().map(lead_json)),
-    )
+    http::success(&Resent {
+        delivered,
+        last_error,
+        lead: lead.as_ref().map(shown_lead),
+    })
+}
+
+/// The answer of 'Reenviar': how the attempt went, and the lead as it is now.
+#[derive(Serialize)]
+struct Resent<'a> {
+    delivered: bool,
+    last_error: Option<&'a str>,
+    lead: Option<Shown<'a, LeadRow>>,
 }
 
 #[cfg(test)]
@@ -592,30 +586,34 @@ mod tests {
 
     #[test]
     fn the_tag_moves_with_the_leads_the_address_the_banner_and_the_crm() {
-        let banner = json::object()
-            .field("summary", "Leads não estão chegando ao Jetimob")
-            .end();
-        let tag = list_tag("status=falhas", true, Some(7), &Json::null());
+        let banner = serde_json::to_string(&Some(Banner {
+            since: None,
+            summary: "Leads não estão chegando ao Jetimob".into(),
+            details: Vec::new(),
+            kept: "",
+        }))
+        .unwrap();
+        let tag = list_tag("status=falhas", true, Some(7), "null");
         assert!(
             tag.as_deref().is_some_and(|t| t.starts_with("W/\"7-")),
             "{tag:?}"
         );
-        assert_eq!(tag, list_tag("status=falhas", true, Some(7), &Json::null()));
+        assert_eq!(tag, list_tag("status=falhas", true, Some(7), "null"));
         for other in [
-            list_tag("status=falhas", true, Some(8), &Json::null()),
-            list_tag("status=enviados", true, Some(7), &Json::null()),
-            list_tag("status=falhas", false, Some(7), &Json::null()),
+            list_tag("status=falhas", true, Some(8), "null"),
+            list_tag("status=enviados", true, Some(7), "null"),
+            list_tag("status=falhas", false, Some(7), "null"),
             list_tag("status=falhas", true, Some(7), &banner),
         ] {
             assert_ne!(tag, other);
         }
         // Without its counter, a list is never tagged, so never told unchanged.
-        assert_eq!(list_tag("status=falhas", true, None, &Json::null()), None);
+        assert_eq!(list_tag("status=falhas", true, None, "null"), None);
     }
 
     #[test]
     fn if_none_match_is_compared_weakly_and_may_list_tags() {
-        let tag = list_tag("", true, Some(3), &Json::null()).unwrap_or_default();
+        let tag = list_tag("", true, Some(3), "null").unwrap_or_default();
         let strong = tag.trim_start_matches("W/");
         assert!(tag_matches(&tag, &tag));
         assert!(tag_matches(strong, &tag));
@@ -623,14 +621,165 @@ mod tests {
         assert!(tag_matches("*", &tag));
         assert!(!tag_matches("W/\"3-00\"", &tag));
         assert!(!tag_matches("", &tag));
-        let next = list_tag("", true, Some(4), &Json::null()).unwrap_or_default();
+        let next = list_tag("", true, Some(4), "null").unwrap_or_default();
         assert!(!tag_matches(&next, &tag));
+    }
+
+    /// A lead as D1 answers its row (`last_touch` is SQLite's JSON text).
+    fn lead_row() -> LeadRow {
+        serde_json::from_value(serde_json::json!({
+            "id": "lead-1", "name": "Ana Souza", "email": "ana@example.com",
+            "whatsapp": "+5549999998888", "origem": "instagram", "jetimob_enviado": 1,
+            "delivery_status": "sent", "delivery_attempts": 2, "next_attempt_at": null,
+            "last_error": "HTTP 502", "sent_at": 1_767_236_400_000_i64, "sent_by": "staff",
+            "created_at": 1_767_225_600_000_i64, "submission_count": 3,
+            "last_submitted_at": 1_767_225_600_000_i64, "utm_source": "instagram",
+            "utm_medium": null, "utm_campaign": "pre", "utm_term": null, "utm_content": null,
+            "gclid": null, "fbclid": "fb", "referrer": null, "source": "instagram",
+            "referrer_host": null, "page_url": "https://x.example/", "update_status": "failed",
+            "update_last_error": "HTTP 400", "duplicate_of": "lead-0",
+            "last_touch": r#"{"at":1767236400000,"origem":"google","utm_source":"google","utm_medium":"cpc","utm_campaign":"verao","gclid":"g","fbclid":null}"#,
+            "pending_changes": 1, "marked_by": "bia@example.com"
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn a_lead_reads_as_the_panel_expects() {
+        let lead = lead_row();
+        assert_eq!(
+            serde_json::to_value(shown_lead(&lead)).unwrap(),
+            serde_json::json!({
+                "id": "lead-1", "name": "Ana Souza", "email": "ana@example.com",
+                "whatsapp": "+5549999998888", "whatsapp_display": format_whatsapp("+5549999998888"),
+                "origem": "instagram", "jetimob_enviado": true, "delivery_status": "sent",
+                "delivery_attempts": 2, "next_attempt_at": null, "last_error": "HTTP 502",
+                "sent_at": "2026-01-01T03:00:00.000Z", "sent_by": "staff",
+                "created_at": "2026-01-01T00:00:00.000Z", "submission_count": 3,
+                "last_submitted_at": "2026-01-01T00:00:00.000Z", "utm_source": "instagram",
+                "utm_medium": null, "utm_campaign": "pre", "utm_term": null, "utm_content": null,
+                "gclid": null, "fbclid": "fb", "referrer": null, "source": "instagram",
+                "referrer_host": null, "page_url": "https://x.example/", "update_status": "failed",
+                "update_last_error": "HTTP 400", "duplicate_of": "lead-0",
+                "last_touch": {
+                    "at": "2026-01-01T03:00:00.000Z", "origem": "google", "utm_source": "google",
+                    "utm_medium": "cpc", "utm_campaign": "verao", "gclid": "g", "fbclid": null
+                },
+                "pending_changes": 1, "marked_by": "bia@example.com"
+            })
+        );
+        // A lead without a submission to show (or one SQLite could not
+        // write) has no last touch; a row without the column reads the same.
+        for text in [Some(serde_json::Value::Null), Some("{".into()), None] {
+            let mut row = serde_json::to_value(shown_lead(&lead)).unwrap();
+            row["created_at"] = 1_767_225_600_000_i64.into();
+            row["last_submitted_at"] = 1_767_225_600_000_i64.into();
+            row["sent_at"] = serde_json::Value::Null;
+            row["jetimob_enviado"] = 0.into();
+            match text {
+                Some(text) => row["last_touch"] = text,
+                None => drop(row.as_object_mut().and_then(|r| r.remove("last_touch"))),
+            }
+            let read: LeadRow = serde_json::from_value(row).unwrap();
+            assert_eq!(read.last_touch, None);
+            assert_eq!(
+                serde_json::to_value(shown_lead(&read)).unwrap()["jetimob_enviado"],
+                false
+            );
+        }
+    }
+
+    #[test]
+    fn a_leads_story_reads_as_the_panel_expects() {
+        let submission: store::SubmissionRow = serde_json::from_value(serde_json::json!({
+            "id": 7, "submitted_at": 1_767_225_600_000_i64, "name": "Ana", "email": "a@x.com",
+            "whatsapp": "+5549999998888", "origem": "google", "utm_source": null,
+            "utm_medium": null, "utm_campaign": null, "utm_term": null, "utm_content": null,
+            "gclid": null, "fbclid": null, "referrer": null, "page_url": null, "kind": "new"
+        }))
+        .unwrap();
+        let attempt: AttemptRow = serde_json::from_value(serde_json::json!({
+            "id": 3, "at": 1_767_225_600_000_i64, "kind": "lead", "outcome": "failed", "detail": null
+        }))
+        .unwrap();
+        let action: ActionRow = serde_json::from_value(serde_json::json!({
+            "id": 4, "at": 1_767_225_600_000_i64, "staff_email": "bia@x.com", "action": "resend"
+        }))
+        .unwrap();
+        let linked: store::LinkedRow = serde_json::from_value(serde_json::json!({
+            "id": "lead-0", "name": "Bia", "email": "b@x.com", "whatsapp": "+5548988776655"
+        }))
+        .unwrap();
+        let lead = lead_row();
+        let answer = StoryAnswer {
+            lead: shown_lead(&lead),
+            submissions: vec![shown(&submission, &submission.whatsapp)],
+            attempts: std::slice::from_ref(&attempt),
+            actions: std::slice::from_ref(&action),
+            possible_duplicates: vec![shown(&linked, &linked.whatsapp)],
+            hidden: StoryTotals {
+                submissions: 0,
+                attempts: 2,
+                actions: 0,
+            },
+            crm_configured: true,
+        };
+        let mut json = serde_json::to_value(&answer).unwrap();
+        assert!(json["lead"]["whatsapp_display"].is_string());
+        json["lead"] = serde_json::Value::Null;
+        assert_eq!(
+            json,
+            serde_json::json!({
+                "lead": null,
+                "submissions": [{
+                    "id": 7, "at": "2026-01-01T00:00:00.000Z", "name": "Ana", "email": "a@x.com",
+                    "whatsapp": "+5549999998888",
+                    "whatsapp_display": format_whatsapp("+5549999998888"),
+                    "origem": "google", "utm_source": null, "utm_medium": null,
+                    "utm_campaign": null, "utm_term": null, "utm_content": null, "gclid": null,
+                    "fbclid": null, "referrer": null, "page_url": null, "kind": "new"
+                }],
+                "attempts": [{
+                    "id": 3, "at": "2026-01-01T00:00:00.000Z", "kind": "lead",
+                    "outcome": "failed", "detail": null
+                }],
+                "actions": [{
+                    "id": 4, "at": "2026-01-01T00:00:00.000Z", "staff_email": "bia@x.com",
+                    "action": "resend"
+                }],
+                "possible_duplicates": [{
+                    "id": "lead-0", "name": "Bia", "email": "b@x.com",
+                    "whatsapp_display": format_whatsapp("+5548988776655")
+                }],
+                "hidden": { "submissions": 0, "attempts": 2, "actions": 0 },
+                "crm_configured": true
+            })
+        );
+    }
+
+    #[test]
+    fn the_banner_reads_as_the_panel_expects() {
+        let banner = Banner {
+            since: Some(1_767_225_600_000),
+            summary: "Leads não estão chegando ao Jetimob".into(),
+            details: vec![Trouble {
+                what: "a".into(),
+                todo: "b".into(),
+                owners: true,
+            }],
+            kept: "kept",
+        };
+        assert_eq!(
+            serde_json::to_string(&Some(banner)).unwrap(),
+            r#"{"since":1767225600000,"summary":"Leads não estão chegando ao Jetimob","details":[{"what":"a","todo":"b","owners":true}],"kept":"kept"}"#
+        );
+        assert_eq!(serde_json::to_string(&None::<Banner>).unwrap(), "null");
     }
 
     #[test]
     fn timestamps_are_iso_8601_in_utc() {
         assert_eq!(
-            iso(1_767_225_600_000).as_deref(),
+            dates::iso(1_767_225_600_000).as_deref(),
             Some("2026-01-01T00:00:00.000Z")
         );
     }
@@ -647,7 +796,7 @@ mod tests {
     fn desfazer_refused_says_why() {
         let now = 1_767_225_600_000;
         let marked = crm::store::MarkState {
-            delivery_status: "sent".into(),
+            delivery_status: Delivery::Sent,
             sent_by: Some("staff".into()),
             sent_at: Some(now - 5_000),
             marked_by_id: Some("ana".into()),
@@ -660,7 +809,7 @@ mod tests {
             (None, ana, format!("404 {}", messages::LEAD_NOT_FOUND)),
             (
                 Some(crm::store::MarkState {
-                    delivery_status: "pending".into(),
+                    delivery_status: Delivery::Pending,
                     sent_by: None,
                     sent_at: None,
                     marked_by_id: None,

@@ -2,9 +2,13 @@
 //! from the query string once; the SQL is assembled from fixed fragments, so
 //! nothing the user types ever becomes SQL text.
 
-use crate::d1::Param;
+use wasm_bindgen::JsValue;
+use worker::Url;
+
+use crate::characters::{APOSTROPHES, plain_text};
 use crate::dates::Day;
-use crate::leads::domain::{APOSTROPHES, WhatsApp, plain_text};
+use crate::db::Param;
+use crate::whatsapp::WhatsApp;
 
 /// Leads per page in the panel.
 pub const PAGE_SIZE: i64 = 50;
@@ -279,10 +283,10 @@ pub enum Bound {
 }
 
 impl Param for Bound {
-    fn js(&self) -> wasm_bindgen::JsValue {
+    fn value(&self) -> JsValue {
         match self {
-            Bound::Integer(n) => n.js(),
-            Bound::Text(t) => t.js(),
+            Bound::Integer(n) => n.value(),
+            Bound::Text(t) => t.value(),
         }
     }
 }
@@ -412,7 +416,8 @@ pub struct LeadQuery {
 }
 
 impl LeadQuery {
-    pub fn from_url(url: &crate::http::RequestUrl) -> Self {
+    /// From the request's address: its query's `name=value` pairs, decoded.
+    pub fn from_url(url: &Url) -> Self {
         let mut query = Self {
             status: StatusFilter::All,
             search: Search::None,
@@ -546,10 +551,7 @@ mod tests {
     use super::*;
 
     fn query(qs: &str) -> LeadQuery {
-        LeadQuery::from_url(
-            &crate::http::RequestUrl::from_serialized(&format!("https://x.example/api/leads?{qs}"))
-                .unwrap(),
-        )
+        LeadQuery::from_url(&Url::parse(&format!("https://x.example/api/leads?{qs}")).unwrap())
     }
 
     #[test]

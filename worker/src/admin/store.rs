@@ -1,67 +1,74 @@
 //! The panel's reads and writes on the leads table, and the audit trail.
+//!
+//! The rows are read from D1 and written to the panel by the same structs:
+//! a column and its member share a name, and the few members the panel
+//! reads otherwise (times in ISO 8601, flags as booleans) say so at the field.
 
-use serde::Deserialize;
-
-use crate::d1::{Count, D1Database, D1PreparedStatement, D1Result, Param, query, row};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::query::{CHANGES_SQL, COUNTS_SQL, Cursor, LEAD_COLUMNS, LeadQuery, PAGE_SIZE};
-
 use crate::alerts::heartbeat::{self, Heartbeat};
 use crate::alerts::incidents::{self, Incident};
+use crate::attribution::Attribution;
 use crate::auth::guard::Staff;
-use crate::d1;
+use crate::crm::status::{Correction, Delivery};
+use crate::dates;
+use crate::db::{self, Count, D1Database, D1PreparedStatement, D1Result, Param, query};
 use crate::live_session::{live_row, session_is_live};
-use crate::platform::HostResult;
 
-row! {
-    /// A lead as the panel and the export read it.
-    #[derive(Debug, Clone, PartialEq, Eq)]
-    pub struct LeadRow {
-        pub id: String,
-        pub name: String,
-        pub email: String,
-        pub whatsapp: String,
-        pub origem: String,
-        pub jetimob_enviado: i64,
-        pub delivery_status: String,
-        pub delivery_attempts: i64,
-        pub next_attempt_at: Option<i64>,
-        pub last_error: Option<String>,
-        pub sent_at: Option<i64>,
-        pub sent_by: Option<String>,
-        pub created_at: i64,
-        pub submission_count: i64,
-        pub last_submitted_at: i64,
-        pub utm_source: Option<String>,
-        pub utm_medium: Option<String>,
-        pub utm_campaign: Option<String>,
-        pub utm_term: Option<String>,
-        pub utm_content: Option<String>,
-        pub gclid: Option<String>,
-        pub fbclid: Option<String>,
-        pub referrer: Option<String>,
-        /// Where it came from, as the campaign report groups it.
-        pub source: String,
-        /// The referrer's host, for a lead without utm_source.
-        pub referrer_host: Option<String>,
-        pub page_url: Option<String>,
-        /// The correction's delivery: 'pending', 'failed' or none.
-        pub update_status: Option<String>,
-        pub update_last_error: Option<String>,
-        /// Another lead a submission tied this one to.
-        pub duplicate_of: Option<String>,
-        /// The newest submission's time and attribution, as JSON ([`LastTouch`]).
-        pub last_touch: Option<String>,
-        /// Changes waiting for staff ('Alteração pendente').
-        pub pending_changes: i64,
-        /// Who marked it sent ('Marcar Enviado'), for a lead staff marked.
-        pub marked_by: Option<String>,
-    }
+/// A lead as the panel and the export read it. To the panel its times are
+/// ISO 8601 (UTC); `update_status` is the correction the CRM still has to
+/// learn ('pending', 'failed' or null), `duplicate_of` another lead a
+/// submission tied this one to ('Possível duplicado').
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+pub struct LeadRow {
+    pub id: String,
+    pub name: String,
+    pub email: String,
+    pub whatsapp: String,
+    pub origem: String,
+    #[serde(serialize_with = "flag")]
+    pub jetimob_enviado: i64,
+    pub delivery_status: Delivery,
+    pub delivery_attempts: i64,
+    #[serde(serialize_with = "maybe_iso_time")]
+    pub next_attempt_at: Option<i64>,
+    pub last_error: Option<String>,
+    #[serde(serialize_with = "maybe_iso_time")]
+    pub sent_at: Option<i64>,
+    pub sent_by: Option<String>,
+    #[serde(serialize_with = "iso_time")]
+    pub created_at: i64,
+    pub submission_count: i64,
+    #[serde(serialize_with = "iso_time")]
+    pub last_submitted_at: i64,
+    /// Its first touch: the UTM fields, click ids, referrer and page.
+    #[serde(flatten)]
+    pub attribution: Attribution,
+    /// Where it came from, as the campaign report groups it.
+    pub source: String,
+    /// The referrer's host, for a lead without utm_source.
+    pub referrer_host: Option<String>,
+    /// The correction's delivery: 'pending', 'failed' or none.
+    pub update_status: Option<Correction>,
+    pub update_last_error: Option<String>,
+    /// Another lead a submission tied this one to.
+    pub duplicate_of: Option<String>,
+    /// The newest submission's time and attribution, read from the JSON
+    /// text SQLite writes for it; none if it has none (or it cannot be read).
+    #[serde(default, deserialize_with = "json_text")]
+    pub last_touch: Option<LastTouch>,
+    /// Changes waiting for staff ('Alteração pendente').
+    pub pending_changes: i64,
+    /// Who marked it sent ('Marcar Enviado'), for a lead staff marked.
+    pub marked_by: Option<String>,
 }
 
 /// The newest submission of a lead: when, and where the visit came from.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, Serialize)]
 pub struct LastTouch {
+    #[serde(serialize_with = "iso_time")]
     pub at: i64,
     pub origem: String,
     pub utm_source: Option<String>,
@@ -71,10 +78,28 @@ pub struct LastTouch {
     pub fbclid: Option<String>,
 }
 
-impl LeadRow {
-    pub fn last_touch(&self) -> Option<LastTouch> {
-        serde_json::from_slice(self.last_touch.as_deref()?.as_bytes()).ok()
-    }
+/// A time in ms as the panel reads it: ISO 8601 in UTC, `null` if out of range.
+fn iso_time<S: Serializer>(ms: &i64, serializer: S) -> Result<S::Ok, S::Error> {
+    dates::iso(*ms).serialize(serializer)
+}
+
+/// [`iso_time`] of a time that may be missing (`null`).
+fn maybe_iso_time<S: Serializer>(ms: &Option<i64>, serializer: S) -> Result<S::Ok, S::Error> {
+    ms.and_then(dates::iso).serialize(serializer)
+}
+
+/// An SQLite flag (`1` or `0`) as a boolean.
+fn flag<S: Serializer>(n: &i64, serializer: S) -> Result<S::Ok, S::Error> {
+    (*n == 1).serialize(serializer)
+}
+
+/// A column of JSON text (SQLite's `json_object`) as the value it holds;
+/// `None` for NULL, or for text that does not read as `T`.
+fn json_text<'de, D: Deserializer<'de>, T: DeserializeOwned>(
+    deserializer: D,
+) -> Result<Option<T>, D::Error> {
+    let text = Option::<String>::deserialize(deserializer)?;
+    Ok(text.and_then(|text| serde_json::from_str(&text).ok()))
 }
 
 /// Leads per delivery status, over all leads, the possible duplicates, and
@@ -96,11 +121,10 @@ impl Counts {
     }
 }
 
-row! {
-    struct Counter {
-        name: String,
-        n: i64,
-    }
+#[derive(Deserialize)]
+struct Counter {
+    name: String,
+    n: i64,
 }
 
 /// What the list's answer depends on besides its page: whether any lead
@@ -136,20 +160,20 @@ fn state_statements(db: &D1Database) -> [D1PreparedStatement; 3] {
 }
 
 /// [`ListState`] from the results of [`state_statements`], from `at` on.
-fn state_from(results: &[D1Result], at: usize) -> HostResult<ListState> {
+fn state_from(results: &[D1Result], at: usize) -> worker::Result<ListState> {
     Ok(ListState {
-        changes: d1::first_row::<Count>(results, at)?.map(|c| c.n),
-        incident: d1::first_row::<Incident>(results, at + 1)?,
-        heartbeat: d1::first_row::<Heartbeat>(results, at + 2)?.unwrap_or_default(),
-        rows_read: d1::cost(results).read,
+        changes: db::first_row::<Count>(results, at)?.map(|c| c.n),
+        incident: db::first_row::<Incident>(results, at + 1)?,
+        heartbeat: db::first_row::<Heartbeat>(results, at + 2)?.unwrap_or_default(),
+        rows_read: db::cost(results).read,
     })
 }
 
 /// Whether any lead changed and what the banner says, without the page: a
 /// few rows whatever the number of leads, for a reload that may be told
 /// nothing changed.
-pub async fn list_state(db: &D1Database) -> HostResult<ListState> {
-    let results = db.batch(state_statements(db).into()).await?;
+pub async fn list_state(db: &D1Database) -> worker::Result<ListState> {
+    let results = db::batch(db, state_statements(db).into()).await?;
     state_from(&results, 0)
 }
 
@@ -157,7 +181,7 @@ pub async fn list_state(db: &D1Database) -> HostResult<ListState> {
 /// there is one) and the [`ListState`], in one batch. The page is read from
 /// where 'Próxima'/'Anterior' says it starts when it says so (an index
 /// seek), else by its number.
-pub async fn page_and_counts(db: &D1Database, q: &LeadQuery) -> HostResult<ListPage> {
+pub async fn page_and_counts(db: &D1Database, q: &LeadQuery) -> worker::Result<ListPage> {
     let term = q.search.bound();
     let page = match &q.cursor {
         Some(Cursor::After(at, id)) => {
@@ -171,19 +195,23 @@ pub async fn page_and_counts(db: &D1Database, q: &LeadQuery) -> HostResult<ListP
     let mut statements = vec![page, db.prepare(COUNTS_SQL)];
     statements.extend(state_statements(db));
     if q.counted_daily() {
-        let values = q.narrowing.daily_values();
-        let params: Vec<&dyn Param> = values.iter().map(|v| v as &dyn Param).collect();
-        statements.push(d1::bind(db, &q.narrowing.daily_count_sql(), &params));
+        let values: Vec<_> = q
+            .narrowing
+            .daily_values()
+            .iter()
+            .map(Param::value)
+            .collect();
+        statements.push(db::bind(db, &q.narrowing.daily_count_sql(), &values));
     } else if term.is_some() || q.is_narrowed() {
         statements.push(narrowed(db, &q.count_sql(), &[&term], q));
     }
-    let results = db.batch(statements).await?;
-    let mut leads = d1::rows::<LeadRow>(&results, 0)?;
+    let results = db::batch(db, statements).await?;
+    let mut leads = db::rows::<LeadRow>(&results, 0)?;
     if matches!(q.cursor, Some(Cursor::Before(..))) {
         leads.reverse();
     }
     let mut counts = Counts::default();
-    for c in d1::rows::<Counter>(&results, 1)? {
+    for c in db::rows::<Counter>(&results, 1)? {
         match c.name.as_str() {
             "sent" => counts.sent = c.n,
             "failed" => counts.failed = c.n,
@@ -194,7 +222,7 @@ pub async fn page_and_counts(db: &D1Database, q: &LeadQuery) -> HostResult<ListP
             _ => {}
         }
     }
-    let matches = d1::first_row::<Count>(&results, 5)?.map(|c| c.n);
+    let matches = db::first_row::<Count>(&results, 5)?.map(|c| c.n);
     Ok(ListPage {
         leads,
         counts,
@@ -205,8 +233,12 @@ pub async fn page_and_counts(db: &D1Database, q: &LeadQuery) -> HostResult<ListP
 
 /// The newest `limit` leads of the filter: an export's first page, read
 /// right after the request's own session check.
-pub async fn first_page(db: &D1Database, q: &LeadQuery, limit: i64) -> HostResult<Vec<LeadRow>> {
-    page_after_query(db, q, None, limit).all().await?.rows()
+pub async fn first_page(
+    db: &D1Database,
+    q: &LeadQuery,
+    limit: i64,
+) -> worker::Result<Vec<LeadRow>> {
+    db::rows_of(&page_after_query(db, q, None, limit)).await
 }
 
 /// What an export page after the first read: the page, if `staff`'s session
@@ -219,17 +251,19 @@ pub async fn page_after_while_live(
     after: (i64, &str),
     limit: i64,
     now: i64,
-) -> HostResult<Option<Vec<LeadRow>>> {
-    let results = db
-        .batch(vec![
+) -> worker::Result<Option<Vec<LeadRow>>> {
+    let results = db::batch(
+        db,
+        vec![
             session_live(db, staff, now),
             page_after_query(db, q, Some(after), limit),
-        ])
-        .await?;
-    if !d1::returned_row(&results, 0) {
+        ],
+    )
+    .await?;
+    if !db::returned_row(&results, 0) {
         return Ok(None);
     }
-    d1::rows(&results, 1).map(Some)
+    db::rows(&results, 1).map(Some)
 }
 
 /// Up to `limit` leads after the one at (`created_at`, `id`), newest first;
@@ -258,10 +292,9 @@ fn narrowed(
     fixed: &[&dyn Param],
     q: &LeadQuery,
 ) -> D1PreparedStatement {
-    let values = q.narrowing.values();
-    let mut params = fixed.to_vec();
-    params.extend(values.iter().map(|v| v as &dyn Param));
-    d1::bind(db, sql, &params)
+    let mut values: Vec<_> = fixed.iter().map(|p| p.value()).collect();
+    values.extend(q.narrowing.values().iter().map(Param::value));
+    db::bind(db, sql, &values)
 }
 
 /// What staff did, for the audit trail.
@@ -333,11 +366,10 @@ const DELETE_SQL: &str = concat!(
 );
 const STATUS_SQL: &str = "SELECT delivery_status FROM leads WHERE id = ?1";
 
-row! {
-    /// A lead's delivery status: 'pending', 'sent' or 'failed'.
-    pub struct StatusRow {
-        pub delivery_status: String,
-    }
+/// A lead's delivery status.
+#[derive(Deserialize, Serialize)]
+pub struct StatusRow {
+    pub delivery_status: Delivery,
 }
 
 pub fn session_live(db: &D1Database, staff: &Staff, now: i64) -> D1PreparedStatement {
@@ -349,77 +381,66 @@ pub fn delete(db: &D1Database, staff: &Staff, lead_id: &str, now: i64) -> D1Prep
 }
 
 /// The lead's delivery status, `None` if there is no such lead.
-pub async fn status(db: &D1Database, lead_id: &str) -> HostResult<Option<String>> {
-    query!(db, STATUS_SQL, lead_id)
-        .first::<StatusRow>()
-        .await
-        .map(|row| row.map(|r| r.delivery_status))
+pub async fn status(db: &D1Database, lead_id: &str) -> worker::Result<Option<Delivery>> {
+    let row = db::first::<StatusRow>(&query!(db, STATUS_SQL, lead_id)).await?;
+    Ok(row.map(|r| r.delivery_status))
 }
 
 fn find_sql() -> String {
     format!("SELECT {LEAD_COLUMNS} FROM leads WHERE id = ?1")
 }
 
-pub async fn find(db: &D1Database, lead_id: &str) -> HostResult<Option<LeadRow>> {
-    query!(db, &find_sql(), lead_id).first().await
+pub async fn find(db: &D1Database, lead_id: &str) -> worker::Result<Option<LeadRow>> {
+    db::first(&query!(db, &find_sql(), lead_id)).await
 }
 
-row! {
-    /// One time the visitor sent the form.
-    #[derive(Debug, Clone)]
-    pub struct SubmissionRow {
-        pub id: i64,
-        pub submitted_at: i64,
-        pub name: String,
-        pub email: String,
-        pub whatsapp: String,
-        pub origem: String,
-        pub utm_source: Option<String>,
-        pub utm_medium: Option<String>,
-        pub utm_campaign: Option<String>,
-        pub utm_term: Option<String>,
-        pub utm_content: Option<String>,
-        pub gclid: Option<String>,
-        pub fbclid: Option<String>,
-        pub referrer: Option<String>,
-        pub page_url: Option<String>,
-        /// 'new', 'repeat', 'correction', 'conflict', 'pending' or 'refused'.
-        pub kind: String,
-    }
+/// One time the visitor sent the form; to the panel, `at` is its time.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+pub struct SubmissionRow {
+    pub id: i64,
+    #[serde(rename(serialize = "at"), serialize_with = "iso_time")]
+    pub submitted_at: i64,
+    pub name: String,
+    pub email: String,
+    pub whatsapp: String,
+    pub origem: String,
+    /// What this submission came with.
+    #[serde(flatten)]
+    pub attribution: Attribution,
+    /// 'new', 'repeat', 'correction', 'conflict', 'pending' or 'refused'.
+    pub kind: String,
 }
 
-row! {
-    /// One attempt to deliver the lead ('lead') or a correction ('update').
-    #[derive(Debug, Clone)]
-    pub struct AttemptRow {
-        pub id: i64,
-        pub at: i64,
-        pub kind: String,
-        pub outcome: String,
-        pub detail: Option<String>,
-    }
+/// One attempt to deliver the lead ('lead') or a correction ('update').
+#[derive(Debug, Clone, Deserialize, Serialize)]
+pub struct AttemptRow {
+    pub id: i64,
+    #[serde(serialize_with = "iso_time")]
+    pub at: i64,
+    pub kind: String,
+    pub outcome: String,
+    pub detail: Option<String>,
 }
 
-row! {
-    /// What staff did to the lead.
-    #[derive(Debug, Clone)]
-    pub struct ActionRow {
-        pub id: i64,
-        pub at: i64,
-        pub staff_email: String,
-        pub action: String,
-    }
+/// What staff did to the lead.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+pub struct ActionRow {
+    pub id: i64,
+    #[serde(serialize_with = "iso_time")]
+    pub at: i64,
+    pub staff_email: String,
+    pub action: String,
 }
 
-row! {
-    /// Another lead a submission tied this one to.
-    #[derive(Debug, Clone)]
-    pub struct LinkedRow {
-        pub id: String,
-        pub name: String,
-        pub email: String,
-        pub whatsapp: String,
-    }
+/// Another lead a submission tied this one to. The panel shows its number
+/// as people write it, not as stored.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+pub struct LinkedRow {
+    pub id: String,
+    pub name: String,
+    pub email: String,
+    #[serde(skip_serializing)]
+    pub whatsapp: String,
 }
 
 /// A lead's story: its first submission and its newest ones, its newest
@@ -433,14 +454,13 @@ pub struct Story {
     pub totals: StoryTotals,
 }
 
-row! {
-    /// How many submissions, attempts and staff actions the lead has in all.
-    #[derive(Debug, Clone, Copy, Default)]
-    pub struct StoryTotals {
-        pub submissions: i64,
-        pub attempts: i64,
-        pub actions: i64,
-    }
+/// How many submissions, attempts and staff actions the lead has in all
+/// (or, to the panel, how many of each its page leaves out).
+#[derive(Debug, Clone, Copy, Default, Deserialize, Serialize)]
+pub struct StoryTotals {
+    pub submissions: i64,
+    pub attempts: i64,
+    pub actions: i64,
 }
 
 /// The most of each a lead's page shows (the newest; for the submissions,
@@ -470,29 +490,28 @@ const LINKED_SQL: &str = "SELECT l.id, l.name, l.email, l.whatsapp FROM lead_lin
 /// The lead, its submissions, delivery attempts and staff actions (see
 /// [`STORY_NEWEST`]) and the leads tied to it: one round trip. `None` if
 /// there is no such lead.
-pub async fn story(db: &D1Database, lead_id: &str) -> HostResult<Option<Story>> {
-    let results = db
-        .batch(vec![
+pub async fn story(db: &D1Database, lead_id: &str) -> worker::Result<Option<Story>> {
+    let results = db::batch(
+        db,
+        vec![
             query!(db, &find_sql(), lead_id),
             query!(db, SUBMISSIONS_SQL, lead_id, STORY_NEWEST),
             query!(db, ATTEMPTS_SQL, lead_id, STORY_NEWEST),
             query!(db, ACTIONS_SQL, lead_id, STORY_NEWEST),
             query!(db, LINKED_SQL, lead_id),
             query!(db, TOTALS_SQL, lead_id),
-        ])
-        .await?;
-    let Some(lead) = d1::rows::<LeadRow>(&results, 0)?.into_iter().next() else {
+        ],
+    )
+    .await?;
+    let Some(lead) = db::first_row::<LeadRow>(&results, 0)? else {
         return Ok(None);
     };
     Ok(Some(Story {
         lead,
-        submissions: d1::rows(&results, 1)?,
-        attempts: d1::rows(&results, 2)?,
-        actions: d1::rows(&results, 3)?,
-        linked: d1::rows(&results, 4)?,
-        totals: d1::rows::<StoryTotals>(&results, 5)?
-            .into_iter()
-            .next()
-            .unwrap_or_default(),
+        submissions: db::rows(&results, 1)?,
+        attempts: db::rows(&results, 2)?,
+        actions: db::rows(&results, 3)?,
+        linked: db::rows(&results, 4)?,
+        totals: db::first_row(&results, 5)?.unwrap_or_default(),
     }))
 }

@@ -15,15 +15,15 @@
 //! same two paths say so, and the webhook hears it once ('mail.failing',
 //! then 'mail.recovered' once an e-mail goes again).
 
+use serde::{Deserialize, Serialize};
 use worker::Env;
 
 use super::incidents::{self, BACKLOG_MS, Incident, Words};
 use super::webhook;
 use crate::cron_state::{self, delivery_watched_at, mail_failure_told_at, noted};
-use crate::d1::{D1Database, row};
 use crate::dates::{format_date, iso};
-use crate::platform::HostResult;
-use crate::{json, messages};
+use crate::db::{self, D1Database};
+use crate::messages;
 
 /// Past this without a watch, the cron has stopped (it runs every minute).
 pub const STOPPED_MS: i64 = 5 * 60 * 1000;
@@ -50,7 +50,7 @@ pub(crate) use heartbeat_columns;
 pub const READ_SQL: &str = concat!("SELECT ", heartbeat_columns!());
 
 /// The watch ran to its end now.
-pub async fn record(db: &D1Database, now: i64) -> HostResult<()> {
+pub async fn record(db: &D1Database, now: i64) -> worker::Result<()> {
     cron_state::note(db, delivery_watched_at!(), now).await
 }
 
@@ -65,13 +65,27 @@ const MAIL_NEWS_SQL: &str = concat!(
     " AS told_at"
 );
 
-row! {
-    #[derive(Debug, Default)]
-    struct MailNews {
-        mail_sent_at: Option<i64>,
-        mail_failed_at: Option<i64>,
-        told_at: Option<i64>,
-    }
+#[derive(Debug, Default, Deserialize)]
+struct MailNews {
+    mail_sent_at: Option<i64>,
+    mail_failed_at: Option<i64>,
+    told_at: Option<i64>,
+}
+
+/// What the webhook's 'mail.failing' and 'mail.recovered' say beside their
+/// event and time.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum MailFields {
+    Failing {
+        since: Option<String>,
+        message: String,
+    },
+    Recovered {
+        since: Option<String>,
+        recovered_at: Option<String>,
+        message: String,
+    },
 }
 
 /// Tells the webhook that the e-mail API refuses ('mail.failing'), and that
@@ -79,11 +93,13 @@ row! {
 /// runs see it (each event has its key; the note of what was told is
 /// written in the same batch). The alerts are e-mails, so the webhook is the
 /// one way left to tell the team.
-pub async fn tell_webhook(env: &Env, db: &D1Database, now: i64) -> HostResult<()> {
+pub async fn tell_webhook(env: &Env, db: &D1Database, now: i64) -> worker::Result<()> {
     if webhook::url(env).is_none() {
         return Ok(());
     }
-    let news: MailNews = db.prepare(MAIL_NEWS_SQL).first().await?.unwrap_or_default();
+    let news: MailNews = db::first(&db.prepare(MAIL_NEWS_SQL))
+        .await?
+        .unwrap_or_default();
     let beat = Heartbeat {
         mail_sent_at: news.mail_sent_at,
         mail_failed_at: news.mail_failed_at,
@@ -97,9 +113,10 @@ pub async fn tell_webhook(env: &Env, db: &D1Database, now: i64) -> HostResult<()
                 key: format!("mail.failing:{}", news.mail_sent_at.unwrap_or(0)),
                 after: None,
             },
-            json::object()
-                .field("since", iso(failed_at))
-                .field("message", messages::mail_failing(&format_date(failed_at))),
+            MailFields::Failing {
+                since: iso(failed_at),
+                message: messages::mail_failing(&format_date(failed_at)),
+            },
             cron_state::noting(db, mail_failure_told_at!(), failed_at),
         ),
         (None, Some(told_at)) => (
@@ -108,32 +125,31 @@ pub async fn tell_webhook(env: &Env, db: &D1Database, now: i64) -> HostResult<()
                 key: format!("mail.recovered:{told_at}"),
                 after: None,
             },
-            json::object()
-                .field("since", iso(told_at))
-                .field("recovered_at", news.mail_sent_at.and_then(iso))
-                .field("message", messages::mail_recovered(&format_date(told_at))),
+            MailFields::Recovered {
+                since: iso(told_at),
+                recovered_at: news.mail_sent_at.and_then(iso),
+                message: messages::mail_recovered(&format_date(told_at)),
+            },
             cron_state::forgetting(db, mail_failure_told_at!()),
         ),
         _ => return Ok(()),
     };
-    if let Some(recorded) = webhook::record(env, db, event, fields, now) {
-        db.batch(vec![recorded, note]).await?;
+    if let Some(recorded) = webhook::record(env, db, event, &fields, now)? {
+        db::batch(db, vec![recorded, note]).await?;
     }
     Ok(())
 }
 
-row! {
-    #[derive(Debug, Clone, Copy, Default)]
-    pub struct Heartbeat {
-        /// When the last delivery watch ran; never, on a database no cron ran on.
-        pub watched_at: Option<i64>,
-        /// When the oldest undelivered lead arrived.
-        pub oldest_pending_at: Option<i64>,
-        /// When the e-mail API last took a message.
-        pub mail_sent_at: Option<i64>,
-        /// When the e-mail API last did not.
-        pub mail_failed_at: Option<i64>,
-    }
+#[derive(Debug, Clone, Copy, Default, Deserialize)]
+pub struct Heartbeat {
+    /// When the last delivery watch ran; never, on a database no cron ran on.
+    pub watched_at: Option<i64>,
+    /// When the oldest undelivered lead arrived.
+    pub oldest_pending_at: Option<i64>,
+    /// When the e-mail API last took a message.
+    pub mail_sent_at: Option<i64>,
+    /// When the e-mail API last did not.
+    pub mail_failed_at: Option<i64>,
 }
 
 impl Heartbeat {

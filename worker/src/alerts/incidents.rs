@@ -26,16 +26,15 @@
 //! becomes of the e-mail (the e-mail API may be the thing refusing), and
 //! its end when it resolves, in the same batch.
 
+use serde::{Deserialize, Serialize};
 use worker::Env;
 
-use super::owner_mails::{self, Kind, Letter};
+use super::owner_mails::{self, Kind};
 use super::webhook;
 use crate::cron_state::noted;
-use crate::d1::{self, D1Database, D1PreparedStatement, query, row};
 use crate::dates::{format_date, iso};
-use crate::json::{self, Json};
-use crate::mail::escape;
-use crate::platform::HostResult;
+use crate::db::{self, D1Database, D1PreparedStatement, query};
+use crate::mail::{Block, Letter, Span, Written};
 use crate::{agency, config, crm, messages};
 
 /// Past this, an undelivered lead is a problem someone must look at.
@@ -93,28 +92,26 @@ impl Reason {
     }
 }
 
-row! {
-    /// How delivery stands, read in one batch.
-    #[derive(Debug, Clone, Default)]
-    pub struct Snapshot {
-        /// When the oldest lead still being retried arrived.
-        pub oldest_pending_at: Option<i64>,
-        /// When the oldest lead given up arrived.
-        pub oldest_given_up_at: Option<i64>,
-        /// How many leads are not in the CRM yet.
-        pub waiting: i64,
-        /// When the oldest correction not in the CRM yet was asked for.
-        pub oldest_correction_at: Option<i64>,
-        /// The latest delivery attempt failed this way (its `detail`), if it failed.
-        pub last_failure: Option<String>,
-        /// When the lead form last refused a visitor because Turnstile's check
-        /// could not be made.
-        pub form_refused_at: Option<i64>,
-        /// When the newest submission arrived.
-        pub last_submission_at: Option<i64>,
-        /// When the oldest webhook event still refused after three tries was made.
-        pub webhook_failing_since: Option<i64>,
-    }
+/// How delivery stands, read in one batch.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct Snapshot {
+    /// When the oldest lead still being retried arrived.
+    pub oldest_pending_at: Option<i64>,
+    /// When the oldest lead given up arrived.
+    pub oldest_given_up_at: Option<i64>,
+    /// How many leads are not in the CRM yet.
+    pub waiting: i64,
+    /// When the oldest correction not in the CRM yet was asked for.
+    pub oldest_correction_at: Option<i64>,
+    /// The latest delivery attempt failed this way (its `detail`), if it failed.
+    pub last_failure: Option<String>,
+    /// When the lead form last refused a visitor because Turnstile's check
+    /// could not be made.
+    pub form_refused_at: Option<i64>,
+    /// When the newest submission arrived.
+    pub last_submission_at: Option<i64>,
+    /// When the oldest webhook event still refused after three tries was made.
+    pub webhook_failing_since: Option<i64>,
 }
 
 /// Why delivery is unhealthy now; empty when it is fine.
@@ -165,18 +162,16 @@ pub fn reasons(snapshot: &Snapshot, configured: bool, now: i64) -> Vec<Reason> {
     reasons
 }
 
-row! {
-    /// An incident as stored.
-    #[derive(Debug, Clone)]
-    pub struct Incident {
-        pub id: i64,
-        pub started_at: i64,
-        pub reasons: String,
-        pub waiting: i64,
-        pub alerted_at: Option<i64>,
-        /// The reasons its alert named; none before it was claimed.
-        pub alerted_reasons: Option<String>,
-    }
+/// An incident as stored.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Incident {
+    pub id: i64,
+    pub started_at: i64,
+    pub reasons: String,
+    pub waiting: i64,
+    pub alerted_at: Option<i64>,
+    /// The reasons its alert named; none before it was claimed.
+    pub alerted_reasons: Option<String>,
 }
 
 impl Incident {
@@ -405,29 +400,32 @@ const UNCLAIM_RECOVERY_SQL: &str =
 
 /// Looks at delivery, opens, updates or resolves the incident, and sends
 /// what is due.
-pub async fn watch(env: &Env, db: &D1Database, now: i64) -> HostResult<()> {
-    let results = db
-        .batch(vec![db.prepare(SNAPSHOT_SQL), db.prepare(OPEN_SQL)])
-        .await?;
-    let mut snapshot: Snapshot = d1::first_row(&results, 0)?.unwrap_or_default();
+pub async fn watch(env: &Env, db: &D1Database, now: i64) -> worker::Result<()> {
+    let results = db::batch(db, vec![db.prepare(SNAPSHOT_SQL), db.prepare(OPEN_SQL)]).await?;
+    let mut snapshot: Snapshot = db::first_row(&results, 0)?.unwrap_or_default();
     if webhook::url(env).is_none() {
         // Switched off: its events left waiting are not a webhook that
         // refuses (this run's `webhook::run` marks them failed).
         snapshot.webhook_failing_since = None;
     }
-    let open: Option<Incident> = d1::first_row(&results, 1)?;
+    let open: Option<Incident> = db::first_row(&results, 1)?;
     let now_reasons = reasons(&snapshot, crm::is_configured(env), now);
     let listed = list_reasons(&now_reasons);
 
     match (open, now_reasons.is_empty()) {
         (None, false) => {
-            query!(db, OPEN_INCIDENT_SQL, now, listed, snapshot.waiting)
-                .run()
-                .await?;
+            db::run(&query!(
+                db,
+                OPEN_INCIDENT_SQL,
+                now,
+                listed,
+                snapshot.waiting
+            ))
+            .await?;
         }
         (Some(incident), false) => {
             let alerted = incident.alerted_as_of(&now_reasons);
-            let updated = query!(
+            let updated = db::first::<Incident>(&query!(
                 db,
                 UPDATE_SQL,
                 incident.id,
@@ -435,8 +433,7 @@ pub async fn watch(env: &Env, db: &D1Database, now: i64) -> HostResult<()> {
                 snapshot.waiting,
                 alerted.as_deref(),
                 incident.alerted_reasons.as_deref()
-            )
-            .first::<Incident>()
+            ))
             .await?;
             if let Some(now_open) = updated {
                 alert_joined_if_due(env, db, &now_open, now).await?;
@@ -447,8 +444,8 @@ pub async fn watch(env: &Env, db: &D1Database, now: i64) -> HostResult<()> {
                 query!(db, RESOLVE_SQL, incident.id, now),
                 owner_mails::drop_unsent(db, incident.id, now),
             ];
-            batch.extend(recovered_event(env, db, &incident, now));
-            db.batch(batch).await?;
+            batch.extend(recovered_event(env, db, &incident, now)?);
+            db::batch(db, batch).await?;
         }
         (None, true) => {}
     }
@@ -456,10 +453,9 @@ pub async fn watch(env: &Env, db: &D1Database, now: i64) -> HostResult<()> {
     recover_if_due(env, db, now).await
 }
 
-async fn alert_if_due(env: &Env, db: &D1Database, now: i64) -> HostResult<()> {
-    let Some(incident) = query!(db, CLAIM_ALERT_SQL, now, ALERT_GAP_MS)
-        .first::<Incident>()
-        .await?
+async fn alert_if_due(env: &Env, db: &D1Database, now: i64) -> worker::Result<()> {
+    let Some(incident) =
+        db::first::<Incident>(&query!(db, CLAIM_ALERT_SQL, now, ALERT_GAP_MS)).await?
     else {
         return Ok(());
     };
@@ -479,7 +475,7 @@ async fn alert_if_due(env: &Env, db: &D1Database, now: i64) -> HostResult<()> {
         worker::console_error!(
             "incidents: the alert was not sent ({error}); trying again next minute"
         );
-        query!(db, UNCLAIM_ALERT_SQL, incident.id).run().await?;
+        db::run(&query!(db, UNCLAIM_ALERT_SQL, incident.id)).await?;
     }
     Ok(())
 }
@@ -493,7 +489,7 @@ async fn alert_joined_if_due(
     db: &D1Database,
     incident: &Incident,
     now: i64,
-) -> HostResult<()> {
+) -> worker::Result<()> {
     let joined = incident.unalerted();
     if joined.is_empty() {
         return Ok(());
@@ -507,7 +503,7 @@ async fn alert_joined_if_due(
     }
     let before = incident.alerted_reasons.as_deref();
     let named = incident.alerted_with(&joined);
-    let Some(claimed) = query!(
+    let Some(claimed) = db::first::<Incident>(&query!(
         db,
         CLAIM_JOINED_SQL,
         incident.id,
@@ -515,8 +511,7 @@ async fn alert_joined_if_due(
         incident.alerted_at,
         before,
         named.as_str()
-    )
-    .first::<Incident>()
+    ))
     .await?
     else {
         return Ok(());
@@ -531,7 +526,7 @@ async fn alert_joined_if_due(
             "incidents: the alert of {} was not sent ({error}); trying again next minute",
             list_reasons(&joined)
         );
-        query!(
+        db::run(&query!(
             db,
             CLAIM_JOINED_SQL,
             incident.id,
@@ -539,8 +534,7 @@ async fn alert_joined_if_due(
             now,
             named.as_str(),
             before
-        )
-        .run()
+        ))
         .await?;
     }
     Ok(())
@@ -559,23 +553,21 @@ async fn send_alert(
     key: String,
     kind: Kind<'_>,
     now: i64,
-) -> HostResult<()> {
+) -> worker::Result<()> {
     let words = describe(incident);
     let event = webhook::Event {
         name: "delivery.incident",
         key,
         after: None,
     };
-    let fields = json::object()
-        .field("since", iso(incident.started_at))
-        .field(
-            "reasons",
-            Json::strings(incident.reasons().iter().map(|r| r.name())),
-        )
-        .field("waiting", incident.waiting)
-        .field("message", &words.summary);
-    let letter = alert_email(headline(about), &words, env);
-    let batch: Vec<_> = webhook::record(env, db, event, fields, now)
+    let fields = IncidentFields {
+        since: iso(incident.started_at),
+        reasons: incident.reasons().iter().map(|r| r.name()).collect(),
+        waiting: incident.waiting,
+        message: &words.summary,
+    };
+    let letter = alert_email(headline(about), &words, &config::site_origin(env));
+    let batch: Vec<_> = webhook::record(env, db, event, &fields, now)?
         .into_iter()
         .chain(owner_mails::write(
             env,
@@ -587,10 +579,27 @@ async fn send_alert(
         )?)
         .collect();
     if !batch.is_empty() {
-        db.batch(batch).await?;
+        db::batch(db, batch).await?;
     }
     worker::console_warn!("incidents: {}", words.summary);
     Ok(())
+}
+
+/// What the webhook's 'delivery.incident' says beside its event and time.
+#[derive(Serialize)]
+struct IncidentFields<'a> {
+    since: Option<String>,
+    reasons: Vec<&'static str>,
+    waiting: i64,
+    message: &'a str,
+}
+
+/// What the webhook's 'delivery.recovered' says beside its event and time.
+#[derive(Serialize)]
+struct RecoveredFields<'a> {
+    since: Option<String>,
+    recovered_at: Option<String>,
+    message: &'a str,
 }
 
 /// The webhook's 'delivery.recovered', recorded as the incident resolves:
@@ -600,7 +609,7 @@ fn recovered_event(
     db: &D1Database,
     incident: &Incident,
     now: i64,
-) -> Option<D1PreparedStatement> {
+) -> worker::Result<Option<D1PreparedStatement>> {
     let (_, summary) = recovery(&incident.named(), &format_date(incident.started_at));
     let event = webhook::Event {
         name: "delivery.recovered",
@@ -608,31 +617,29 @@ fn recovered_event(
         // An alert e-mailed before 0009 had its event recorded with it, unkeyed.
         after: incident.alerted_at.is_none().then(|| incident.event_key()),
     };
-    let fields = json::object()
-        .field("since", iso(incident.started_at))
-        .field("recovered_at", iso(now))
-        .field("message", &summary);
-    webhook::record(env, db, event, fields, now)
+    let fields = RecoveredFields {
+        since: iso(incident.started_at),
+        recovered_at: iso(now),
+        message: &summary,
+    };
+    webhook::record(env, db, event, &fields, now)
 }
 
-async fn recover_if_due(env: &Env, db: &D1Database, now: i64) -> HostResult<()> {
-    let Some(incident) = query!(db, CLAIM_RECOVERY_SQL, now)
-        .first::<Incident>()
-        .await?
-    else {
+async fn recover_if_due(env: &Env, db: &D1Database, now: i64) -> worker::Result<()> {
+    let Some(incident) = db::first::<Incident>(&query!(db, CLAIM_RECOVERY_SQL, now)).await? else {
         return Ok(());
     };
     let (subject, summary) = recovery(&incident.named(), &format_date(incident.started_at));
-    let letter = recovery_email(subject, &summary, env);
+    let letter = recovery_email(subject, &summary, &config::site_origin(env));
     let written = match owner_mails::write(env, db, incident.id, Kind::Recovery, &letter, now)? {
-        Some(statement) => statement.run().await.map(|_| ()),
+        Some(statement) => db::run(&statement).await.map(|_| ()),
         None => Ok(()),
     };
     if let Err(error) = written {
         worker::console_error!(
             "incidents: the recovery e-mail was not written ({error}); trying again next minute"
         );
-        query!(db, UNCLAIM_RECOVERY_SQL, incident.id).run().await?;
+        db::run(&query!(db, UNCLAIM_RECOVERY_SQL, incident.id)).await?;
         return Ok(());
     }
     worker::console_log!("incidents: {summary}");
@@ -763,62 +770,49 @@ pub fn describe(incident: &Incident) -> Words {
     }
 }
 
-fn alert_email(subject: &str, words: &Words, env: &Env) -> Letter {
-    let panel = format!("{}/admin", config::site_origin(env));
+/// The alert e-mail: what is wrong and what to do, with the panel of the
+/// site at `origin`.
+fn alert_email(subject: &str, words: &Words, origin: &str) -> Written {
+    let panel = format!("{origin}/admin");
     let development = agency::DEVELOPMENT_NAME;
-    let mut text = format!("{}\n\n", escape::text(&words.summary));
-    let mut html = format!(
-        "<div style=\"font-family:sans-serif;line-height:1.5\"><p><strong>{}</strong></p>",
-        escape::html(&words.summary)
-    );
+    let mut letter = Letter::new()
+        .framed()
+        .block(Block::paragraph().line([Span::strong(&words.summary)]));
     for (what, todo) in &words.details {
-        text.push_str(&format!(
-            "• {}\n  O que fazer: {}\n\n",
-            escape::text(what),
-            escape::text(todo)
-        ));
-        html.push_str(&format!(
-            "<p>{}<br><em>O que fazer:</em> {}</p>",
-            escape::html(what),
-            escape::html(todo)
-        ));
+        letter = letter.block(Block::item().line([what.as_str()]).line([
+            Span::emphasis("O que fazer:"),
+            Span::plain(format!(" {todo}")),
+        ]));
     }
-    let footer = [
-        format!("{} Painel: {panel}", words.kept),
-        String::new(),
-        format!(
-            "Aviso automático do {development}; você o recebe por ser responsável pelo painel."
-        ),
-    ];
-    let text_lines: Vec<String> = footer.iter().map(|l| escape::text(l)).collect();
-    let html_lines: Vec<String> = footer.iter().map(|l| escape::html(l)).collect();
-    text.push_str(&text_lines.join("\n"));
-    html.push_str(&format!(
-        "<p style=\"color:#666;font-size:13px\">{}</p></div>",
-        html_lines.join("<br>")
-    ));
-    Letter {
-        subject: subject.to_string(),
-        text,
-        html,
-    }
+    letter
+        .block(
+            Block::note()
+                .line([format!("{} Painel: {panel}", words.kept)])
+                .line([""])
+                .line([format!(
+                    "Aviso automático do {development}; você o recebe por ser responsável pelo painel."
+                )]),
+        )
+        .write(subject)
 }
 
-fn recovery_email(subject: &str, summary: &str, env: &Env) -> Letter {
-    let panel = format!("{}/admin", config::site_origin(env));
-    Letter {
-        subject: subject.to_string(),
-        text: format!(
-            "{}\n\nPainel: {}",
-            escape::text(summary),
-            escape::text(&panel)
-        ),
-        html: format!(
-            "<div style=\"font-family:sans-serif;line-height:1.5\"><p>{}</p><p><a href=\"{}\">Abrir o painel</a></p></div>",
-            escape::html(summary),
-            escape::html(&panel)
-        ),
-    }
+/// The recovery e-mail, with the panel of the site at `origin`.
+fn recovery_email(subject: &str, summary: &str, origin: &str) -> Written {
+    let panel = format!("{origin}/admin");
+    Letter::new()
+        .framed()
+        .paragraph(summary)
+        .block(
+            Block::paragraph()
+                .text_only()
+                .line([format!("Painel: {panel}")]),
+        )
+        .block(
+            Block::paragraph()
+                .html_only()
+                .line([Span::link("Abrir o painel", panel)]),
+        )
+        .write(subject)
 }
 
 #[cfg(test)]

@@ -11,14 +11,13 @@
 use std::collections::BTreeMap;
 use std::collections::btree_map::Entry;
 
-use crate::d1::{D1Database, query, row};
 use serde::Deserialize;
 use worker::Env;
 
 use crate::dates::format_date;
-use crate::leads::domain::format_whatsapp;
-use crate::mail::{self, Email, escape};
-use crate::platform::HostResult;
+use crate::db::{self, D1Database, query};
+use crate::mail::{self, Block, Email, Letter, Span};
+use crate::whatsapp::format_whatsapp;
 use crate::{agency, config, platform};
 
 /// At most one e-mail a minute per person.
@@ -80,32 +79,28 @@ const NEWS_SQL: &str = "SELECT s.id, s.lead_id, s.submitted_at, s.kind, s.name, 
      FROM lead_submissions s \
      WHERE s.kind IN ('new', 'correction') AND s.id > ?1 ORDER BY s.id LIMIT ?2";
 
-row! {
-    #[derive(Debug)]
-    struct Recipient {
-        id: String,
-        email: String,
-        notices_sent_through: Option<i64>,
-    }
+#[derive(Debug, Deserialize)]
+struct Recipient {
+    id: String,
+    email: String,
+    notices_sent_through: Option<i64>,
 }
 
-row! {
-    /// A new lead, or a lead whose visitor sent new details.
-    #[derive(Debug, Clone)]
-    pub struct News {
-        pub id: i64,
-        pub lead_id: String,
-        pub submitted_at: i64,
-        /// 'new' or 'correction'.
-        pub kind: String,
-        pub name: String,
-        pub email: String,
-        pub whatsapp: String,
-        pub origem: String,
-        pub utm_campaign: Option<String>,
-        /// For a correction: the details before, as JSON.
-        pub before: Option<String>,
-    }
+/// A new lead, or a lead whose visitor sent new details.
+#[derive(Debug, Clone, Deserialize)]
+pub struct News {
+    pub id: i64,
+    pub lead_id: String,
+    pub submitted_at: i64,
+    /// 'new' or 'correction'.
+    pub kind: String,
+    pub name: String,
+    pub email: String,
+    pub whatsapp: String,
+    pub origem: String,
+    pub utm_campaign: Option<String>,
+    /// For a correction: the details before, as JSON.
+    pub before: Option<String>,
 }
 
 /// What a corrected lead had before (SQLite's `json_object` in [`NEWS_SQL`]).
@@ -144,22 +139,20 @@ impl News {
 }
 
 /// Sends every notice that is due. Errors on one person leave the others alone.
-pub async fn send_due(env: &Env, db: &D1Database) -> HostResult<usize> {
+pub async fn send_due(env: &Env, db: &D1Database) -> worker::Result<usize> {
     if !mail::is_available(env) {
         return Ok(0);
     }
     // The leases from now, not from the run's start: the owners' alert
     // e-mails before this may have taken a while.
     let now = platform::now_ms();
-    let recipients: Vec<Recipient> = query!(db, CLAIM_SQL, now, now + LEASE_MS)
-        .all()
-        .await?
-        .rows()?;
+    let recipients: Vec<Recipient> =
+        db::rows_of(&query!(db, CLAIM_SQL, now, now + LEASE_MS)).await?;
     let (new, waiting): (Vec<_>, Vec<_>) = recipients
         .into_iter()
         .partition(|r| r.notices_sent_through.is_none());
     for person in &new {
-        query!(db, START_SQL, person.id).run().await?;
+        db::run(&query!(db, START_SQL, person.id)).await?;
     }
     // The news after each person's place, read once per place: all share one
     // while their e-mails go, and one whose mailbox keeps refusing falls
@@ -170,23 +163,16 @@ pub async fn send_due(env: &Env, db: &D1Database) -> HostResult<usize> {
     for person in waiting {
         let through = person.notices_sent_through.unwrap_or_default();
         if let Entry::Vacant(place) = news_after.entry(through) {
-            place.insert(
-                query!(db, NEWS_SQL, through, MAX_PER_EMAIL)
-                    .all()
-                    .await?
-                    .rows()?,
-            );
+            place.insert(db::rows_of(&query!(db, NEWS_SQL, through, MAX_PER_EMAIL)).await?);
         }
         let theirs: Vec<&News> = news_after[&through].iter().collect();
         let Some(last) = theirs.last().map(|n| n.id) else {
-            query!(db, HOLD_SQL, person.id, None::<i64>).run().await?;
+            db::run(&query!(db, HOLD_SQL, person.id, None::<i64>)).await?;
             continue;
         };
         match mail::send(env, &email(&person.email, &theirs, &origin)).await {
             Ok(()) => {
-                query!(db, SENT_SQL, person.id, last, now + MIN_GAP_MS)
-                    .run()
-                    .await?;
+                db::run(&query!(db, SENT_SQL, person.id, last, now + MIN_GAP_MS)).await?;
                 sent += 1;
             }
             Err(error) => {
@@ -196,7 +182,7 @@ pub async fn send_due(env: &Env, db: &D1Database) -> HostResult<usize> {
                     "notices: the e-mail to {} was not sent: {error}; next try at {until}",
                     person.id
                 );
-                query!(db, HOLD_SQL, person.id, until).run().await?;
+                db::run(&query!(db, HOLD_SQL, person.id, until)).await?;
             }
         }
     }
@@ -225,8 +211,7 @@ pub fn email(to: &str, news: &[&News], origin: &str) -> Email {
             }
         ),
     };
-    let mut text = String::new();
-    let mut html = String::from("<div style=\"font-family:sans-serif;line-height:1.5\">");
+    let mut letter = Letter::new().framed();
     for n in news {
         let chat = format!("https://wa.me/{}", n.whatsapp.trim_start_matches('+'));
         let panel = format!("{origin}/admin/leads/{}", n.lead_id);
@@ -244,49 +229,33 @@ pub fn email(to: &str, news: &[&News], origin: &str) -> Email {
             Some(campaign) => format!("{} · campanha {campaign}", n.origem),
             None => n.origem.clone(),
         };
-        let when = format_date(n.submitted_at);
         let whatsapp = format_whatsapp(&n.whatsapp);
-        text.push_str(&format!(
-            "• {} — {}, {}\n  WhatsApp: {} — {}\n  E-mail: {}\n  Origem: {}\n  Ver no painel: {}\n\n",
-            escape::text(&n.name),
-            escape::text(&what),
-            escape::text(&when),
-            escape::text(&whatsapp),
-            escape::text(&chat),
-            escape::text(&n.email),
-            escape::text(&origin_line),
-            escape::text(&panel),
-        ));
-        html.push_str(&format!(
-            "<p style=\"margin:0 0 16px\"><strong>{}</strong> — {} · {}<br>\
-             WhatsApp: <a href=\"{}\">{}</a><br>E-mail: {}<br>Origem: {}<br>\
-             <a href=\"{}\">Ver no painel</a></p>",
-            escape::html(&n.name),
-            escape::html(&what),
-            escape::html(&when),
-            escape::html(&chat),
-            escape::html(&whatsapp),
-            escape::html(&n.email),
-            escape::html(&origin_line),
-            escape::html(&panel),
-        ));
+        letter = letter.block(
+            Block::item()
+                .line([
+                    Span::strong(&n.name),
+                    Span::plain(" — "),
+                    Span::plain(what),
+                    Span::plain(", ").text_only(),
+                    Span::plain(" · ").html_only(),
+                    Span::plain(format_date(n.submitted_at)),
+                ])
+                .line([
+                    Span::plain("WhatsApp: "),
+                    Span::plain(format!("{whatsapp} — {chat}")).text_only(),
+                    Span::link(whatsapp, chat).html_only(),
+                ])
+                .line([format!("E-mail: {}", n.email)])
+                .line([format!("Origem: {origin_line}")])
+                .line([Span::link("Ver no painel", panel)]),
+        );
     }
-    let footer = format!(
-        "Você recebe este aviso porque 'Receber aviso de novos leads' está ligado na sua conta do painel \
-         do {development}. Para desligar: {origin}/admin"
-    );
-    text.push_str(&escape::text(&footer));
-    html.push_str(&format!(
-        "<p style=\"color:#666;font-size:13px\">{}</p></div>",
-        escape::html(&footer)
-    ));
-    Email {
-        to: to.to_string(),
-        subject,
-        text,
-        html,
-        once: None,
-    }
+    letter
+        .block(Block::note().line([format!(
+            "Você recebe este aviso porque 'Receber aviso de novos leads' está ligado na sua conta \
+             do painel do {development}. Para desligar: {origin}/admin"
+        )]))
+        .to(to, &subject)
 }
 
 #[cfg(test)]

@@ -11,12 +11,12 @@
 //! ends is dropped, with the recovery for that owner: the trouble is over
 //! before they heard of it.
 
-use crate::d1::{self, D1Database, D1PreparedStatement, query, row};
+use serde::Deserialize;
 use worker::Env;
 
 use crate::crm::schedule;
-use crate::mail::{self, Email};
-use crate::platform::HostResult;
+use crate::db::{self, D1Database, D1PreparedStatement, query};
+use crate::mail::{self, Email, Written};
 
 /// A copy refused by the e-mail API is retried this long after it was written.
 pub const RETRY_WINDOW_MS: i64 = 24 * 60 * 60 * 1000;
@@ -110,14 +110,6 @@ const FAILED_SQL: &str = "UPDATE alert_mails SET last_error = ?3, next_attempt_a
        status = CASE WHEN ?4 IS NULL THEN 'failed' ELSE 'pending' END, lease_until = NULL \
      WHERE id = ?1 AND lease_until = ?2";
 
-/// An e-mail to the owners, before it has an address.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Letter {
-    pub subject: String,
-    pub text: String,
-    pub html: String,
-}
-
 /// Which of an incident's e-mails, and so who gets it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind<'a> {
@@ -129,17 +121,18 @@ pub enum Kind<'a> {
     Recovery,
 }
 
-/// The statement writing `letter`, the incident's e-mail of this `kind`,
-/// as one copy per recipient (once per kind, however many runs write it);
-/// none while e-mail is off here.
+/// The statement writing `letter`, the incident's e-mail of this `kind`
+/// (written by `mail::Letter`, without an address yet), as one copy per
+/// recipient (once per kind, however many runs write it); none while e-mail
+/// is off here.
 pub fn write(
     env: &Env,
     db: &D1Database,
     incident_id: i64,
     kind: Kind,
-    letter: &Letter,
+    letter: &Written,
     now: i64,
-) -> HostResult<Option<D1PreparedStatement>> {
+) -> worker::Result<Option<D1PreparedStatement>> {
     if !mail::is_available(env) {
         // The banner and the webhook still say it; nobody can be e-mailed.
         worker::console_warn!(
@@ -171,29 +164,29 @@ pub fn drop_unsent(db: &D1Database, incident_id: i64, now: i64) -> D1PreparedSta
     query!(db, ENDED_SQL, incident_id, now)
 }
 
-row! {
-    #[derive(Debug)]
-    struct Claimed {
-        id: i64,
-        email: String,
-        subject: String,
-        text: String,
-        html: String,
-        created_at: i64,
-        attempts: i64,
-        lease_until: i64,
-    }
+#[derive(Debug, Deserialize)]
+struct Claimed {
+    id: i64,
+    email: String,
+    subject: String,
+    text: String,
+    html: String,
+    created_at: i64,
+    attempts: i64,
+    lease_until: i64,
 }
 
 /// Sends the copies due; how many went.
-pub async fn send_due(env: &Env, db: &D1Database, now: i64) -> HostResult<usize> {
-    let results = db
-        .batch(vec![
+pub async fn send_due(env: &Env, db: &D1Database, now: i64) -> worker::Result<usize> {
+    let results = db::batch(
+        db,
+        vec![
             query!(db, DROP_SQL, now),
             query!(db, CLAIM_SQL, now, now + LEASE_MS, BATCH_SIZE),
-        ])
-        .await?;
-    let mut claimed: Vec<Claimed> = d1::rows(&results, 1)?;
+        ],
+    )
+    .await?;
+    let mut claimed: Vec<Claimed> = db::rows(&results, 1)?;
     if claimed.is_empty() {
         return Ok(0);
     }
@@ -243,7 +236,7 @@ pub async fn send_due(env: &Env, db: &D1Database, now: i64) -> HostResult<usize>
             }
         }
     }
-    db.batch(outcomes).await?;
+    db::batch(db, outcomes).await?;
     Ok(sent)
 }
 

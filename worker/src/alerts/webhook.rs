@@ -19,19 +19,17 @@
 //! so an automation can refuse what did not come from this site, and a
 //! signed POST replayed later by its old timestamp.
 
-use std::fmt::Write as _;
 use std::time::Duration;
 
 use hmac::{Hmac, Mac};
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use sha2::Sha256;
-
 use worker::Env;
 
 use crate::crm::schedule;
-use crate::d1::{D1Database, D1PreparedStatement, query, row};
 use crate::dates::iso;
-use crate::json::{self, Json};
-use crate::platform::HostResult;
+use crate::db::{self, D1Database, D1PreparedStatement, query};
 use crate::{config, outbound, platform};
 
 pub const TIMEOUT: Duration = Duration::from_secs(5);
@@ -61,11 +59,7 @@ pub fn signature(secret: &str, timestamp: i64, body: &str) -> String {
         Hmac::<Sha256>::new_from_slice(secret.as_bytes()).expect("HMAC takes a key of any length");
     mac.update(format!("{timestamp}.").as_bytes());
     mac.update(body.as_bytes());
-    let mut signed = String::from("v1=");
-    for byte in mac.finalize().into_bytes() {
-        let _ = write!(signed, "{byte:02x}");
-    }
-    signed
+    format!("v1={}", crate::signing::hex(&mac.finalize().into_bytes()))
 }
 
 /// The first time, the cursor starts with the leads of the last ten minutes
@@ -143,39 +137,62 @@ const LEAD_PAYLOAD_SQL: &str = "SELECT s.lead_id, s.submitted_at, s.name, s.emai
           ORDER BY p.id DESC LIMIT 1) AS before \
      FROM lead_submissions s WHERE s.id = ?1";
 
-row! {
-    #[derive(Debug)]
-    struct Claimed {
-        id: i64,
-        event: String,
-        submission_id: Option<i64>,
-        payload: Option<String>,
-        created_at: i64,
-        attempts: i64,
-        lease_until: i64,
-    }
+#[derive(Debug, Deserialize)]
+struct Claimed {
+    id: i64,
+    event: String,
+    submission_id: Option<i64>,
+    payload: Option<String>,
+    created_at: i64,
+    attempts: i64,
+    lease_until: i64,
 }
 
-row! {
-    #[derive(Debug)]
-    struct LeadPayloadRow {
-        lead_id: String,
-        submitted_at: i64,
-        name: String,
-        email: String,
-        whatsapp: String,
-        origem: String,
-        utm_source: Option<String>,
-        utm_medium: Option<String>,
-        utm_campaign: Option<String>,
-        utm_term: Option<String>,
-        utm_content: Option<String>,
-        gclid: Option<String>,
-        fbclid: Option<String>,
-        referrer: Option<String>,
-        page_url: Option<String>,
-        before: Option<String>,
-    }
+/// A lead event's submission as read, and the `lead` of its payload.
+#[derive(Debug, Deserialize, Serialize)]
+struct LeadPayloadRow {
+    #[serde(rename(serialize = "id"))]
+    lead_id: String,
+    #[serde(skip_serializing)]
+    submitted_at: i64,
+    name: String,
+    email: String,
+    whatsapp: String,
+    origem: String,
+    utm_source: Option<String>,
+    utm_medium: Option<String>,
+    utm_campaign: Option<String>,
+    utm_term: Option<String>,
+    utm_content: Option<String>,
+    gclid: Option<String>,
+    fbclid: Option<String>,
+    referrer: Option<String>,
+    page_url: Option<String>,
+    /// Its page in the panel (not a column: written from the site's origin).
+    #[serde(skip_deserializing)]
+    panel_url: String,
+    /// For a correction: the lead's details before, as JSON (SQLite's `json_object`).
+    #[serde(skip_serializing)]
+    before: Option<String>,
+}
+
+/// A lead event's payload.
+#[derive(Serialize)]
+struct LeadEvent<'a> {
+    event: &'a str,
+    at: Option<String>,
+    lead: &'a LeadPayloadRow,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    before: Option<Box<RawValue>>,
+}
+
+/// An event the watches record: its name and time before its own fields.
+#[derive(Serialize)]
+struct Recorded<'a, F: Serialize> {
+    event: &'a str,
+    at: Option<String>,
+    #[serde(flatten)]
+    fields: &'a F,
 }
 
 /// An event the watches record: what it is, its key (one event per key,
@@ -187,30 +204,33 @@ pub struct Event<'a> {
     pub after: Option<String>,
 }
 
-/// The statement recording `event` with its `fields`, to run or to batch
-/// with the change it reports; none while the webhook is not configured.
-pub fn record(
+/// The statement recording `event` with its `fields` (a struct, whose
+/// members follow `event` and `at`), to run or to batch with the change it
+/// reports; none while the webhook is not configured.
+pub fn record<F: Serialize>(
     env: &Env,
     db: &D1Database,
     event: Event,
-    fields: json::Object,
+    fields: &F,
     now: i64,
-) -> Option<D1PreparedStatement> {
-    url(env)?;
-    let payload = json::object()
-        .field("event", event.name)
-        .field("at", iso(now))
-        .extend(fields)
-        .end();
-    Some(query!(
+) -> worker::Result<Option<D1PreparedStatement>> {
+    if url(env).is_none() {
+        return Ok(None);
+    }
+    let payload = serde_json::to_string(&Recorded {
+        event: event.name,
+        at: iso(now),
+        fields,
+    })?;
+    Ok(Some(query!(
         db,
         RECORD_SQL,
         event.name,
-        payload.as_str(),
+        payload,
         now,
         event.key,
         event.after
-    ))
+    )))
 }
 
 /// Without a URL the webhook is off (never set, or removed): what waited
@@ -226,21 +246,30 @@ const SWITCHED_OFF_SQL: [&str; 2] = [
 ];
 
 /// Makes events of the new submissions, then delivers the due events.
-pub async fn run(env: &Env, db: &D1Database, now: i64) -> HostResult<usize> {
+pub async fn run(env: &Env, db: &D1Database, now: i64) -> worker::Result<usize> {
     let Some(url) = url(env) else {
-        db.batch(SWITCHED_OFF_SQL.iter().map(|sql| db.prepare(sql)).collect())
-            .await?;
+        db::batch(
+            db,
+            SWITCHED_OFF_SQL
+                .iter()
+                .map(|sql| db.prepare(*sql))
+                .collect(),
+        )
+        .await?;
         return Ok(0);
     };
     let target = Target {
         url,
         secret: config::setting(env, "ALERT_WEBHOOK_SECRET"),
     };
-    db.batch(vec![
-        query!(db, START_CURSOR_SQL, now, FIRST_LOOK_BACK_MS),
-        query!(db, LEAD_EVENTS_SQL, now, MAX_NEW_EVENTS),
-        db.prepare(MOVE_CURSOR_SQL),
-    ])
+    db::batch(
+        db,
+        vec![
+            query!(db, START_CURSOR_SQL, now, FIRST_LOOK_BACK_MS),
+            query!(db, LEAD_EVENTS_SQL, now, MAX_NEW_EVENTS),
+            db.prepare(MOVE_CURSOR_SQL),
+        ],
+    )
     .await?;
     let origin = config::site_origin(env);
     let mut sent = 0;
@@ -248,10 +277,8 @@ pub async fn run(env: &Env, db: &D1Database, now: i64) -> HostResult<usize> {
         // Each batch's lease from its own start: the batch before it may
         // have taken a while.
         let now = platform::now_ms();
-        let mut claimed: Vec<Claimed> = query!(db, CLAIM_SQL, now, now + LEASE_MS, BATCH_SIZE)
-            .all()
-            .await?
-            .rows()?;
+        let mut claimed: Vec<Claimed> =
+            db::rows_of(&query!(db, CLAIM_SQL, now, now + LEASE_MS, BATCH_SIZE)).await?;
         // RETURNING gives the rows in the table's order: the batch is sent
         // in the claim's (events of no lead first).
         claimed.sort_unstable_by_key(|e| (e.submission_id.is_some(), e.id));
@@ -262,7 +289,7 @@ pub async fn run(env: &Env, db: &D1Database, now: i64) -> HostResult<usize> {
                 Some(body) => body,
                 // The lead was deleted meanwhile: nothing of it is sent.
                 None => {
-                    query!(db, SENT_SQL, event.id).run().await?;
+                    db::run(&query!(db, SENT_SQL, event.id)).await?;
                     continue;
                 }
             };
@@ -272,7 +299,7 @@ pub async fn run(env: &Env, db: &D1Database, now: i64) -> HostResult<usize> {
                     if sent == 0 {
                         statements.push(query!(db, WAKE_SQL, now));
                     }
-                    db.batch(statements).await?;
+                    db::batch(db, statements).await?;
                     sent += 1;
                 }
                 Err(error) => {
@@ -280,9 +307,15 @@ pub async fn run(env: &Env, db: &D1Database, now: i64) -> HostResult<usize> {
                     let next =
                         schedule::after_failure(event.created_at, event.attempts, now).retry_at();
                     worker::console_warn!("webhook: event {} failed: {error}", event.id);
-                    query!(db, FAILED_SQL, event.id, event.lease_until, error, next)
-                        .run()
-                        .await?;
+                    db::run(&query!(
+                        db,
+                        FAILED_SQL,
+                        event.id,
+                        event.lease_until,
+                        error,
+                        next
+                    ))
+                    .await?;
                 }
             }
         }
@@ -293,45 +326,39 @@ pub async fn run(env: &Env, db: &D1Database, now: i64) -> HostResult<usize> {
     Ok(sent)
 }
 
-async fn payload(db: &D1Database, event: &Claimed, origin: &str) -> HostResult<Option<String>> {
+async fn payload(db: &D1Database, event: &Claimed, origin: &str) -> worker::Result<Option<String>> {
     if let Some(payload) = &event.payload {
         return Ok(Some(payload.clone()));
     }
     let Some(submission) = event.submission_id else {
         return Ok(None);
     };
-    let Some(row) = query!(db, LEAD_PAYLOAD_SQL, submission)
-        .first::<LeadPayloadRow>()
-        .await?
+    let Some(mut row) =
+        db::first::<LeadPayloadRow>(&query!(db, LEAD_PAYLOAD_SQL, submission)).await?
     else {
         return Ok(None);
     };
-    let lead = json::object()
-        .field("id", &row.lead_id)
-        .field("name", &row.name)
-        .field("email", &row.email)
-        .field("whatsapp", &row.whatsapp)
-        .field("origem", &row.origem)
-        .field("utm_source", &row.utm_source)
-        .field("utm_medium", &row.utm_medium)
-        .field("utm_campaign", &row.utm_campaign)
-        .field("utm_term", &row.utm_term)
-        .field("utm_content", &row.utm_content)
-        .field("gclid", &row.gclid)
-        .field("fbclid", &row.fbclid)
-        .field("referrer", &row.referrer)
-        .field("page_url", &row.page_url)
-        .field("panel_url", format!("{origin}/admin/leads/{}", row.lead_id));
-    let mut body = json::object()
-        .field("event", &event.event)
-        .field("at", iso(row.submitted_at))
-        .field("lead", lead);
-    if event.event == "lead.updated"
-        && let Some(before) = row.before
-    {
-        body = body.field("before", Json::from_sqlite(before));
-    }
-    Ok(Some(body.end().into_string()))
+    row.panel_url = format!("{origin}/admin/leads/{}", row.lead_id);
+    // SQLite's `json_object` wrote it, so it reads; were it not JSON, the
+    // event would still go, without it.
+    let before = row
+        .before
+        .take()
+        .filter(|_| event.event == "lead.updated")
+        .and_then(|before| {
+            RawValue::from_string(before)
+                .inspect_err(|e| {
+                    worker::console_error!("webhook: event {}: 'before' is not JSON: {e}", event.id)
+                })
+                .ok()
+        });
+    let body = LeadEvent {
+        event: &event.event,
+        at: iso(row.submitted_at),
+        lead: &row,
+        before,
+    };
+    Ok(Some(serde_json::to_string(&body)?))
 }
 
 async fn post(target: &Target, id: i64, body: &str, now: i64) -> Result<(), String> {
@@ -350,7 +377,7 @@ async fn post(target: &Target, id: i64, body: &str, now: i64) -> Result<(), Stri
         headers.push(("X-Webhook-Signature", signed));
     }
     let secrets = [target.url.as_str(), target.secret.as_deref().unwrap_or("")];
-    let request = outbound::post(&target.url, &headers, &body.into())
+    let request = outbound::post(&target.url, &headers, body.to_string())
         .map_err(|e| format!("bad ALERT_WEBHOOK_URL: {e}"))?;
     match outbound::send(request, TIMEOUT).await {
         Ok(answer) if answer.is_success() => Ok(()),
@@ -378,6 +405,69 @@ mod tests {
                 r#"{"event":"lead.created"}"#
             ),
             "v1=122924e7f354a627d6f7f43631ad28334ac1cf26bb31ac70500f27652fabbeb4"
+        );
+    }
+
+    #[test]
+    fn a_lead_event_carries_the_lead_its_page_and_what_it_had_before() {
+        let row = LeadPayloadRow {
+            lead_id: "l-1".into(),
+            submitted_at: 1_767_225_600_000,
+            name: "Ana \"Zé\"".into(),
+            email: "ana@example.com".into(),
+            whatsapp: "+5549988887777".into(),
+            origem: "instagram".into(),
+            utm_source: Some("ig".into()),
+            utm_medium: None,
+            utm_campaign: None,
+            utm_term: None,
+            utm_content: None,
+            gclid: None,
+            fbclid: None,
+            referrer: None,
+            page_url: None,
+            panel_url: "https://s/admin/leads/l-1".into(),
+            before: None,
+        };
+        let before = r#"{"name":"Ana","email":"ana@example.com","whatsapp":"+5549999990001"}"#;
+        let event = LeadEvent {
+            event: "lead.updated",
+            at: iso(row.submitted_at),
+            lead: &row,
+            before: Some(RawValue::from_string(before.into()).unwrap()),
+        };
+        assert_eq!(
+            serde_json::to_string(&event).unwrap(),
+            format!(
+                r#"{{"event":"lead.updated","at":"2026-01-01T00:00:00.000Z","lead":{{"id":"l-1","name":"Ana \"Zé\"","email":"ana@example.com","whatsapp":"+5549988887777","origem":"instagram","utm_source":"ig","utm_medium":null,"utm_campaign":null,"utm_term":null,"utm_content":null,"gclid":null,"fbclid":null,"referrer":null,"page_url":null,"panel_url":"https://s/admin/leads/l-1"}},"before":{before}}}"#
+            )
+        );
+        let created = LeadEvent {
+            event: "lead.created",
+            before: None,
+            ..event
+        };
+        assert!(!serde_json::to_string(&created).unwrap().contains("before"));
+    }
+
+    #[test]
+    fn a_recorded_event_names_itself_and_its_time_before_its_fields() {
+        #[derive(Serialize)]
+        struct Fields {
+            since: Option<String>,
+            waiting: i64,
+        }
+        let recorded = Recorded {
+            event: "delivery.incident",
+            at: iso(1_767_225_600_000),
+            fields: &Fields {
+                since: None,
+                waiting: 2,
+            },
+        };
+        assert_eq!(
+            serde_json::to_string(&recorded).unwrap(),
+            r#"{"event":"delivery.incident","at":"2026-01-01T00:00:00.000Z","since":null,"waiting":2}"#
         );
     }
 }

@@ -7,8 +7,10 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use crate::platform::{HostError, HostResult};
 use worker::Env;
+
+use crate::assets;
+use crate::http::read_up_to;
 
 /// Where the list is served from.
 pub const LIST_PATH: &str = "/senhas-comuns.txt";
@@ -21,7 +23,7 @@ thread_local! {
 }
 
 /// Whether `password` (compared in lower case) is on the list.
-pub async fn is_common(env: &Env, password: &str) -> HostResult<bool> {
+pub async fn is_common(env: &Env, password: &str) -> worker::Result<bool> {
     let list = match LIST.with(|l| l.borrow().clone()) {
         Some(list) => list,
         None => {
@@ -33,15 +35,16 @@ pub async fn is_common(env: &Env, password: &str) -> HostResult<bool> {
     Ok(contains(&list, password))
 }
 
-async fn load(env: &Env) -> HostResult<Vec<String>> {
-    let response = crate::web::asset(env, LIST_PATH).await?;
-    if response.status() != 200 {
-        return Err(HostError::new(format!(
+async fn load(env: &Env) -> worker::Result<Vec<String>> {
+    let mut response = assets::file(env, LIST_PATH).await?;
+    if response.status_code() != 200 {
+        return Err(worker::Error::from(format!(
             "{LIST_PATH} answered {}: is it in pages/dist?",
-            response.status()
+            response.status_code()
         )));
     }
-    Ok(parse(&response.text_up_to(MAX_LIST_BYTES).await?))
+    let (bytes, _) = read_up_to(response.stream()?, MAX_LIST_BYTES).await?;
+    Ok(parse(&String::from_utf8_lossy(&bytes)))
 }
 
 /// The file's lines, sorted byte by byte as the file keeps them.

@@ -1,17 +1,17 @@
 //! What the auth endpoints share: the database, the token signer and the
 //! request's time and origin; starting a session and answering with it.
 
-use worker::Env;
+use serde::Serialize;
+use worker::{Env, Request, Response};
 
 use super::access_token::{Signer, StaffClaims};
 use super::{device, secret_token, store};
 use crate::cookies;
-use crate::d1::{D1Database, D1PreparedStatement, D1Result};
-use crate::http::{self, ApiError, ApiResult};
-use crate::web::{Request, Response};
-use crate::{config, d1, json, messages, platform};
+use crate::db::{self, D1Database, D1PreparedStatement, D1Result};
+use crate::http::{self, ApiError, ApiResult, HeaderText};
+use crate::{config, messages, platform};
 
-pub use crate::config::MIN_SECRET_BYTES;
+use crate::config::MIN_SECRET_BYTES;
 
 /// What every handler needs: the database, the token signer, the time of
 /// the request and how cookies must be marked.
@@ -27,15 +27,18 @@ pub struct AuthContext {
 
 impl AuthContext {
     pub fn new(req: &Request, env: &Env) -> ApiResult<Self> {
-        let url = http::RequestUrl::of(req)?;
+        let url = req.url()?;
         let secret = secret(env)?;
         Ok(Self {
             db: config::database(env)?,
             signer: Signer::new(&secret),
             secret,
             now: platform::now_ms(),
-            secure_cookies: cookies::must_be_secure(url.scheme(), url.host()),
-            origin: config::setting(env, "SITE_ORIGIN").unwrap_or_else(|| url.origin()),
+            secure_cookies: cookies::must_be_secure(
+                url.scheme(),
+                url.host_str().unwrap_or_default(),
+            ),
+            origin: config::setting(env, "SITE_ORIGIN").unwrap_or_else(|| http::origin(&url)),
         })
     }
 
@@ -64,8 +67,9 @@ pub fn signer(env: &Env) -> ApiResult<Signer> {
     Ok(Signer::new(&secret(env)?))
 }
 
-/// The account a session belongs to, as the pages see it.
-#[derive(Debug, Clone)]
+/// The account a session belongs to, as the pages see it (the `user` of a
+/// session's answer).
+#[derive(Debug, Clone, Serialize)]
 pub struct Account {
     pub id: String,
     pub email: String,
@@ -114,13 +118,18 @@ pub fn answer_new_session(
         &session.refresh,
         ctx.now + store::SESSION_LIFETIME_MS,
     )?;
-    remember_device(ctx, &account.email, password_hash, &response);
+    remember_device(ctx, &account.email, password_hash, &response)?;
     Ok(response)
 }
 
 /// Sets the device cookie on `response`: this browser is one of the
 /// account's devices, for as long as its password stays `password_hash`.
-pub fn remember_device(ctx: &AuthContext, email: &str, password_hash: &str, response: &Response) {
+pub fn remember_device(
+    ctx: &AuthContext,
+    email: &str,
+    password_hash: &str,
+    response: &Response,
+) -> worker::Result<()> {
     let holder = device::Holder {
         email,
         password_hash,
@@ -133,7 +142,7 @@ pub fn remember_device(ctx: &AuthContext, email: &str, password_hash: &str, resp
             device::MAX_AGE_SECONDS,
             ctx.secure_cookies,
         ),
-    );
+    )
 }
 
 /// Creates a session (after `before`, in the same batch) and answers with
@@ -148,7 +157,7 @@ pub async fn start_session(
     let (session, statements) = new_session(ctx, &account.id, password_hash);
     let session_at = before.len();
     before.extend(statements);
-    let results = ctx.db.batch(before).await?;
+    let results = db::batch(&ctx.db, before).await?;
     if !session_made(&results, session_at) {
         return Err(refused(&results));
     }
@@ -157,13 +166,22 @@ pub async fn start_session(
 
 /// Whether the batch made the session whose statements start at `at`.
 pub fn session_made(results: &[D1Result], at: usize) -> bool {
-    results.get(at).map(d1::changes) == Some(1)
+    results.get(at).map(db::changes) == Some(1)
 }
 
 /// The answer when an account was switched off before its session was made,
 /// as for a sign-in that finds it off.
 pub fn switched_off() -> ApiError {
     ApiError::Forbidden(messages::AUTH_ACCOUNT_DISABLED.into())
+}
+
+/// The answer to a sign-in or a refresh: an access token, when it expires
+/// (ms), and whose it is.
+#[derive(Serialize)]
+struct SessionAnswer<'a> {
+    access_token: &'a str,
+    expires_at: i64,
+    user: &'a Account,
 }
 
 /// An access token for the session and its refresh cookie, which lasts as
@@ -181,29 +199,23 @@ pub fn session_answer(
         sid: session_id.to_string(),
     };
     let (token, expires_at) = ctx.signer.issue(claims, ctx.now);
-    let user = json::object()
-        .field("id", &account.id)
-        .field("email", &account.email)
-        .field("role", &account.role)
-        .field("approved", account.approved);
-    let response = http::success(
-        json::object()
-            .field("access_token", &token)
-            .field("expires_at", expires_at)
-            .field("user", user),
-    )?;
+    let response = http::success(&SessionAnswer {
+        access_token: &token,
+        expires_at,
+        user: account,
+    })?;
     let max_age = (session_ends_at - ctx.now) / 1000;
     response.headers().set(
         "Set-Cookie",
         &cookies::set(REFRESH_COOKIE, refresh, max_age, ctx.secure_cookies),
-    );
+    )?;
     Ok(response)
 }
 
 /// 401 that also removes the refresh cookie.
 pub fn signed_out(ctx: &AuthContext) -> ApiResult<Response> {
     let response = ApiError::Unauthorized(messages::AUTH_SESSION_REQUIRED.into()).into_response();
-    response.headers().set("Set-Cookie", &clear_refresh(ctx));
+    response.headers().set("Set-Cookie", &clear_refresh(ctx))?;
     Ok(response)
 }
 
@@ -236,4 +248,32 @@ pub fn refresh_cookie(req: &Request, ctx: &AuthContext) -> Option<String> {
 /// The device cookie the browser sent, if it sent one.
 pub fn device_cookie(req: &Request, ctx: &AuthContext) -> Option<String> {
     cookie(req, ctx, device::NAME).ok().flatten()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_session_answer_reads_as_the_pages_expect() {
+        let user = Account {
+            id: "u1".into(),
+            email: "ana@agencia.com.br".into(),
+            role: "owner".into(),
+            approved: true,
+        };
+        let answer = SessionAnswer {
+            access_token: "t",
+            expires_at: 5,
+            user: &user,
+        };
+        assert_eq!(
+            serde_json::to_value(&answer).unwrap(),
+            serde_json::json!({
+                "access_token": "t",
+                "expires_at": 5,
+                "user": { "id": "u1", "email": "ana@agencia.com.br", "role": "owner", "approved": true }
+            })
+        );
+    }
 }

@@ -3,63 +3,89 @@
 //! account's own word of a new password or a sign-in from a browser it had
 //! not used ('Não foi você?'). In Portuguese, as text and HTML.
 
-use crate::mail::{Email, Letter, escape};
+use crate::mail::{Block, Email, Letter, Span};
 use crate::{agency, dates, messages};
 
-/// The confirmation link of a sign-up (valid 24 hours).
+/// The confirmation link of a sign-up (valid 24 hours). The HTML part
+/// offers it as a button, with the address below for a mail client that
+/// will not open it; the text part spells it out on a line of its own.
 pub fn confirmation(to: &str, link: &str) -> Email {
-    let development = escape::text(agency::DEVELOPMENT_NAME);
-    let link_text = escape::text(link);
-    let text = format!(
-        "Olá!\n\nRecebemos um pedido de acesso ao painel administrativo do {development} para este e-mail.\n\n\
-         Para confirmar e entrar, abra o link abaixo (válido por 24 horas) e digite a senha que você escolheu no cadastro:\n{link_text}\n\n\
-         Se não foi você, ignore esta mensagem: sem a senha do cadastro, ninguém confirma o acesso por este link."
-    );
-    let link_html = escape::html(link);
-    let html = format!(
-        "<p>Olá!</p><p>Recebemos um pedido de acesso ao painel administrativo do {} para este e-mail.</p>\
-         <p><a href=\"{link_html}\">Confirmar meu e-mail e entrar</a></p>\
-         <p>Ao abrir o link, digite a senha que você escolheu no cadastro. O link vale por 24 horas. \
-         Se o botão não funcionar, copie este endereço no navegador:<br>{link_html}</p>\
-         <p>Se não foi você, ignore esta mensagem: sem a senha do cadastro, ninguém confirma o acesso por este link.</p>",
-        escape::html(agency::DEVELOPMENT_NAME)
-    );
-    Email {
-        to: to.to_string(),
-        subject: messages::CONFIRM_MAIL_SUBJECT.to_string(),
-        text,
-        html,
-        once: None,
-    }
+    let development = agency::DEVELOPMENT_NAME;
+    Letter::new()
+        .paragraph("Olá!")
+        .paragraph(format!(
+            "Recebemos um pedido de acesso ao painel administrativo do {development} para este e-mail."
+        ))
+        .block(
+            Block::paragraph()
+                .text_only()
+                .line([
+                    "Para confirmar e entrar, abra o link abaixo (válido por 24 horas) e digite a \
+                     senha que você escolheu no cadastro:",
+                ])
+                .line([link]),
+        )
+        .block(
+            Block::paragraph()
+                .html_only()
+                .line([Span::link("Confirmar meu e-mail e entrar", link)]),
+        )
+        .block(
+            Block::paragraph()
+                .html_only()
+                .line([
+                    "Ao abrir o link, digite a senha que você escolheu no cadastro. O link vale por \
+                     24 horas. Se o botão não funcionar, copie este endereço no navegador:",
+                ])
+                .line([link]),
+        )
+        .paragraph(
+            "Se não foi você, ignore esta mensagem: sem a senha do cadastro, ninguém confirma o \
+             acesso por este link.",
+        )
+        .to(to, messages::CONFIRM_MAIL_SUBJECT)
 }
 
-/// The link to choose a new password (valid 1 hour, once).
+/// The link to choose a new password (valid 1 hour, once), as
+/// [`confirmation`] offers its link.
 pub fn password_reset(to: &str, link: &str) -> Email {
-    let development = escape::text(agency::DEVELOPMENT_NAME);
-    let (account, link_text) = (escape::text(to), escape::text(link));
-    let text = format!(
-        "Olá!\n\nRecebemos um pedido para redefinir a senha do painel administrativo do {development} \
-         da conta {account}.\n\nPara escolher uma nova senha, abra o link abaixo (válido por 1 hora, uma vez só):\n{link_text}\n\n\
-         Ao redefinir, todas as outras sessões abertas da conta são encerradas.\n\n\
-         Se não foi você, ignore esta mensagem: sua senha continua a mesma."
-    );
-    let link_html = escape::html(link);
-    let html = format!(
-        "<p>Olá!</p><p>Recebemos um pedido para redefinir a senha do painel administrativo do {} da conta {}.</p>\
-         <p><a href=\"{link_html}\">Escolher uma nova senha</a></p>\
-         <p>O link vale por 1 hora, uma vez só. Ao redefinir, todas as outras sessões abertas da conta são encerradas. \
-         Se o botão não funcionar, copie este endereço no navegador:<br>{link_html}</p>\
-         <p>Se não foi você, ignore esta mensagem: sua senha continua a mesma.</p>",
-        escape::html(agency::DEVELOPMENT_NAME),
-        escape::html(to)
-    );
-    Email {
-        to: to.to_string(),
-        subject: messages::RESET_MAIL_SUBJECT.to_string(),
-        text,
-        html,
-        once: None,
-    }
+    let development = agency::DEVELOPMENT_NAME;
+    Letter::new()
+        .paragraph("Olá!")
+        .paragraph(format!(
+            "Recebemos um pedido para redefinir a senha do painel administrativo do {development} \
+             da conta {to}."
+        ))
+        .block(
+            Block::paragraph()
+                .text_only()
+                .line([
+                    "Para escolher uma nova senha, abra o link abaixo (válido por 1 hora, uma vez só):",
+                ])
+                .line([link]),
+        )
+        .block(
+            Block::paragraph()
+                .html_only()
+                .line([Span::link("Escolher uma nova senha", link)]),
+        )
+        .block(
+            Block::paragraph()
+                .text_only()
+                .line(["Ao redefinir, todas as outras sessões abertas da conta são encerradas."]),
+        )
+        .block(
+            Block::paragraph()
+                .html_only()
+                .line([
+                    "O link vale por 1 hora, uma vez só. Ao redefinir, todas as outras sessões \
+                     abertas da conta são encerradas. Se o botão não funcionar, copie este \
+                     endereço no navegador:",
+                ])
+                .line([link]),
+        )
+        .paragraph("Se não foi você, ignore esta mensagem: sua senha continua a mesma.")
+        .to(to, messages::RESET_MAIL_SUBJECT)
 }
 
 /// To an owner: `account` confirmed its address and is in the panel, or

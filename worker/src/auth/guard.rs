@@ -3,12 +3,11 @@
 //! its account not switched off), so a sign-out or a 'Desativar' anywhere cuts
 //! off its tokens at once.
 
-use crate::web::Request;
-use worker::Env;
+use worker::{Env, Request};
 
 use super::context::signer;
 use super::store;
-use crate::http::{ApiError, ApiResult};
+use crate::http::{ApiError, ApiResult, HeaderText};
 use crate::{config, messages, platform};
 
 /// The signed-in staff member making the request.

@@ -19,13 +19,10 @@ mod signup;
 pub mod staff;
 mod store;
 
-use crate::web::{Method, Request, Response};
-use worker::{Context, Env};
+use worker::{Context, Env, Method, Request, Response};
 
 use crate::http::{ApiError, ApiResult};
 use crate::messages;
-
-pub use context::MIN_SECRET_BYTES;
 
 /// Answers `/api/auth/...`.
 pub async fn route(req: Request, env: &Env, ctx: &Context, path: &str) -> ApiResult<Response> {

@@ -5,14 +5,14 @@
 //! switches it. Switched on again, the notices start from that moment: nobody
 //! gets the leads of the weeks they had it off.
 
-use worker::Env;
+use serde::{Deserialize, Serialize};
+use worker::{Env, Request, Response};
 
 use super::guard;
 use crate::alerts::notices::notices_from_now;
-use crate::d1::{query, row};
+use crate::db::{self, query};
 use crate::http::{self, ApiResult, Field, invalid_field};
-use crate::web::{Request, Response};
-use crate::{config, json, messages};
+use crate::{config, messages};
 
 const READ_SQL: &str = "SELECT lead_notices FROM staff_users WHERE id = ?1";
 const SWITCH_SQL: &str = concat!(
@@ -24,33 +24,39 @@ const SWITCH_SQL: &str = concat!(
      WHERE id = ?1 RETURNING lead_notices"
 );
 
-row! {
-    struct Row {
-        lead_notices: i64,
-    }
+#[derive(Deserialize)]
+struct Row {
+    lead_notices: i64,
+}
+
+/// The answer: `{"success": true, "enabled": …}`.
+#[derive(Serialize)]
+struct Notices {
+    enabled: bool,
 }
 
 pub async fn read(req: Request, env: &Env) -> ApiResult<Response> {
     let staff = guard::require_staff(&req, env).await?;
     let db = config::database(env)?;
-    let row: Option<Row> = query!(&db, READ_SQL, staff.user_id).first().await?;
+    let row: Option<Row> = db::first(&query!(&db, READ_SQL, staff.user_id)).await?;
     enabled(row)
 }
 
 fn enabled(row: Option<Row>) -> ApiResult<Response> {
-    http::success(json::object().field("enabled", row.is_some_and(|r| r.lead_notices == 1)))
+    http::success(&Notices {
+        enabled: row.is_some_and(|r| r.lead_notices == 1),
+    })
 }
 
-pub async fn switch(req: Request, env: &Env) -> ApiResult<Response> {
+pub async fn switch(mut req: Request, env: &Env) -> ApiResult<Response> {
     http::require_same_origin(&req)?;
     let staff = guard::require_staff(&req, env).await?;
-    let body = http::read_json_object(&req).await?;
+    let body = http::read_json_object(&mut req).await?;
     let Some(&Field::Bool(on)) = body.get("enabled") else {
         return Err(invalid_field(messages::FIELD_INVALID, "enabled"));
     };
     let db = config::database(env)?;
-    let row: Option<Row> = query!(&db, SWITCH_SQL, staff.user_id, i64::from(on))
-        .first()
-        .await?;
+    let row: Option<Row> =
+        db::first(&query!(&db, SWITCH_SQL, staff.user_id, i64::from(on))).await?;
     enabled(row)
 }

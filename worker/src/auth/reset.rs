@@ -6,8 +6,8 @@
 //! out after the answer. Using the link sets the password, ends every other
 //! session of the account and signs the person in.
 
-use crate::web::{Request, Response};
-use worker::{Context, Env};
+use serde::Serialize;
+use worker::{Context, Env, Request, Response};
 
 use super::context::{self, Account, AuthContext};
 use super::emails::{self, Security};
@@ -16,10 +16,9 @@ use super::password::{self, PasswordHash};
 use super::signup::refuse_common;
 use super::staff::{NewPassword, StaffEmail};
 use super::{secret_token, store};
-use crate::audit::{self, Action, Actor, IfAccount, Subject};
-use crate::d1;
+use crate::audit_log::{self as activity, Action, Actor, IfAccount, Subject};
+use crate::db;
 use crate::http::{self, ApiError, ApiResult, invalid_field};
-use crate::json;
 use crate::mail;
 use crate::messages;
 use crate::rate_limit::{
@@ -30,10 +29,10 @@ use crate::rate_limit::{
 const RESET_LIFETIME_MS: i64 = 60 * 60 * 1000;
 
 /// `POST /api/auth/reset-request` `{email}`.
-pub async fn request(req: Request, env: &Env, worker_ctx: &Context) -> ApiResult<Response> {
+pub async fn request(mut req: Request, env: &Env, worker_ctx: &Context) -> ApiResult<Response> {
     http::require_same_origin(&req)?;
     let ctx = AuthContext::new(&req, env)?;
-    let body = http::read_json_object(&req).await?;
+    let body = http::read_json_object(&mut req).await?;
     let email = StaffEmail::parse(&body.text_or_empty("email"))
         .map_err(|_| invalid_field(messages::AUTH_EMAIL_INVALID, "email"))?;
     if !mail::is_available(env) {
@@ -47,9 +46,9 @@ pub async fn request(req: Request, env: &Env, worker_ctx: &Context) -> ApiResult
         RESET_REQUESTS_PER_EMAIL.key(email.as_str()),
     );
     let (link_token, link_hash) = secret_token::generate();
-    let results = ctx
-        .db
-        .batch(vec![
+    let results = db::batch(
+        &ctx.db,
+        vec![
             rate_limit::hit(&ctx.db, &RESET_REQUESTS_PER_IP, &network, ctx.now),
             rate_limit::hit_within(
                 &ctx.db,
@@ -75,15 +74,16 @@ pub async fn request(req: Request, env: &Env, worker_ctx: &Context) -> ApiResult
                     },
                 ],
             ),
-        ])
-        .await?;
+        ],
+    )
+    .await?;
     let count = |i| rate_limit::counted(&results, i);
     if !RESET_REQUESTS_PER_IP.allows(count(0)?) || !RESET_REQUESTS_PER_EMAIL.allows(count(1)?) {
         return Err(ApiError::TooManyRequests(
             messages::AUTH_TOO_MANY_RESET_REQUESTS.into(),
         ));
     }
-    if results.get(2).map(d1::changes) == Some(1) {
+    if results.get(2).map(db::changes) == Some(1) {
         let link = ctx.link(&format!("/auth?redefinir={link_token}"));
         let message = emails::password_reset(email.as_str(), &link);
         let env = env.clone();
@@ -94,15 +94,23 @@ pub async fn request(req: Request, env: &Env, worker_ctx: &Context) -> ApiResult
             }
         });
     }
-    http::success(json::object().field("message", messages::AUTH_RESET_REQUESTED))
+    http::success(&Said {
+        message: messages::AUTH_RESET_REQUESTED,
+    })
+}
+
+/// A reset request's answer: the same words whoever asked.
+#[derive(Serialize)]
+struct Said {
+    message: &'static str,
 }
 
 /// `POST /api/auth/reset` `{token, password}`: sets the new password, ends
 /// every session of the account and signs this browser in.
-pub async fn reset(req: Request, env: &Env, worker_ctx: &Context) -> ApiResult<Response> {
+pub async fn reset(mut req: Request, env: &Env, worker_ctx: &Context) -> ApiResult<Response> {
     http::require_same_origin(&req)?;
     let ctx = AuthContext::new(&req, env)?;
-    let body = http::read_json_object(&req).await?;
+    let body = http::read_json_object(&mut req).await?;
     let token = body.text_or_empty("token");
     let invalid_link = || ApiError::BadRequest(messages::AUTH_RESET_INVALID.into());
     if !secret_token::looks_valid(&token) {
@@ -126,7 +134,7 @@ pub async fn reset(req: Request, env: &Env, worker_ctx: &Context) -> ApiResult<R
     let mut statements = store::set_password(&ctx.db, &user.id, &hash, ctx.now);
     statements.push(store::revoke_all_sessions(&ctx.db, &user.id, ctx.now));
     statements.push(store::mark_signed_in(&ctx.db, &user.id, &hash, ctx.now));
-    statements.push(audit::record(
+    statements.push(activity::record(
         &ctx.db,
         actor,
         Action::PasswordReset,
@@ -156,12 +164,12 @@ pub async fn reset(req: Request, env: &Env, worker_ctx: &Context) -> ApiResult<R
 
 /// `POST /api/auth/password` `{current_password, new_password}`: 'Alterar
 /// senha' for the signed-in staff member; every other session ends.
-pub async fn change(req: Request, env: &Env, worker_ctx: &Context) -> ApiResult<Response> {
+pub async fn change(mut req: Request, env: &Env, worker_ctx: &Context) -> ApiResult<Response> {
     http::require_same_origin(&req)?;
     // Also for an account still waiting for approval.
     let staff = guard::require_session(&req, env).await?;
     let ctx = AuthContext::new(&req, env)?;
-    let body = http::read_json_object(&req).await?;
+    let body = http::read_json_object(&mut req).await?;
     let current = body.text_or_empty("current_password");
     if current.is_empty() {
         return Err(invalid_field(
@@ -174,20 +182,21 @@ pub async fn change(req: Request, env: &Env, worker_ctx: &Context) -> ApiResult<
     refuse_common(env, &new, "new_password").await?;
     // The current password is guessed against the session's own limit, so a
     // stolen access token cannot be used to find it.
-    let results = ctx
-        .db
-        .batch(vec![
+    let results = db::batch(
+        &ctx.db,
+        vec![
             rate_limit::hit(&ctx.db, &PASSWORD_CHANGE_TRIES, &staff.session_id, ctx.now),
             store::find_user(&ctx.db, &staff.email),
-        ])
-        .await?;
+        ],
+    )
+    .await?;
     let tries = rate_limit::counted(&results, 0)?;
     if !PASSWORD_CHANGE_TRIES.allows(tries) {
         return Err(ApiError::TooManyRequests(
             messages::AUTH_TOO_MANY_FAILURES.into(),
         ));
     }
-    let user = d1::first_row::<store::UserRow>(&results, 1)?;
+    let user = db::first_row::<store::UserRow>(&results, 1)?;
     let checked = user.map(|u| u.password_hash);
     if !password::matches(&current, checked.as_deref()).await? {
         return Err(invalid_field(
@@ -211,7 +220,7 @@ pub async fn change(req: Request, env: &Env, worker_ctx: &Context) -> ApiResult<
         &staff.session_id,
         ctx.now,
     ));
-    statements.push(audit::record_if(
+    statements.push(activity::record_if(
         &ctx.db,
         IfAccount::Stands(&hash),
         Actor {
@@ -222,8 +231,8 @@ pub async fn change(req: Request, env: &Env, worker_ctx: &Context) -> ApiResult<
         Subject::Account(&staff.user_id),
         ctx.now,
     ));
-    let results = ctx.db.batch(statements).await?;
-    if results.first().map(d1::changes) != Some(1) {
+    let results = db::batch(&ctx.db, statements).await?;
+    if results.first().map(db::changes) != Some(1) {
         // A reset, a sign-out or 'Desativar' came first and ended this
         // session; or another change did, and the password typed as the
         // current one no longer is.
@@ -235,8 +244,8 @@ pub async fn change(req: Request, env: &Env, worker_ctx: &Context) -> ApiResult<
         );
     }
     // This browser stays a known device; those that knew the old password do not.
-    let response = http::success(json::object())?;
-    context::remember_device(&ctx, &staff.email, &hash, &response);
+    let response = http::success_only()?;
+    context::remember_device(&ctx, &staff.email, &hash, &response)?;
     let notice = emails::security_notice(
         &staff.email,
         Security::PasswordChanged,

@@ -6,7 +6,7 @@ use hmac::Mac;
 use sha2::{Digest, Sha256};
 
 use crate::platform;
-use crate::signing::keyed_mac;
+use crate::signing::{hex, keyed_mac};
 
 /// A fresh secret and the hash to store for it.
 pub fn generate() -> (String, String) {
@@ -30,10 +30,7 @@ pub fn successor(secret: &str, token: &str) -> (String, String) {
 
 /// The stored form of a secret.
 pub fn hash(token: &str) -> String {
-    Sha256::digest(token.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    hex(&Sha256::digest(token.as_bytes()))
 }
 
 /// Whether `token` has the shape [`generate`] produces (cheap check before D1).

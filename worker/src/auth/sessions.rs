@@ -1,13 +1,13 @@
 //! A session after sign-in: refresh, sign-out, who is signed in.
 
-use worker::Env;
+use serde::Serialize;
+use worker::{Env, Request, Response};
 
 use super::context::{self, Account, AuthContext};
 use super::guard::{self, Staff};
 use super::{secret_token, store};
+use crate::db;
 use crate::http::{self, ApiResult};
-use crate::json;
-use crate::web::{Request, Response};
 
 /// A refresh retried this soon with the token it just rotated (its answer was
 /// lost on a phone's network, or another tab raced it) gets the same new
@@ -60,9 +60,7 @@ pub async fn refresh(req: Request, env: &Env) -> ApiResult<Response> {
                 RETRY_GRACE_MS / 1000,
                 row.session_id
             );
-            store::revoke_session(&ctx.db, &row.session_id, ctx.now)
-                .run()
-                .await?;
+            db::run(&store::revoke_session(&ctx.db, &row.session_id, ctx.now)).await?;
         }
         // Otherwise its session ended a moment ago, or its successor was made
         // under another `JWT_SECRET`: signed out, as a retry finds nothing.
@@ -107,10 +105,10 @@ async fn newest_of_chain(
 /// removes the cookie. Only a live session signs the others out: an access
 /// token of an ended session, or a refresh token replaced more than
 /// [`RETRY_GRACE_MS`] ago (a stolen one), ends nothing.
-pub async fn logout(req: Request, env: &Env) -> ApiResult<Response> {
+pub async fn logout(mut req: Request, env: &Env) -> ApiResult<Response> {
     http::require_same_origin(&req)?;
     let ctx = AuthContext::new(&req, env)?;
-    let body = http::read_json_object(&req).await.unwrap_or_default();
+    let body = http::read_json_object(&mut req).await.unwrap_or_default();
     let global = body.text("scope").ok().flatten().as_deref() != Some("local");
 
     let from_token = guard::bearer(&req).and_then(|t| ctx.signer.verify(&t, ctx.now).ok());
@@ -130,13 +128,20 @@ pub async fn logout(req: Request, env: &Env) -> ApiResult<Response> {
         } else {
             store::revoke_session(&ctx.db, &session_id, ctx.now)
         };
-        revoke.run().await?;
+        db::run(&revoke).await?;
     }
-    let response = http::success(json::object())?;
+    let response = http::success_only()?;
     response
         .headers()
-        .set("Set-Cookie", &context::clear_refresh(&ctx));
+        .set("Set-Cookie", &context::clear_refresh(&ctx))?;
     Ok(response)
+}
+
+/// `GET /api/auth/session`'s answer: the account and its session.
+#[derive(Serialize)]
+struct SessionOf {
+    user: Account,
+    session_id: String,
 }
 
 /// `GET /api/auth/session`: who the access token belongs to, if its session is live.
@@ -149,14 +154,11 @@ pub async fn session(req: Request, env: &Env) -> ApiResult<Response> {
         approved,
         ..
     } = guard::require_session(&req, env).await?;
-    let user = json::object()
-        .field("id", &user_id)
-        .field("email", &email)
-        .field("role", role.name())
-        .field("approved", approved);
-    http::success(
-        json::object()
-            .field("user", user)
-            .field("session_id", &session_id),
-    )
+    let user = Account {
+        id: user_id,
+        email,
+        role: role.name().to_string(),
+        approved,
+    };
+    http::success(&SessionOf { user, session_id })
 }

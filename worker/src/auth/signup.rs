@@ -7,18 +7,17 @@
 //! owner does not know; a sign-up never replaces another's password, and
 //! every open link keeps working until the account is confirmed by one of them.
 
-use crate::web::{Request, Response};
-use worker::{Context, Env};
+use serde::Serialize;
+use worker::{Context, Env, Request, Response};
 
 use super::common_passwords;
 use super::context::{self, Account, AuthContext};
 use super::password::{self, PasswordHash};
 use super::staff::{EmailRejection, NewPassword, StaffEmail};
 use super::{emails, secret_token, store};
-use crate::audit::{self, Action, Actor, Subject};
-use crate::d1;
+use crate::audit_log::{self as activity, Action, Actor, Subject};
+use crate::db;
 use crate::http::{self, ApiError, ApiResult, invalid_field};
-use crate::json;
 use crate::mail;
 use crate::rate_limit::{
     self, CONFIRMATION_TRIES, CountRow, EVERYONE, SIGNUPS, SIGNUPS_ALL_DAY, SIGNUPS_ALL_HOUR,
@@ -44,10 +43,10 @@ pub async fn refuse_common(
 
 /// `POST /api/auth/signup` `{email, password}`: e-mails a one-time link bound
 /// to this sign-up's password. The account is created unconfirmed if new.
-pub async fn signup(req: Request, env: &Env) -> ApiResult<Response> {
+pub async fn signup(mut req: Request, env: &Env) -> ApiResult<Response> {
     http::require_same_origin(&req)?;
     let ctx = AuthContext::new(&req, env)?;
-    let body = http::read_json_object(&req).await?;
+    let body = http::read_json_object(&mut req).await?;
     let domain = agency::STAFF_EMAIL_DOMAIN;
     let email = StaffEmail::parse_for_signup(&body.text_or_empty("email"), domain).map_err(
         |e| match e {
@@ -76,28 +75,29 @@ pub async fn signup(req: Request, env: &Env) -> ApiResult<Response> {
     // the mailbox's limit.
     let mailbox = email.mailbox();
     let gate = (&SIGNUPS, network.as_str());
-    let results = ctx
-        .db
-        .batch(vec![
+    let results = db::batch(
+        &ctx.db,
+        vec![
             rate_limit::hit(&ctx.db, &SIGNUPS, &network, ctx.now),
             rate_limit::hit_within(&ctx.db, &SIGNUPS_PER_EMAIL, &mailbox, ctx.now, gate),
             store::find_user(&ctx.db, email.as_str()),
             store::disabled_mailbox(&ctx.db, &mailbox),
-        ])
-        .await?;
+        ],
+    )
+    .await?;
     let count = |i| rate_limit::counted(&results, i);
     if !SIGNUPS.allows(count(0)?) {
         return Err(ApiError::TooManyRequests(
             messages::AUTH_TOO_MANY_SIGNUPS.into(),
         ));
     }
-    let known = d1::first_row::<store::UserRow>(&results, 2)?;
+    let known = db::first_row::<store::UserRow>(&results, 2)?;
     // A switched-off account is told nothing new: it is simply taken; so is
     // another address of its mailbox (`ana+x@` for a switched-off `ana@`).
     if known
         .as_ref()
         .is_some_and(|u| u.confirmed_at.is_some() || u.disabled_at.is_some())
-        || d1::returned_row(&results, 3)
+        || db::returned_row(&results, 3)
     {
         return Err(ApiError::Conflict(messages::AUTH_ALREADY_REGISTERED.into()));
     }
@@ -119,8 +119,8 @@ pub async fn signup(req: Request, env: &Env) -> ApiResult<Response> {
         ctx.now,
         ctx.now + CONFIRMATION_LIFETIME_MS,
     );
-    let results = ctx.db.batch(statements).await?;
-    if results.last().map(d1::changes) != Some(1) {
+    let results = db::batch(&ctx.db, statements).await?;
+    if results.last().map(db::changes) != Some(1) {
         // Confirmed (or switched off) by another request in the meantime.
         return Err(ApiError::Conflict(messages::AUTH_ALREADY_REGISTERED.into()));
     }
@@ -130,7 +130,15 @@ pub async fn signup(req: Request, env: &Env) -> ApiResult<Response> {
         worker::console_error!("signup: the confirmation e-mail was not sent: {error}");
         return Err(ApiError::BadGateway(messages::AUTH_MAIL_FAILED.into()));
     }
-    http::success(json::object().field("email", email.as_str()))
+    http::success(&LinkSent {
+        email: email.as_str(),
+    })
+}
+
+/// A sign-up's answer: the address its link went to.
+#[derive(Serialize)]
+struct LinkSent<'a> {
+    email: &'a str,
 }
 
 /// The whole site's sign-ups an hour and a day, counted only for one that
@@ -141,21 +149,21 @@ pub async fn signup(req: Request, env: &Env) -> ApiResult<Response> {
 async fn site_allows(ctx: &AuthContext, env: &Env, mailbox: &str) -> ApiResult<()> {
     let per_hour = SIGNUPS_ALL_HOUR.configured(env, "STAFF_SIGNUPS_PER_HOUR");
     let per_day = SIGNUPS_ALL_DAY.configured(env, "STAFF_SIGNUPS_PER_DAY");
-    let results = ctx
-        .db
-        .batch(vec![
+    let results = db::batch(
+        &ctx.db,
+        vec![
             rate_limit::hit(&ctx.db, &per_hour, EVERYONE, ctx.now),
             rate_limit::hit(&ctx.db, &per_day, EVERYONE, ctx.now),
-        ])
-        .await?;
+        ],
+    )
+    .await?;
     let count = |i| rate_limit::counted(&results, i);
     if per_hour.allows(count(0)?) && per_day.allows(count(1)?) {
         return Ok(());
     }
     worker::console_warn!("signup: the site-wide limit is reached; sign-ups are paused");
-    rate_limit::refund(&ctx.db, &SIGNUPS_PER_EMAIL, mailbox, ctx.now)
-        .run()
-        .await?;
+    let refund = rate_limit::refund(&ctx.db, &SIGNUPS_PER_EMAIL, mailbox, ctx.now);
+    db::run(&refund).await?;
     Err(ApiError::TooManyRequests(
         messages::AUTH_SIGNUPS_PAUSED.into(),
     ))
@@ -163,10 +171,10 @@ async fn site_allows(ctx: &AuthContext, env: &Env, mailbox: &str) -> ApiResult<(
 
 /// `POST /api/auth/confirm` `{token, password}`: the link's owner types the
 /// sign-up's password; the account is confirmed with it and signed in.
-pub async fn confirm(req: Request, env: &Env, worker_ctx: &Context) -> ApiResult<Response> {
+pub async fn confirm(mut req: Request, env: &Env, worker_ctx: &Context) -> ApiResult<Response> {
     http::require_same_origin(&req)?;
     let ctx = AuthContext::new(&req, env)?;
-    let body = http::read_json_object(&req).await?;
+    let body = http::read_json_object(&mut req).await?;
     let token = body.text_or_empty("token");
     let typed = body.text_or_empty("password");
     let invalid_link = || ApiError::BadRequest(messages::AUTH_CONFIRMATION_INVALID.into());
@@ -185,8 +193,8 @@ pub async fn confirm(req: Request, env: &Env, worker_ctx: &Context) -> ApiResult
         .filter(|c| c.used_at.is_none() && c.expires_at > ctx.now && c.disabled_at.is_none())
         .ok_or_else(invalid_link)?;
     // A few tries per link, counted before the password work; then the link is spent.
-    let tries = rate_limit::hit(&ctx.db, &CONFIRMATION_TRIES, &link_hash, ctx.now)
-        .first::<CountRow>()
+    let try_link = rate_limit::hit(&ctx.db, &CONFIRMATION_TRIES, &link_hash, ctx.now);
+    let tries = db::first::<CountRow>(&try_link)
         .await?
         .map_or(0, |r| r.count);
     if !CONFIRMATION_TRIES.allows(tries) {
@@ -214,7 +222,7 @@ pub async fn confirm(req: Request, env: &Env, worker_ctx: &Context) -> ApiResult
         owner_email.as_deref(),
         needs_approval,
     );
-    statements.push(audit::record(
+    statements.push(activity::record(
         &ctx.db,
         Actor {
             id: Some(&row.user_id),
@@ -230,11 +238,11 @@ pub async fn confirm(req: Request, env: &Env, worker_ctx: &Context) -> ApiResult
         context::new_session(&ctx, &row.user_id, &row.password_hash);
     let session_at = statements.len();
     statements.append(&mut session_statements);
-    let results = ctx.db.batch(statements).await?;
+    let results = db::batch(&ctx.db, statements).await?;
     if !context::session_made(&results, session_at) {
         return Err(context::switched_off());
     }
-    let confirmed = d1::first_row::<store::RoleRow>(&results, role_at)?;
+    let confirmed = db::first_row::<store::RoleRow>(&results, role_at)?;
     let account = Account {
         id: row.user_id,
         email: row.email,

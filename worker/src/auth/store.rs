@@ -1,13 +1,12 @@
 //! Staff accounts, confirmations, password resets, sessions and refresh
 //! tokens in D1: each query once.
 
-use crate::d1::{D1Database, D1PreparedStatement, query, row};
+use serde::Deserialize;
 
 use crate::alerts::notices::notices_from_now;
 use crate::auth::staff::mailbox;
-use crate::d1;
+use crate::db::{self, D1Database, D1PreparedStatement, query};
 use crate::live_session::may_act;
-use crate::platform::HostResult;
 
 /// A session ends this long after its sign-in, however often it is used.
 pub const SESSION_LIFETIME_MS: i64 = 30 * 24 * 60 * 60 * 1000;
@@ -197,82 +196,68 @@ const LIVE_SESSION: &str = concat!(
     may_act!("s", "u", "?2")
 );
 
-row! {
-    #[derive(Debug)]
-    pub struct UserRow {
-        pub id: String,
-        pub email: String,
-        pub password_hash: String,
-        pub confirmed_at: Option<i64>,
-        pub role: String,
-        pub disabled_at: Option<i64>,
-        /// When an owner approved it (see `confirm_user`).
-        pub approved_at: Option<i64>,
-        /// Only read by sign-in ([`sign_in_account`]): the password an
-        /// unconfirmed account's latest link waits on.
-        pub pending_password_hash: Option<String>,
-    }
+#[derive(Debug, Deserialize)]
+pub struct UserRow {
+    pub id: String,
+    pub email: String,
+    pub password_hash: String,
+    pub confirmed_at: Option<i64>,
+    pub role: String,
+    pub disabled_at: Option<i64>,
+    /// When an owner approved it (see `confirm_user`).
+    pub approved_at: Option<i64>,
+    /// Only read by sign-in ([`sign_in_account`]): the password an
+    /// unconfirmed account's latest link waits on.
+    pub pending_password_hash: Option<String>,
 }
 
-row! {
-    #[derive(Debug)]
-    pub struct RoleRow {
-        pub role: String,
-        pub approved_at: Option<i64>,
-    }
+#[derive(Debug, Deserialize)]
+pub struct RoleRow {
+    pub role: String,
+    pub approved_at: Option<i64>,
 }
 
-row! {
-    #[derive(Debug)]
-    pub struct ConfirmationRow {
-        pub user_id: String,
-        pub expires_at: i64,
-        pub used_at: Option<i64>,
-        pub email: String,
-        pub disabled_at: Option<i64>,
-        pub password_hash: String,
-    }
+#[derive(Debug, Deserialize)]
+pub struct ConfirmationRow {
+    pub user_id: String,
+    pub expires_at: i64,
+    pub used_at: Option<i64>,
+    pub email: String,
+    pub disabled_at: Option<i64>,
+    pub password_hash: String,
 }
 
-row! {
-    #[derive(Debug)]
-    pub struct RefreshRow {
-        pub session_id: String,
-        pub rotated_at: Option<i64>,
-        pub user_id: String,
-        pub revoked_at: Option<i64>,
-        pub expires_at: i64,
-        pub email: String,
-        pub role: String,
-        pub disabled_at: Option<i64>,
-        pub approved_at: Option<i64>,
-    }
+#[derive(Debug, Deserialize)]
+pub struct RefreshRow {
+    pub session_id: String,
+    pub rotated_at: Option<i64>,
+    pub user_id: String,
+    pub revoked_at: Option<i64>,
+    pub expires_at: i64,
+    pub email: String,
+    pub role: String,
+    pub disabled_at: Option<i64>,
+    pub approved_at: Option<i64>,
 }
 
-row! {
-    #[derive(Debug)]
-    struct Rotated {
-        rotated_at: Option<i64>,
-    }
+#[derive(Debug, Deserialize)]
+struct Rotated {
+    rotated_at: Option<i64>,
 }
 
-row! {
-    #[derive(Debug)]
-    struct UserIdRow {
-        user_id: String,
-    }
+#[derive(Debug, Deserialize)]
+struct UserIdRow {
+    user_id: String,
 }
 
-row! {
-    #[derive(Debug)]
-    pub struct LiveSessionRow {
-        pub user_id: String,
-        pub email: String,
-        pub role: String,
-        pub approved_at: Option<i64>,
-        pub can_export: i64,
-        pub can_delete: i64,
-    }
+#[derive(Debug, Deserialize)]
+pub struct LiveSessionRow {
+    pub user_id: String,
+    pub email: String,
+    pub role: String,
+    pub approved_at: Option<i64>,
+    pub can_export: i64,
+    pub can_delete: i64,
 }
 
 pub fn find_user(db: &D1Database, email: &str) -> D1PreparedStatement {
@@ -281,9 +266,8 @@ pub fn find_user(db: &D1Database, email: &str) -> D1PreparedStatement {
 
 /// The stored password hash of the confirmed account `email` (what its
 /// device cookies are bound to).
-pub async fn password_hash(db: &D1Database, email: &str) -> HostResult<Option<String>> {
-    Ok(find_user(db, email)
-        .first::<UserRow>()
+pub async fn password_hash(db: &D1Database, email: &str) -> worker::Result<Option<String>> {
+    Ok(db::first::<UserRow>(&find_user(db, email))
         .await?
         .filter(|u| u.confirmed_at.is_some())
         .map(|u| u.password_hash))
@@ -294,8 +278,8 @@ pub fn disabled_mailbox(db: &D1Database, mailbox: &str) -> D1PreparedStatement {
     query!(db, DISABLED_MAILBOX, mailbox)
 }
 
-pub async fn find_user_by_id(db: &D1Database, id: &str) -> HostResult<Option<UserRow>> {
-    query!(db, FIND_USER_BY_ID, id).first().await
+pub async fn find_user_by_id(db: &D1Database, id: &str) -> worker::Result<Option<UserRow>> {
+    db::first(&query!(db, FIND_USER_BY_ID, id)).await
 }
 
 pub fn sign_in_account(db: &D1Database, email: &str) -> D1PreparedStatement {
@@ -337,14 +321,14 @@ pub fn signup(
 pub async fn find_confirmation(
     db: &D1Database,
     link_hash: &str,
-) -> HostResult<Option<ConfirmationRow>> {
-    query!(db, FIND_CONFIRMATION, link_hash).first().await
+) -> worker::Result<Option<ConfirmationRow>> {
+    db::first(&query!(db, FIND_CONFIRMATION, link_hash)).await
 }
 
 /// Marks the link used; `false` if another request used it first or it expired.
-pub async fn use_confirmation(db: &D1Database, link_hash: &str, now: i64) -> HostResult<bool> {
-    let result = query!(db, USE_CONFIRMATION, link_hash, now).run().await?;
-    Ok(d1::changes(&result) == 1)
+pub async fn use_confirmation(db: &D1Database, link_hash: &str, now: i64) -> worker::Result<bool> {
+    let result = db::run(&query!(db, USE_CONFIRMATION, link_hash, now)).await?;
+    Ok(db::changes(&result) == 1)
 }
 
 /// Confirms the account with the link's password and retires its other links.
@@ -396,11 +380,16 @@ pub fn insert_reset(
 }
 
 /// Uses a reset link; the account it was for, if it worked.
-pub async fn use_reset(db: &D1Database, link_hash: &str, now: i64) -> HostResult<Option<String>> {
-    Ok(query!(db, USE_RESET, link_hash, now)
-        .first::<UserIdRow>()
-        .await?
-        .map(|row| row.user_id))
+pub async fn use_reset(
+    db: &D1Database,
+    link_hash: &str,
+    now: i64,
+) -> worker::Result<Option<String>> {
+    Ok(
+        db::first::<UserIdRow>(&query!(db, USE_RESET, link_hash, now))
+            .await?
+            .map(|row| row.user_id),
+    )
 }
 
 /// A new password: every other reset link of the account is retired.
@@ -451,15 +440,14 @@ pub fn change_password(
     ]
 }
 
-row! {
-    struct EmailRow {
-        email: String,
-    }
+#[derive(Deserialize)]
+struct EmailRow {
+    email: String,
 }
 
 /// The e-mails of the owners who may act, but the account `user_id`'s.
-pub async fn owners_but(db: &D1Database, user_id: &str) -> HostResult<Vec<String>> {
-    let rows: Vec<EmailRow> = query!(db, OWNERS_BUT, user_id).all().await?.rows()?;
+pub async fn owners_but(db: &D1Database, user_id: &str) -> worker::Result<Vec<String>> {
+    let rows: Vec<EmailRow> = db::rows_of(&query!(db, OWNERS_BUT, user_id)).await?;
     Ok(rows.into_iter().map(|r| r.email).collect())
 }
 
@@ -505,8 +493,8 @@ pub fn new_session(
     ]
 }
 
-pub async fn find_refresh(db: &D1Database, token_hash: &str) -> HostResult<Option<RefreshRow>> {
-    query!(db, FIND_REFRESH, token_hash).first().await
+pub async fn find_refresh(db: &D1Database, token_hash: &str) -> worker::Result<Option<RefreshRow>> {
+    db::first(&query!(db, FIND_REFRESH, token_hash)).await
 }
 
 /// Replaces `old_hash` by `new_hash`; `false` when another request rotated
@@ -517,15 +505,17 @@ pub async fn rotate(
     new_hash: &str,
     session_id: &str,
     now: i64,
-) -> HostResult<bool> {
-    let results = db
-        .batch(vec![
+) -> worker::Result<bool> {
+    let results = db::batch(
+        db,
+        vec![
             query!(db, ROTATE_REFRESH, old_hash, now, new_hash),
             query!(db, INSERT_SUCCESSOR, new_hash, old_hash, now),
             query!(db, TOUCH_SESSION, session_id, now),
-        ])
-        .await?;
-    Ok(results.first().map(d1::changes) == Some(1))
+        ],
+    )
+    .await?;
+    Ok(results.first().map(db::changes) == Some(1))
 }
 
 /// Whether `old_hash` was replaced by `new_hash` within `grace_ms`, in a
@@ -537,10 +527,16 @@ pub async fn replaced_within(
     new_hash: &str,
     now: i64,
     grace_ms: i64,
-) -> HostResult<Option<bool>> {
-    let found: Option<Rotated> = query!(db, RETRIED_SUCCESSOR, old_hash, new_hash, now, grace_ms)
-        .first()
-        .await?;
+) -> worker::Result<Option<bool>> {
+    let found: Option<Rotated> = db::first(&query!(
+        db,
+        RETRIED_SUCCESSOR,
+        old_hash,
+        new_hash,
+        now,
+        grace_ms
+    ))
+    .await?;
     Ok(found.map(|row| row.rotated_at.is_some()))
 }
 
@@ -566,6 +562,6 @@ pub async fn live_session(
     db: &D1Database,
     session_id: &str,
     now: i64,
-) -> HostResult<Option<LiveSessionRow>> {
-    query!(db, LIVE_SESSION, session_id, now).first().await
+) -> worker::Result<Option<LiveSessionRow>> {
+    db::first(&query!(db, LIVE_SESSION, session_id, now)).await
 }

@@ -7,14 +7,12 @@ mod export;
 mod report;
 pub mod visits;
 
-use serde::Serialize;
-use worker::Env;
+use worker::{Env, Method, Request, Response};
 
 use crate::auth::guard;
 use crate::dates::Day;
-use crate::http::{ApiError, ApiResult, RequestUrl};
-use crate::web::{self, Method, Request, Response};
-use crate::{messages, platform};
+use crate::http::{self, ApiError, ApiResult};
+use crate::{config, messages, platform};
 use report::{Period, Report};
 
 pub async fn route(req: Request, env: &Env, path: &str) -> ApiResult<Response> {
@@ -27,7 +25,7 @@ pub async fn route(req: Request, env: &Env, path: &str) -> ApiResult<Response> {
     if req.method() != Method::Get {
         return Err(ApiError::MethodNotAllowed("GET"));
     }
-    let url = RequestUrl::of(&req)?;
+    let url = req.url()?;
     let param = |name: &str| {
         url.query_pairs()
             .find(|(key, _)| key == name)
@@ -35,46 +33,27 @@ pub async fn route(req: Request, env: &Env, path: &str) -> ApiResult<Response> {
     };
     let today = Day::in_brasilia(platform::now_ms());
     let period = Period::parse(param("de").as_deref(), param("ate").as_deref(), today)?;
-    let (report, rows_read) = report::read(&env.d1("DB")?, period, today).await?;
-    let mut response = if csv {
+    let (report, rows_read) = report::read(&config::database(env)?, period, today).await?;
+    let response = if csv {
         csv_file(&report)?
     } else {
-        json(&report)?
+        // `{"success": true}` and the report's members.
+        http::success(&report)?
     };
     // What the report cost in D1 rows, for `make bench` (staff only see it).
     response
-        .headers_mut()
+        .headers()
         .set("D1-Rows-Read", &rows_read.to_string())?;
-    Ok(web::Response::from_worker(response))
-}
-
-#[derive(Serialize)]
-struct Answer<'a> {
-    success: bool,
-    #[serde(flatten)]
-    report: &'a Report,
-}
-
-fn json(report: &Report) -> worker::Result<worker::Response> {
-    let mut response = worker::Response::from_json(&Answer {
-        success: true,
-        report,
-    })?;
-    response
-        .headers_mut()
-        .set("Content-Type", "application/json; charset=utf-8")?;
     Ok(response)
 }
 
-fn csv_file(report: &Report) -> worker::Result<worker::Response> {
-    let mut response = worker::Response::ok(export::file(report))?;
-    let headers = response.headers_mut();
-    headers.set("Content-Type", "text/csv; charset=utf-8")?;
+fn csv_file(report: &Report) -> worker::Result<Response> {
+    let response = http::text(200, "text/csv; charset=utf-8", export::file(report));
     let name = format!(
         "campanhas-{}-a-{}.csv",
         report.period.from, report.period.to
     );
-    headers.set(
+    response.headers().set(
         "Content-Disposition",
         &format!("attachment; filename=\"{name}\""),
     )?;

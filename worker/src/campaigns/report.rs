@@ -7,9 +7,9 @@
 use std::collections::{BTreeMap, HashMap};
 
 use serde::{Deserialize, Serialize};
-use wasm_bindgen::JsValue;
 
 use crate::dates::Day;
+use crate::db::{self, D1Database, query};
 use crate::http::{ApiError, FieldErrors};
 use crate::messages;
 
@@ -65,13 +65,6 @@ impl Period {
     /// Its days, in order.
     fn days(self) -> impl Iterator<Item = Day> {
         (0..=self.from.days_until(self.to)).map(move |n| self.from.plus(n))
-    }
-
-    fn bounds(self) -> [JsValue; 2] {
-        [
-            JsValue::from_str(&self.from.to_string()),
-            JsValue::from_str(&self.to.to_string()),
-        ]
     }
 }
 
@@ -239,31 +232,18 @@ fn assemble(period: Period, today: Day, first_day: Option<String>, rows: Vec<Day
 }
 
 /// The report of `period`, and the D1 rows it read.
-pub async fn read(
-    db: &worker::D1Database,
-    period: Period,
-    today: Day,
-) -> worker::Result<(Report, usize)> {
-    let results = db
-        .batch(vec![
-            db.prepare(PERIOD_SQL).bind(&period.bounds())?,
-            db.prepare(FIRST_DAY_SQL),
-        ])
-        .await?;
-    let [rows, first] = <[worker::D1Result; 2]>::try_from(results)
-        .map_err(|_| worker::Error::RustError("D1 answered another number of results".into()))?;
-    let mut rows_read = 0;
-    for result in [&rows, &first] {
-        rows_read += result.meta()?.and_then(|m| m.rows_read).unwrap_or_default();
-    }
-    let first_day = first
-        .results::<FirstDay>()?
-        .into_iter()
-        .next()
-        .and_then(|f| f.day);
+pub async fn read(db: &D1Database, period: Period, today: Day) -> worker::Result<(Report, usize)> {
+    let (from, to) = (period.from.to_string(), period.to.to_string());
+    let results = db::batch(
+        db,
+        vec![query!(db, PERIOD_SQL, from, to), db.prepare(FIRST_DAY_SQL)],
+    )
+    .await?;
+    let rows = db::rows::<DayRow>(&results, 0)?;
+    let first_day = db::first_row::<FirstDay>(&results, 1)?.and_then(|f| f.day);
     Ok((
-        assemble(period, today, first_day, rows.results()?),
-        rows_read,
+        assemble(period, today, first_day, rows),
+        db::cost(&results).read,
     ))
 }
 

@@ -10,6 +10,7 @@ use wasm_bindgen::JsValue;
 
 use crate::attribution::{self, Arrival, SHORT_FIELD_MAX, Source};
 use crate::dates::Day;
+use crate::db::{self, D1Database};
 
 /// The pages a visitor arrives at: the landing and the privacy notice. The
 /// form's result pages are reached from the site itself.
@@ -162,7 +163,7 @@ const KEY: &str = "day = ?1 AND source = ?2 AND medium = ?3 AND campaign = ?4 \
 /// other isolates count at the same time. The last adds it to the report's
 /// row of its day and campaign (`campaign_daily`), under the key it was
 /// counted by.
-pub async fn count(db: &worker::D1Database, visit: &Visit) -> worker::Result<()> {
+pub async fn count(db: &D1Database, visit: &Visit) -> worker::Result<()> {
     let key: Vec<JsValue> = [
         &visit.day,
         &visit.source,
@@ -179,7 +180,7 @@ pub async fn count(db: &worker::D1Database, visit: &Visit) -> worker::Result<()>
     with_limit.push(JsValue::from_f64(KEYS_PER_DAY as f64));
     let mut with_overflow = key.clone();
     with_overflow.push(JsValue::from_str(OVERFLOW));
-    db.batch(vec![
+    db::batch(db, vec![
         db.prepare(format!("UPDATE visit_counts SET n = n + 1 WHERE {KEY}"))
             .bind(&key)?,
         db.prepare(format!(

@@ -4,17 +4,14 @@
 
 use std::time::Duration;
 
-use percent_encoding::{AsciiSet, CONTROLS, utf8_percent_encode};
-use serde::Deserialize;
 use serde::de::{Deserializer, IgnoredAny, MapAccess, Visitor};
-use worker::Env;
+use serde::{Deserialize, Serialize};
+use worker::{Env, FormData};
 
 use super::store::{ClaimedCorrection, ClaimedLead};
 use crate::config::setting;
-use crate::http::UrlParts;
-use crate::leads::domain::format_whatsapp;
-use crate::platform::HostResult;
-use crate::{agency, outbound};
+use crate::whatsapp::format_whatsapp;
+use crate::{agency, http, outbound};
 
 /// A CRM that has not answered by then is treated as down, so one hanging
 /// request never holds a whole cron run.
@@ -108,81 +105,77 @@ pub fn correction_message(correction: &ClaimedCorrection) -> String {
     format!("Dados atualizados pelo visitante: {}", changes.join("; "))
 }
 
-/// The form fields sent for a lead (its newest details) with `message`, in
-/// the order Jetimob documents them; optional ones only when the lead has them.
-pub fn form_fields(
-    lead: &ClaimedLead,
-    labels: &Labels,
-    message: &str,
-) -> Vec<(&'static str, String)> {
-    let mut fields = vec![
-        ("full_name", lead.name.clone()),
-        ("email", lead.email.clone()),
-        ("phone", lead.whatsapp.clone()),
-        ("message", message.to_string()),
-        ("subject", labels.subject.clone()),
-        ("source", labels.source.clone()),
-    ];
-    // A page address kept before only http(s) ones were (a `javascript:`
-    // one among them) never reaches the CRM as a link.
-    let page_url = crate::attribution::web_address(lead.page_url.clone());
-    let optional = [
-        ("url", &page_url),
-        ("gclid", &lead.gclid),
-        ("utm_source", &lead.utm_source),
-        ("utm_medium", &lead.utm_medium),
-        ("utm_campaign", &lead.utm_campaign),
-    ];
-    fields.extend(
-        optional
-            .into_iter()
-            .filter_map(|(name, value)| Some((name, value.clone()?))),
-    );
-    fields
+/// The form sent for a lead (its newest details) with `message`: its fields
+/// in the order Jetimob documents them; optional ones only when the lead has them.
+#[derive(Debug, Serialize)]
+pub struct LeadForm<'a> {
+    full_name: &'a str,
+    email: &'a str,
+    phone: &'a str,
+    message: &'a str,
+    subject: &'a str,
+    source: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    url: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    gclid: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    utm_source: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    utm_medium: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    utm_campaign: Option<&'a str>,
 }
 
-/// What a path segment of an http(s) URL must escape: the URL standard's
-/// path set, and `/`, `%` and `\` so the key stays one segment as written.
-const PATH_SEGMENT: &AsciiSet = &CONTROLS
-    .add(b' ')
-    .add(b'"')
-    .add(b'<')
-    .add(b'>')
-    .add(b'`')
-    .add(b'#')
-    .add(b'?')
-    .add(b'{')
-    .add(b'}')
-    .add(b'/')
-    .add(b'%')
-    .add(b'\\');
+/// The form of `lead` with `message`, filed under our `labels`.
+pub fn lead_form<'a>(lead: &'a ClaimedLead, labels: &'a Labels, message: &'a str) -> LeadForm<'a> {
+    LeadForm {
+        full_name: &lead.name,
+        email: &lead.email,
+        phone: &lead.whatsapp,
+        message,
+        subject: &labels.subject,
+        source: &labels.source,
+        // A page address kept before only http(s) ones were (a `javascript:`
+        // one among them) never reaches the CRM as a link.
+        url: crate::attribution::web_address(lead.page_url.clone()),
+        gclid: lead.gclid.as_deref(),
+        utm_source: lead.utm_source.as_deref(),
+        utm_medium: lead.utm_medium.as_deref(),
+        utm_campaign: lead.utm_campaign.as_deref(),
+    }
+}
+
+impl LeadForm<'_> {
+    /// Its fields as the form's `name`/`value` pairs, in order.
+    pub fn fields(&self) -> worker::Result<Vec<(String, String)>> {
+        let encoded = serde_urlencoded::to_string(self)
+            .map_err(|e| worker::Error::from(format!("the lead's form: {e}")))?;
+        Ok(form_urlencoded::parse(encoded.as_bytes())
+            .map(|(name, value)| (name.into_owned(), value.into_owned()))
+            .collect())
+    }
+}
 
 /// `{base}/leads/{public key}`, the key as one path segment; `None` unless
-/// the base is an http(s) URL with a host. The runtime's URL parser reads
-/// the result when the request is made, as it reads any other.
+/// the base is an http(s) URL with a host.
 pub fn endpoint(base_url: &str, public_key: &str) -> Option<String> {
-    let base = UrlParts::split(base_url).filter(|u| u.is_http())?;
-    base.host_name()?;
-    let (path, suffix) = base
-        .rest
-        .split_at(base.rest.find(['?', '#']).unwrap_or(base.rest.len()));
-    // One trailing slash goes, so `https://x/v1/` gives `https://x/v1/leads/…`.
-    let path = path.replace('\\', "/");
-    let path = match path.strip_suffix('/') {
-        Some("/") | Some("") => "",
-        Some(trimmed) => trimmed,
-        None => &path,
-    };
+    let mut url = http::web_address(base_url)?;
+    // Tabs and line breaks in a key pasted into a setting are not part of
+    // it: a URL parser drops them wherever they are.
     let key: String = public_key
         .chars()
         .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
         .collect();
-    let key = match key.as_str() {
-        // A dot segment would move up the path instead of naming the key.
-        "." | ".." => String::new(),
-        key => format!("/{}", utf8_percent_encode(key, PATH_SEGMENT)),
-    };
-    Some(format!("{}{path}/leads{key}{suffix}", base.head))
+    url.path_segments_mut()
+        .ok()?
+        // One trailing slash goes, so `https://x/v1/` gives `https://x/v1/leads/…`.
+        .pop_if_empty()
+        .push("leads")
+        // Escaped to stay one segment; `.` or `..` would move up the path
+        // instead of naming the key, and is left out.
+        .push(&key);
+    Some(url.into())
 }
 
 /// The id in a 2xx answer (`{"id": 123}` or `{"id": "abc"}`), if any.
@@ -306,12 +299,9 @@ async fn exchange(
     message: &str,
 ) -> Result<Option<String>, Failure> {
     let url = endpoint(&settings.base_url, &settings.public_key).ok_or(Failure::BadBaseUrl)?;
-    let request = build_request(
-        &url,
-        &settings.private_key,
-        &form_fields(lead, &settings.labels, message),
-    )
-    .map_err(|e| Failure::Network(e.to_string()))?;
+    let form = lead_form(lead, &settings.labels, message);
+    let request = build_request(&url, &settings.private_key, &form)
+        .map_err(|e| Failure::Network(e.to_string()))?;
 
     match outbound::send(request, TIMEOUT).await {
         Ok(answer) if answer.is_success() => Ok(accepted_id(&answer.body)),
@@ -324,21 +314,17 @@ async fn exchange(
     }
 }
 
-fn build_request(
-    url: &str,
-    private_key: &str,
-    fields: &[(&str, String)],
-) -> HostResult<web_sys::Request> {
-    let form = web_sys::FormData::new()?;
-    for (name, value) in fields {
-        form.append_with_str(name, value)?;
+fn build_request(url: &str, private_key: &str, form: &LeadForm) -> worker::Result<worker::Request> {
+    let body = FormData::new();
+    for (name, value) in form.fields()? {
+        body.append(&name, &value)?;
     }
     // Content-Type (with the multipart boundary) comes from the FormData body.
     let headers = [
         ("Authorization-Key", private_key),
         ("Accept", "application/json"),
     ];
-    outbound::post(url, &headers, &form.into())
+    outbound::post(url, &headers, body)
 }
 
 #[cfg(test)]
@@ -372,22 +358,44 @@ mod tests {
         }
     }
 
+    /// The form fields sent for `lead` with `message`.
+    fn form_fields(lead: &ClaimedLead, labels: &Labels, message: &str) -> Vec<(String, String)> {
+        lead_form(lead, labels, message).fields().unwrap()
+    }
+
+    fn pairs(expected: &[(&str, &str)]) -> Vec<(String, String)> {
+        expected
+            .iter()
+            .map(|(name, value)| (name.to_string(), value.to_string()))
+            .collect()
+    }
+
     #[test]
     fn a_lead_without_attribution_sends_the_required_fields_and_our_labels() {
         assert_eq!(
             form_fields(&lead(), &labels(), &new_lead_message(&lead())),
-            vec![
-                ("full_name", "Maria da Silva".to_string()),
-                ("email", "maria@example.com".to_string()),
-                ("phone", "+5549988887777".to_string()),
-                (
-                    "message",
-                    "Cadastro no pré-lançamento (origem: instagram)".to_string()
-                ),
-                ("subject", "Pré-lançamento".to_string()),
-                ("source", "Recanto das Videiras".to_string()),
-            ]
+            pairs(&[
+                ("full_name", "Maria da Silva"),
+                ("email", "maria@example.com"),
+                ("phone", "+5549988887777"),
+                ("message", "Cadastro no pré-lançamento (origem: instagram)"),
+                ("subject", "Pré-lançamento"),
+                ("source", "Recanto das Videiras"),
+            ])
         );
+    }
+
+    #[test]
+    fn every_character_reaches_the_form_as_written() {
+        let lead = ClaimedLead {
+            name: "José D'Ávila & Cia + 100% = ok?".into(),
+            utm_campaign: Some("a=b&c d/é".into()),
+            ..lead()
+        };
+        let fields = form_fields(&lead, &labels(), "linha 1; (antes +55)");
+        assert_eq!(fields[0].1, "José D'Ávila & Cia + 100% = ok?");
+        assert_eq!(fields[3].1, "linha 1; (antes +55)");
+        assert_eq!(fields[6], ("utm_campaign".into(), "a=b&c d/é".into()));
     }
 
     #[test]
@@ -403,13 +411,13 @@ mod tests {
         let fields = form_fields(&lead, &labels(), "m");
         assert_eq!(
             &fields[6..],
-            &[
-                ("url", "https://site.example/?utm_source=google".to_string()),
-                ("gclid", "g-123".to_string()),
-                ("utm_source", "google".to_string()),
-                ("utm_medium", "cpc".to_string()),
-                ("utm_campaign", "pre-lancamento".to_string()),
-            ]
+            pairs(&[
+                ("url", "https://site.example/?utm_source=google"),
+                ("gclid", "g-123"),
+                ("utm_source", "google"),
+                ("utm_medium", "cpc"),
+                ("utm_campaign", "pre-lancamento"),
+            ])
         );
     }
 
@@ -428,7 +436,7 @@ mod tests {
     #[test]
     fn no_field_is_sent_twice_and_none_is_sent_empty() {
         let fields = form_fields(&lead(), &labels(), "m");
-        let mut names: Vec<_> = fields.iter().map(|(n, _)| *n).collect();
+        let mut names: Vec<_> = fields.iter().map(|(n, _)| n.as_str()).collect();
         names.sort_unstable();
         names.dedup();
         assert_eq!(names.len(), fields.len());
@@ -486,7 +494,9 @@ mod tests {
         assert_eq!(url("ftp://api.jetimob.com", "abc"), None);
     }
 
-    /// How the endpoint was built with the `url` crate, before it was read by hand.
+    /// The endpoint as the `url` crate's path API builds it from the
+    /// parsed base: what the endpoint always was, before and since the
+    /// worker read URLs by hand.
     fn endpoint_by_the_url_crate(base_url: &str, public_key: &str) -> Option<worker::Url> {
         let mut url = worker::Url::parse(base_url).ok()?;
         if !matches!(url.scheme(), "http" | "https") {

@@ -11,13 +11,13 @@
 
 pub mod jetimob;
 pub mod schedule;
+pub mod status;
 pub mod store;
 
-use crate::d1::D1Database;
 use futures_util::future::{Either, join_all};
 use worker::Env;
 
-use crate::platform::HostResult;
+use crate::db::D1Database;
 use crate::{config, platform};
 use jetimob::Settings;
 use store::{ClaimedCorrection, ClaimedLead, Kind};
@@ -69,7 +69,7 @@ pub async fn deliver_correction(env: Env, lead_id: String) {
 }
 
 /// Claims the lead if it is due and free, then sends it.
-pub async fn attempt(env: &Env, lead_id: &str) -> HostResult<Outcome> {
+pub async fn attempt(env: &Env, lead_id: &str) -> worker::Result<Outcome> {
     let Some(settings) = Settings::from_env(env) else {
         return Ok(Outcome::NotConfigured);
     };
@@ -82,7 +82,7 @@ pub async fn attempt(env: &Env, lead_id: &str) -> HostResult<Outcome> {
 }
 
 /// Claims the lead's correction if it is due and free, then sends it.
-pub async fn attempt_correction(env: &Env, lead_id: &str) -> HostResult<Outcome> {
+pub async fn attempt_correction(env: &Env, lead_id: &str) -> worker::Result<Outcome> {
     let Some(settings) = Settings::from_env(env) else {
         return Ok(Outcome::NotConfigured);
     };
@@ -96,7 +96,7 @@ pub async fn attempt_correction(env: &Env, lead_id: &str) -> HostResult<Outcome>
 
 /// The cron: prunes stale rate-limit counters, then delivers due leads and
 /// due corrections batch by batch. Returns how many were attempted.
-pub async fn run_due(env: &Env) -> HostResult<usize> {
+pub async fn run_due(env: &Env) -> worker::Result<usize> {
     let db = config::database(env)?;
     let Some(settings) = Settings::from_env(env) else {
         return Ok(0);
@@ -135,7 +135,11 @@ pub async fn run_due(env: &Env) -> HostResult<usize> {
 }
 
 /// Sends a claimed lead and records the outcome.
-async fn deliver(db: &D1Database, settings: &Settings, lead: ClaimedLead) -> HostResult<Outcome> {
+async fn deliver(
+    db: &D1Database,
+    settings: &Settings,
+    lead: ClaimedLead,
+) -> worker::Result<Outcome> {
     let message = jetimob::new_lead_message(&lead);
     let sent = jetimob::send(settings, &lead, &message).await;
     record(db, Kind::Lead, &lead, sent).await
@@ -147,7 +151,7 @@ async fn deliver_correction_now(
     db: &D1Database,
     settings: &Settings,
     correction: ClaimedCorrection,
-) -> HostResult<Outcome> {
+) -> worker::Result<Outcome> {
     if correction.is_moot() {
         store::drop_correction(db, &correction.lead).await?;
         return Ok(Outcome::NotClaimed);
@@ -165,7 +169,7 @@ async fn record(
     kind: Kind,
     lead: &ClaimedLead,
     sent: Result<Option<String>, String>,
-) -> HostResult<Outcome> {
+) -> worker::Result<Outcome> {
     let now = platform::now_ms();
     let since = lead.first_tried_at.unwrap_or(now);
     match sent {

@@ -12,9 +12,11 @@
 //! sent after it, and one made before the first delivery needs none: the
 //! lead goes with its newest details.
 
-use crate::d1::{D1Database, D1PreparedStatement, D1Result, query, row};
+use serde::Deserialize;
+
+use super::status::{Correction, Delivery};
+use crate::db::{self, D1Database, D1PreparedStatement, query};
 use crate::live_session::session_is_live;
-use crate::platform::HostResult;
 
 /// What the CRM needs of a lead, and what recording the outcome needs: the
 /// fields of [`ClaimedLead`]. A macro so both claims of each kind splice in one literal.
@@ -91,7 +93,7 @@ macro_rules! differs_from_sent {
 /// What was sent is remembered; if the visitor corrected the lead while it
 /// was in flight, the correction becomes due.
 const MARK_DELIVERED_SQL: &str = concat!(
-    "UPDATE leads SET jetimob_enviado = 1, \
+    "UPDATE leads SET \
        sent_at = CASE WHEN delivery_status = 'sent' THEN sent_at ELSE ?2 END, \
        sent_by = CASE WHEN delivery_status = 'sent' THEN sent_by ELSE 'crm' END, \
        delivery_status = 'sent', jetimob_lead_id = ?3, \
@@ -127,17 +129,18 @@ const MARK_CORRECTED_SQL: &str = concat!(
 );
 
 /// The attempt failed: `?4` is the next attempt, or NULL when the retry window
-/// is over and the lead needs a person. Only the lease holder (`?2`) writes,
-/// and only while the lead is still pending (staff may have marked it sent).
+/// is over and the lead needs a person; `?5` the state that leaves it in
+/// ([`Delivery::after_refusal`]). Only the lease holder (`?2`) writes, and
+/// only while the lead is still pending (staff may have marked it sent).
 const RECORD_FAILURE_SQL: &str = "UPDATE leads SET last_error = ?3, next_attempt_at = ?4, \
-       delivery_status = CASE WHEN ?4 IS NULL THEN 'failed' ELSE 'pending' END, \
+       delivery_status = ?5, \
        lease_until = NULL \
      WHERE id = ?1 AND lease_until = ?2 AND delivery_status = 'pending'";
 
 /// The correction's attempt failed; as [`RECORD_FAILURE_SQL`], for the correction.
 const RECORD_CORRECTION_FAILURE_SQL: &str = "UPDATE leads SET update_last_error = ?3, \
        update_next_attempt_at = ?4, \
-       update_status = CASE WHEN ?4 IS NULL THEN 'failed' ELSE 'pending' END, \
+       update_status = ?5, \
        update_lease_until = NULL \
      WHERE id = ?1 AND update_lease_until = ?2 AND update_status = 'pending'";
 
@@ -192,7 +195,7 @@ pub(crate) use retry_applies;
 /// and the attempt in flight it waits for. Only while the staff session `?6`
 /// may still act.
 const MARK_SENT_BY_STAFF_SQL: &str = concat!(
-    "UPDATE leads SET jetimob_enviado = 1, \
+    "UPDATE leads SET \
        sent_at = CASE WHEN delivery_status = 'sent' THEN sent_at ELSE ?2 END, \
        sent_by = CASE WHEN delivery_status = 'sent' THEN sent_by ELSE 'staff' END, \
        delivery_status = 'sent', \
@@ -269,7 +272,7 @@ pub(crate) use {crm_took_it, the_mark, unmark_sent_applies};
 /// now at the latest, so the next cron sends it. `?1` the lead, `?2` now,
 /// `?3` the staff session, `?4` the staff member's id.
 const UNMARK_SENT_BY_STAFF_SQL: &str = concat!(
-    "UPDATE leads SET jetimob_enviado = 0, \
+    "UPDATE leads SET \
        delivery_status = CASE WHEN next_attempt_at IS NULL THEN 'failed' ELSE 'pending' END, \
        next_attempt_at = min(next_attempt_at, ?2), \
        sent_at = NULL, sent_by = NULL, sent_name = NULL, sent_email = NULL, sent_whatsapp = NULL, \
@@ -311,67 +314,42 @@ const RETRY_NOW_SQL: &str = concat!(
     " RETURNING id, delivery_status"
 );
 
-row! {
-    /// A lead this run holds the lease on (for its first delivery, or for a correction).
-    #[derive(Debug, Clone, PartialEq, Eq)]
-    pub struct ClaimedLead {
-        pub id: String,
-        pub name: String,
-        pub email: String,
-        /// E.164.
-        pub whatsapp: String,
-        pub origem: String,
-        pub created_at: i64,
-        pub utm_source: Option<String>,
-        pub utm_medium: Option<String>,
-        pub utm_campaign: Option<String>,
-        pub gclid: Option<String>,
-        pub page_url: Option<String>,
-        /// Including the attempt this claim starts.
-        pub delivery_attempts: i64,
-        /// When this delivery (the lead's, or the correction's) was first tried,
-        /// if before this claim: its week of retries counts from there, not from
-        /// when the lead arrived, so leads that waited for the keys get a week too.
-        /// Attempts made before they were logged (`crm_attempts`) count from the
-        /// lead's arrival (or the correction's request), as they did then.
-        pub first_tried_at: Option<i64>,
-        /// The lease's end; also what proves this run holds it.
-        pub lease_until: i64,
-    }
+/// A lead this run holds the lease on (for its first delivery, or for a correction).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct ClaimedLead {
+    pub id: String,
+    pub name: String,
+    pub email: String,
+    /// E.164.
+    pub whatsapp: String,
+    pub origem: String,
+    pub created_at: i64,
+    pub utm_source: Option<String>,
+    pub utm_medium: Option<String>,
+    pub utm_campaign: Option<String>,
+    pub gclid: Option<String>,
+    pub page_url: Option<String>,
+    /// Including the attempt this claim starts.
+    pub delivery_attempts: i64,
+    /// When this delivery (the lead's, or the correction's) was first tried,
+    /// if before this claim: its week of retries counts from there, not from
+    /// when the lead arrived, so leads that waited for the keys get a week too.
+    /// Attempts made before they were logged (`crm_attempts`) count from the
+    /// lead's arrival (or the correction's request), as they did then.
+    pub first_tried_at: Option<i64>,
+    /// The lease's end; also what proves this run holds it.
+    pub lease_until: i64,
 }
 
-/// A correction this run holds the lease on: the lead now, and what the CRM has.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A correction this run holds the lease on: the lead now, and what the CRM
+/// has (the columns beyond the lead's own, read from the same row).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 pub struct ClaimedCorrection {
+    #[serde(flatten)]
     pub lead: ClaimedLead,
     pub sent_name: Option<String>,
     pub sent_email: Option<String>,
     pub sent_whatsapp: Option<String>,
-}
-
-row! {
-    /// The columns of a claimed correction beyond the lead's own, read from the
-    /// same rows as [`ClaimedLead`].
-    struct CorrectionColumns {
-        sent_name: Option<String>,
-        sent_email: Option<String>,
-        sent_whatsapp: Option<String>,
-    }
-}
-
-fn corrections(claimed: &D1Result) -> HostResult<Vec<ClaimedCorrection>> {
-    let leads = claimed.rows::<ClaimedLead>()?;
-    let columns = claimed.rows::<CorrectionColumns>()?;
-    Ok(leads
-        .into_iter()
-        .zip(columns)
-        .map(|(lead, c)| ClaimedCorrection {
-            lead,
-            sent_name: c.sent_name,
-            sent_email: c.sent_email,
-            sent_whatsapp: c.sent_whatsapp,
-        })
-        .collect())
 }
 
 impl ClaimedCorrection {
@@ -404,10 +382,8 @@ pub async fn claim_one(
     id: &str,
     now: i64,
     lease_until: i64,
-) -> HostResult<Option<ClaimedLead>> {
-    query!(db, CLAIM_ONE_SQL, id, now, lease_until)
-        .first::<ClaimedLead>()
-        .await
+) -> worker::Result<Option<ClaimedLead>> {
+    db::first::<ClaimedLead>(&query!(db, CLAIM_ONE_SQL, id, now, lease_until)).await
 }
 
 pub async fn claim_due(
@@ -415,11 +391,8 @@ pub async fn claim_due(
     now: i64,
     lease_until: i64,
     limit: usize,
-) -> HostResult<Vec<ClaimedLead>> {
-    query!(db, CLAIM_DUE_SQL, now, lease_until, limit as i64)
-        .all()
-        .await?
-        .rows::<ClaimedLead>()
+) -> worker::Result<Vec<ClaimedLead>> {
+    db::rows_of::<ClaimedLead>(&query!(db, CLAIM_DUE_SQL, now, lease_until, limit as i64)).await
 }
 
 pub async fn claim_correction(
@@ -427,11 +400,8 @@ pub async fn claim_correction(
     id: &str,
     now: i64,
     lease_until: i64,
-) -> HostResult<Option<ClaimedCorrection>> {
-    let claimed = query!(db, CLAIM_CORRECTION_SQL, id, now, lease_until)
-        .all()
-        .await?;
-    Ok(corrections(&claimed)?.into_iter().next())
+) -> worker::Result<Option<ClaimedCorrection>> {
+    db::first::<ClaimedCorrection>(&query!(db, CLAIM_CORRECTION_SQL, id, now, lease_until)).await
 }
 
 pub async fn claim_due_corrections(
@@ -439,17 +409,15 @@ pub async fn claim_due_corrections(
     now: i64,
     lease_until: i64,
     limit: usize,
-) -> HostResult<Vec<ClaimedCorrection>> {
-    let claimed = query!(
+) -> worker::Result<Vec<ClaimedCorrection>> {
+    db::rows_of(&query!(
         db,
         CLAIM_DUE_CORRECTIONS_SQL,
         now,
         lease_until,
         limit as i64
-    )
-    .all()
-    .await?;
-    corrections(&claimed)
+    ))
+    .await
 }
 
 fn log_attempt(
@@ -531,32 +499,35 @@ pub async fn mark_delivered(
     sent: &ClaimedLead,
     now: i64,
     jetimob_lead_id: Option<&str>,
-) -> HostResult<()> {
+) -> worker::Result<()> {
     let sql = match kind {
         Kind::Lead => MARK_DELIVERED_SQL,
         Kind::Correction => MARK_CORRECTED_SQL,
     };
-    db.batch(vec![
-        query!(
-            db,
-            sql,
-            sent.id,
-            now,
-            jetimob_lead_id,
-            sent.name,
-            sent.email,
-            sent.whatsapp
-        ),
-        log_attempt(db, &sent.id, now, kind, "sent", jetimob_lead_id),
-        query!(db, WAKE_LEADS_SQL, now, WAKE_BEYOND_MS, WAKE_RESTED_MS),
-        query!(
-            db,
-            WAKE_CORRECTIONS_SQL,
-            now,
-            WAKE_BEYOND_MS,
-            WAKE_RESTED_MS
-        ),
-    ])
+    db::batch(
+        db,
+        vec![
+            query!(
+                db,
+                sql,
+                sent.id,
+                now,
+                jetimob_lead_id,
+                sent.name,
+                sent.email,
+                sent.whatsapp
+            ),
+            log_attempt(db, &sent.id, now, kind, "sent", jetimob_lead_id),
+            query!(db, WAKE_LEADS_SQL, now, WAKE_BEYOND_MS, WAKE_RESTED_MS),
+            query!(
+                db,
+                WAKE_CORRECTIONS_SQL,
+                now,
+                WAKE_BEYOND_MS,
+                WAKE_RESTED_MS
+            ),
+        ],
+    )
     .await?;
     Ok(())
 }
@@ -569,31 +540,42 @@ pub async fn record_failure(
     last_error: &str,
     next_attempt_at: Option<i64>,
     now: i64,
-) -> HostResult<()> {
-    let sql = match kind {
-        Kind::Lead => RECORD_FAILURE_SQL,
-        Kind::Correction => RECORD_CORRECTION_FAILURE_SQL,
-    };
-    db.batch(vec![
-        query!(
+) -> worker::Result<()> {
+    let gave_up = next_attempt_at.is_none();
+    let record = match kind {
+        Kind::Lead => query!(
             db,
-            sql,
+            RECORD_FAILURE_SQL,
             lead.id,
             lead.lease_until,
             last_error,
-            next_attempt_at
+            next_attempt_at,
+            Delivery::after_refusal(gave_up)
         ),
-        log_attempt(db, &lead.id, now, kind, "failed", Some(last_error)),
-    ])
+        Kind::Correction => query!(
+            db,
+            RECORD_CORRECTION_FAILURE_SQL,
+            lead.id,
+            lead.lease_until,
+            last_error,
+            next_attempt_at,
+            Correction::after_refusal(gave_up)
+        ),
+    };
+    db::batch(
+        db,
+        vec![
+            record,
+            log_attempt(db, &lead.id, now, kind, "failed", Some(last_error)),
+        ],
+    )
     .await?;
     Ok(())
 }
 
 /// A claimed correction with nothing left to send is dropped.
-pub async fn drop_correction(db: &D1Database, lead: &ClaimedLead) -> HostResult<()> {
-    query!(db, DROP_CORRECTION_SQL, lead.id, lead.lease_until)
-        .run()
-        .await?;
+pub async fn drop_correction(db: &D1Database, lead: &ClaimedLead) -> worker::Result<()> {
+    db::run(&query!(db, DROP_CORRECTION_SQL, lead.id, lead.lease_until)).await?;
     Ok(())
 }
 
@@ -638,23 +620,21 @@ pub fn unmark_sent_by_staff(
     query!(db, UNMARK_SENT_BY_STAFF_SQL, id, now, session_id, staff_id)
 }
 
-row! {
-    /// A lead as far as 'Desfazer' is concerned.
-    #[derive(Debug, Clone, Default, PartialEq, Eq)]
-    pub struct MarkState {
-        pub delivery_status: String,
-        pub sent_by: Option<String>,
-        pub sent_at: Option<i64>,
-        /// Who made the 'Marcar Enviado' that sent it (their id), if staff did.
-        pub marked_by_id: Option<String>,
-        /// The integration reached Jetimob with it since ([`crm_took_it`]).
-        pub crm_took_it: i64,
-    }
+/// A lead as far as 'Desfazer' is concerned.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+pub struct MarkState {
+    pub delivery_status: Delivery,
+    pub sent_by: Option<String>,
+    pub sent_at: Option<i64>,
+    /// Who made the 'Marcar Enviado' that sent it (their id), if staff did.
+    pub marked_by_id: Option<String>,
+    /// The integration reached Jetimob with it since ([`crm_took_it`]).
+    pub crm_took_it: i64,
 }
 
 /// The lead's [`MarkState`], `None` if there is no such lead.
-pub async fn mark_state(db: &D1Database, id: &str) -> HostResult<Option<MarkState>> {
-    query!(db, MARK_STATE_SQL, id).first::<MarkState>().await
+pub async fn mark_state(db: &D1Database, id: &str) -> worker::Result<Option<MarkState>> {
+    db::first::<MarkState>(&query!(db, MARK_STATE_SQL, id)).await
 }
 
 /// The statement behind 'Reenviar'; returns the lead's id and delivery status

@@ -3,64 +3,17 @@
 //! e-mail or WhatsApp number.
 
 use crate::attribution::{
-    Arrival, LONG_FIELD_MAX, SHORT_FIELD_MAX, Source, clean as optional_text, web_address,
+    Arrival, Attribution, LONG_FIELD_MAX, SHORT_FIELD_MAX, Source, clean as optional_text,
+    host_name, web_address,
 };
-use crate::characters::{breaks_line, is_format, is_visible, looks_blank};
+use crate::characters::{breaks_line, is_visible, looks_blank, plain_text};
 use crate::email;
 use crate::http::{FieldErrors, Fields};
 use crate::messages;
+use crate::whatsapp::WhatsApp;
 
 pub const NAME_MAX_CHARS: usize = 120;
 pub const EMAIL_MAX_CHARS: usize = 254;
-
-/// Characters typed for the apostrophe `'`: iOS Smart Punctuation's `’` (and
-/// `‘`), the modifier letter `ʼ`, the acute accent `´` and the backtick.
-pub const APOSTROPHES: [char; 5] = ['\u{2019}', '\u{2018}', '\u{2bc}', '\u{b4}', '`'];
-
-/// The zero-width joiner, which holds an emoji sequence together (👨‍👩‍👧).
-const ZWJ: char = '\u{200d}';
-
-/// Whether a zero-width joiner beside `c` joins an emoji sequence: an emoji,
-/// or its variation selector, is not a letter, not ASCII, not a joiner.
-fn joins(c: Option<char>) -> bool {
-    c.is_some_and(|c| !c.is_ascii() && !c.is_alphanumeric() && !c.is_whitespace() && c != ZWJ)
-}
-
-/// Text as it reads: each apostrophe look-alike becomes `'`, and the invisible
-/// format characters are dropped, but for a zero-width joiner between two
-/// visible non-ASCII characters that are not letters (an emoji sequence).
-/// Names are stored so, and search terms read so, so that `D’Ávila` from an
-/// iPhone and `D'Ávila` from a computer are one name.
-pub fn plain_text(raw: &str) -> String {
-    let mut plain = String::with_capacity(raw.len());
-    // The visible character after a run of invisible ones, found once for
-    // the run (up to byte `.0`): a name of thousands of joiners costs one
-    // pass, not a pass per joiner.
-    let mut after_run: Option<(usize, Option<char>)> = None;
-    for (i, c) in raw.char_indices() {
-        if c == ZWJ {
-            let next = match after_run {
-                Some((end, next)) if i < end => next,
-                _ => {
-                    let rest = &raw[i + c.len_utf8()..];
-                    let found = rest.char_indices().find(|(_, c)| !is_format(*c));
-                    let end = found.map_or(raw.len(), |(j, _)| i + c.len_utf8() + j);
-                    let next = found.map(|(_, c)| c);
-                    after_run = Some((end, next));
-                    next
-                }
-            };
-            if joins(plain.chars().next_back()) && joins(next) {
-                plain.push(c);
-            }
-        } else if APOSTROPHES.contains(&c) {
-            plain.push('\'');
-        } else if !is_format(c) {
-            plain.push(c);
-        }
-    }
-    plain
-}
 
 /// A full name: invisible characters dropped and apostrophes made `'`
 /// ([`plain_text`]), trimmed, inner whitespace collapsed, 1 to 120 characters.
@@ -121,137 +74,6 @@ impl LeadEmail {
     pub fn as_str(&self) -> &str {
         &self.0
     }
-}
-
-/// Brazilian area codes (DDD) in service.
-const BRAZIL_DDDS: &[u8] = &[
-    11, 12, 13, 14, 15, 16, 17, 18, 19, 21, 22, 24, 27, 28, 31, 32, 33, 34, 35, 37, 38, 41, 42, 43,
-    44, 45, 46, 47, 48, 49, 51, 53, 54, 55, 61, 62, 63, 64, 65, 66, 67, 68, 69, 71, 73, 74, 75, 77,
-    79, 81, 82, 83, 84, 85, 86, 87, 88, 89, 91, 92, 93, 94, 95, 96, 97, 98, 99,
-];
-
-/// A WhatsApp number in E.164 form (`+5549999998888`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct WhatsApp(String);
-
-impl WhatsApp {
-    /// Accepts what people type: spaces, dots, dashes, parentheses, a `+55`
-    /// or `55` country code, a leading trunk `0` (with or without a carrier
-    /// code). A `+` followed by another country
-    /// code is accepted when it is a plausible E.164 number.
-    pub fn parse(raw: &str) -> Result<Self, &'static str> {
-        let trimmed = raw.trim();
-        if trimmed.is_empty() {
-            return Err(messages::FIELD_REQUIRED);
-        }
-        let (plus, rest) = match trimmed.strip_prefix('+') {
-            Some(rest) => (true, rest),
-            None => (false, trimmed),
-        };
-        if !rest.chars().all(|c| {
-            c.is_ascii_digit() || matches!(c, ' ' | '.' | '-' | '(' | ')' | '/' | '\u{a0}')
-        }) {
-            return Err(messages::WHATSAPP_INVALID);
-        }
-        let digits: String = rest.chars().filter(char::is_ascii_digit).collect();
-        if plus {
-            return Self::international(&digits);
-        }
-        let national = match digits.strip_prefix('0') {
-            // 0 + carrier code (2 digits) + DDD + number
-            Some(after) if after.len() == 12 || after.len() == 13 => &after[2..],
-            Some(after) => after,
-            None if (digits.len() == 12 || digits.len() == 13) && digits.starts_with("55") => {
-                &digits[2..]
-            }
-            None => &digits,
-        };
-        Self::brazilian(national)
-    }
-
-    fn international(digits: &str) -> Result<Self, &'static str> {
-        if let Some(national) = digits.strip_prefix("55") {
-            // "+55 0 49 …": a trunk 0 kept out of habit.
-            let national = match national.strip_prefix('0') {
-                Some(n) if n.len() == 10 || n.len() == 11 => n,
-                _ => national,
-            };
-            return Self::brazilian(national);
-        }
-        if (8..=15).contains(&digits.len()) && !digits.starts_with('0') {
-            Ok(Self(format!("+{digits}")))
-        } else {
-            Err(messages::WHATSAPP_INVALID)
-        }
-    }
-
-    fn brazilian(national: &str) -> Result<Self, &'static str> {
-        if national.len() != 10 && national.len() != 11 {
-            return Err(messages::WHATSAPP_INVALID);
-        }
-        let ddd: u8 = national[..2]
-            .parse()
-            .map_err(|_| messages::WHATSAPP_INVALID)?;
-        if !BRAZIL_DDDS.contains(&ddd) {
-            return Err(messages::WHATSAPP_BAD_DDD);
-        }
-        let subscriber = &national[2..];
-        let first = subscriber.as_bytes()[0];
-        let ok = match subscriber.len() {
-            9 => first == b'9',
-            // Landlines start with 2 to 5; an eight-digit 6-9 is a mobile
-            // number missing its ninth digit.
-            _ => (b'2'..=b'5').contains(&first),
-        };
-        if !ok {
-            return Err(messages::WHATSAPP_MOBILE_NINE);
-        }
-        Ok(Self(format!("+55{national}")))
-    }
-
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-
-/// How people read a stored E.164 number: `(49) 99999-9999` for Brazil,
-/// `+CC…` unchanged otherwise.
-pub fn format_whatsapp(e164: &str) -> String {
-    let Some(national) = e164.strip_prefix("+55") else {
-        return e164.to_string();
-    };
-    if !national.bytes().all(|b| b.is_ascii_digit()) {
-        return e164.to_string();
-    }
-    match national.len() {
-        11 => format!(
-            "({}) {}-{}",
-            &national[..2],
-            &national[2..7],
-            &national[7..]
-        ),
-        10 => format!(
-            "({}) {}-{}",
-            &national[..2],
-            &national[2..6],
-            &national[6..]
-        ),
-        _ => e164.to_string(),
-    }
-}
-
-/// Where the visitor came from and which campaign brought them.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Attribution {
-    pub utm_source: Option<String>,
-    pub utm_medium: Option<String>,
-    pub utm_campaign: Option<String>,
-    pub utm_term: Option<String>,
-    pub utm_content: Option<String>,
-    pub gclid: Option<String>,
-    pub fbclid: Option<String>,
-    pub referrer: Option<String>,
-    pub page_url: Option<String>,
 }
 
 /// A lead ready to be stored.
@@ -433,7 +255,7 @@ fn derive_origem(
     origem
         .or_else(|| utm_source.map(str::to_string))
         .or_else(|| {
-            let host = crate::http::UrlParts::split(referrer?)?.host_name()?;
+            let host = host_name(referrer?)?;
             let host = host.strip_prefix("www.").unwrap_or(&host).to_string();
             let own = site_host.strip_prefix("www.").unwrap_or(site_host);
             (!host.is_empty() && !host.eq_ignore_ascii_case(own)).then_some(host)
@@ -444,6 +266,7 @@ fn derive_origem(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::whatsapp::{BRAZIL_DDDS, format_whatsapp};
     use proptest::prelude::*;
 
     fn whatsapp(raw: &str) -> Result<String, &'static str> {
@@ -836,41 +659,7 @@ mod tests {
         );
     }
 
-    /// The rule as first written: each joiner looks ahead on its own.
-    fn plain_text_by_lookahead(raw: &str) -> String {
-        let mut plain = String::new();
-        for (i, c) in raw.char_indices() {
-            if c == ZWJ {
-                let next = raw[i + c.len_utf8()..].chars().find(|c| !is_format(*c));
-                if joins(plain.chars().next_back()) && joins(next) {
-                    plain.push(c);
-                }
-            } else if APOSTROPHES.contains(&c) {
-                plain.push('\'');
-            } else if !is_format(c) {
-                plain.push(c);
-            }
-        }
-        plain
-    }
-
-    #[test]
-    fn thousands_of_joiners_between_two_emoji_keep_one_and_alone_keep_nothing() {
-        // 5,400 joiners fill the 16 KiB a lead may be; looked ahead of one by
-        // one, they cost 15 million steps, every request, before any limit.
-        let joiners = "\u{200d}".repeat(5_400);
-        assert_eq!(plain_text(&format!("🍇{joiners}🍷")), "🍇\u{200d}🍷");
-        assert_eq!(plain_text(&joiners), "");
-    }
-
     proptest! {
-        #[test]
-        fn joiners_are_kept_exactly_where_the_rule_keeps_them(
-            raw in "[a-zé 🍇👩🌈\u{200d}\u{200b}\u{fe0f}\u{2019}\u{202e}]{0,40}"
-        ) {
-            prop_assert_eq!(plain_text(&raw), plain_text_by_lookahead(&raw));
-        }
-
         #[test]
         fn every_valid_mobile_survives_any_punctuation(
             ddd in proptest::sample::select(BRAZIL_DDDS),

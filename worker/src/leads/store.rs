@@ -25,12 +25,12 @@
 //! it sent (NULL without proof), `?19`/`?20` the rate-limit counter's key and
 //! maximum (NULL when the counter lives at the edge).
 
-use crate::d1::{D1Database, D1PreparedStatement, query, row};
+use serde::Deserialize;
 
 use super::domain::NewLead;
-use crate::platform::{HostError, HostResult};
+use crate::db::{self, D1Database, D1PreparedStatement, query};
+use crate::platform;
 use crate::rate_limit::{self, CountRow, Limit};
-use crate::{d1, platform};
 
 /// Within the per-address limit (or counted at the edge).
 macro_rules! within_limit {
@@ -168,27 +168,21 @@ const SUBMISSION_SQL: &str = concat!(
     " RETURNING lead_id, kind"
 );
 
-row! {
-    #[derive(Debug)]
-    struct IdRow {
-        id: String,
-    }
+#[derive(Debug, Deserialize)]
+struct IdRow {
+    id: String,
 }
 
-row! {
-    #[derive(Debug)]
-    struct SubmissionRow {
-        lead_id: String,
-        kind: String,
-    }
+#[derive(Debug, Deserialize)]
+struct SubmissionRow {
+    lead_id: String,
+    kind: String,
 }
 
-row! {
-    #[derive(Debug)]
-    struct UpdatedRow {
-        id: String,
-        corrected: i64,
-    }
+#[derive(Debug, Deserialize)]
+struct UpdatedRow {
+    id: String,
+    corrected: i64,
 }
 
 /// What happened to a submission.
@@ -216,7 +210,7 @@ pub async fn save(
     proof: Option<&str>,
     limit: Option<(&Limit, &str)>,
     now_ms: i64,
-) -> HostResult<Saved> {
+) -> worker::Result<Saved> {
     let a = &lead.attribution;
     let limit_key = limit.map(|(l, subject)| l.key(subject));
     let limit_max = limit.map(|(l, _)| l.max);
@@ -261,31 +255,31 @@ pub async fn save(
     ] {
         statements.push(bind(sql));
     }
-    let results = db.batch(statements).await?;
+    let results = db::batch(db, statements).await?;
     if let Some((l, _)) = limit {
-        let count = d1::first_row::<CountRow>(&results, 0)?.map_or(i64::MAX, |r| r.count);
+        let count = db::first_row::<CountRow>(&results, 0)?.map_or(i64::MAX, |r| r.count);
         if !l.allows(count) {
             return Ok(Saved::Limited);
         }
     }
-    if let Some(row) = d1::first_row::<IdRow>(&results, first)? {
+    if let Some(row) = db::first_row::<IdRow>(&results, first)? {
         return Ok(Saved::Created { id: row.id });
     }
-    if let Some(row) = d1::first_row::<SubmissionRow>(&results, first + 4)?
+    if let Some(row) = db::first_row::<SubmissionRow>(&results, first + 4)?
         && row.kind == "pending"
     {
         return Ok(Saved::Pending { id: row.lead_id });
     }
-    if let Some(row) = d1::first_row::<UpdatedRow>(&results, first + 2)? {
+    if let Some(row) = db::first_row::<UpdatedRow>(&results, first + 2)? {
         return Ok(Saved::Repeated {
             id: row.id,
             corrected: row.corrected == 1,
         });
     }
-    if let Some(row) = d1::first_row::<IdRow>(&results, first + 3)? {
+    if let Some(row) = db::first_row::<IdRow>(&results, first + 3)? {
         return Ok(Saved::Conflict { id: row.id });
     }
-    Err(HostError::new(
+    Err(worker::Error::from(
         "the submission matched no case: no lead was created or updated",
     ))
 }

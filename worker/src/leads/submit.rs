@@ -4,18 +4,16 @@
 //! commits the lead to D1 and only then answers success; the first delivery
 //! attempt to the CRM runs after the answer, in `wait_until`.
 
-use worker::{Context, Env};
+use worker::{Context, Env, Request, Response, Url};
 
 use super::domain::{NewLead, Rejection, Submission};
 use super::proof;
 use super::store::{self, Saved};
 use crate::cookies;
-use crate::http::{self, ApiError, ApiResult, BodyKind, Fields};
-use crate::json;
+use crate::http::{self, ApiError, ApiResult, BodyKind, Fields, HeaderText};
 use crate::platform;
 use crate::rate_limit::{self, Counter};
 use crate::turnstile::{TOKEN_FIELD, Turnstile};
-use crate::web::{Request, Response};
 use crate::{config, crm, messages};
 
 /// Where a plain form post (the page's script had not run) lands: pages a
@@ -23,26 +21,27 @@ use crate::{config, crm, messages};
 pub const FORM_SENT_PAGE: &str = "/obrigado";
 pub const FORM_FAILED_PAGE: &str = "/cadastro-nao-enviado";
 
-pub async fn handle(req: Request, env: &Env, ctx: &Context) -> ApiResult<Response> {
+pub async fn handle(mut req: Request, env: &Env, ctx: &Context) -> ApiResult<Response> {
     http::check_same_origin(&req)?;
-    let (mut body, kind) = http::read_json_or_form(&req).await?;
-    let url = http::RequestUrl::of(&req)?;
+    let (mut body, kind) = http::read_json_or_form(&mut req).await?;
+    let url = req.url()?;
+    let host = url.host_str().unwrap_or_default();
     if matches!(kind, BodyKind::Form) {
         add_campaign_of_page(&req, &url, &mut body);
     }
-    let secure = cookies::must_be_secure(url.scheme(), url.host());
+    let secure = cookies::must_be_secure(url.scheme(), host);
     let key = config::signing_key(env);
     let proved = key
         .as_deref()
         .and_then(|key| proved_lead(&req, key, secure));
-    let outcome = accept(&req, &url, &body, proved.as_deref(), env, ctx).await;
+    let outcome = accept(&req, host, &body, proved.as_deref(), env, ctx).await;
     let (response, to_prove) = match (kind, outcome) {
         (BodyKind::Json, outcome) => {
             let to_prove = outcome?;
-            (http::success(json::object())?, to_prove)
+            (http::success_only()?, to_prove)
         }
         (BodyKind::Form, Ok(to_prove)) => {
-            let sent = Response::redirect(303, &url.with_path(FORM_SENT_PAGE));
+            let sent = http::redirect(303, &http::with_path(&url, FORM_SENT_PAGE));
             (sent, to_prove)
         }
         (BodyKind::Form, Err(error)) => {
@@ -55,14 +54,14 @@ pub async fn handle(req: Request, env: &Env, ctx: &Context) -> ApiResult<Respons
                 Some(why) => format!("{FORM_FAILED_PAGE}?motivo={why}"),
                 None => FORM_FAILED_PAGE.to_string(),
             };
-            (Response::redirect(303, &url.with_path(&page)), None)
+            (http::redirect(303, &http::with_path(&url, &page)), None)
         }
     };
     // The browser that sent (or proved) the lead keeps the proof for the next time.
     if let (Some(lead_id), Some(key)) = (to_prove, &key) {
         let value = proof::issue(key, &lead_id);
         let cookie = cookies::set(proof::COOKIE, &value, proof::MAX_AGE_SECONDS, secure);
-        response.headers().append("Set-Cookie", &cookie);
+        response.headers().append("Set-Cookie", &cookie)?;
     }
     Ok(response)
 }
@@ -91,14 +90,14 @@ const CAMPAIGN_KEYS: [&str; 7] = [
 /// `Referer` (whole, to the same site), so the lead keeps the campaign that
 /// brought the visitor, and the page it was sent from. What the body has
 /// wins; another site's page adds nothing.
-fn add_campaign_of_page(req: &Request, here: &http::RequestUrl, body: &mut Fields) {
+fn add_campaign_of_page(req: &Request, here: &Url, body: &mut Fields) {
     let Some(referer) = req.header("Referer") else {
         return;
     };
-    let Ok(page) = http::RequestUrl::from_serialized(&referer) else {
+    let Some(page) = http::web_address(&referer) else {
         return;
     };
-    if page.origin() != here.origin() {
+    if http::origin(&page) != http::origin(here) {
         return;
     }
     for (key, value) in page.query_pairs() {
@@ -114,7 +113,7 @@ fn add_campaign_of_page(req: &Request, here: &http::RequestUrl, body: &mut Field
 /// it sent from now on (none for a change kept aside, or a bot's).
 async fn accept(
     req: &Request,
-    url: &http::RequestUrl,
+    site_host: &str,
     body: &Fields,
     proved: Option<&str>,
     env: &Env,
@@ -129,7 +128,7 @@ async fn accept(
         );
         return Ok(None);
     }
-    let lead = NewLead::parse(submission, url.host()).map_err(reject)?;
+    let lead = NewLead::parse(submission, site_host).map_err(reject)?;
 
     let ip = http::client_ip(req);
     let network = http::client_network(req);

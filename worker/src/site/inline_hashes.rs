@@ -11,7 +11,9 @@ use std::rc::Rc;
 
 use base64ct::{Base64, Encoding};
 use serde::Deserialize;
-use worker::Env;
+use worker::{Env, ResponseBody};
+
+use crate::http::read_up_to;
 
 /// Where the build leaves the hashes.
 pub const FILE_PATH: &str = "/csp-hashes.json";
@@ -117,9 +119,13 @@ pub async fn for_page(env: &Env, path: &str) -> PageHashes {
 
 async fn load(env: &Env) -> Result<InlineHashes, String> {
     let fetched = async {
-        let response = crate::web::asset(env, FILE_PATH).await?;
-        let text = response.text_up_to(MAX_FILE_BYTES).await?;
-        Ok::<_, crate::platform::HostError>((response.status(), text))
+        let mut response = crate::assets::file(env, FILE_PATH).await?;
+        let bytes = match response.body() {
+            ResponseBody::Empty => Vec::new(),
+            _ => read_up_to(response.stream()?, MAX_FILE_BYTES).await?.0,
+        };
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        Ok::<_, worker::Error>((response.status_code(), text))
     };
     match fetched.await {
         Ok((200, text)) => InlineHashes::parse(&text),

@@ -2,42 +2,82 @@
 //! account with its role, confirmation, last sign-in and live sessions;
 //! 'Desativar', 'Reativar', 'Encerrar sessões', 'Tornar responsável' and
 //! 'Remover responsável'. Staff who are not owners get 403.
+//!
+//! Beside it, [`activity`]: the staff's audit trail, which the 'Atividade'
+//! page reads.
 
+pub mod activity;
 mod store;
 
-use worker::Env;
+use serde::Serialize;
+use worker::{Env, Method, Request, Response};
 
 use crate::auth::guard::{self, Staff};
 use crate::auth::staff::mailbox_of;
 use crate::dates::iso;
+use crate::db;
 use crate::http::{self, ApiError, ApiResult};
-use crate::json::{self, Json};
-use crate::web::{Method, Request, Response};
-use crate::{config, d1, messages, platform};
+use crate::{config, messages, platform};
 use store::{AccountRow, TeamAction};
 
 /// An account as 'Equipe' shows it. `mailbox` is the mailbox the address
 /// reaches: accounts that share it are one person's, and 'Desativar'
 /// switches them off together. `alert_missed_at`: an incident e-mail this
 /// address never got (the e-mail API refused it for a day) and none since;
-/// the panel tells the other owners.
-fn account_json(a: &AccountRow) -> json::Object {
-    json::object()
-        .field("id", &a.id)
-        .field("email", &a.email)
-        .field("mailbox", mailbox_of(&a.email))
-        .field("role", &a.role)
-        .field("confirmed", a.confirmed_at.is_some())
-        .field("disabled", a.disabled_at.is_some())
-        .field("created_at", iso(a.created_at))
-        .field("confirmed_at", a.confirmed_at.and_then(iso))
-        .field("last_sign_in_at", a.last_sign_in_at.and_then(iso))
-        .field("disabled_at", a.disabled_at.and_then(iso))
-        .field("approved", a.approved_at.is_some())
-        .field("can_export", a.role == "owner" || a.can_export == 1)
-        .field("can_delete", a.role == "owner" || a.can_delete == 1)
-        .field("live_sessions", a.live_sessions)
-        .field("alert_missed_at", a.alert_missed_at.and_then(iso))
+/// the panel tells the other owners. Times are ISO 8601 (`null` when unset).
+#[derive(Serialize)]
+struct Account<'a> {
+    id: &'a str,
+    email: &'a str,
+    mailbox: String,
+    role: &'a str,
+    confirmed: bool,
+    disabled: bool,
+    created_at: Option<String>,
+    confirmed_at: Option<String>,
+    last_sign_in_at: Option<String>,
+    disabled_at: Option<String>,
+    approved: bool,
+    can_export: bool,
+    can_delete: bool,
+    live_sessions: i64,
+    alert_missed_at: Option<String>,
+}
+
+impl<'a> From<&'a AccountRow> for Account<'a> {
+    fn from(a: &'a AccountRow) -> Self {
+        let owner = a.role == "owner";
+        Self {
+            id: &a.id,
+            email: &a.email,
+            mailbox: mailbox_of(&a.email),
+            role: &a.role,
+            confirmed: a.confirmed_at.is_some(),
+            disabled: a.disabled_at.is_some(),
+            created_at: iso(a.created_at),
+            confirmed_at: a.confirmed_at.and_then(iso),
+            last_sign_in_at: a.last_sign_in_at.and_then(iso),
+            disabled_at: a.disabled_at.and_then(iso),
+            approved: a.approved_at.is_some(),
+            can_export: owner || a.can_export == 1,
+            can_delete: owner || a.can_delete == 1,
+            live_sessions: a.live_sessions,
+            alert_missed_at: a.alert_missed_at.and_then(iso),
+        }
+    }
+}
+
+/// `GET /api/staff`'s answer: every account, and who is asking.
+#[derive(Serialize)]
+struct Team<'a> {
+    accounts: Vec<Account<'a>>,
+    you: &'a str,
+}
+
+/// An action's answer: the account as it now is.
+#[derive(Serialize)]
+struct Acted<'a> {
+    account: Account<'a>,
 }
 
 pub async fn route(req: Request, env: &Env, path: &str) -> ApiResult<Response> {
@@ -60,12 +100,10 @@ pub async fn route(req: Request, env: &Env, path: &str) -> ApiResult<Response> {
 async fn list(env: &Env, owner: &Staff) -> ApiResult<Response> {
     let db = config::database(env)?;
     let accounts = store::list(&db, platform::now_ms()).await?;
-    let accounts = Json::array(accounts.iter().map(|a| account_json(a).end()));
-    http::success(
-        json::object()
-            .field("accounts", accounts)
-            .field("you", &owner.user_id),
-    )
+    http::success(&Team {
+        accounts: accounts.iter().map(Account::from).collect(),
+        you: &owner.user_id,
+    })
 }
 
 /// `POST /api/staff/{id}/{action}`.
@@ -80,9 +118,9 @@ async fn act(
     let db = config::database(env)?;
     let now = platform::now_ms();
     let statements = store::apply(&db, action, id, owner, now);
-    let results = db.batch(statements).await?;
-    let applied = results.first().map(d1::changes) == Some(1);
-    if !applied && !d1::returned_row(&results, results.len() - 1) {
+    let results = db::batch(&db, statements).await?;
+    let applied = results.first().map(db::changes) == Some(1);
+    if !applied && !db::returned_row(&results, results.len() - 1) {
         // Signed out, or its sessions ended, since this request's own check.
         return Err(ApiError::Unauthorized(
             messages::AUTH_SESSION_REQUIRED.into(),
@@ -102,7 +140,9 @@ async fn act(
         }
         return Err(why_not(action, &account, owner));
     }
-    http::success(json::object().field("account", account_json(&account)))
+    http::success(&Acted {
+        account: Account::from(&account),
+    })
 }
 
 /// Why an action changed nothing on an account that exists.
@@ -126,5 +166,39 @@ fn why_not(action: TeamAction, account: &AccountRow, owner: &Staff) -> ApiError 
             conflict(messages::ONLY_COLLEAGUES_PERMISSIONS)
         }
         _ => conflict(messages::STAFF_UNCHANGED),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_account_reads_as_the_team_page_expects() {
+        let row = AccountRow {
+            id: "u1".into(),
+            email: "ana+painel@agencia.com.br".into(),
+            role: "staff".into(),
+            created_at: 0,
+            confirmed_at: Some(1000),
+            last_sign_in_at: None,
+            disabled_at: None,
+            approved_at: Some(1000),
+            can_export: 1,
+            can_delete: 0,
+            live_sessions: 2,
+            alert_missed_at: None,
+        };
+        let json = serde_json::to_string(&Account::from(&row)).unwrap();
+        assert_eq!(
+            json,
+            concat!(
+                r#"{"id":"u1","email":"ana+painel@agencia.com.br","mailbox":"ana@agencia.com.br","#,
+                r#""role":"staff","confirmed":true,"disabled":false,"#,
+                r#""created_at":"1970-01-01T00:00:00.000Z","confirmed_at":"1970-01-01T00:00:01.000Z","#,
+                r#""last_sign_in_at":null,"disabled_at":null,"approved":true,"can_export":true,"#,
+                r#""can_delete":false,"live_sessions":2,"alert_missed_at":null}"#
+            )
+        );
     }
 }

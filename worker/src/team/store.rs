@@ -6,15 +6,15 @@
 //! always keeps an active owner holds in the statement itself, whatever runs
 //! at the same time.
 
-use crate::d1::{D1Database, D1PreparedStatement, query, row};
+use serde::Deserialize;
 
 use crate::alerts::notices::notices_from_now;
 use crate::alerts::owner_mails::alert_missed_at;
-use crate::audit::Action;
+use crate::audit_log::Action;
 use crate::auth::guard::Staff;
 use crate::auth::staff::mailbox;
+use crate::db::{self, D1Database, D1PreparedStatement, query};
 use crate::live_session::{live_row, may_act};
-use crate::platform::HostResult;
 
 /// An account's columns as 'Equipe' shows them, `$now` the parameter that
 /// holds the time: the same for the list and for one account after an action.
@@ -106,25 +106,23 @@ macro_rules! another_active_owner {
     };
 }
 
-row! {
-    /// An account on the 'Equipe' page.
-    #[derive(Debug, Clone)]
-    pub struct AccountRow {
-        pub id: String,
-        pub email: String,
-        pub role: String,
-        pub created_at: i64,
-        pub confirmed_at: Option<i64>,
-        pub last_sign_in_at: Option<i64>,
-        pub disabled_at: Option<i64>,
-        pub approved_at: Option<i64>,
-        pub can_export: i64,
-        pub can_delete: i64,
-        pub live_sessions: i64,
-        /// For an owner still on: when the newest incident e-mail the e-mail API
-        /// kept refusing to this address was written, if none reached it since.
-        pub alert_missed_at: Option<i64>,
-    }
+/// An account on the 'Equipe' page.
+#[derive(Debug, Clone, Deserialize)]
+pub struct AccountRow {
+    pub id: String,
+    pub email: String,
+    pub role: String,
+    pub created_at: i64,
+    pub confirmed_at: Option<i64>,
+    pub last_sign_in_at: Option<i64>,
+    pub disabled_at: Option<i64>,
+    pub approved_at: Option<i64>,
+    pub can_export: i64,
+    pub can_delete: i64,
+    pub live_sessions: i64,
+    /// For an owner still on: when the newest incident e-mail the e-mail API
+    /// kept refusing to this address was written, if none reached it since.
+    pub alert_missed_at: Option<i64>,
 }
 
 /// What an owner can do to an account.
@@ -269,12 +267,12 @@ impl TeamAction {
     }
 }
 
-pub async fn list(db: &D1Database, now: i64) -> HostResult<Vec<AccountRow>> {
-    query!(db, LIST_SQL, now).all().await?.rows()
+pub async fn list(db: &D1Database, now: i64) -> worker::Result<Vec<AccountRow>> {
+    db::rows_of(&query!(db, LIST_SQL, now)).await
 }
 
-pub async fn find(db: &D1Database, id: &str, now: i64) -> HostResult<Option<AccountRow>> {
-    query!(db, FIND_SQL, id, now).first().await
+pub async fn find(db: &D1Database, id: &str, now: i64) -> worker::Result<Option<AccountRow>> {
+    db::first(&query!(db, FIND_SQL, id, now)).await
 }
 
 /// The audit entry, then the change, then what follows from it, all under

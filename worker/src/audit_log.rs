@@ -1,21 +1,10 @@
-//! The audit trail: who did what, when, to which lead or account. A lead is
-//! named by its id only, never by a visitor's personal data, so the trail
-//! outlives a deleted lead without keeping it. Every entry is written in the
-//! same D1 batch as the change it records.
-//!
-//! `GET /api/audit?before=<id>`: the 'Atividade' page, owners only, newest
-//! first, [`PAGE_SIZE`] entries at a time.
+//! The audit trail, written: who did what, when, to which lead or account. A
+//! lead is named by its id only, never by a visitor's personal data, so the
+//! trail outlives a deleted lead without keeping it. Every entry is written in
+//! the same D1 batch as the change it records. 'Atividade'
+//! (`team::activity`) reads it.
 
-use worker::Env;
-
-use crate::auth::guard;
-use crate::d1::{D1Database, D1PreparedStatement, query, row};
-use crate::http::{self, ApiError, ApiResult};
-use crate::json::{self, Json};
-use crate::web::{Method, Request, Response};
-use crate::{config, dates, messages};
-
-pub const PAGE_SIZE: i64 = 50;
+use crate::db::{D1Database, D1PreparedStatement, query};
 
 /// What was done.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -148,70 +137,4 @@ fn entry_params<'a>(actor: Actor, subject: Subject<'a>) -> (Option<&'a str>, Str
         Subject::Account(id) => Some(id),
     };
     (account, actor.email.chars().take(MAX_EMAIL_CHARS).collect())
-}
-
-row! {
-    /// An entry as the 'Atividade' page shows it.
-    #[derive(Debug)]
-    struct EntryRow {
-        id: i64,
-        at: i64,
-        staff_email: String,
-        action: String,
-        lead_id: Option<String>,
-        account_id: Option<String>,
-        account_email: Option<String>,
-    }
-}
-
-const PAGE_SQL: &str = "SELECT a.id, a.at, a.staff_email, a.action, a.lead_id, a.account_id, \
-       t.email AS account_email \
-     FROM audit_log a LEFT JOIN staff_users t ON t.id = a.account_id \
-     WHERE a.id < ?1 ORDER BY a.id DESC LIMIT ?2";
-
-/// `GET /api/audit?before=`: one page, newest first (ids grow with time).
-pub async fn route(req: Request, env: &Env, path: &str) -> ApiResult<Response> {
-    if path != "/api/audit" {
-        return Err(ApiError::NotFound(messages::NOT_FOUND.into()));
-    }
-    if req.method() != Method::Get {
-        return Err(ApiError::MethodNotAllowed("GET"));
-    }
-    guard::require_owner(&req, env).await?;
-    let before = http::RequestUrl::of(&req)?
-        .query_pairs()
-        .find(|(k, _)| k == "before")
-        .and_then(|(_, v)| v.parse::<i64>().ok())
-        .filter(|v| *v > 0)
-        // Past any id, and still a number JavaScript holds exactly, as D1 needs.
-        .unwrap_or(9_007_199_254_740_991);
-    let db = config::database(env)?;
-    let mut rows: Vec<EntryRow> = query!(&db, PAGE_SQL, before, PAGE_SIZE + 1)
-        .all()
-        .await?
-        .rows()?;
-    let more = rows.len() as i64 > PAGE_SIZE;
-    rows.truncate(PAGE_SIZE as usize);
-    let next = if more {
-        rows.last().map(|r| r.id)
-    } else {
-        None
-    };
-    let entries = Json::array(rows.iter().map(|r| {
-        json::object()
-            .field("id", r.id)
-            .field("at", dates::iso(r.at))
-            .field("actor_email", &r.staff_email)
-            .field("action", &r.action)
-            .field("lead_id", &r.lead_id)
-            .field("account_id", &r.account_id)
-            .field("account_email", &r.account_email)
-            .end()
-    }));
-    http::success(
-        json::object()
-            .field("entries", entries)
-            .field("next_before", next)
-            .field("page_size", PAGE_SIZE),
-    )
 }
