@@ -28,7 +28,7 @@ PORT ?= 8787
 # The local D1 (and the rest of wrangler's local state) of `make dev`.
 DEV_STATE ?= .wrangler/state
 
-.PHONY: dev serve deploy backup test setup setup-browser build worker pages db dev-vars check unit-tests build-tests api-tests e2e-tests deploy-check bench clean
+.PHONY: dev serve deploy backup test test-clock setup setup-browser build worker pages db dev-vars check unit-tests build-tests api-tests e2e-tests deploy-check bench clean
 
 ## Serve the whole site locally with a local D1 (the first command of the README).
 ## After changing Rust code, `make worker` in another terminal: the server reloads.
@@ -55,8 +55,14 @@ backup: setup
 	node scripts/backup.mjs --remote --output backups/d1-$$(date +%F-%H%M).sql
 
 ## Run every test (the second command; .ci/run calls it).
-test: setup-browser check unit-tests build build-tests api-tests e2e-tests deploy-check
-	@echo "All tests passed."
+test: test-clock setup-browser check unit-tests build build-tests api-tests e2e-tests deploy-check
+	@seconds=$$(( $$(date +%s) - $$(cat .build/test-start) )); \
+	  echo "{\"seconds\": $$seconds, \"when\": \"$$(date -u +%F)\"}" > .build/test-time.json; \
+	  echo "All tests passed in $$(( seconds / 60 )) min $$(( seconds % 60 )) s (make bench holds it to its budget)."
+
+# When `make test` started, for the time it reports.
+test-clock:
+	@mkdir -p .build && date +%s > .build/test-start
 
 setup:
 	@scripts/setup.sh
