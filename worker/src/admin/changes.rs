@@ -11,9 +11,9 @@ use worker::{Context, Env, Request, Response};
 
 use super::act_with;
 use crate::auth::guard::Staff;
+use crate::crm::store::take_details;
 use crate::db::{self, D1Database, D1PreparedStatement, query};
 use crate::http::{self, ApiError, ApiResult};
-use crate::leads::store::{given_up_and_moot, needs_correction, take_details};
 use crate::live_session::session_is_live;
 use crate::{config, crm, messages, platform};
 
@@ -188,6 +188,7 @@ async fn unsettled(db: &D1Database, lead_id: &str, change_id: i64, decision: Dec
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::crm::store::{given_up_and_moot, needs_correction};
 
     /// D1 refuses a statement whose highest placeholder is not the last value bound.
     #[test]

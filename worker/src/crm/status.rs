@@ -60,9 +60,11 @@ impl Delivery {
 }
 
 /// A correction's delivery (`update_status`): a lead the CRM has whose
-/// details changed since. `Pending` until the CRM hears of it
-/// (`MARK_CORRECTED_SQL` clears it), `Failed` after a week of refusals
-/// (`RECORD_CORRECTION_FAILURE_SQL`); none when there is nothing to tell.
+/// details changed since. `Pending` from when the lead takes new details
+/// (`take_details!`, in the visitor's submission and in staff's 'Aceitar')
+/// until the CRM hears of it (`MARK_CORRECTED_SQL` clears it), `Failed` after
+/// a week of refusals (`RECORD_CORRECTION_FAILURE_SQL`); none when there is
+/// nothing to tell.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Correction {

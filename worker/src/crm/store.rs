@@ -128,6 +128,63 @@ const MARK_CORRECTED_SQL: &str = concat!(
      WHERE id = ?1"
 );
 
+/// In a statement that gives a lead new details: they (`?2`, `?3`, `?4`) differ from what a
+/// delivered lead's CRM record has.
+macro_rules! needs_correction {
+    () => {
+        "(delivery_status = 'sent' AND (sent_name IS NOT ?2 OR sent_email IS NOT ?3 \
+         OR sent_whatsapp IS NOT ?4))"
+    };
+}
+/// In a statement that gives a lead new details: a correction the CRM refused for good, whose lead goes
+/// back to exactly what the CRM has. Nothing is left to send, so nothing is
+/// left for a person to do ('Precisam de atenção'). A pending one is left to
+/// the cron, which drops it when it comes to it (it may be on its way).
+macro_rules! given_up_and_moot {
+    () => {
+        "(delivery_status = 'sent' AND update_status = 'failed' AND sent_name IS ?2 \
+         AND sent_email IS ?3 AND sent_whatsapp IS ?4)"
+    };
+}
+/// A lead takes the details `?2`/`?3`/`?4` at `?6`: as SQL to follow `SET`,
+/// in the visitor's submission (`leads::store`) and in staff's 'Aceitar'
+/// (`admin::changes`). The correction's state ([`super::status::Correction`])
+/// moves here.
+/// A lead already in the CRM whose details now differ from what the CRM was
+/// sent gets a correction to deliver (unless one is waiting already); one
+/// whose details are back to what the CRM has loses its given-up one.
+macro_rules! take_details {
+    () => {
+        concat!(
+            "name = ?2, email = ?3, whatsapp = ?4, \
+               update_status = CASE WHEN ",
+            $crate::crm::store::needs_correction!(),
+            " THEN 'pending' WHEN ",
+            $crate::crm::store::given_up_and_moot!(),
+            " THEN NULL ELSE update_status END, \
+               update_requested_at = CASE WHEN ",
+            $crate::crm::store::needs_correction!(),
+            " AND update_status IS NOT 'pending' THEN ?6 WHEN ",
+            $crate::crm::store::given_up_and_moot!(),
+            " THEN NULL ELSE update_requested_at END, \
+               update_next_attempt_at = CASE WHEN ",
+            $crate::crm::store::needs_correction!(),
+            " AND update_status IS NOT 'pending' THEN ?6 WHEN ",
+            $crate::crm::store::given_up_and_moot!(),
+            " THEN NULL ELSE update_next_attempt_at END, \
+               update_attempts = CASE WHEN ",
+            $crate::crm::store::needs_correction!(),
+            " AND update_status IS NOT 'pending' THEN 0 WHEN ",
+            $crate::crm::store::given_up_and_moot!(),
+            " THEN 0 ELSE update_attempts END, \
+               update_last_error = CASE WHEN ",
+            $crate::crm::store::given_up_and_moot!(),
+            " THEN NULL ELSE update_last_error END"
+        )
+    };
+}
+pub(crate) use {given_up_and_moot, needs_correction, take_details};
+
 /// The attempt failed: `?4` is the next attempt, or NULL when the retry window
 /// is over and the lead needs a person; `?5` the state that leaves it in
 /// ([`Delivery::after_refusal`]). Only the lease holder (`?2`) writes, and

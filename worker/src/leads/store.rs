@@ -28,6 +28,7 @@
 use serde::Deserialize;
 
 use super::domain::NewLead;
+use crate::crm::store::take_details;
 use crate::db::{self, D1Database, D1PreparedStatement, query};
 use crate::platform;
 use crate::rate_limit::{self, CountRow, Limit};
@@ -63,62 +64,8 @@ const LINK_SQL: &str = concat!(
     within_limit!()
 );
 
-/// In [`UPDATE_SQL`]: the new details (`?2`, `?3`, `?4`) differ from what a
-/// delivered lead's CRM record has.
-macro_rules! needs_correction {
-    () => {
-        "(delivery_status = 'sent' AND (sent_name IS NOT ?2 OR sent_email IS NOT ?3 \
-         OR sent_whatsapp IS NOT ?4))"
-    };
-}
-/// In [`UPDATE_SQL`]: a correction the CRM refused for good, whose lead goes
-/// back to exactly what the CRM has. Nothing is left to send, so nothing is
-/// left for a person to do ('Precisam de atenção'). A pending one is left to
-/// the cron, which drops it when it comes to it (it may be on its way).
-macro_rules! given_up_and_moot {
-    () => {
-        "(delivery_status = 'sent' AND update_status = 'failed' AND sent_name IS ?2 \
-         AND sent_email IS ?3 AND sent_whatsapp IS ?4)"
-    };
-}
-/// A lead takes the details `?2`/`?3`/`?4` at `?6`: as SQL to follow `SET`.
-/// A lead already in the CRM whose details now differ from what the CRM was
-/// sent gets a correction to deliver (unless one is waiting already); one
-/// whose details are back to what the CRM has loses its given-up one.
-macro_rules! take_details {
-    () => {
-        concat!(
-            "name = ?2, email = ?3, whatsapp = ?4, \
-               update_status = CASE WHEN ",
-            needs_correction!(),
-            " THEN 'pending' WHEN ",
-            given_up_and_moot!(),
-            " THEN NULL ELSE update_status END, \
-               update_requested_at = CASE WHEN ",
-            needs_correction!(),
-            " AND update_status IS NOT 'pending' THEN ?6 WHEN ",
-            given_up_and_moot!(),
-            " THEN NULL ELSE update_requested_at END, \
-               update_next_attempt_at = CASE WHEN ",
-            needs_correction!(),
-            " AND update_status IS NOT 'pending' THEN ?6 WHEN ",
-            given_up_and_moot!(),
-            " THEN NULL ELSE update_next_attempt_at END, \
-               update_attempts = CASE WHEN ",
-            needs_correction!(),
-            " AND update_status IS NOT 'pending' THEN 0 WHEN ",
-            given_up_and_moot!(),
-            " THEN 0 ELSE update_attempts END, \
-               update_last_error = CASE WHEN ",
-            given_up_and_moot!(),
-            " THEN NULL ELSE update_last_error END"
-        )
-    };
-}
-pub(crate) use {given_up_and_moot, needs_correction, take_details};
-
 /// The one lead that has the e-mail, the WhatsApp or both takes the newest
-/// details ([`take_details`]), when they are its own again or its browser
+/// details ([`crate::crm::store::take_details`]), when they are its own again or its browser
 /// proved it sent it (`?18`).
 const UPDATE_SQL: &str = concat!(
     "UPDATE leads SET ",
@@ -287,6 +234,7 @@ pub async fn save(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::crm::store::{given_up_and_moot, needs_correction};
 
     /// Every statement of the batch binds `?1`…`?20`; D1 refuses a statement
     /// whose highest placeholder is not the last value bound.
