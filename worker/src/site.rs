@@ -75,7 +75,7 @@ async fn serve_from_assets(req: &Request, env: &Env) -> worker::Result<Response>
     for (name, value) in security_headers(is_html, https, turnstile_on, &inline) {
         headers.set(name, &value)?;
     }
-    Ok(http::with_headers(fetched, headers))
+    Ok(fetched.with_headers(headers))
 }
 
 /// Counts the visit `req` is, if it is one, after the answer
@@ -173,7 +173,7 @@ pub fn security_headers(
 }
 
 /// A fetched response's headers are immutable: a copy of them, to change
-/// and answer with ([`http::with_headers`]).
+/// and answer with (`Response::with_headers`).
 fn own_headers(fetched: &Response) -> worker::Result<Headers> {
     let headers = Headers::new();
     for (name, value) in fetched.headers().entries() {

@@ -11,5 +11,5 @@ mod url;
 pub use body::{BodyKind, Field, Fields, read_json_object, read_json_or_form, read_up_to};
 pub use error::{ApiError, ApiResult, FieldErrors, invalid_field};
 pub use origin::{check_same_origin, client_ip, client_network, require_same_origin};
-pub use respond::{HeaderText, empty, json, redirect, success, success_only, text, with_headers};
+pub use respond::{HeaderText, empty, json, redirect, success, success_only, text};
 pub use url::{origin, web_address, with_path};

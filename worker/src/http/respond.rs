@@ -1,7 +1,7 @@
 //! The answers the worker builds, with the `worker` crate's `Response`.
 
 use serde::Serialize;
-use worker::{Headers, Request, Response, ResponseBody};
+use worker::{Headers, Request, Response};
 
 use super::ApiResult;
 
@@ -81,18 +81,4 @@ pub fn redirect(status: u16, location: &str) -> Response {
         .with_status(status)
         .with_headers(headers)
         .empty()
-}
-
-/// `response`'s status and body with `headers`: the assets' answers keep
-/// theirs read-only.
-pub fn with_headers(response: Response, headers: Headers) -> Response {
-    let status = response.status_code();
-    let (_, body) = response.into_parts();
-    let builder = Response::builder()
-        .with_status(status)
-        .with_headers(headers);
-    match body {
-        ResponseBody::Empty => builder.empty(),
-        body => builder.body(body),
-    }
 }
