@@ -71,9 +71,9 @@ let restored: Database;
 let file: string;
 
 beforeAll(async () => {
-  // Filled by release 51c0643 (its 12 migrations), then upgraded to this one.
-  [made, restored] = await Promise.all([database(12), database()]);
-  await made.d1("execute", "DB", "--local", "--file", join(repoRoot, "tests/fixtures/release-51c0643.sql"));
+  // Filled by release 14fd90c (its 17 migrations), then upgraded to this one.
+  [made, restored] = await Promise.all([database(17), database()]);
+  await made.d1("execute", "DB", "--local", "--file", join(repoRoot, "tests/fixtures/release-14fd90c.sql"));
   await made.upgrade();
   // The newest webhook event and attempt were pruned: their ids stay taken.
   // And a campaign's visits were counted.

@@ -79,8 +79,8 @@ function sourceBefore0015(lead: Rows[number]): Rows[number] {
 /**
  * Columns migrations added to existing tables, or changed on purpose, by
  * migration: what each holds on a release's row (given every table's rows).
- * Only the migrations after the oldest kept fixture's (release-51c0643.sql,
- * 0001 to 0012) are here: the releases before it are retired
+ * Only the migrations after the oldest kept fixture's (release-26f5d23.sql,
+ * 0001 to 0014) are here: the releases before it are retired
  * (docs/decisions.md, 'Upgrade tests').
  */
 const COLUMNS_ADDED: Record<
