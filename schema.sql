@@ -113,11 +113,21 @@ CREATE TABLE lead_submissions (
   -- without its browser's proof that waits for staff ('pending'), or one
   -- staff refused (0016; an accepted one is a 'correction').
   kind         TEXT NOT NULL DEFAULT 'new'
-               CHECK (kind IN ('new', 'repeat', 'correction', 'conflict', 'pending', 'refused'))
+               CHECK (kind IN ('new', 'repeat', 'correction', 'conflict', 'pending', 'refused')),
+  -- While a change waits for staff: a keyed hash of its sender's network
+  -- (never the address), so a newer change from the same sender replaces it
+  -- (0018). Cleared once the change is decided.
+  sender       TEXT,
+  -- A change set aside without staff (0018): 'replaced' by a newer one from
+  -- the same sender, or over the 'limit' of changes a lead keeps waiting.
+  auto_refused TEXT CHECK (auto_refused IS NULL OR auto_refused IN ('replaced', 'limit'))
 );
 CREATE INDEX lead_submissions_lead ON lead_submissions (lead_id, submitted_at);
 -- What the new-lead notices and the webhook report.
 CREATE INDEX lead_submissions_news ON lead_submissions (id) WHERE kind IN ('new', 'correction');
+-- What the new-lead notices tell: new leads, corrections and changes waiting (0018).
+CREATE INDEX lead_submissions_notices ON lead_submissions (id)
+  WHERE kind IN ('new', 'correction', 'pending');
 -- 'Alteração pendente': the leads with a change waiting for staff.
 CREATE INDEX lead_submissions_pending ON lead_submissions (lead_id) WHERE kind = 'pending';
 

@@ -70,6 +70,36 @@ describe("the browser that sent a lead", () => {
     expect((await submissions(row.id)).map((s) => s.kind)).toEqual(["new", "correction"]);
   });
 
+  it("earns no proof of another lead by repeating its exact details: the change after it waits for staff", async () => {
+    const attacker = new Browser();
+    await leadFrom(attacker);
+    const { lead: victim, row } = await leadFrom(new Browser());
+    const repeat = await postLead(app, victim, { browser: attacker });
+    expect(repeat.status).toBe(200);
+    const change = await postLead(
+      app,
+      { ...victim, name: "Nome Do Atacante", whatsapp: "(48) 97777-0001" },
+      {
+        browser: attacker,
+      },
+    );
+    expect(change.status).toBe(200);
+    expect(await leadByEmail(victim.email)).toMatchObject({ name: row.name, whatsapp: row.whatsapp });
+    expect((await submissions(row.id)).map((s) => s.kind)).toEqual(["new", "repeat", "pending"]);
+    await app.runCron();
+    expect(jetimob.callsFor(String(victim.email)).every((c) => c.fields.full_name === row.name)).toBe(true);
+  });
+
+  it("keeps the proof of its own lead when it repeats another lead's details", async () => {
+    const browser = new Browser();
+    const { lead: mine, row: myRow } = await leadFrom(browser);
+    const { lead: theirs } = await leadFrom(new Browser());
+    expect((await postLead(app, theirs, { browser })).status).toBe(200);
+    expect((await postLead(app, { ...mine, name: "Meu Nome Corrigido" }, { browser })).status).toBe(200);
+    expect((await leadByEmail(mine.email))?.name).toBe("Meu Nome Corrigido");
+    expect((await submissions(myRow.id)).map((s) => s.kind)).toEqual(["new", "correction"]);
+  });
+
   it("cannot correct another lead with its cookie", async () => {
     const hers = new Browser();
     const { lead: her } = await leadFrom(hers);
@@ -82,13 +112,44 @@ describe("the browser that sent a lead", () => {
   });
 });
 
+describe("the answer to a post", () => {
+  /** The proof cookie of an answer, its value's lead id and tag made into their shapes. */
+  function shapeOf(answer: { headers: Headers }): string[] {
+    return answer.headers.getSetCookie().map((c) => c.replace(/^lead=[0-9a-f-]{36}\.[\w-]{43};/, "lead=<id>.<tag>;"));
+  }
+
+  it("sets a cookie of the same shape whether the details were a new lead, a lead's own, a change or a bot's", async () => {
+    const { lead } = await leadFrom(new Browser());
+    const answers = [
+      await postLead(app, aLead()),
+      await postLead(app, lead),
+      await postLead(app, { ...lead, name: "Outro Nome" }),
+      await postLead(app, { ...lead, email: `outro.${Date.now()}@example.com` }),
+      await postLead(app, aLead({ hp_nao_preencher: "https://spam.example" })),
+    ];
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
+    const shapes = answers.map(shapeOf);
+    expect(shapes[0]).toEqual(["lead=<id>.<tag>; Path=/; Max-Age=31536000; HttpOnly; SameSite=Strict"]);
+    for (const shape of shapes) expect(shape).toEqual(shapes[0]);
+    // A decoy proves no lead: its id is nobody's.
+    const ids = answers.slice(1).map((a) => a.headers.getSetCookie()[0]?.slice(5, 41));
+    for (const id of ids) expect(await app.sql("SELECT id FROM leads WHERE id = ?1", id)).toEqual([]);
+  });
+
+  it("sets no cookie when the post is refused", async () => {
+    const refused = await postLead(app, aLead({ email: "não é e-mail" }));
+    expect(refused.status).toBe(422);
+    expect(refused.headers.getSetCookie()).toEqual([]);
+  });
+});
+
 describe("a stranger who knows a lead's e-mail or WhatsApp", () => {
   it("sees 'Sucesso!', and the lead keeps its details while his change waits for staff", async () => {
     const { lead, row } = await leadFrom(new Browser());
     const byEmail = await postLead(app, { ...lead, name: "Estranho", whatsapp: "(48) 98765-4321" });
     expect(byEmail.status).toBe(200);
     expect(byEmail.body).toEqual({ success: true });
-    expect(byEmail.headers.getSetCookie().some((c) => c.startsWith("lead="))).toBe(false);
+
     const byWhatsApp = await postLead(app, { ...lead, name: "Outro Estranho", email: "estranho@example.com" });
     expect(byWhatsApp.status).toBe(200);
     expect(await leadByEmail(lead.email)).toEqual(row);
@@ -111,17 +172,80 @@ describe("a stranger who knows a lead's e-mail or WhatsApp", () => {
     expect((await leadByEmail(lead.email))?.submission_count).toBe(2);
   });
 
-  it("20 at once leave one lead, unchanged, and 20 changes waiting", async () => {
+  it("60 at once from three addresses leave the lead unchanged, one change waiting per address, and the visitor's own still there", async () => {
     const { lead, row } = await leadFrom(new Browser());
+    // The visitor, from another device, corrects their number: it waits for staff.
+    const own = await postLead(app, { ...lead, whatsapp: "(49) 98888-1234" }, { ip: "198.51.100.77" });
+    expect(own.status).toBe(200);
+    const addresses = ["203.0.113.21", "203.0.113.22", "203.0.113.23"];
     const answers = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => postLead(app, { ...lead, name: `Invasor ${i}` })),
+      Array.from({ length: 60 }, (_, i) =>
+        postLead(app, { ...lead, name: `Invasor ${i}` }, { ip: addresses[i % addresses.length] }),
+      ),
     );
     expect(answers.every((a) => a.status === 200)).toBe(true);
     expect(await app.sql("SELECT id FROM leads WHERE email = ?1 OR whatsapp = ?2", lead.email, row.whatsapp)).toEqual([
       { id: row.id },
     ]);
     expect(await leadByEmail(lead.email)).toEqual(row);
-    expect((await submissions(row.id)).filter((s) => s.kind === "pending")).toHaveLength(20);
+    const waiting = await app.sql<{ name: string; whatsapp: string }>(
+      "SELECT name, whatsapp FROM lead_submissions WHERE lead_id = ?1 AND kind = 'pending' ORDER BY id",
+      row.id,
+    );
+    expect(waiting).toHaveLength(4);
+    expect(waiting[0]).toEqual({ name: lead.name, whatsapp: "+5549988881234" });
+    // Each address's newest replaced its older ones, kept in the story as refused.
+    const replaced = await app.sql(
+      "SELECT id FROM lead_submissions WHERE lead_id = ?1 AND kind = 'refused' AND auto_refused = 'replaced'",
+      row.id,
+    );
+    expect(replaced).toHaveLength(57);
+    // The lead's page lists every change that waits, apart from its history.
+    const page = await staff.call("GET", `/api/leads/${row.id}`);
+    const story = page.body as { waiting_changes: { whatsapp: string }[]; submissions: { kind: string }[] };
+    expect(story.waiting_changes).toHaveLength(4);
+    expect(story.waiting_changes[0]?.whatsapp).toBe("+5549988881234");
+    expect(story.submissions.some((s) => s.kind === "pending")).toBe(false);
+  });
+
+  it(`keeps at most ${5} changes waiting on a lead: more senders' are kept in its story, refused`, async () => {
+    const { lead, row } = await leadFrom(new Browser());
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => postLead(app, { ...lead, name: `Remetente ${i}` })),
+    );
+    expect(answers.every((a) => a.status === 200)).toBe(true);
+    expect(await leadByEmail(lead.email)).toEqual(row);
+    const kinds = (await submissions(row.id)).map((s) => s.kind);
+    expect(kinds.filter((k) => k === "pending")).toHaveLength(5);
+    expect(
+      await app.sql(
+        "SELECT count(*) AS n FROM lead_submissions WHERE lead_id = ?1 AND kind = 'refused' AND auto_refused = 'limit'",
+        row.id,
+      ),
+    ).toEqual([{ n: 7 }]);
+    // Their senders' newer changes replace them, within the limit.
+    expect(
+      await app.sql("SELECT count(*) AS n FROM lead_submissions WHERE sender IS NOT NULL AND kind != 'pending'"),
+    ).toEqual([{ n: 0 }]);
+  });
+
+  it("'Recusar todas' refuses every change that waits, each in the activity, and the lead keeps its details", async () => {
+    const { lead, row } = await leadFrom(new Browser());
+    for (const name of ["Primeiro Estranho", "Segundo Estranho", "Terceiro Estranho"]) {
+      expect((await postLead(app, { ...lead, name })).status).toBe(200);
+    }
+    const refused = await staff.call("POST", `/api/leads/${row.id}/changes/refuse-all`, {});
+    expect(refused.status).toBe(200);
+    expect(refused.body).toMatchObject({ refused: 3 });
+    expect(await leadByEmail(lead.email)).toEqual(row);
+    expect((await submissions(row.id)).map((s) => s.kind)).toEqual(["new", "refused", "refused", "refused"]);
+    expect(await app.sql("SELECT action FROM audit_log WHERE lead_id = ?1", row.id)).toEqual([
+      { action: "refuse_change" },
+      { action: "refuse_change" },
+      { action: "refuse_change" },
+    ]);
+    const again = await staff.call("POST", `/api/leads/${row.id}/changes/refuse-all`, {});
+    expect(again.status).toBe(409);
   });
 });
 

@@ -20,17 +20,18 @@ let quiet: Person;
 let leaver: Person;
 
 const MINUTE = 60_000;
-const NOTICE = /^(Novo lead|Lead atualizou|\d+ novos leads|\d+ leads atualizaram|1 novo lead e)/;
+const NOTICE =
+  /^(Novo lead|Lead atualizou|Alteração pendente|\d+ novos leads|\d+ leads atualizaram|\d+ alterações pendentes|1 novo lead e)/;
 
 function noticesTo(email: string): SentMail[] {
   return mail.messagesTo(email).filter((m) => NOTICE.test(m.subject));
 }
 
-/** Each notice to `email` as its subject and the names it lists ('• Ana — novo lead, …'). */
+/** Each notice to `email` as its subject and the names it lists ('• “Ana” — novo lead, …'). */
 function told(email: string): { subject: string; leads: string[] }[] {
   return noticesTo(email).map((m) => ({
     subject: m.subject,
-    leads: [...m.text.matchAll(/^• (.+?) — /gm)].map((line) => line[1] ?? ""),
+    leads: [...m.text.matchAll(/^• “(.+?)” — /gm)].map((line) => line[1] ?? ""),
   }));
 }
 
@@ -122,10 +123,10 @@ describe("a new lead", () => {
       expect(notices).toHaveLength(1);
       const [notice] = notices;
       expect(notice?.subject).toBe("Novo lead no site");
-      expect(notice?.text).toMatch(/^• Helena Notícia — novo lead/);
+      expect(notice?.text).toMatch(/^• “Helena Notícia” — novo lead/);
       expect(notice?.text).toContain("WhatsApp: (49) 98123-4567 — https://wa.me/5549981234567");
       expect(notice?.text).toMatch(/E-mail: pessoa\d+\.\d+@example\.com/);
-      expect(notice?.text).toContain("Origem: instagram · campanha pre-lancamento");
+      expect(notice?.text).toContain("Origem: “instagram” · campanha “pre-lancamento”");
       expect(notice?.text).toMatch(/Ver no painel: https:\/\/painel\.example\/admin\/leads\/[\w-]+/);
       expect(notice?.html).toContain('href="https://wa.me/5549981234567"');
     }
@@ -143,7 +144,7 @@ describe("a new lead", () => {
       Date.UTC(2026, 10, 20, 15, 30),
     );
     await app.runCron();
-    expect(noticesTo(owner.email)[0]?.text).toContain("Horácio Hora — novo lead, 20/11/2026 12:30");
+    expect(noticesTo(owner.email)[0]?.text).toContain("“Horácio Hora” — novo lead, 20/11/2026 12:30");
   });
 
   it("is told once, however many cron runs overlap", async () => {
@@ -171,7 +172,7 @@ describe("a lead whose words try to pass for the panel's", () => {
     expect(notices.map((m) => m.subject)).toEqual(["Novo lead no site"]);
     for (const sent of mail.messages()) expect(sent.subject).not.toContain("AVISO");
     const [notice] = notices;
-    expect(notice?.text).toContain(`• ${name} — novo lead`);
+    expect(notice?.text).toContain(`• “${name}” — novo lead`);
     expect(notice?.text).not.toMatch(/[\u2028\u2029\u202a-\u202e\u2066-\u2069]/);
     // The origem and the campaign stay on the 'Origem:' line; the one link line is the panel's.
     const links = notice?.text.split("\n").filter((line) => line.trimStart().startsWith("Ver no painel")) ?? [];
@@ -191,7 +192,7 @@ describe("30 leads in one minute", () => {
       const notices = noticesTo(person.email);
       expect(notices).toHaveLength(1);
       expect(notices[0]?.subject).toBe(`30 novos leads — ${agency.development.name}`);
-      for (const lead of leads) expect(notices[0]?.text).toContain(`• ${lead.name} — novo lead`);
+      for (const lead of leads) expect(notices[0]?.text).toContain(`• “${lead.name}” — novo lead`);
     }
     expect(noticesTo(quiet.email)).toEqual([]);
   });
@@ -224,9 +225,30 @@ describe("a visitor who sends the form again", () => {
     const [notice] = noticesTo(owner.email);
     expect(notice?.subject).toBe("Lead atualizou os dados");
     expect(notice?.text).toContain(
-      "Carla Correção — dados atualizados pelo visitante: WhatsApp (antes (49) 99999-0001)",
+      "“Carla Correção” — dados atualizados pelo visitante: WhatsApp (antes (49) 99999-0001)",
     );
     expect(notice?.text).toContain("WhatsApp: (49) 98888-7777");
+  });
+
+  it("from another browser: the change waits, and staff are told it waits, with what the lead has today", async () => {
+    const lead = aLead({ name: "Paula Pendente", whatsapp: "(49) 99999-0002" });
+    await submit(lead);
+    await app.runCron();
+    await aMinuteLater();
+    mail.clear();
+
+    // Not the visitor's browser: no proof of the lead.
+    expect((await postLead(app, { ...lead, whatsapp: "(48) 97777-0002" })).status).toBe(200);
+    await app.runCron();
+    for (const person of [owner, colleague]) {
+      const [notice] = noticesTo(person.email);
+      expect(notice?.subject).toBe("Alteração pendente em um lead");
+      expect(notice?.text).toContain(
+        "“Paula Pendente” — alteração pendente, enviada de outro navegador: aguarda a equipe (WhatsApp (hoje (49) 99999-0002))",
+      );
+      expect(notice?.text).toContain("WhatsApp: (48) 97777-0002");
+    }
+    expect(noticesTo(quiet.email)).toEqual([]);
   });
 
   it("is not, when nothing changed", async () => {
@@ -282,7 +304,9 @@ describe("a visitor whose WhatsApp is another lead's", () => {
     await app.runCron();
     const [notice] = noticesTo(owner.email);
     expect(notice?.subject).toBe("Lead atualizou os dados");
-    expect(notice?.text).toContain(`Ana Conflito — dados atualizados pelo visitante: WhatsApp (antes ${ana.whatsapp})`);
+    expect(notice?.text).toContain(
+      `“Ana Conflito” — dados atualizados pelo visitante: WhatsApp (antes ${ana.whatsapp})`,
+    );
     // Bia's delete took the conflict that held her number with it.
     expect(await kinds(anaId)).toEqual(["new", "correction"]);
   });
@@ -384,8 +408,8 @@ describe("a mailbox the e-mail API keeps refusing", () => {
       await app.runCron();
       const notices = noticesTo(owner.email);
       expect(notices.map((m) => m.subject)).toEqual([`2 novos leads — ${agency.development.name}`]);
-      expect(notices[0]?.text).toContain("• Fila 201 — novo lead");
-      expect(notices[0]?.text).toContain("• Depois da Fila — novo lead");
+      expect(notices[0]?.text).toContain("• “Fila 201” — novo lead");
+      expect(notices[0]?.text).toContain("• “Depois da Fila” — novo lead");
 
       // Refused for hours: tried about once an hour, not every minute.
       await app.sql("UPDATE lead_submissions SET submitted_at = submitted_at - ?1", 3 * 60 * MINUTE);

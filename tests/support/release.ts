@@ -87,6 +87,10 @@ const COLUMNS_ADDED: Record<
   number,
   Record<string, (row: Rows[number], release: Record<string, Rows>) => Rows[number]>
 > = {
+  // No change of a release waited with a sender, nor was set aside without staff.
+  18: {
+    lead_submissions: () => ({ sender: null, auto_refused: null }),
+  },
   // Every account there before is approved, with both permissions.
   16: {
     staff_users: (row) => ({ approved_at: row.confirmed_at, can_export: 1, can_delete: 1 }),

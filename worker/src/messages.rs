@@ -252,6 +252,7 @@ pub const CRM_NOT_CONFIGURED: &str = "A integração com o Jetimob não está co
 // Changes to a lead waiting for staff ('Alteração pendente').
 pub const CHANGE_NOT_FOUND: &str = "Alteração não encontrada.";
 pub const CHANGE_NOT_PENDING: &str = "Esta alteração já foi aceita ou recusada.";
+pub const NO_CHANGE_WAITING: &str = "Nenhuma alteração aguarda neste lead.";
 pub const CHANGE_TAKEN_BY_ANOTHER_LEAD: &str =
     "O novo e-mail ou WhatsApp desta alteração já é de outro lead: não é possível aceitá-la.";
 

@@ -95,7 +95,8 @@ const CORRECTION_SQL: &str = concat!(
 /// The change that waited goes: accepted, it is the correction above;
 /// refused, it stays in the lead's story as 'refused'.
 const SETTLE_SQL: &str = concat!(
-    "UPDATE lead_submissions SET kind = 'refused' WHERE ?10 = 'refuse_change' AND id = ?5 AND ",
+    "UPDATE lead_submissions SET kind = 'refused', sender = NULL \
+     WHERE ?10 = 'refuse_change' AND id = ?5 AND ",
     still_waiting!(),
     " RETURNING id"
 );
@@ -105,6 +106,65 @@ const DROP_ACCEPTED_SQL: &str = concat!(
     " AND EXISTS (SELECT 1 FROM leads l WHERE l.id = ?1 \
        AND l.name IS ?2 AND l.email IS ?3 AND l.whatsapp IS ?4) RETURNING id"
 );
+
+/// 'Recusar todas': one entry in the activity for each change of lead `?1`
+/// that waits, while session `?3` may act at `?2` (`?4`, `?5`: who).
+const AUDIT_REFUSE_ALL_SQL: &str = concat!(
+    "INSERT INTO audit_log (at, staff_id, staff_email, action, lead_id) \
+     SELECT ?2, ?4, ?5, 'refuse_change', ?1 FROM lead_submissions \
+     WHERE lead_id = ?1 AND kind = 'pending' AND ",
+    session_is_live!("?3", "?2")
+);
+/// …and every one of them refused.
+const REFUSE_ALL_SQL: &str = concat!(
+    "UPDATE lead_submissions SET kind = 'refused', sender = NULL \
+     WHERE lead_id = ?1 AND kind = 'pending' AND ?4 IS ?4 AND ?5 IS ?5 AND ",
+    session_is_live!("?3", "?2"),
+    " RETURNING id"
+);
+
+/// `POST /api/leads/{id}/changes/refuse-all`: every change that waits on the
+/// lead is refused at once (a flood of them, say), each in the activity.
+pub async fn refuse_all(
+    req: &Request,
+    env: &Env,
+    staff: &Staff,
+    lead_id: &str,
+) -> ApiResult<Response> {
+    http::require_same_origin(req)?;
+    let db = config::database(env)?;
+    let now = platform::now_ms();
+    let bind = |sql: &str| -> D1PreparedStatement {
+        query!(
+            &db,
+            sql,
+            lead_id,
+            now,
+            staff.session_id,
+            staff.user_id,
+            staff.email
+        )
+    };
+    let results = act_with(
+        &db,
+        staff,
+        bind(AUDIT_REFUSE_ALL_SQL),
+        vec![bind(REFUSE_ALL_SQL)],
+        now,
+    )
+    .await?;
+    if !db::returned_row(&results, 1) {
+        return Err(ApiError::Conflict(messages::NO_CHANGE_WAITING.into()));
+    }
+    http::success(&RefusedAll {
+        refused: db::rows::<serde::de::IgnoredAny>(&results, 1)?.len(),
+    })
+}
+
+#[derive(serde::Serialize)]
+struct RefusedAll {
+    refused: usize,
+}
 
 #[derive(Deserialize)]
 struct AcceptedRow {
@@ -202,6 +262,14 @@ mod tests {
         ] {
             assert!(sql.contains("?10"), "{sql}");
             assert!(!sql.contains("?11"), "{sql}");
+        }
+    }
+
+    #[test]
+    fn refusing_all_binds_its_five_values_in_both_statements() {
+        for sql in [AUDIT_REFUSE_ALL_SQL, REFUSE_ALL_SQL] {
+            assert!(sql.contains("?5"), "{sql}");
+            assert!(!sql.contains("?6"), "{sql}");
         }
     }
 

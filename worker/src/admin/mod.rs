@@ -39,6 +39,10 @@ pub async fn route(mut req: Request, env: &Env, ctx: &Context, path: &str) -> Ap
         ([id, "resend"], Method::Post) => resend(&req, env, &staff, id).await,
         ([id, "unmark-sent"], Method::Post) => unmark_sent(&req, env, &staff, id).await,
         ([id], Method::Delete) => delete(&req, env, &staff, id).await,
+        ([id, "changes", "refuse-all"], Method::Post) => {
+            changes::refuse_all(&req, env, &staff, id).await
+        }
+        ([_, "changes", "refuse-all"], _) => Err(ApiError::MethodNotAllowed("POST")),
         ([id, "changes", change, "accept"], Method::Post) => {
             changes::decide(&req, env, ctx, &staff, id, change, Decision::Accept).await
         }
@@ -80,6 +84,8 @@ fn shown_lead(lead: &LeadRow) -> Shown<'_, LeadRow> {
 struct StoryAnswer<'a> {
     lead: Shown<'a, LeadRow>,
     submissions: Vec<Shown<'a, store::SubmissionRow>>,
+    /// The changes waiting for staff, oldest first, apart from the history.
+    waiting_changes: Vec<Shown<'a, store::SubmissionRow>>,
     attempts: &'a [AttemptRow],
     actions: &'a [ActionRow],
     possible_duplicates: Vec<Shown<'a, store::LinkedRow>>,
@@ -101,6 +107,11 @@ async fn story(env: &Env, id: &str) -> ApiResult<Response> {
         lead: shown_lead(&story.lead),
         submissions: story
             .submissions
+            .iter()
+            .map(|s| shown(s, &s.whatsapp))
+            .collect(),
+        waiting_changes: story
+            .waiting
             .iter()
             .map(|s| shown(s, &s.whatsapp))
             .collect(),
@@ -714,6 +725,7 @@ mod tests {
         let answer = StoryAnswer {
             lead: shown_lead(&lead),
             submissions: vec![shown(&submission, &submission.whatsapp)],
+            waiting_changes: vec![],
             attempts: std::slice::from_ref(&attempt),
             actions: std::slice::from_ref(&action),
             possible_duplicates: vec![shown(&linked, &linked.whatsapp)],
@@ -737,8 +749,10 @@ mod tests {
                     "whatsapp_display": format_whatsapp("+5549999998888"),
                     "origem": "google", "utm_source": null, "utm_medium": null,
                     "utm_campaign": null, "utm_term": null, "utm_content": null, "gclid": null,
-                    "fbclid": null, "referrer": null, "page_url": null, "kind": "new"
+                    "fbclid": null, "referrer": null, "page_url": null, "kind": "new",
+                    "auto_refused": null
                 }],
+                "waiting_changes": [],
                 "attempts": [{
                     "id": 3, "at": "2026-01-01T00:00:00.000Z", "kind": "lead",
                     "outcome": "failed", "detail": null

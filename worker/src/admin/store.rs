@@ -409,6 +409,9 @@ pub struct SubmissionRow {
     pub attribution: Attribution,
     /// 'new', 'repeat', 'correction', 'conflict', 'pending' or 'refused'.
     pub kind: String,
+    /// A change refused without staff: 'replaced' by a newer one from its
+    /// sender, or past the 'limit' of changes a lead keeps waiting.
+    pub auto_refused: Option<String>,
 }
 
 /// One attempt to deliver the lead ('lead') or a correction ('update').
@@ -447,7 +450,10 @@ pub struct LinkedRow {
 /// delivery attempts and staff actions, and how many of each there are.
 pub struct Story {
     pub lead: LeadRow,
+    /// Its history: every submission but the changes waiting for staff.
     pub submissions: Vec<SubmissionRow>,
+    /// The changes waiting for staff, oldest first, apart from the history.
+    pub waiting: Vec<SubmissionRow>,
     pub attempts: Vec<AttemptRow>,
     pub actions: Vec<ActionRow>,
     pub linked: Vec<LinkedRow>,
@@ -469,19 +475,37 @@ pub struct StoryTotals {
 /// small read, well within what one D1 answer may hold.
 pub const STORY_NEWEST: i64 = 50;
 
-const SUBMISSIONS_SQL: &str = "SELECT id, submitted_at, name, email, whatsapp, origem, utm_source, \
-       utm_medium, utm_campaign, utm_term, utm_content, gclid, fbclid, referrer, page_url, kind \
-     FROM lead_submissions WHERE lead_id = ?1 \
+/// What a submission shows.
+macro_rules! submission_columns {
+    () => {
+        "id, submitted_at, name, email, whatsapp, origem, utm_source, utm_medium, utm_campaign, \
+         utm_term, utm_content, gclid, fbclid, referrer, page_url, kind, auto_refused"
+    };
+}
+const SUBMISSIONS_SQL: &str = concat!(
+    "SELECT ",
+    submission_columns!(),
+    " FROM lead_submissions WHERE lead_id = ?1 AND kind != 'pending' \
        AND (id = (SELECT id FROM lead_submissions WHERE lead_id = ?1 ORDER BY submitted_at, id LIMIT 1) \
-         OR id IN (SELECT id FROM lead_submissions WHERE lead_id = ?1 \
+         OR id IN (SELECT id FROM lead_submissions WHERE lead_id = ?1 AND kind != 'pending' \
                    ORDER BY submitted_at DESC, id DESC LIMIT ?2)) \
-     ORDER BY submitted_at, id";
+     ORDER BY submitted_at, id"
+);
+/// Every change waiting, oldest first (a lead keeps a handful since 0018;
+/// one flooded before keeps its own, up to what one answer holds).
+const WAITING_SQL: &str = concat!(
+    "SELECT ",
+    submission_columns!(),
+    " FROM lead_submissions WHERE lead_id = ?1 AND kind = 'pending' ORDER BY id LIMIT ?2"
+);
+/// The most waiting changes a lead's page lists.
+pub const WAITING_LISTED: i64 = 200;
 const ATTEMPTS_SQL: &str = "SELECT * FROM (SELECT id, at, kind, outcome, detail FROM crm_attempts \
        WHERE lead_id = ?1 ORDER BY at DESC, id DESC LIMIT ?2) ORDER BY at, id";
 const ACTIONS_SQL: &str = "SELECT * FROM (SELECT id, at, staff_email, action FROM audit_log \
        WHERE lead_id = ?1 ORDER BY id DESC LIMIT ?2) ORDER BY id";
 const TOTALS_SQL: &str = "SELECT \
-       (SELECT count(*) FROM lead_submissions WHERE lead_id = ?1) AS submissions, \
+       (SELECT count(*) FROM lead_submissions WHERE lead_id = ?1 AND kind != 'pending') AS submissions, \
        (SELECT count(*) FROM crm_attempts WHERE lead_id = ?1) AS attempts, \
        (SELECT count(*) FROM audit_log WHERE lead_id = ?1) AS actions";
 const LINKED_SQL: &str = "SELECT l.id, l.name, l.email, l.whatsapp FROM lead_links k \
@@ -500,6 +524,7 @@ pub async fn story(db: &D1Database, lead_id: &str) -> worker::Result<Option<Stor
             query!(db, ACTIONS_SQL, lead_id, STORY_NEWEST),
             query!(db, LINKED_SQL, lead_id),
             query!(db, TOTALS_SQL, lead_id),
+            query!(db, WAITING_SQL, lead_id, WAITING_LISTED),
         ],
     )
     .await?;
@@ -513,5 +538,6 @@ pub async fn story(db: &D1Database, lead_id: &str) -> worker::Result<Option<Stor
         actions: db::rows(&results, 3)?,
         linked: db::rows(&results, 4)?,
         totals: db::first_row(&results, 5)?.unwrap_or_default(),
+        waiting: db::rows(&results, 6)?,
     }))
 }

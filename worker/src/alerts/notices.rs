@@ -69,15 +69,22 @@ pub fn hold_after_refusal(oldest_untold_at: i64, now: i64) -> i64 {
     ((now - oldest_untold_at) / 2).clamp(HOLD_MIN_MS, HOLD_MAX_MS)
 }
 
-/// New leads and corrections after `?1`, oldest first, with what a corrected
-/// lead had before and the lead's campaign.
+/// New leads, corrections and changes waiting for staff after `?1`, oldest
+/// first, with the lead's campaign and what a correction changed (the
+/// details accepted before it) or a waiting change would change (the lead's
+/// details now). A waiting change replaced by a newer one from its sender
+/// before its notice went is no longer told (it is refused).
 const NEWS_SQL: &str = "SELECT s.id, s.lead_id, s.submitted_at, s.kind, s.name, s.email, \
        s.whatsapp, s.origem, s.utm_campaign, \
-       (SELECT json_object('name', p.name, 'email', p.email, 'whatsapp', p.whatsapp) \
-          FROM lead_submissions p WHERE p.lead_id = s.lead_id AND p.id < s.id AND p.kind != 'conflict' \
-          ORDER BY p.id DESC LIMIT 1) AS before \
+       CASE WHEN s.kind = 'pending' \
+         THEN (SELECT json_object('name', l.name, 'email', l.email, 'whatsapp', l.whatsapp) \
+                 FROM leads l WHERE l.id = s.lead_id) \
+         ELSE (SELECT json_object('name', p.name, 'email', p.email, 'whatsapp', p.whatsapp) \
+                 FROM lead_submissions p WHERE p.lead_id = s.lead_id AND p.id < s.id \
+                   AND p.kind NOT IN ('conflict', 'pending', 'refused') \
+                 ORDER BY p.id DESC LIMIT 1) END AS before \
      FROM lead_submissions s \
-     WHERE s.kind IN ('new', 'correction') AND s.id > ?1 ORDER BY s.id LIMIT ?2";
+     WHERE s.kind IN ('new', 'correction', 'pending') AND s.id > ?1 ORDER BY s.id LIMIT ?2";
 
 #[derive(Debug, Deserialize)]
 struct Recipient {
@@ -92,14 +99,15 @@ pub struct News {
     pub id: i64,
     pub lead_id: String,
     pub submitted_at: i64,
-    /// 'new' or 'correction'.
+    /// 'new', 'correction' or 'pending' (a change waiting for staff).
     pub kind: String,
     pub name: String,
     pub email: String,
     pub whatsapp: String,
     pub origem: String,
     pub utm_campaign: Option<String>,
-    /// For a correction: the details before, as JSON.
+    /// For a correction: the details before, as JSON; for a waiting
+    /// change: the lead's details now.
     pub before: Option<String>,
 }
 
@@ -121,16 +129,21 @@ impl News {
         else {
             return Vec::new();
         };
+        let was = if self.kind == "pending" {
+            "hoje"
+        } else {
+            "antes"
+        };
         let mut changes = Vec::new();
         if before.name != self.name {
-            changes.push(format!("nome (antes {})", before.name));
+            changes.push(format!("nome ({was} {})", quoted(&before.name)));
         }
         if before.email != self.email {
-            changes.push(format!("e-mail (antes {})", before.email));
+            changes.push(format!("e-mail ({was} {})", before.email));
         }
         if before.whatsapp != self.whatsapp {
             changes.push(format!(
-                "WhatsApp (antes {})",
+                "WhatsApp ({was} {})",
                 format_whatsapp(&before.whatsapp)
             ));
         }
@@ -195,8 +208,10 @@ pub async fn send_due(env: &Env, db: &D1Database) -> worker::Result<usize> {
 pub fn email(to: &str, news: &[&News], origin: &str) -> Email {
     let development = agency::DEVELOPMENT_NAME;
     let corrections = news.iter().filter(|n| n.kind == "correction").count();
-    let new = news.len() - corrections;
+    let waiting = news.iter().filter(|n| n.kind == "pending").count();
+    let new = news.len() - corrections - waiting;
     let subject = match (new, corrections) {
+        _ if waiting > 0 => subject_with_waiting(new, corrections, waiting),
         (1, 0) => "Novo lead no site".to_string(),
         (0, 1) => "Lead atualizou os dados".to_string(),
         (n, 0) => format!("{n} novos leads — {development}"),
@@ -215,25 +230,31 @@ pub fn email(to: &str, news: &[&News], origin: &str) -> Email {
     for n in news {
         let chat = format!("https://wa.me/{}", n.whatsapp.trim_start_matches('+'));
         let panel = format!("{origin}/admin/leads/{}", n.lead_id);
-        let what = if n.kind == "correction" {
-            let changes = n.changes();
-            if changes.is_empty() {
-                "dados atualizados pelo visitante".to_string()
-            } else {
+        let changes = n.changes();
+        let what = match (n.kind.as_str(), changes.is_empty()) {
+            ("correction", true) => "dados atualizados pelo visitante".to_string(),
+            ("correction", false) => {
                 format!("dados atualizados pelo visitante: {}", changes.join("; "))
             }
-        } else {
-            "novo lead".to_string()
+            ("pending", true) => {
+                "alteração pendente, enviada de outro navegador: aguarda a equipe".to_string()
+            }
+            ("pending", false) => format!(
+                "alteração pendente, enviada de outro navegador: aguarda a equipe ({})",
+                changes.join("; ")
+            ),
+            _ => "novo lead".to_string(),
         };
+        // What a visitor or a link wrote is quoted: data, never the site's words.
         let origin_line = match &n.utm_campaign {
-            Some(campaign) => format!("{} · campanha {campaign}", n.origem),
-            None => n.origem.clone(),
+            Some(campaign) => format!("{} · campanha {}", quoted(&n.origem), quoted(campaign)),
+            None => quoted(&n.origem),
         };
         let whatsapp = format_whatsapp(&n.whatsapp);
         letter = letter.block(
             Block::item()
                 .line([
-                    Span::strong(&n.name),
+                    Span::strong(quoted(&n.name)),
                     Span::plain(" — "),
                     Span::plain(what),
                     Span::plain(", ").text_only(),
@@ -256,6 +277,36 @@ pub fn email(to: &str, news: &[&News], origin: &str) -> Email {
              do painel do {development}. Para desligar: {origin}/admin"
         )]))
         .to(to, &subject)
+}
+
+/// A visitor's or a link's text as data: between quotation marks.
+fn quoted(text: &str) -> String {
+    format!("“{text}”")
+}
+
+/// The subject of an e-mail that tells of changes waiting for staff, with
+/// the new leads and corrections beside them.
+fn subject_with_waiting(new: usize, corrections: usize, waiting: usize) -> String {
+    let development = agency::DEVELOPMENT_NAME;
+    if new == 0 && corrections == 0 && waiting == 1 {
+        return "Alteração pendente em um lead".to_string();
+    }
+    let count =
+        |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let mut parts = Vec::new();
+    if new > 0 {
+        parts.push(count(new, "novo lead", "novos leads"));
+    }
+    if corrections > 0 {
+        parts.push(count(corrections, "atualização", "atualizações"));
+    }
+    parts.push(count(waiting, "alteração pendente", "alterações pendentes"));
+    let last = parts.pop().unwrap_or_default();
+    if parts.is_empty() {
+        format!("{last} — {development}")
+    } else {
+        format!("{} e {last} — {development}", parts.join(", "))
+    }
 }
 
 #[cfg(test)]
@@ -291,12 +342,12 @@ mod tests {
         let n = news(1, "new", None);
         let mail = email("ana@agencia.com.br", &[&n], "https://site.example");
         assert_eq!(mail.subject, "Novo lead no site");
-        assert!(mail.text.starts_with("• Pessoa 1 — novo lead"));
+        assert!(mail.text.starts_with("• “Pessoa 1” — novo lead"));
         assert!(
             mail.text
                 .contains("WhatsApp: (49) 98888-7777 — https://wa.me/5549988887777")
         );
-        assert!(mail.text.contains("Origem: instagram · campanha verao"));
+        assert!(mail.text.contains("Origem: “instagram” · campanha “verao”"));
         assert!(mail.text.contains("31/12/2025 21:00"));
         assert!(
             mail.text
@@ -333,6 +384,29 @@ mod tests {
         assert!(
             mail.text
                 .contains("dados atualizados pelo visitante: WhatsApp (antes (49) 99999-0001)")
+        );
+    }
+
+    #[test]
+    fn a_waiting_change_is_told_with_what_the_lead_has_today() {
+        let change = news(
+            3,
+            "pending",
+            Some(r#"{"name":"Pessoa 3","email":"p3@example.com","whatsapp":"+5549999990001"}"#),
+        );
+        let mail = email("ana@agencia.com.br", &[&change], "https://s");
+        assert_eq!(mail.subject, "Alteração pendente em um lead");
+        assert!(mail.text.contains(
+            "alteração pendente, enviada de outro navegador: aguarda a equipe (WhatsApp (hoje (49) 99999-0001))"
+        ));
+        assert!(mail.text.contains("https://s/admin/leads/lead-3"));
+        let new = news(1, "new", None);
+        assert_eq!(
+            email("a@b.com", &[&new, &change, &change], "https://s").subject,
+            format!(
+                "1 novo lead e 2 alterações pendentes — {}",
+                agency::DEVELOPMENT_NAME
+            )
         );
     }
 

@@ -18,18 +18,30 @@
 //!   two points at the other ('Possível duplicado');
 //!
 //! and in every case the submission itself is kept, on the lead it belongs to.
+//!
+//! Changes waiting for staff stay few: a newer one to a lead from the same
+//! sender (a keyed hash of their network, [`super::proof::sender_of`])
+//! replaces the older, which is kept in the story as refused ('replaced');
+//! and a lead keeps at most [`MAX_WAITING_CHANGES`] waiting from other
+//! senders: one past them is kept in the story as refused too ('limit'), so
+//! a flood never hides the changes already waiting, nor grows the list staff
+//! must read.
+//!
 //! Every statement binds the same twenty values:
 //! `?1` a new lead's id, `?2` name, `?3` e-mail, `?4` WhatsApp, `?5` origem,
 //! `?6` now, `?7`…`?15` the visit's attribution, `?16`/`?17` its source and
 //! referrer host (the campaign report's), `?18` the lead the browser proved
 //! it sent (NULL without proof), `?19`/`?20` the rate-limit counter's key and
-//! maximum (NULL when the counter lives at the edge).
+//! maximum (NULL when the counter lives at the edge). The two statements that
+//! keep a waiting change also bind `?21`, its sender (NULL without a signing
+//! key), and `?22`, [`MAX_WAITING_CHANGES`].
 
 use serde::Deserialize;
+use wasm_bindgen::JsValue;
 
 use super::domain::NewLead;
 use crate::crm::store::take_details;
-use crate::db::{self, D1Database, D1PreparedStatement, query};
+use crate::db::{self, D1Database, D1PreparedStatement, Param};
 use crate::platform;
 use crate::rate_limit::{self, CountRow, Limit};
 
@@ -89,30 +101,60 @@ const CONFLICT_SQL: &str = concat!(
      RETURNING id"
 );
 
-/// The submission, kept on the lead that has its e-mail, else the one that
-/// has its WhatsApp (after the statements above, there always is one), with
-/// what it was: a new lead, a conflict (the WhatsApp is another lead's), a
-/// change waiting for staff (the lead kept other details), a repeat of the
-/// lead's last accepted details, or a correction.
+/// Changes a lead keeps waiting for staff from different senders.
+pub const MAX_WAITING_CHANGES: i64 = 5;
+
+/// The lead a submission belongs to: the one that has its e-mail, else the
+/// one that has its WhatsApp (after the statements above, there always is one).
+macro_rules! its_lead {
+    () => {
+        "coalesce((SELECT id FROM leads WHERE email = ?3), (SELECT id FROM leads WHERE whatsapp = ?4))"
+    };
+}
+
+/// The submission, kept on [`its_lead`], with what it was: a new lead, a
+/// conflict (the WhatsApp is another lead's), a change waiting for staff
+/// (the lead kept other details), one set aside because the lead already
+/// keeps [`MAX_WAITING_CHANGES`] from other senders ('refused', 'limit'), a
+/// repeat of the lead's last accepted details, or a correction. A waiting
+/// change keeps its sender (`?21`).
 const SUBMISSION_SQL: &str = concat!(
     "INSERT INTO lead_submissions (lead_id, submitted_at, name, email, whatsapp, origem, \
        utm_source, utm_medium, utm_campaign, utm_term, utm_content, gclid, fbclid, referrer, \
-       page_url, kind) \
-     SELECT l.id, ?6, ?2, ?3, ?4, ?5, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, \
+       page_url, kind, sender, auto_refused) \
+     SELECT lead_id, ?6, ?2, ?3, ?4, ?5, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, kind, \
+       CASE WHEN kind = 'pending' THEN ?21 END, CASE WHEN kind = 'refused' THEN 'limit' END \
+     FROM (SELECT l.id AS lead_id, \
        CASE WHEN l.id = ?1 THEN 'new' \
             WHEN EXISTS (SELECT 1 FROM leads w WHERE w.whatsapp = ?4 AND w.id != l.id) THEN 'conflict' \
-            WHEN l.name IS NOT ?2 OR l.email IS NOT ?3 OR l.whatsapp IS NOT ?4 THEN 'pending' \
+            WHEN l.name IS NOT ?2 OR l.email IS NOT ?3 OR l.whatsapp IS NOT ?4 THEN \
+              CASE WHEN (SELECT count(*) FROM lead_submissions c \
+                         WHERE c.lead_id = l.id AND c.kind = 'pending' \
+                           AND (?21 IS NULL OR c.sender IS NOT ?21)) < ?22 \
+                   THEN 'pending' ELSE 'refused' END \
             WHEN EXISTS (SELECT 1 FROM lead_submissions p WHERE p.lead_id = l.id \
                            AND p.id = (SELECT max(id) FROM lead_submissions \
                                        WHERE lead_id = l.id \
                                          AND kind NOT IN ('conflict', 'pending', 'refused')) \
                            AND p.name IS ?2 AND p.email IS ?3 AND p.whatsapp IS ?4) THEN 'repeat' \
-            ELSE 'correction' END \
-     FROM leads l \
-     WHERE l.id = coalesce((SELECT id FROM leads WHERE email = ?3), \
-                           (SELECT id FROM leads WHERE whatsapp = ?4)) AND ",
+            ELSE 'correction' END AS kind \
+       FROM leads l WHERE l.id = ",
+    its_lead!(),
+    " AND ",
     within_limit!(),
-    " RETURNING lead_id, kind"
+    ") RETURNING lead_id, kind"
+);
+
+/// A change that waits from the sender `?21` replaces the ones they sent
+/// before to the same lead: those stay in the story, refused ('replaced').
+const REPLACE_SQL: &str = concat!(
+    "UPDATE lead_submissions SET kind = 'refused', auto_refused = 'replaced', sender = NULL \
+     WHERE ?21 IS NOT NULL AND kind = 'pending' AND sender = ?21 AND lead_id = ",
+    its_lead!(),
+    " AND id < (SELECT max(id) FROM lead_submissions s WHERE s.kind = 'pending' \
+                AND s.sender = ?21 AND s.lead_id = lead_submissions.lead_id) \
+       AND ?22 > 0 AND ",
+    within_limit!()
 );
 
 #[derive(Debug, Deserialize)]
@@ -142,10 +184,20 @@ pub enum Saved {
     /// The e-mail and the WhatsApp belong to two leads; kept on the e-mail's.
     Conflict { id: String },
     /// New details for a lead, from a browser that did not prove it sent it:
-    /// kept aside for staff; the lead is unchanged.
-    Pending { id: String },
+    /// kept aside for staff; the lead is unchanged. `set_aside` when the lead
+    /// already kept as many waiting as it may: this one is in its story only.
+    Pending { id: String, set_aside: bool },
     /// The sender is over the limit; nothing was written.
     Limited,
+}
+
+/// Who sent a submission, as far as storing it goes.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Sender<'a> {
+    /// The lead the browser proved it sent, if any.
+    pub proof: Option<&'a str>,
+    /// The sender's keyed hash, kept on a change while it waits.
+    pub key: Option<&'a str>,
 }
 
 /// Stores the submission in one D1 round trip. `limit` is `Some` when the
@@ -154,7 +206,7 @@ pub enum Saved {
 pub async fn save(
     db: &D1Database,
     lead: &NewLead,
-    proof: Option<&str>,
+    sender: Sender<'_>,
     limit: Option<(&Limit, &str)>,
     now_ms: i64,
 ) -> worker::Result<Saved> {
@@ -162,46 +214,42 @@ pub async fn save(
     let limit_key = limit.map(|(l, subject)| l.key(subject));
     let limit_max = limit.map(|(l, _)| l.max);
     let new_id = platform::new_id();
-    let bind = |sql: &str| -> D1PreparedStatement {
-        query!(
-            db,
-            sql,
-            new_id,
-            lead.name.as_str(),
-            lead.email.as_str(),
-            lead.whatsapp.as_str(),
-            lead.origem,
-            now_ms,
-            a.utm_source,
-            a.utm_medium,
-            a.utm_campaign,
-            a.utm_term,
-            a.utm_content,
-            a.gclid,
-            a.fbclid,
-            a.referrer,
-            a.page_url,
-            lead.source.name,
-            lead.source.referrer_host,
-            proof,
-            limit_key,
-            limit_max,
-        )
-    };
+    let values: Vec<JsValue> = vec![
+        new_id.value(),
+        lead.name.as_str().value(),
+        lead.email.as_str().value(),
+        lead.whatsapp.as_str().value(),
+        lead.origem.value(),
+        now_ms.value(),
+        a.utm_source.value(),
+        a.utm_medium.value(),
+        a.utm_campaign.value(),
+        a.utm_term.value(),
+        a.utm_content.value(),
+        a.gclid.value(),
+        a.fbclid.value(),
+        a.referrer.value(),
+        a.page_url.value(),
+        lead.source.name.value(),
+        lead.source.referrer_host.value(),
+        sender.proof.value(),
+        limit_key.value(),
+        limit_max.value(),
+    ];
+    let waiting = [sender.key.value(), MAX_WAITING_CHANGES.value()];
+    let bind = |sql: &str| -> D1PreparedStatement { db::bind(db, sql, &values) };
+    let bind_waiting =
+        |sql: &str| -> D1PreparedStatement { db::bind(db, sql, &[&values[..], &waiting].concat()) };
     let mut statements = Vec::with_capacity(6);
     if let Some((l, subject)) = limit {
         statements.push(rate_limit::hit(db, l, subject, now_ms));
     }
     let first = statements.len();
-    for sql in [
-        INSERT_SQL,
-        LINK_SQL,
-        UPDATE_SQL,
-        CONFLICT_SQL,
-        SUBMISSION_SQL,
-    ] {
+    for sql in [INSERT_SQL, LINK_SQL, UPDATE_SQL, CONFLICT_SQL] {
         statements.push(bind(sql));
     }
+    statements.push(bind_waiting(SUBMISSION_SQL));
+    statements.push(bind_waiting(REPLACE_SQL));
     let results = db::batch(db, statements).await?;
     if let Some((l, _)) = limit {
         let count = db::first_row::<CountRow>(&results, 0)?.map_or(i64::MAX, |r| r.count);
@@ -213,9 +261,12 @@ pub async fn save(
         return Ok(Saved::Created { id: row.id });
     }
     if let Some(row) = db::first_row::<SubmissionRow>(&results, first + 4)?
-        && row.kind == "pending"
+        && matches!(row.kind.as_str(), "pending" | "refused")
     {
-        return Ok(Saved::Pending { id: row.lead_id });
+        return Ok(Saved::Pending {
+            id: row.lead_id,
+            set_aside: row.kind == "refused",
+        });
     }
     if let Some(row) = db::first_row::<UpdatedRow>(&results, first + 2)? {
         return Ok(Saved::Repeated {
@@ -236,19 +287,18 @@ mod tests {
     use super::*;
     use crate::crm::store::{given_up_and_moot, needs_correction};
 
-    /// Every statement of the batch binds `?1`…`?20`; D1 refuses a statement
-    /// whose highest placeholder is not the last value bound.
+    /// Every statement of the batch binds `?1`…`?20` (those that keep a
+    /// waiting change, `?22`); D1 refuses a statement whose highest
+    /// placeholder is not the last value bound.
     #[test]
-    fn every_statement_uses_the_twentieth_value() {
-        for sql in [
-            INSERT_SQL,
-            LINK_SQL,
-            UPDATE_SQL,
-            CONFLICT_SQL,
-            SUBMISSION_SQL,
-        ] {
+    fn every_statement_uses_its_last_value() {
+        for sql in [INSERT_SQL, LINK_SQL, UPDATE_SQL, CONFLICT_SQL] {
             assert!(sql.contains("?20"), "{sql}");
             assert!(!sql.contains("?21"), "{sql}");
+        }
+        for sql in [SUBMISSION_SQL, REPLACE_SQL] {
+            assert!(sql.contains("?20") && sql.contains("?22"), "{sql}");
+            assert!(!sql.contains("?23"), "{sql}");
         }
     }
 

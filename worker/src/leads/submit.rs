@@ -8,7 +8,7 @@ use worker::{Context, Env, Request, Response, Url};
 
 use super::domain::{NewLead, Rejection, Submission};
 use super::proof;
-use super::store::{self, Saved};
+use super::store::{self, Saved, Sender};
 use crate::cookies;
 use crate::http::{self, ApiError, ApiResult, BodyKind, Fields, HeaderText};
 use crate::platform;
@@ -34,15 +34,26 @@ pub async fn handle(mut req: Request, env: &Env, ctx: &Context) -> ApiResult<Res
     let proved = key
         .as_deref()
         .and_then(|key| proved_lead(&req, key, secure));
-    let outcome = accept(&req, host, &body, proved.as_deref(), env, ctx).await;
-    let (response, to_prove) = match (kind, outcome) {
+    let outcome = accept(
+        &req,
+        host,
+        &body,
+        proved.as_deref(),
+        key.as_deref(),
+        env,
+        ctx,
+    )
+    .await;
+    // What the browser's proof names once the visitor is told the lead
+    // arrived; `None` when the post was refused.
+    let (response, accepted) = match (kind, outcome) {
         (BodyKind::Json, outcome) => {
             let to_prove = outcome?;
-            (http::success_only()?, to_prove)
+            (http::success_only()?, Some(to_prove))
         }
         (BodyKind::Form, Ok(to_prove)) => {
             let sent = http::redirect(303, &http::with_path(&url, FORM_SENT_PAGE));
-            (sent, to_prove)
+            (sent, Some(to_prove))
         }
         (BodyKind::Form, Err(error)) => {
             worker::console_log!(
@@ -57,9 +68,8 @@ pub async fn handle(mut req: Request, env: &Env, ctx: &Context) -> ApiResult<Res
             (http::redirect(303, &http::with_path(&url, &page)), None)
         }
     };
-    // The browser that sent (or proved) the lead keeps the proof for the next time.
-    if let (Some(lead_id), Some(key)) = (to_prove, &key) {
-        let value = proof::issue(key, &lead_id);
+    if let (Some(to_prove), Some(key)) = (accepted, &key) {
+        let value = proof::issue(key, &proof::kept(to_prove, proved));
         let cookie = cookies::set(proof::COOKIE, &value, proof::MAX_AGE_SECONDS, secure);
         response.headers().append("Set-Cookie", &cookie)?;
     }
@@ -110,12 +120,14 @@ fn add_campaign_of_page(req: &Request, here: &Url, body: &mut Fields) {
 
 /// Validates, checks the bot defences and commits the lead; `Ok` means the
 /// visitor may be told it was received, with the lead its browser may prove
-/// it sent from now on (none for a change kept aside, or a bot's).
+/// it sent from now on (none for a change kept aside, a repeat of another
+/// lead's details, or a bot's).
 async fn accept(
     req: &Request,
     site_host: &str,
     body: &Fields,
     proved: Option<&str>,
+    key: Option<&str>,
     env: &Env,
     ctx: &Context,
 ) -> ApiResult<Option<String>> {
@@ -154,7 +166,12 @@ async fn accept(
             .await?;
     }
 
-    let saved = store::save(&db, &lead, proved, d1_limit, platform::now_ms()).await?;
+    let sender_key = key.map(|key| proof::sender_of(key, &network));
+    let sender = Sender {
+        proof: proved,
+        key: sender_key.as_deref(),
+    };
+    let saved = store::save(&db, &lead, sender, d1_limit, platform::now_ms()).await?;
     match saved {
         Saved::Limited => Err(limited()),
         Saved::Created { id } => {
@@ -167,11 +184,13 @@ async fn accept(
             corrected: true,
         } => {
             ctx.wait_until(crm::deliver_correction(env.clone(), id.clone()));
-            Ok(proved.map(|_| id))
+            Ok(proof::renewed(proved, id))
         }
         // Nothing new for the CRM: a lead not sent yet goes with its newest
-        // details; one already sent stays as it is.
-        Saved::Repeated { id, .. } => Ok(proved.map(|_| id)),
+        // details; one already sent stays as it is. Repeating a lead's exact
+        // details proves nothing (they are in every export and notice): only
+        // the browser that proved this very lead keeps its proof.
+        Saved::Repeated { id, .. } => Ok(proof::renewed(proved, id)),
         Saved::Conflict { id } => {
             worker::console_log!(
                 "lead: a submission's e-mail is lead {id}'s and its WhatsApp another lead's; kept on {id}, both marked as possible duplicates"
@@ -180,9 +199,21 @@ async fn accept(
         }
         // The visitor is told it arrived, as any visitor is: whether a lead
         // has these details is no stranger's to learn.
-        Saved::Pending { id } => {
+        Saved::Pending {
+            id,
+            set_aside: false,
+        } => {
             worker::console_log!(
                 "lead: new details for lead {id} from a browser without its proof; kept aside for staff"
+            );
+            Ok(None)
+        }
+        Saved::Pending {
+            id,
+            set_aside: true,
+        } => {
+            worker::console_log!(
+                "lead: new details for lead {id} from a browser without its proof, past the changes it keeps waiting; kept in its story only"
             );
             Ok(None)
         }

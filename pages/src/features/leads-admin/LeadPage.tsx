@@ -81,11 +81,7 @@ function LeadStoryPanel() {
     <div className="lead-page">
       <BackToList />
       <LeadCard story={story} actions={actions} />
-      <PendingChanges
-        lead={story.lead}
-        changes={story.submissions.filter((s) => s.kind === "pending")}
-        decided={() => void reload()}
-      />
+      <PendingChanges lead={story.lead} changes={story.waiting_changes} decided={() => void reload()} />
       <LeadSubmissions story={story} />
       <LeadAttempts story={story} />
       <LeadStaffActions story={story} />

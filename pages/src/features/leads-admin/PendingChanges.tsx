@@ -4,8 +4,8 @@ import { EmailAddress } from "../../components/EmailAddress";
 import { useToast } from "../../components/toast";
 import { serverMessage, sessionEnded } from "../../lib/api";
 import { formatDate } from "../../lib/format";
-import { decideChange, type Lead, type Submission } from "./api";
-import { changeMessages } from "./messages";
+import { decideChange, type Lead, refuseAllChanges, type Submission } from "./api";
+import { changeMessages, refusedAllMessage } from "./messages";
 
 type Props = {
   lead: Lead;
@@ -22,14 +22,15 @@ type Props = {
  */
 export function PendingChanges({ lead, changes, decided }: Props) {
   const { toast } = useToast();
-  const [busy, setBusy] = useState<number | null>(null);
+  /** The change being decided; 'all' while 'Recusar todas' runs. */
+  const [busy, setBusy] = useState<number | "all" | null>(null);
   if (changes.length === 0) return null;
 
-  const decide = async (change: Submission, decision: "accept" | "refuse") => {
-    setBusy(change.id);
+  const settle = async (which: number | "all", decision: () => Promise<unknown>, done: () => void) => {
+    setBusy(which);
     try {
-      await decideChange(lead.id, change.id, decision);
-      toast(decision === "accept" ? changeMessages.accepted : changeMessages.refused);
+      await decision();
+      done();
       decided();
     } catch (error) {
       if (!sessionEnded(error)) {
@@ -39,10 +40,41 @@ export function PendingChanges({ lead, changes, decided }: Props) {
       setBusy(null);
     }
   };
+  const decide = (change: Submission, decision: "accept" | "refuse") =>
+    settle(
+      change.id,
+      () => decideChange(lead.id, change.id, decision),
+      () => toast(decision === "accept" ? changeMessages.accepted : changeMessages.refused),
+    );
+  const refuseAll = () => {
+    let refused = 0;
+    return settle(
+      "all",
+      async () => {
+        refused = (await refuseAllChanges(lead.id)).refused;
+      },
+      () => toast(refusedAllMessage(refused)),
+    );
+  };
 
   return (
     <section className="panel pending-changes" aria-labelledby="pending-changes-title">
-      <h2 id="pending-changes-title">Alteração pendente</h2>
+      <div className="pending-changes__head">
+        <h2 id="pending-changes-title">
+          Alteração pendente
+          {changes.length > 1 && <span className="pending-changes__count"> ({changes.length})</span>}
+        </h2>
+        {changes.length > 1 && (
+          <Button
+            type="button"
+            className="button button--ghost"
+            inactive={busy !== null}
+            onClick={() => void refuseAll()}
+          >
+            Recusar todas
+          </Button>
+        )}
+      </div>
       <p className="panel__note">{changeMessages.explained}</p>
       <ol className="pending-changes__list">
         {changes.map((change) => (

@@ -21,7 +21,7 @@ export function SubmissionItem({ submission: s, previous }: { submission: Submis
           {notes.length > 0 && ` · ${notes.join(" · ")}`}
         </p>
         {s.kind === "pending" && <p className="timeline__badge">Alteração pendente: dados não aplicados</p>}
-        {s.kind === "refused" && <p className="timeline__badge">Alteração recusada pela equipe</p>}
+        {s.kind === "refused" && <p className="timeline__badge">{refusedBy(s)}</p>}
         {s.kind !== "pending" &&
           s.kind !== "refused" &&
           previous &&
@@ -31,4 +31,16 @@ export function SubmissionItem({ submission: s, previous }: { submission: Submis
       </div>
     </li>
   );
+}
+
+/** Who set a refused change aside: staff, or the rules that keep waiting changes few. */
+function refusedBy(s: Submission): string {
+  switch (s.auto_refused) {
+    case "replaced":
+      return "Alteração recusada: substituída por outra mais nova do mesmo remetente";
+    case "limit":
+      return "Alteração recusada automaticamente: o lead já tinha o máximo de alterações aguardando";
+    default:
+      return "Alteração recusada pela equipe";
+  }
 }

@@ -184,11 +184,22 @@ export type Submission = Attribution & {
   whatsapp_display: string;
   origem: string;
   kind: "new" | "repeat" | "correction" | "conflict" | "pending" | "refused";
+  /** A change refused without staff: replaced by a newer one from its sender, or past the lead's limit. */
+  auto_refused: "replaced" | "limit" | null;
 };
 
 /** 'Aceitar' or 'Recusar' a change waiting for staff: the lead takes its details, or keeps its own. */
 export function decideChange(leadId: string, changeId: number, decision: "accept" | "refuse"): Promise<unknown> {
   return apiRequest(`/api/leads/${encodeURIComponent(leadId)}/changes/${changeId}/${decision}`, {
+    method: "POST",
+    body: {},
+    staff: true,
+  });
+}
+
+/** 'Recusar todas': every change waiting on the lead is refused; how many were. */
+export function refuseAllChanges(leadId: string): Promise<{ refused: number }> {
+  return apiRequest<{ refused: number }>(`/api/leads/${encodeURIComponent(leadId)}/changes/refuse-all`, {
     method: "POST",
     body: {},
     staff: true,
@@ -212,7 +223,10 @@ export type LinkedLead = { id: string; name: string; email: string; whatsapp_dis
  */
 export type LeadStory = {
   lead: Lead;
+  /** The lead's history: every submission but the changes waiting for staff. */
   submissions: Submission[];
+  /** The changes waiting for staff, oldest first. */
+  waiting_changes: Submission[];
   attempts: Attempt[];
   actions: StaffAction[];
   possible_duplicates: LinkedLead[];

@@ -34,6 +34,14 @@ export const changeMessages = {
   failed: { title: "Erro", description: "Não foi possível decidir a alteração.", variant: "destructive" },
 } satisfies Record<string, string | ToastInput>;
 
+/** 'Recusar todas': how many changes were refused. */
+export function refusedAllMessage(n: number): ToastInput {
+  return {
+    title: n === 1 ? "Alteração recusada" : `${n} alterações recusadas`,
+    description: changeMessages.refused.description,
+  };
+}
+
 /** A lead's page ('/admin/leads/{id}'). */
 export const storyMessages = {
   title: "Lead",
