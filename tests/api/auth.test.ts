@@ -256,6 +256,18 @@ describe("sign-in", () => {
     );
     expect(foreign.status).toBe(403);
   });
+
+  it("only as JSON: a body sent as text/plain, as any page can without asking, is refused with 415 and signs nobody in", async () => {
+    const { email, password } = await signedInStaff(app, mail);
+    const answer = await fetch(`${app.baseUrl}/api/auth/login`, {
+      method: "POST",
+      headers: { Origin: app.baseUrl, "Content-Type": "text/plain;charset=UTF-8" },
+      body: JSON.stringify({ email, password }),
+    });
+    expect(answer.status).toBe(415);
+    expect(answer.headers.getSetCookie()).toEqual([]);
+    expect(await answer.json()).toMatchObject({ success: false, error: expect.stringMatching(/application\/json/) });
+  });
 });
 
 describe("refresh tokens", () => {

@@ -6,6 +6,7 @@ import { type App, spawnApp } from "../support/app";
 import { FakeService, type Responder } from "../support/fake-http";
 import { accepted, FakeJetimob, refused } from "../support/fake-jetimob";
 import { FakeMail, type SentMail } from "../support/fake-mail";
+import { solvedAnswer, solvedToken } from "../support/fake-turnstile";
 import { ageDelivery, aLead, ownBrowser, postLead } from "../support/leads";
 import { eventually } from "../support/net";
 import { StaffClient, signedInStaff, staffEmail } from "../support/staff";
@@ -1070,10 +1071,12 @@ describe("/api/health when D1 cannot answer", () => {
 });
 
 /** A token as the fake Turnstile widget gives one. */
-const TURNSTILE_TOKEN = "XXXX.DUMMY.TOKEN.XXXX";
+/** Tokens a real widget on this site hands out, for the lead form and the sign-up. */
+const TURNSTILE_TOKEN = solvedToken("127.0.0.1", "lead");
+const SIGNUP_TOKEN = solvedToken("127.0.0.1", "signup");
 
-/** Turnstile's answer when the check passes. */
-const passing = () => ({ status: 200, body: { success: true, "error-codes": [] } });
+/** Turnstile's answer when the check passes: where and for which form the token was solved. */
+const passing = solvedAnswer;
 
 /** A site with Turnstile on (its verification a fake that passes until told otherwise), and its owner. */
 async function withTurnstile() {
@@ -1096,7 +1099,7 @@ async function withTurnstile() {
   // The owner signs up while the check works (sign-up is behind it too).
   const client = new StaffClient(app);
   const email = staffEmail("responsavel");
-  const body = { email, password: "vinho-tinto-2026", turnstile_token: TURNSTILE_TOKEN };
+  const body = { email, password: "vinho-tinto-2026", turnstile_token: SIGNUP_TOKEN };
   expect((await client.call("POST", "/api/auth/signup", body)).status).toBe(200);
   expect((await client.confirm(mail.confirmationToken(email), "vinho-tinto-2026")).status).toBe(200);
   return { app, mail, jetimob, siteverify, owner: { client, email } };

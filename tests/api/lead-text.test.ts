@@ -48,6 +48,19 @@ describe("a lead's name", () => {
     expect(await countLeads(app)).toBe(before);
   });
 
+  it("loses default-ignorable and private-use characters, and of only them is refused as missing", async () => {
+    const before = await countLeads(app);
+    for (const unseen of ["\u180b", "\u180b\u180c\u180f", "\ue000\uf8ff", "\u{f0001}"]) {
+      const answer = await postLead(app, aLead({ name: unseen }));
+      expect(answer.status, JSON.stringify(unseen)).toBe(422);
+      expect(answer.body.fields).toEqual({ name: "Campo obrigatório." });
+    }
+    expect(await countLeads(app)).toBe(before);
+    const lead = aLead({ name: "Ana\ue001 Sá\u180b" });
+    expect((await postLead(app, lead)).status).toBe(200);
+    expect((await leadByEmail(String(lead.email)))?.name).toBe("Ana Sá");
+  });
+
   it("of blank-looking letters only (Hangul fillers) is refused as missing", async () => {
     const before = await countLeads(app);
     for (const blank of ["\u3164", "\u3164 \u3164", "\u2800\u2800", "\u115f\u1160\uffa0"]) {
@@ -109,5 +122,20 @@ describe("a lead's page and referrer", () => {
       page_url: "https://site.example/?a=1",
     });
     expect((await sentToJetimob(String(lead.email))).url).toBe("https://site.example/?a=1");
+  });
+
+  it("are stored as the URL standard writes them: markup a link carries reaches neither the CRM nor the base", async () => {
+    const lead = aLead({
+      page_url: 'https://site.example/?utm_campaign="><svg onload=alert(1)>',
+      referrer: 'HTTPS://Blog.Example/post "x"',
+    });
+    expect((await postLead(app, lead)).status).toBe(200);
+    expect(await leadByEmail(String(lead.email))).toMatchObject({
+      page_url: "https://site.example/?utm_campaign=%22%3E%3Csvg%20onload=alert(1)%3E",
+      referrer: "https://blog.example/post%20%22x%22",
+    });
+    const sent = await sentToJetimob(String(lead.email));
+    expect(sent.url).toBe("https://site.example/?utm_campaign=%22%3E%3Csvg%20onload=alert(1)%3E");
+    expect(JSON.stringify(sent)).not.toMatch(/<svg|"><|\\">/);
   });
 });

@@ -103,6 +103,18 @@ describe("a submission that is refused", () => {
     ["whose body is not JSON", () => postLead(app, null, { raw: "name=Ana&email=x" }), 400, /JSON/],
     ["whose body is a JSON array", () => postLead(app, [aLead()]), 400, /JSON/],
     [
+      "whose JSON is sent as text/plain (as another site's page can, without asking)",
+      () => postLead(app, aLead(), { headers: { "Content-Type": "text/plain;charset=UTF-8" } }),
+      415,
+      /application\/json/,
+    ],
+    [
+      "whose JSON comes with no Content-Type",
+      () => postLead(app, aLead(), { headers: { "Content-Type": "" } }),
+      415,
+      /application\/json/,
+    ],
+    [
       "whose body is over 16 KiB",
       () => postLead(app, aLead({ utm_content: "x".repeat(17 * 1024) })),
       413,

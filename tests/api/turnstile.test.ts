@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, spawnApp } from "../support/app";
 import { FakeMail } from "../support/fake-mail";
-import { FakeTurnstile, TURNSTILE_TEST } from "../support/fake-turnstile";
+import { FakeTurnstile, SITE_SECRET, solvedToken, TURNSTILE_TEST } from "../support/fake-turnstile";
 import { aLead, countLeads, postLead } from "../support/leads";
 import { repoRoot } from "../support/paths";
 import { StaffClient, staffEmail } from "../support/staff";
@@ -96,6 +96,44 @@ describe("Turnstile off (the default)", () => {
     expect(answer.status).toBe(200);
     expect(await countLeads(app)).toBe(before + 1);
     expect(turnstile.verifications()).toEqual([]);
+  });
+});
+
+describe("Turnstile on, with a site's own secret", () => {
+  const app = siteWithSecret(SITE_SECRET);
+
+  it("takes a lead whose token was solved on this site for the lead form", async () => {
+    const lead = aLead({ turnstile_token: solvedToken("127.0.0.1", "lead") });
+    expect((await postLead(app(), lead)).status).toBe(200);
+    expect(await app().sql("SELECT id FROM leads WHERE email = ?1", lead.email)).toHaveLength(1);
+  });
+
+  it("refuses a valid token solved on another site, or for the sign-up form, and stores nothing", async () => {
+    const before = await countLeads(app());
+    for (const token of [solvedToken("evil.example", "lead"), solvedToken("127.0.0.1", "signup")]) {
+      const answer = await postLead(app(), aLead({ turnstile_token: token }));
+      expect(answer.status, token).toBe(422);
+      expect(answer.body).toEqual({ success: false, error: REFUSED, fields: { turnstile_token: REFUSED } });
+    }
+    expect(await countLeads(app())).toBe(before);
+    expect(app().logs()).toContain('a token refused: solved on Some("evil.example") for Some("lead")');
+  });
+
+  it("refuses a staff sign-up whose token was solved for the lead form", async () => {
+    const email = staffEmail("troca.de.formulario");
+    const answer = await new StaffClient(app()).call("POST", "/api/auth/signup", {
+      email,
+      password: "senha-forte-2026",
+      turnstile_token: solvedToken("127.0.0.1", "lead"),
+    });
+    expect(answer.status).toBe(422);
+    expect(await userCount(app(), email)).toBe(0);
+    const right = await new StaffClient(app()).call("POST", "/api/auth/signup", {
+      email,
+      password: "senha-forte-2026",
+      turnstile_token: solvedToken("127.0.0.1", "signup"),
+    });
+    expect(right.status).toBe(200);
   });
 });
 

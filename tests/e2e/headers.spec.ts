@@ -105,6 +105,18 @@ test.describe("response headers as the browser receives them", () => {
     expect(["br", "gzip", "zstd"]).toContain(headers["content-encoding"]);
   });
 
+  test("a build asset that is not there answers the 404 page with the site's headers, revalidated on every visit", async ({
+    request,
+  }) => {
+    for (const path of ["/assets/index-naoexiste.js", "/assets/fonte-velha.woff2", "/assets/"]) {
+      const response = await request.get(path);
+      expect(response.status(), path).toBe(404);
+      // A page of a deploy being replaced may ask for it: revalidated, never kept.
+      expectStrictPagePolicy(response.headers());
+      expect(await response.text()).toContain("404");
+    }
+  });
+
   test("an API answer is never stored by a cache", async ({ page }) => {
     await page.goto("/");
     const [answer, body] = await Promise.all([

@@ -35,7 +35,7 @@ const FAKE_WIDGET = `(() => {
       box.className = "fake-turnstile";
       box.textContent = "Verificação de segurança";
       container.append(box);
-      log.rendered.push({ sitekey: options.sitekey, language: options.language });
+      log.rendered.push({ sitekey: options.sitekey, language: options.language, action: options.action });
       widgets.push(options);
       handOut(options);
       return String(widgets.length - 1);
@@ -118,7 +118,7 @@ test.describe("with Turnstile on", () => {
     expect(scriptRequests).toHaveLength(1);
     expect(scriptRequests[0]).toContain("render=explicit");
     expect(await page.evaluate(() => (window as unknown as { fakeTurnstile: unknown }).fakeTurnstile)).toEqual({
-      rendered: [{ sitekey: TURNSTILE_TEST.siteKey, language: "pt-BR" }],
+      rendered: [{ sitekey: TURNSTILE_TEST.siteKey, language: "pt-BR", action: "lead" }],
       resets: 0,
     });
 

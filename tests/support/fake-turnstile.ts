@@ -13,6 +13,18 @@ export const TURNSTILE_TEST = {
   dummyToken: "XXXX.DUMMY.TOKEN.XXXX",
 } as const;
 
+/**
+ * A secret that answers as a real widget's does: for a token solved on a
+ * page, the page's host and the widget's `action` (tokens made by
+ * {@link solvedToken}).
+ */
+export const SITE_SECRET = "0x4AAAAAAAfake-site-secret-of-our-own";
+
+/** A token as the fake hands it out for a widget solved on `hostname` for `action`. */
+export function solvedToken(hostname: string, action: string): string {
+  return `solved.${hostname}.${action}`;
+}
+
 export const SITEVERIFY_PATH = "/turnstile/v0/siteverify";
 
 /** One verification as the fake received it. */
@@ -25,6 +37,9 @@ function answerFor(secret: string): Reply {
     case TURNSTILE_TEST.passingSecret:
       return { status: 200, body: { success: true, "error-codes": [], challenge_ts: now, hostname: "example.com" } };
     case TURNSTILE_TEST.failingSecret:
+      return { status: 200, body: { success: false, "error-codes": ["invalid-input-response"] } };
+    case SITE_SECRET:
+      // Read where the token says it was solved (see solvedToken).
       return { status: 200, body: { success: false, "error-codes": ["invalid-input-response"] } };
     case TURNSTILE_TEST.spentSecret:
       return { status: 200, body: { success: false, "error-codes": ["timeout-or-duplicate"] } };
@@ -66,5 +81,18 @@ function parse(request: Received): Verification {
 function answer(request: Received): Reply {
   const { secret, response } = parse(request);
   if (!response) return { status: 200, body: { success: false, "error-codes": ["missing-input-response"] } };
+  if (secret === SITE_SECRET) return solvedAnswer(request);
   return answerFor(secret);
+}
+
+/**
+ * A real widget's pass for a token of {@link solvedToken}: where and for
+ * which form it was solved; any other token is invalid.
+ */
+export function solvedAnswer(request: Received): Reply {
+  const solved = /^solved\.(.+)\.([a-z]*)$/.exec(parse(request).response);
+  if (!solved) return { status: 200, body: { success: false, "error-codes": ["invalid-input-response"] } };
+  const [, hostname, action] = solved;
+  const body = { success: true, "error-codes": [], challenge_ts: new Date().toISOString(), hostname, action };
+  return { status: 200, body };
 }

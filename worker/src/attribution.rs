@@ -30,19 +30,26 @@ pub fn clean(value: Option<String>, max: usize) -> Option<String> {
     (!cleaned.is_empty()).then(|| cleaned.to_string())
 }
 
-/// The value if it is an absolute `http://` or `https://` address with a
-/// host; `javascript:`, `data:`, an app's address or a relative one is
-/// `None`: the page's address and the referrer are shown as links and sent
-/// to the CRM. The value is kept as written, so it must be written with its
-/// host after `://`: the URL standard would also read `https:x.example` or
-/// `https:///x.example` as that host, which no browser sends.
+/// The value, as the URL standard writes it, if it is an absolute `http://`
+/// or `https://` address with a host; `javascript:`, `data:`, an app's
+/// address or a relative one is `None`: the page's address and the referrer
+/// are shown as links, written in CSVs and sent to the CRM. What is kept is
+/// the parsed address written out again (quotes, `<`, `>` and spaces
+/// percent-encoded, the host in lower case), never the text as a link wrote
+/// it, so `"><svg onload=…>` reaches no CSV or CRM as markup. It must be
+/// written with its host after `://`: the URL standard would also read
+/// `https:x.example` or `https:///x.example` as that host, which no browser
+/// sends.
 pub fn web_address(value: Option<String>) -> Option<String> {
     let value = value?;
     let written_with_host = value.split_once("://").is_some_and(|(scheme, rest)| {
         (scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https"))
             && !rest.starts_with(['/', '\\'])
     });
-    (written_with_host && http::web_address(&value).is_some()).then_some(value)
+    if !written_with_host {
+        return None;
+    }
+    http::web_address(&value).map(String::from)
 }
 
 /// The host of an absolute address of any scheme, in lower case: a web page's,
@@ -271,12 +278,27 @@ mod tests {
 
     #[test]
     fn only_an_absolute_web_address_is_kept() {
-        for kept in [
-            "https://recantodasvideiras.com.br/?utm_source=google",
-            "http://x.example",
-            "HTTPS://X.example/a#b",
+        for (kept, as_parsed) in [
+            (
+                "https://recantodasvideiras.com.br/?utm_source=google",
+                "https://recantodasvideiras.com.br/?utm_source=google",
+            ),
+            ("http://x.example", "http://x.example/"),
+            ("HTTPS://X.example/a#b", "https://x.example/a#b"),
+            (
+                "https://x.example/?q=\"><svg onload=alert(1)>",
+                "https://x.example/?q=%22%3E%3Csvg%20onload=alert(1)%3E",
+            ),
+            (
+                "https://x.example/a b/\"c\"<d>",
+                "https://x.example/a%20b/%22c%22%3Cd%3E",
+            ),
         ] {
-            assert_eq!(web_address(Some(kept.into())).as_deref(), Some(kept));
+            assert_eq!(
+                web_address(Some(kept.into())).as_deref(),
+                Some(as_parsed),
+                "{kept}"
+            );
         }
         for dropped in [
             "javascript:alert(1)",

@@ -60,6 +60,24 @@ pub fn is_variation_selector(c: char) -> bool {
     matches!(c, '\u{fe00}'..='\u{fe0f}' | '\u{e0100}'..='\u{e01ef}')
 }
 
+/// A default-ignorable code point that [`is_format`], [`looks_blank`] and
+/// [`is_variation_selector`] leave out: Unicode's Default_Ignorable_Code_Point
+/// shows nothing wherever a font lacks it, and the Mongolian free variation
+/// selectors (U+180B–U+180F), the unassigned U+2065, U+FFF0–U+FFF8 and the
+/// tag block's unassigned rest (U+E0000–U+E0FFF) are such.
+pub fn is_other_default_ignorable(c: char) -> bool {
+    matches!(c,
+        '\u{180b}'..='\u{180f}' | '\u{2065}' | '\u{fff0}'..='\u{fff8}' | '\u{e0000}'..='\u{e0fff}')
+        && !is_format(c)
+        && !is_variation_selector(c)
+}
+
+/// A private-use character (U+E000–U+F8FF and planes 15 and 16): it means
+/// whatever one font or app makes it mean, and nothing in a name.
+pub fn is_private_use(c: char) -> bool {
+    matches!(c, '\u{e000}'..='\u{f8ff}' | '\u{f0000}'..='\u{ffffd}' | '\u{100000}'..='\u{10fffd}')
+}
+
 /// Whether `c` puts something on the screen: not whitespace, not a control,
 /// not invisible, not blank-looking.
 pub fn is_visible(c: char) -> bool {
@@ -83,8 +101,9 @@ fn joins(c: Option<char>) -> bool {
     c.is_some_and(|c| !c.is_ascii() && !c.is_alphanumeric() && !c.is_whitespace() && c != ZWJ)
 }
 
-/// Text as it reads: each apostrophe look-alike becomes `'`, and the invisible
-/// format characters are dropped, but for a zero-width joiner between two
+/// Text as it reads: each apostrophe look-alike becomes `'`; the invisible
+/// format characters, the other default-ignorable ones and private-use
+/// characters are dropped, but for a zero-width joiner between two
 /// visible non-ASCII characters that are not letters (an emoji sequence).
 /// Names are stored so, and search terms read so, so that `D’Ávila` from an
 /// iPhone and `D'Ávila` from a computer are one name.
@@ -112,7 +131,7 @@ pub fn plain_text(raw: &str) -> String {
             }
         } else if APOSTROPHES.contains(&c) {
             plain.push('\'');
-        } else if !is_format(c) {
+        } else if !is_format(c) && !is_other_default_ignorable(c) && !is_private_use(c) {
             plain.push(c);
         }
     }
@@ -165,6 +184,18 @@ mod tests {
         for c in ('\0'..='\u{ffff}').filter(|c| is_bidi_control(*c)) {
             assert!(is_format(c), "U+{:04X}", c as u32);
         }
+    }
+
+    #[test]
+    fn default_ignorable_and_private_use_characters_are_dropped_from_text() {
+        assert_eq!(plain_text("\u{180b}\u{180c}\u{180f}"), "");
+        assert_eq!(plain_text("\u{e000}\u{f8ff}\u{f0000}\u{10fffd}"), "");
+        assert_eq!(
+            plain_text("Jo\u{180b}ão\u{e123} Silva\u{fff0}\u{e0100}"),
+            "João Silva\u{e0100}"
+        );
+        // A variation selector stays with the emoji it draws.
+        assert_eq!(plain_text("Ana ❤\u{fe0f}"), "Ana ❤\u{fe0f}");
     }
 
     #[test]

@@ -16,12 +16,17 @@ pub fn line(cells: impl IntoIterator<Item = String>) -> String {
     out
 }
 
-/// What a spreadsheet runs as a formula when a cell starts with it.
-const FORMULA_STARTS: [char; 6] = ['=', '+', '-', '@', '\t', '\r'];
+/// What a spreadsheet runs as a formula when a cell starts with it: the
+/// signs, their fullwidth forms (which an East Asian input method types and
+/// spreadsheets read as the same sign), a tab and a carriage return.
+const FORMULA_STARTS: [char; 10] = [
+    '=', '+', '-', '@', '\t', '\r', '\u{ff1d}', '\u{ff0b}', '\u{ff0d}', '\u{ff20}',
+];
 
-/// One cell: a `=`, `+`, `-`, `@`, tab or carriage return that starts it, or
-/// starts a piece of it after a comma or a tab (spaces between), gets an
-/// apostrophe, so the spreadsheet shows text and never runs a formula: also
+/// One cell: a `=`, `+`, `-`, `@` (or its fullwidth form), tab or carriage
+/// return that starts it, or starts a piece of it after a comma or a tab
+/// (any Unicode space, no-break ones included, or invisible character
+/// between), gets an apostrophe, so the spreadsheet shows text and never runs a formula: also
 /// one that reads the file split at commas or tabs (Excel in English, a
 /// LibreOffice import), where `Ana,=HYPERLINK(…)` would be two cells. Cells
 /// with `;`, quotes or line breaks are quoted. A phone number in E.164
@@ -38,7 +43,8 @@ pub fn cell(value: &str) -> String {
             neutral.push('\'');
         }
         neutral.push(c);
-        piece_starts = matches!(c, ',' | '\t') || (c == ' ' && piece_starts);
+        piece_starts = matches!(c, ',' | '\t')
+            || (piece_starts && (c.is_whitespace() || crate::characters::is_format(c)));
     }
     if neutral.contains([';', '"', '\n', '\r']) {
         format!("\"{}\"", neutral.replace('"', "\"\""))
@@ -92,6 +98,24 @@ mod tests {
             ("Silva, Ana", "Silva, Ana"),
             ("R$ 1.000,00", "R$ 1.000,00"),
             ("Maria-Clara, Zé", "Maria-Clara, Zé"),
+        ] {
+            assert_eq!(cell(raw), safe, "{raw:?}");
+        }
+    }
+
+    #[test]
+    fn a_formula_after_any_space_or_invisible_character_or_in_fullwidth_signs_is_neutralised() {
+        for (raw, safe) in [
+            ("\u{a0}=1+1", "\u{a0}'=1+1"),
+            ("\u{2003}\u{3000}+1", "\u{2003}\u{3000}'+1"),
+            ("\u{200b}@SUM(A1)", "\u{200b}'@SUM(A1)"),
+            ("Ana,\u{a0}=HYPERLINK(A1)", "Ana,\u{a0}'=HYPERLINK(A1)"),
+            ("\u{ff1d}HYPERLINK(A1)", "'\u{ff1d}HYPERLINK(A1)"),
+            ("\u{ff0b}1", "'\u{ff0b}1"),
+            ("\u{ff0d}1", "'\u{ff0d}1"),
+            ("\u{ff20}SUM(A1)", "'\u{ff20}SUM(A1)"),
+            ("x, \u{ff1d}1", "x, '\u{ff1d}1"),
+            ("Ana\u{a0}Maria = 1", "Ana\u{a0}Maria = 1"),
         ] {
             assert_eq!(cell(raw), safe, "{raw:?}");
         }

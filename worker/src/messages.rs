@@ -3,6 +3,8 @@
 
 // Generic request problems.
 pub const INVALID_JSON: &str = "Requisição inválida: envie os dados em JSON.";
+pub const JSON_REQUIRED: &str =
+    "Requisição inválida: envie os dados em JSON (Content-Type: application/json).";
 pub const BODY_TOO_LARGE: &str = "Os dados enviados são grandes demais.";
 pub const METHOD_NOT_ALLOWED: &str = "Método não permitido para este endereço.";
 pub const CROSS_ORIGIN: &str = "Requisição recusada: origem não permitida.";

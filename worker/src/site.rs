@@ -53,15 +53,19 @@ async fn serve_from_assets(req: &Request, env: &Env) -> worker::Result<Response>
     let https = req.url()?.scheme() == "https";
     let turnstile_on = Turnstile::from_env(env).is_some();
     let path = req.path();
-    let fetched = match shell_for(&path) {
+    let mut fetched = match shell_for(&path) {
         Some(shell) => assets::file(env, shell).await?,
         // The visitor's own request, handed on as it came: another handle to
         // the same request (`Clone` of the handle, not the runtime's
         // `Request.clone()`), as `serve` still reads it to count the visit.
         None => assets::answer(env, Request::from(Clone::clone(req.inner()))).await?,
     };
-    if fetched.status_code() == 404 {
+    let missing = fetched.status_code() == 404;
+    if missing {
         worker::console_warn!("404 page not found: {path}");
+        // The assets answer a bare 404 (`not_found_handling = "none"`): the
+        // visitor gets the 404 page.
+        fetched = assets::file(env, NOT_FOUND_PAGE).await?.with_status(404);
     }
     let headers = own_headers(&fetched)?;
     let is_html = headers
@@ -77,6 +81,9 @@ async fn serve_from_assets(req: &Request, env: &Env) -> worker::Result<Response>
     }
     Ok(fetched.with_headers(headers))
 }
+
+/// What a path with no file is answered with.
+const NOT_FOUND_PAGE: &str = "/404.html";
 
 /// Counts the visit `req` is, if it is one, after the answer
 /// (`wait_until`): a failure is logged and the page is served all the same.

@@ -32,6 +32,41 @@ pub struct Turnstile {
     verify_url: String,
 }
 
+/// Which form a token was solved for: the widget is rendered with this
+/// `action`, and the verification's answer must name it, so a token solved
+/// for one form (or on another site sharing the site key) passes no other.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Form {
+    Lead,
+    Signup,
+}
+
+impl Form {
+    /// The widget's `action` (pages/src/features/turnstile/useTurnstile.ts).
+    pub fn action(self) -> &'static str {
+        match self {
+            Form::Lead => "lead",
+            Form::Signup => "signup",
+        }
+    }
+}
+
+/// Where and for what a token must have been solved: this site's host, this form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Expected<'a> {
+    pub hostname: &'a str,
+    pub form: Form,
+}
+
+/// Cloudflare's documented test secrets (always passes, always fails, token
+/// already spent): they answer for a fixed host (`example.com`) and no
+/// action, and protect nothing, so no host or action is asked of them.
+fn is_test_secret(secret: &str) -> bool {
+    ["1x", "2x", "3x"]
+        .iter()
+        .any(|p| secret == format!("{p}0000000000000000000000000000000AA"))
+}
+
 /// What the verification of one submission decided.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Verdict {
@@ -39,6 +74,9 @@ pub enum Verdict {
     Passed,
     /// Missing, forged, expired or already used: refuse with this message.
     Refused(&'static str),
+    /// A valid token, solved on another host or for another form: refused
+    /// as any other, and the log says where it was solved.
+    Elsewhere(String),
     /// The check could not be made (service down, our secret wrong): refuse,
     /// since letting it through would switch the defence off for any bot that
     /// can make the service slow.
@@ -86,8 +124,13 @@ impl Turnstile {
 
     /// Checks the token of `body` for a visitor at `remote_ip`; `Ok` means the
     /// submission may go on.
-    pub async fn check(&self, body: &Fields, remote_ip: &str) -> ApiResult<()> {
-        into_result(self.verdict(body, remote_ip).await)
+    pub async fn check(
+        &self,
+        body: &Fields,
+        remote_ip: &str,
+        expected: Expected<'_>,
+    ) -> ApiResult<()> {
+        into_result(self.verdict(body, remote_ip, expected).await)
     }
 
     /// As [`Turnstile::check`], for the lead form: a check that could not be
@@ -99,9 +142,14 @@ impl Turnstile {
         db: &D1Database,
         body: &Fields,
         remote_ip: &str,
+        hostname: &str,
         now: i64,
     ) -> ApiResult<()> {
-        let verdict = self.verdict(body, remote_ip).await;
+        let expected = Expected {
+            hostname,
+            form: Form::Lead,
+        };
+        let verdict = self.verdict(body, remote_ip, expected).await;
         if matches!(verdict, Verdict::Unavailable(_))
             && let Err(error) = cron_state::note(db, turnstile_failed_at!(), now).await
         {
@@ -110,25 +158,32 @@ impl Turnstile {
         into_result(verdict)
     }
 
-    async fn verdict(&self, body: &Fields, remote_ip: &str) -> Verdict {
+    async fn verdict(&self, body: &Fields, remote_ip: &str, expected: Expected<'_>) -> Verdict {
         let verdict = match token_of(body) {
             Err(message) => Verdict::Refused(message),
-            Ok(token) => self.verify(token, remote_ip).await,
+            Ok(token) => self.verify(token, remote_ip, expected).await,
         };
-        if let Verdict::Unavailable(detail) = &verdict {
-            worker::console_error!("turnstile: verification unavailable: {detail}");
+        match &verdict {
+            Verdict::Unavailable(detail) => {
+                worker::console_error!("turnstile: verification unavailable: {detail}");
+            }
+            Verdict::Elsewhere(detail) => {
+                worker::console_warn!("turnstile: a token refused: {detail}");
+            }
+            Verdict::Passed | Verdict::Refused(_) => {}
         }
         verdict
     }
 
-    async fn verify(&self, token: &str, remote_ip: &str) -> Verdict {
+    async fn verify(&self, token: &str, remote_ip: &str, expected: Expected<'_>) -> Verdict {
         let form = verification_form(&self.secret, token, remote_ip);
         let request = match build_request(&self.verify_url, form) {
             Ok(request) => request,
             Err(e) => return Verdict::Unavailable(format!("bad TURNSTILE_VERIFY_URL: {e}")),
         };
+        let expected = (!is_test_secret(&self.secret)).then_some(expected);
         match outbound::send(request, TIMEOUT).await {
-            Ok(answer) => decide(answer.status, &answer.body),
+            Ok(answer) => decide(answer.status, &answer.body, expected),
             Err(failure) => Verdict::Unavailable(failure.describe(&[&self.secret])),
         }
     }
@@ -170,10 +225,17 @@ struct Siteverify {
     success: bool,
     #[serde(rename = "error-codes", default)]
     error_codes: Vec<String>,
+    /// The host of the page the token was solved on.
+    #[serde(default)]
+    hostname: Option<String>,
+    /// The widget's `action`.
+    #[serde(default)]
+    action: Option<String>,
 }
 
-/// Reads the verification service's answer.
-pub fn decide(status: u16, body: &str) -> Verdict {
+/// Reads the verification service's answer: a pass must have been solved
+/// on `expected`'s host, for its form (`None`: a test secret's answer).
+pub fn decide(status: u16, body: &str, expected: Option<Expected<'_>>) -> Verdict {
     if !(200..300).contains(&status) {
         return Verdict::Unavailable(format!("the verification answered {status}"));
     }
@@ -181,7 +243,24 @@ pub fn decide(status: u16, body: &str) -> Verdict {
         return Verdict::Unavailable("the verification's answer is not its JSON".into());
     };
     if answer.success {
-        return Verdict::Passed;
+        let Some(expected) = expected else {
+            return Verdict::Passed;
+        };
+        let host_is_ours = answer
+            .hostname
+            .as_deref()
+            .is_some_and(|h| h.eq_ignore_ascii_case(expected.hostname));
+        let for_this_form = answer.action.as_deref() == Some(expected.form.action());
+        if host_is_ours && for_this_form {
+            return Verdict::Passed;
+        }
+        return Verdict::Elsewhere(format!(
+            "solved on {:?} for {:?}, not on {} for {}",
+            answer.hostname,
+            answer.action,
+            expected.hostname,
+            expected.form.action()
+        ));
     }
     let has = |code: &str| answer.error_codes.iter().any(|c| c == code);
     if has("missing-input-secret") || has("invalid-input-secret") {
@@ -206,6 +285,7 @@ pub fn into_result(verdict: Verdict) -> ApiResult<()> {
             message: message.to_string(),
             fields: vec![(TOKEN_FIELD, message.to_string())],
         }),
+        Verdict::Elsewhere(_) => into_result(Verdict::Refused(messages::TURNSTILE_REFUSED)),
         Verdict::Unavailable(_) => {
             Err(ApiError::BadGateway(messages::TURNSTILE_UNAVAILABLE.into()))
         }
@@ -275,10 +355,57 @@ mod tests {
         );
     }
 
+    const HERE: Expected<'static> = Expected {
+        hostname: "recantodasvideiras.com.br",
+        form: Form::Lead,
+    };
+
     #[test]
-    fn a_successful_answer_passes() {
+    fn a_success_passes_only_for_this_host_and_this_form() {
+        let answer = |host: &str, action: &str| {
+            format!(
+                r#"{{"success":true,"error-codes":[],"challenge_ts":"2026-11-22T10:00:00Z","hostname":"{host}","action":"{action}"}}"#
+            )
+        };
+        assert_eq!(
+            decide(
+                200,
+                &answer("recantodasvideiras.com.br", "lead"),
+                Some(HERE)
+            ),
+            Verdict::Passed
+        );
+        assert_eq!(
+            decide(
+                200,
+                &answer("Recantodasvideiras.com.br", "lead"),
+                Some(HERE)
+            ),
+            Verdict::Passed
+        );
+        for (host, action) in [
+            ("evil.example", "lead"),
+            ("recantodasvideiras.com.br", "signup"),
+            ("recantodasvideiras.com.br", ""),
+        ] {
+            let verdict = decide(200, &answer(host, action), Some(HERE));
+            assert!(matches!(verdict, Verdict::Elsewhere(_)), "{host} {action}");
+            assert_eq!(into_result(verdict).unwrap_err().status(), 422);
+        }
+        let without = r#"{"success":true,"error-codes":[],"hostname":"recantodasvideiras.com.br"}"#;
+        assert!(matches!(
+            decide(200, without, Some(HERE)),
+            Verdict::Elsewhere(_)
+        ));
+    }
+
+    #[test]
+    fn cloudflares_test_secrets_answer_for_example_com_and_are_asked_no_host() {
+        assert!(is_test_secret("1x0000000000000000000000000000000AA"));
+        assert!(is_test_secret("3x0000000000000000000000000000000AA"));
+        assert!(!is_test_secret("0x4AAAAAAAB-real-secret"));
         let answer = r#"{"success":true,"error-codes":[],"challenge_ts":"2026-11-22T10:00:00Z","hostname":"example.com"}"#;
-        assert_eq!(decide(200, answer), Verdict::Passed);
+        assert_eq!(decide(200, answer, None), Verdict::Passed);
     }
 
     #[test]
@@ -290,7 +417,7 @@ mod tests {
         ] {
             let answer = format!(r#"{{"success":false,"error-codes":{codes}}}"#);
             assert_eq!(
-                decide(200, &answer),
+                decide(200, &answer, Some(HERE)),
                 Verdict::Refused(messages::TURNSTILE_REFUSED),
                 "{codes}"
             );
@@ -300,12 +427,21 @@ mod tests {
     #[test]
     fn a_wrong_secret_or_a_broken_service_is_unavailable_not_the_visitors_fault() {
         let wrong_secret = r#"{"success":false,"error-codes":["invalid-input-secret"]}"#;
-        assert!(matches!(decide(200, wrong_secret), Verdict::Unavailable(_)));
-        let internal = r#"{"success":false,"error-codes":["internal-error"]}"#;
-        assert!(matches!(decide(200, internal), Verdict::Unavailable(_)));
-        assert!(matches!(decide(503, "{}"), Verdict::Unavailable(_)));
         assert!(matches!(
-            decide(200, "<html>oops</html>"),
+            decide(200, wrong_secret, Some(HERE)),
+            Verdict::Unavailable(_)
+        ));
+        let internal = r#"{"success":false,"error-codes":["internal-error"]}"#;
+        assert!(matches!(
+            decide(200, internal, Some(HERE)),
+            Verdict::Unavailable(_)
+        ));
+        assert!(matches!(
+            decide(503, "{}", Some(HERE)),
+            Verdict::Unavailable(_)
+        ));
+        assert!(matches!(
+            decide(200, "<html>oops</html>", Some(HERE)),
             Verdict::Unavailable(_)
         ));
     }

@@ -23,7 +23,7 @@ use crate::rate_limit::{
     self, CONFIRMATION_TRIES, CountRow, EVERYONE, SIGNUPS, SIGNUPS_ALL_DAY, SIGNUPS_ALL_HOUR,
     SIGNUPS_PER_EMAIL,
 };
-use crate::turnstile::Turnstile;
+use crate::turnstile::{Expected, Form, Turnstile};
 use crate::{agency, config, messages, platform};
 
 /// A confirmation link is valid for 24 hours.
@@ -66,7 +66,12 @@ pub async fn signup(mut req: Request, env: &Env) -> ApiResult<Response> {
     let ip = http::client_ip(&req);
     // Before any D1 work or e-mail: a bot without a valid token costs one check.
     if let Some(turnstile) = Turnstile::from_env(env) {
-        turnstile.check(&body, &ip).await?;
+        let url = req.url()?;
+        let expected = Expected {
+            hostname: url.host_str().unwrap_or_default(),
+            form: Form::Signup,
+        };
+        turnstile.check(&body, &ip, expected).await?;
     }
     // Counted before the password is hashed: the limit decides whether the work is done.
     let network = http::client_network(&req);

@@ -98,22 +98,37 @@ impl FromIterator<(String, Field)> for Fields {
     }
 }
 
+/// The media type a request says its body is, in lower case without its
+/// parameters (`application/json; charset=utf-8` is `application/json`).
+fn media_type(req: &Request) -> Option<String> {
+    let declared = req.header("Content-Type")?;
+    let essence = declared.split(';').next().unwrap_or_default();
+    Some(essence.trim().to_ascii_lowercase())
+}
+
 /// Reads a JSON object, or an `application/x-www-form-urlencoded` form; at
 /// most [`MAX_BODY_BYTES`] either way.
 pub async fn read_json_or_form(req: &mut Request) -> ApiResult<(Fields, BodyKind)> {
-    let is_form = req.header("Content-Type").is_some_and(|t| {
-        t.to_ascii_lowercase()
-            .starts_with("application/x-www-form-urlencoded")
-    });
-    if !is_form {
-        return Ok((read_json_object(req).await?, BodyKind::Json));
+    if media_type(req).as_deref() == Some(FORM) {
+        let bytes = read_body(req).await?;
+        return Ok((Fields::from_form(&bytes), BodyKind::Form));
     }
-    let bytes = read_body(req).await?;
-    Ok((Fields::from_form(&bytes), BodyKind::Form))
+    Ok((read_json_object(req).await?, BodyKind::Json))
 }
 
-/// Reads a JSON object's fields, at most [`MAX_BODY_BYTES`].
+const JSON: &str = "application/json";
+const FORM: &str = "application/x-www-form-urlencoded";
+
+/// Reads a JSON object's fields, at most [`MAX_BODY_BYTES`]. The body must be
+/// sent as `application/json`: a page of another site can post `text/plain`
+/// (or a form) without the browser asking us first, never JSON, so a JSON
+/// endpoint that takes only JSON is out of such a page's reach.
 pub async fn read_json_object(req: &mut Request) -> ApiResult<Fields> {
+    if media_type(req).as_deref() != Some(JSON) {
+        return Err(ApiError::UnsupportedMediaType(
+            messages::JSON_REQUIRED.into(),
+        ));
+    }
     let bytes = read_body(req).await?;
     Fields::from_json(&bytes).ok_or_else(|| ApiError::BadRequest(messages::INVALID_JSON.into()))
 }

@@ -20,6 +20,8 @@ pub enum ApiError {
     MethodNotAllowed(&'static str),
     Conflict(String),
     PayloadTooLarge,
+    /// A body that is not sent as what the endpoint reads.
+    UnsupportedMediaType(String),
     Unprocessable {
         message: String,
         fields: FieldErrors,
@@ -61,6 +63,7 @@ impl ApiError {
             ApiError::MethodNotAllowed(_) => 405,
             ApiError::Conflict(_) => 409,
             ApiError::PayloadTooLarge => 413,
+            ApiError::UnsupportedMediaType(_) => 415,
             ApiError::Unprocessable { .. } => 422,
             ApiError::TooManyRequests(_) => 429,
             ApiError::BadGateway(_) => 502,
@@ -76,6 +79,7 @@ impl ApiError {
             | ApiError::Forbidden(m)
             | ApiError::NotFound(m)
             | ApiError::Conflict(m)
+            | ApiError::UnsupportedMediaType(m)
             | ApiError::TooManyRequests(m)
             | ApiError::BadGateway(m)
             | ApiError::ServiceUnavailable(m)

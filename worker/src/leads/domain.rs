@@ -411,6 +411,13 @@ mod tests {
             ("Bia 🍇\u{200d} Sá", "Bia 🍇 Sá"),
             // Between letters it joins nothing: a name's letters are not an emoji.
             ("José\u{200d}\u{200d}Ñandú", "JoséÑandú"),
+            // Default-ignorable and private-use characters show nothing a
+            // name means: dropped, and a name of only them is missing.
+            ("\u{180b}", ""),
+            ("\u{180b}\u{180c}\u{180d}\u{180f}", ""),
+            ("\u{e000}\u{f8ff}", ""),
+            ("\u{f0001} \u{10fffd}", ""),
+            ("Ana\u{e001} Sá\u{180b}", "Ana Sá"),
         ] {
             let parsed = LeadName::parse(raw).map(|n| n.as_str().to_string());
             if name.is_empty() {

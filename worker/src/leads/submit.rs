@@ -162,7 +162,7 @@ async fn accept(
     let db = config::database(env)?;
     if let Some(turnstile) = Turnstile::from_env(env) {
         turnstile
-            .check_lead(&db, body, &ip, platform::now_ms())
+            .check_lead(&db, body, &ip, site_host, platform::now_ms())
             .await?;
     }
 

@@ -30,7 +30,7 @@ export default function FormFailed() {
   const [code, setCode] = useState<string | null>(null);
   useEffect(() => {
     const given = new URLSearchParams(window.location.search).get("motivo") ?? "";
-    setCode(given in FAILURE_REASONS ? given : null);
+    setCode(Object.hasOwn(FAILURE_REASONS, given) ? given : null);
   }, []);
   const reason = code && FAILURE_REASONS[code];
 

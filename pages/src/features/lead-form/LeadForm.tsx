@@ -82,7 +82,7 @@ export function LeadForm() {
   const acceptEmailRef = useRef<HTMLButtonElement>(null);
   /** Where focus goes once the outcome of a submit, or the answer to 'Você quis dizer …?', is on screen. */
   const focusNext = useRef<Field | "submit" | "sent" | "suggestion" | null>(null);
-  const turnstile = useTurnstile();
+  const turnstile = useTurnstile("lead");
   const emailTypo = useEmailTypo();
 
   // Before paint and before any later event reaches the form: hydration

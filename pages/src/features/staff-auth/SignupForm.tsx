@@ -19,7 +19,7 @@ export function SignupForm({ onSignedUp }: { onSignedUp: (email: string) => void
   const [password, setPassword] = useState("");
   const [confirmation, setConfirmation] = useState("");
   const [busy, setBusy] = useState(false);
-  const turnstile = useTurnstile();
+  const turnstile = useTurnstile("signup");
   const fields = useFieldErrors();
   const passwordIds = newPasswordIds(id);
 

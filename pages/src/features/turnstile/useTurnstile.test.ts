@@ -17,7 +17,7 @@ function answerConfig(siteKey: string | null) {
 async function freshHook() {
   vi.resetModules();
   const { useTurnstile } = await import("./useTurnstile");
-  const hook = renderHook(() => useTurnstile());
+  const hook = renderHook(() => useTurnstile("lead"));
   const container = document.createElement("div");
   hook.result.current.containerRef.current = container;
   return { hook, container };

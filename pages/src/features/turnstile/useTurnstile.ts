@@ -17,11 +17,18 @@ export type TurnstileField = {
 };
 
 /**
+ * Which form a token is for: the widget's `action`, which the worker asks of
+ * the verification (worker/src/turnstile.rs, `Form::action`), so a token
+ * solved for one form passes no other.
+ */
+export type TurnstileAction = "lead" | "signup";
+
+/**
  * The optional bot check of a form. Nothing is fetched until the visitor
  * starts using the form; then the worker's settings say whether Turnstile is
  * on, and only then is Cloudflare's script loaded and the widget rendered.
  */
-export function useTurnstile(): TurnstileField {
+export function useTurnstile(action: TurnstileAction): TurnstileField {
   const containerRef = useRef<HTMLDivElement>(null);
   const state = useRef<{
     started: boolean;
@@ -56,6 +63,7 @@ export function useTurnstile(): TurnstileField {
         s.api = api;
         s.widgetId = api.render(container, {
           sitekey,
+          action,
           callback: (token) => settle(token),
           "expired-callback": () => settle(null),
           "error-callback": () => settle(null),
@@ -70,7 +78,7 @@ export function useTurnstile(): TurnstileField {
         s.started = false;
         for (const waiter of s.waiters.splice(0)) waiter(null);
       });
-  }, [settle]);
+  }, [settle, action]);
 
   const token = useCallback(async (): Promise<string | undefined> => {
     const s = state.current;

@@ -6,6 +6,8 @@ export const TURNSTILE_SCRIPT = "https://challenges.cloudflare.com/turnstile/v0/
 
 export type WidgetOptions = {
   sitekey: string;
+  /** Which form the token is for, checked by the worker. */
+  action: string;
   callback: (token: string) => void;
   "expired-callback": () => void;
   "error-callback": () => void;
