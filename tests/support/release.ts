@@ -87,6 +87,11 @@ const COLUMNS_ADDED: Record<
   number,
   Record<string, (row: Rows[number], release: Record<string, Rows>) => Rows[number]>
 > = {
+  // Every account keeps its rights and may mark leads sent; no entry of the trail has a detail.
+  19: {
+    staff_users: () => ({ can_mark_sent: 1 }),
+    audit_log: () => ({ detail: null }),
+  },
   // Every account there before is approved, with both permissions.
   16: {
     staff_users: (row) => ({ approved_at: row.confirmed_at, can_export: 1, can_delete: 1 }),
