@@ -13,7 +13,7 @@ let app: App;
 const mail = new FakeMail();
 let owner: Awaited<ReturnType<typeof signedInStaff>>;
 const LEADS = 1_100;
-let leadIds: string[] = [];
+const leadIds: string[] = [];
 
 type Rights = { export: boolean; delete: boolean; mark_sent: boolean };
 type Account = { id: string; email: string; can_export: boolean; can_delete: boolean; can_mark_sent: boolean };
@@ -22,9 +22,12 @@ beforeAll(async () => {
   await mail.start();
   app = await spawnApp({ vars: mail.settings() });
   owner = await signedInStaff(app, mail);
-  const rows = Array.from({ length: LEADS }, (_, i) => ({ name: i === 0 ? "Zuleica Quintanilha" : `Pessoa Lida ${i}` }));
+  const rows = Array.from({ length: LEADS }, (_, i) => ({
+    name: i === 0 ? "Zuleica Quintanilha" : `Pessoa Lida ${i}`,
+  }));
   // A few batches: one D1 batch holds up to a thousand statements.
-  for (let i = 0; i < rows.length; i += 500) leadIds.push(...(await insertLeads(app, rows.slice(i, i + 500))).map((l) => l.id));
+  for (let i = 0; i < rows.length; i += 500)
+    leadIds.push(...(await insertLeads(app, rows.slice(i, i + 500))).map((l) => l.id));
 }, 60_000);
 
 afterAll(async () => {
@@ -162,9 +165,9 @@ describe("without 'Exportar CSV', reading the base through the list", () => {
     const gil = await colleague("export");
     for (let page = 1; page <= 4; page++) expect((await gil.client.call("GET", pageOf(page))).status).toBe(200);
     // 200 leads read: not yet.
-    expect(await app.sql("SELECT id FROM audit_log WHERE action = 'bulk_read' AND staff_id = ?1", gil.account.id)).toEqual(
-      [],
-    );
+    expect(
+      await app.sql("SELECT id FROM audit_log WHERE action = 'bulk_read' AND staff_id = ?1", gil.account.id),
+    ).toEqual([]);
     for (let page = 5; page <= 7; page++) expect((await gil.client.call("GET", pageOf(page))).status).toBe(200);
     const entries = await app.sql<{ detail: string; staff_email: string }>(
       "SELECT detail, staff_email FROM audit_log WHERE action = 'bulk_read' AND staff_id = ?1",

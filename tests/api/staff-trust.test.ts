@@ -71,7 +71,8 @@ describe("'Esqueci minha senha' from an office's one address", () => {
 
   it("is counted per address for anyone else: a stranger's sixth is refused", async () => {
     const statuses: number[] = [];
-    for (let i = 0; i < 6; i++) statuses.push((await new StaffClient(app, "198.51.100.41").requestReset(staffEmail())).status);
+    for (let i = 0; i < 6; i++)
+      statuses.push((await new StaffClient(app, "198.51.100.41").requestReset(staffEmail())).status);
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
     // A device cookie of another account vouches for nothing.
     const someone = await approved();
@@ -100,7 +101,9 @@ describe("approval comes first", () => {
     const lead = aLead();
     expect((await postLead(app, lead, { ip: uniqueIp() })).status).toBe(200);
     await app.runCron();
-    const toOwner = await eventually(async () => mail.messagesTo(owner.email).find((m) => m.text.includes(String(lead.name))));
+    const toOwner = await eventually(async () =>
+      mail.messagesTo(owner.email).find((m) => m.text.includes(String(lead.name))),
+    );
     expect(toOwner).toBeTruthy();
     expect(mail.messagesTo(waiting.email).filter((m) => m.text.includes(String(lead.name)))).toEqual([]);
   });

@@ -18,7 +18,11 @@ describe("otherAddresses", () => {
   });
 
   it("names none for an alias: 'Desativar' on ana+x@, which anyone can sign up, switches off that row alone", () => {
-    const team = [account("1", "ana@imob.com.br"), account("2", "ana+x@imob.com.br"), account("3", "ana+y@imob.com.br")];
+    const team = [
+      account("1", "ana@imob.com.br"),
+      account("2", "ana+x@imob.com.br"),
+      account("3", "ana+y@imob.com.br"),
+    ];
     expect(otherAddresses(team, team[1] as Account, "9")).toEqual([]);
   });
 });
