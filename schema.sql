@@ -243,7 +243,9 @@ CREATE TABLE staff_users (
   approved_at     INTEGER,
   -- Whether the colleague may 'Exportar CSV' and 'Excluir' leads (an owner's choice).
   can_export      INTEGER NOT NULL DEFAULT 1 CHECK (can_export IN (0, 1)),
-  can_delete      INTEGER NOT NULL DEFAULT 1 CHECK (can_delete IN (0, 1))
+  can_delete      INTEGER NOT NULL DEFAULT 1 CHECK (can_delete IN (0, 1)),
+  -- Whether the colleague may 'Marcar Enviado' (and 'Desfazer') (0019).
+  can_mark_sent   INTEGER NOT NULL DEFAULT 1 CHECK (can_mark_sent IN (0, 1))
 );
 
 -- One-time e-mail confirmation links; only the token's hash is kept, with
@@ -313,7 +315,9 @@ CREATE INDEX rate_limits_window ON rate_limits (window_start);
 -- What staff did: who, what, when, to which lead or account. The lead's id
 -- only, never its personal data, so the trail survives the lead's deletion
 -- without keeping it. `staff_id` is NULL for a failed sign-in to an address
--- with no account (`staff_email` is the address tried).
+-- with no account (`staff_email` is the address tried). `detail` (JSON) is
+-- what an entry needs besides: an export's filter and rows, the right a
+-- permission change gave or took, a bulk read's leads read and worked.
 CREATE TABLE audit_log (
   id          INTEGER PRIMARY KEY AUTOINCREMENT,
   at          INTEGER NOT NULL,
@@ -324,12 +328,16 @@ CREATE TABLE audit_log (
                 'accept_change', 'refuse_change',
                 'sign_in', 'sign_in_failed', 'confirm', 'password_reset', 'password_change',
                 'disable', 'enable', 'end_sessions', 'make_owner', 'remove_owner',
-                'approve', 'refuse', 'permissions')),
+                'approve', 'refuse', 'permissions', 'bulk_read')),
   lead_id     TEXT,
-  account_id  TEXT
+  account_id  TEXT,
+  detail      TEXT CHECK (detail IS NULL OR json_valid(detail))
 );
-CREATE INDEX audit_log_at ON audit_log (at DESC);
+CREATE INDEX audit_log_at ON audit_log (at);
 CREATE INDEX audit_log_lead ON audit_log (lead_id) WHERE lead_id IS NOT NULL;
+-- 'Atividade' by person (and what a person worked in an hour) and by action.
+CREATE INDEX audit_log_staff ON audit_log (staff_id, at) WHERE staff_id IS NOT NULL;
+CREATE INDEX audit_log_action ON audit_log (action, at);
 
 -- Delivery trouble ('Leads não estão chegando ao Jetimob'): at most one open
 -- at a time. `reasons`: a comma-separated list of 'keys_refused' (Jetimob

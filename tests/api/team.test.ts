@@ -425,12 +425,12 @@ describe("owners", () => {
     expect((await extra.client.call("GET", "/api/staff")).status).toBe(401);
   });
 
-  it("only an active, confirmed account can be made an owner", async () => {
+  it("only an active, confirmed, approved account can be made an owner", async () => {
     const pending = `convite.${Date.now()}@${owner.email.split("@")[1]}`;
     await new StaffClient(app).signup(pending, "vinho-tinto-2026");
     const answer = await act(owner.client, await accountOf(pending), "make-owner");
     expect(answer.status).toBe(409);
-    expect(answer.body.error).toMatch(/confirmada e ativa/);
+    expect(answer.body.error).toMatch(/confirmada, aprovada e ativa/);
   });
 
   it("an account that does not exist is a 404", async () => {

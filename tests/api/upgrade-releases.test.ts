@@ -106,7 +106,43 @@ const RELEASES: Release[] = [
   {
     commit: "14fd90c",
     migrations: 17,
-    checks: {},
+    checks: {
+      "0019: each colleague keeps the rights an owner left them and may mark leads sent, until an owner says otherwise":
+        async (upgrade) => {
+          const { app, before } = upgrade;
+          const rights = await app.sql("SELECT id, can_export, can_delete, can_mark_sent FROM staff_users ORDER BY id");
+          expect(rights).toEqual(
+            (before.staff_users ?? [])
+              .map((u) => ({ id: u.id, can_export: u.can_export, can_delete: u.can_delete, can_mark_sent: 1 }))
+              .sort((a, b) => String(a.id).localeCompare(String(b.id))),
+          );
+          expect(rights.some((u) => u.can_export === 0 && u.can_delete === 0)).toBe(true);
+          const owner = await signedInOwner(upgrade);
+          const colleague = rights.find((u) => u.can_export === 0) as { id: string };
+          expect((await owner.call("POST", `/api/staff/${colleague.id}/deny-mark-sent`, {})).status).toBe(200);
+          expect(await app.sql("SELECT can_mark_sent FROM staff_users WHERE id = ?1", colleague.id)).toEqual([
+            { can_mark_sent: 0 },
+          ]);
+        },
+      "0019: 'Atividade' reads the release's trail by person and action, naming each lead still there": async (
+        upgrade,
+      ) => {
+        const { app, before } = upgrade;
+        const owner = await signedInOwner(upgrade);
+        const kept = (before.audit_log ?? []).filter((e) => e.lead_id !== null);
+        expect(kept.length).toBeGreaterThan(0);
+        const entry = kept[0] as { staff_id: string; action: string; lead_id: string };
+        const page = await owner.call("GET", `/api/audit?pessoa=${entry.staff_id}&acao=${entry.action}`);
+        expect(page.status).toBe(200);
+        const entries = page.body.entries as { lead_id: string | null; lead_name: string | null; action: string }[];
+        expect(entries.every((e) => e.action === entry.action)).toBe(true);
+        const names = await app.sql<{ id: string; name: string }>("SELECT id, name FROM leads");
+        for (const e of entries.filter((e) => e.lead_id !== null)) {
+          expect(e.lead_name).toBe(names.find((l) => l.id === e.lead_id)?.name ?? null);
+        }
+        expect(entries.map((e) => e.lead_id)).toContain(entry.lead_id);
+      },
+    },
   },
 ];
 

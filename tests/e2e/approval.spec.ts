@@ -156,6 +156,6 @@ test("an owner takes 'Exportar CSV' from a colleague, whose export is then refus
 
   // 'Atividade' names what the owner did, in words.
   await page.getByRole("link", { name: "Atividade" }).click();
-  const entry = page.getByRole("row").filter({ hasText: "Mudou as permissões de exportar CSV e excluir leads" });
+  const entry = page.getByRole("row").filter({ hasText: "Tirou a permissão de exportar CSV" });
   await expect(entry.first()).toContainText(colleague.email);
 });

@@ -91,6 +91,11 @@ const COLUMNS_ADDED: Record<
   18: {
     lead_submissions: () => ({ sender: null, auto_refused: null }),
   },
+  // Every account keeps its rights and may mark leads sent; no entry of the trail has a detail.
+  19: {
+    staff_users: () => ({ can_mark_sent: 1 }),
+    audit_log: () => ({ detail: null }),
+  },
   // Every account there before is approved, with both permissions.
   16: {
     staff_users: (row) => ({ approved_at: row.confirmed_at, can_export: 1, can_delete: 1 }),

@@ -23,6 +23,9 @@ pub enum Action {
     Approve,
     Refuse,
     Permissions,
+    /// Owners told that someone reads far more leads than they work
+    /// (`admin::reads`).
+    BulkRead,
 }
 
 impl Action {
@@ -42,6 +45,7 @@ impl Action {
             Action::Approve => "approve",
             Action::Refuse => "refuse",
             Action::Permissions => "permissions",
+            Action::BulkRead => "bulk_read",
         }
     }
 }
@@ -106,6 +110,49 @@ pub fn record(
 ) -> D1PreparedStatement {
     let (account, email) = entry_params(actor, subject);
     query!(db, RECORD_SQL, now, actor.id, email, action.name(), account)
+}
+
+const RECORD_DETAIL_SQL: &str = "INSERT INTO audit_log \
+       (at, staff_id, staff_email, action, account_id, detail) \
+     VALUES (?1, ?2, ?3, ?4, ?5, json(?6)) RETURNING id";
+
+/// An entry with its detail (JSON, never a lead's personal data), as a
+/// statement that answers the entry's id (see [`EntryId`]).
+pub fn record_detail(
+    db: &D1Database,
+    actor: Actor,
+    action: Action,
+    subject: Subject,
+    detail: &serde_json::Value,
+    now: i64,
+) -> D1PreparedStatement {
+    let (account, email) = entry_params(actor, subject);
+    let detail = detail.to_string();
+    query!(
+        db,
+        RECORD_DETAIL_SQL,
+        now,
+        actor.id,
+        email,
+        action.name(),
+        account,
+        detail
+    )
+}
+
+/// The id [`record_detail`] answers.
+#[derive(Debug, Clone, Copy, serde::Deserialize)]
+pub struct EntryId {
+    pub id: i64,
+}
+
+const SET_DETAIL_SQL: &str =
+    "UPDATE audit_log SET detail = json_patch(coalesce(detail, '{}'), json(?2)) WHERE id = ?1";
+
+/// Sets members of an entry's detail (`patch`, an object merged into it):
+/// an export's rows as it streams, and how it ended.
+pub fn set_detail(db: &D1Database, id: i64, patch: &serde_json::Value) -> D1PreparedStatement {
+    query!(db, SET_DETAIL_SQL, id, patch.to_string())
 }
 
 /// An entry written only if the actor's account is `state` as the batch

@@ -82,6 +82,12 @@ pub fn format_date(ms: i64) -> String {
     })
 }
 
+/// `HH:mm` in Brasília time, as a message says until when to wait; empty
+/// for a time out of range.
+pub fn brasilia_time(ms: i64) -> String {
+    in_brasilia(ms).map_or_else(String::new, |t| format!("{:02}:{:02}", t.hour, t.minute))
+}
+
 /// ISO 8601 in Brasília time with its offset (`2026-11-26T19:30:00-03:00`),
 /// as the ad platforms read a conversion's time; empty for a time out of range.
 pub fn iso_brasilia(ms: i64) -> String {

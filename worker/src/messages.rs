@@ -96,7 +96,7 @@ pub const LAST_OWNER: &str =
 pub const NOT_YOURSELF: &str = "Você não pode desativar a sua própria conta.";
 pub const STAFF_UNCHANGED: &str = "A conta já está assim.";
 pub const OWNER_NEEDS_ACTIVE_ACCOUNT: &str =
-    "Só uma conta confirmada e ativa pode ser responsável pelo painel.";
+    "Só uma conta confirmada, aprovada e ativa pode ser responsável pelo painel.";
 
 // Delivery trouble ('Leads não estão chegando ao Jetimob'): the alert, the
 // panel's banner, the recovery.
@@ -265,8 +265,19 @@ pub const EXPORT_NOT_ALLOWED: &str =
     "Um responsável pelo painel tirou de você a permissão de exportar leads.";
 pub const DELETE_NOT_ALLOWED: &str =
     "Um responsável pelo painel tirou de você a permissão de excluir leads.";
+pub const MARK_SENT_NOT_ALLOWED: &str =
+    "Um responsável pelo painel tirou de você a permissão de marcar leads como enviados.";
 pub const ONLY_COLLEAGUES_PERMISSIONS: &str =
-    "Os responsáveis pelo painel sempre podem exportar e excluir.";
+    "Os responsáveis pelo painel sempre podem exportar, excluir e marcar enviado.";
+/// A colleague without 'Exportar CSV' who was shown the list's `limit` of
+/// leads this hour (`admin::reads`), until `until` (Brasília, `HH:mm`).
+pub fn too_many_leads_read(limit: i64, until: &str) -> String {
+    format!(
+        "Sem a permissão de exportar, a lista mostra a cada pessoa até {limit} leads por hora, e \
+         você chegou a esse limite. A lista volta a mostrar novos leads às {until}; para ver mais \
+         agora, peça a permissão de exportar a um responsável pelo painel."
+    )
+}
 
 // 'Desfazer' right after 'Marcar Enviado'.
 pub const UNMARK_NOT_MARKED: &str =
@@ -290,4 +301,9 @@ pub const NEW_DEVICE_MAIL_SUBJECT: &str = "Novo acesso à sua conta do painel";
 /// To owners, when an account of the staff domain confirms its address.
 pub fn new_account_subject(account: &str) -> String {
     format!("Novo acesso ao painel: {account}")
+}
+
+/// Owners told that `reader` reads far more leads than they work.
+pub fn bulk_read_subject(reader: &str) -> String {
+    format!("Muitos leads vistos por {reader}")
 }

@@ -313,6 +313,64 @@ pub fn hit_within(
     )
 }
 
+/// Counts `?3` events at once for `?1` (window `?2`), only while the count
+/// stays within `?5` and only if the counter `?4` has no row in its window
+/// `?6` (something already paid for this window is free); the count comes
+/// back as `count`, or no row when nothing was counted.
+const CHARGE_SQL: &str = "INSERT INTO rate_limits (key, window_start, count) SELECT ?1, ?2, ?3 \
+     WHERE NOT EXISTS (SELECT 1 FROM rate_limits WHERE key = ?4 AND window_start = ?6) \
+       AND coalesce((SELECT count FROM rate_limits WHERE key = ?1 AND window_start = ?2), 0) + ?3 <= ?5 \
+     ON CONFLICT (key) DO UPDATE SET \
+       count = CASE WHEN rate_limits.window_start = excluded.window_start \
+                    THEN rate_limits.count + excluded.count ELSE excluded.count END, \
+       window_start = excluded.window_start \
+     RETURNING count";
+
+/// Counts `cost` events for `subject` in one go, if they fit in `limit` and
+/// unless `paid` (a limit and its subject) already has a row in its current
+/// window: what was counted once this window is not counted again.
+pub fn charge(
+    db: &D1Database,
+    limit: &Limit,
+    subject: &str,
+    cost: i64,
+    now_ms: i64,
+    (paid, paid_subject): (&Limit, &str),
+) -> D1PreparedStatement {
+    query!(
+        db,
+        CHARGE_SQL,
+        limit.key(subject),
+        limit.window_start(now_ms),
+        cost,
+        paid.key(paid_subject),
+        limit.max,
+        paid.window_start(now_ms)
+    )
+}
+
+const SEEN_SQL: &str = "SELECT 1 AS seen FROM rate_limits WHERE key = ?1 AND window_start = ?2";
+
+/// A row if `subject` has a counter in `limit`'s current window.
+pub fn seen(db: &D1Database, limit: &Limit, subject: &str, now_ms: i64) -> D1PreparedStatement {
+    query!(db, SEEN_SQL, limit.key(subject), limit.window_start(now_ms))
+}
+
+const GIVE_BACK_SQL: &str = "UPDATE rate_limits SET count = max(count - ?3, 0) \
+     WHERE key = ?1 AND window_start = ?2";
+
+/// Takes back `n` events of the window that opened at `window_start` (none
+/// once another window opened).
+pub fn give_back(
+    db: &D1Database,
+    limit: &Limit,
+    subject: &str,
+    n: i64,
+    window_start: i64,
+) -> D1PreparedStatement {
+    query!(db, GIVE_BACK_SQL, limit.key(subject), window_start, n)
+}
+
 /// Takes back one event of the current window: a sign-in that succeeded
 /// does not use up the allowance it was counted against.
 const REFUND_SQL: &str = "UPDATE rate_limits SET count = max(count - 1, 0) \

@@ -3,17 +3,17 @@
 //! session; changes also need our own Origin, and each one is audited.
 
 mod changes;
+mod export;
 mod lead_csv;
 pub mod query;
+mod reads;
 mod store;
 
-use futures_util::{StreamExt, stream};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
-use worker::{Context, Env, Headers, Method, Request, Response};
+use worker::{Context, Env, Method, Request, Response};
 
-use crate::audit_log::{self as audit, Actor, Subject};
-use crate::auth::guard::{self, Staff};
+use crate::auth::guard::{self, Rights, Staff};
 use crate::crm::status::Delivery;
 use crate::crm::{self, Outcome};
 use crate::db::{self, D1Database, D1PreparedStatement, D1Result};
@@ -24,17 +24,14 @@ use changes::Decision;
 use query::{Cursor, LeadQuery, PAGE_SIZE, StatusFilter};
 use store::{Action, ActionRow, AttemptRow, Counts, LeadRow, StatusRow, StoryTotals};
 
-/// Rows per D1 query of the export; 100,000 leads take 50 queries.
-const EXPORT_BATCH: i64 = 2_000;
-
 pub async fn route(mut req: Request, env: &Env, ctx: &Context, path: &str) -> ApiResult<Response> {
     let staff = guard::require_staff(&req, env).await?;
     let rest = path.trim_start_matches("/api/leads");
     let segments: Vec<&str> = rest.split('/').filter(|s| !s.is_empty()).collect();
     match (segments.as_slice(), req.method()) {
-        ([], Method::Get) => list(&req, env).await,
-        (["export.csv"], Method::Get) => export(&req, env, &staff).await,
-        ([id], Method::Get) => story(env, id).await,
+        ([], Method::Get) => list(&req, env, ctx, &staff).await,
+        (["export.csv"], Method::Get) => export::export(&req, env, &staff).await,
+        ([id], Method::Get) => story(env, &staff, id).await,
         ([id, "mark-sent"], Method::Post) => mark_sent(&mut req, env, &staff, id).await,
         ([id, "resend"], Method::Post) => resend(&req, env, &staff, id).await,
         ([id, "unmark-sent"], Method::Post) => unmark_sent(&req, env, &staff, id).await,
@@ -93,11 +90,13 @@ struct StoryAnswer<'a> {
     /// oldest attempts and actions), for it to say so.
     hidden: StoryTotals,
     crm_configured: bool,
+    /// What the person asking may do to it: the page shows only those buttons.
+    rights: Rights,
 }
 
 /// `GET /api/leads/{id}`: the lead's story (its newest entries, see
 /// `store::STORY_NEWEST`).
-async fn story(env: &Env, id: &str) -> ApiResult<Response> {
+async fn story(env: &Env, staff: &Staff, id: &str) -> ApiResult<Response> {
     let db = config::database(env)?;
     let Some(story) = store::story(&db, id).await? else {
         return Err(ApiError::NotFound(messages::LEAD_NOT_FOUND.into()));
@@ -124,6 +123,7 @@ async fn story(env: &Env, id: &str) -> ApiResult<Response> {
             actions: totals.actions - story.actions.len() as i64,
         },
         crm_configured: crm::is_configured(env),
+        rights: staff.rights,
     })
 }
 
@@ -144,21 +144,22 @@ fn filtered_total(status: StatusFilter, counts: &Counts) -> i64 {
 /// are the keys 'Anterior' and 'Próxima' send back as `before` and `after`.
 ///
 /// The answer is tagged (`ETag`) with what it depends on: the address, the
-/// change counter, the banner and whether the CRM is set up. A reload that
-/// sends the tag back (`If-None-Match`) while none of them moved is answered
-/// 304 after reading a few rows, not the page and every match of a search.
-async fn list(req: &Request, env: &Env) -> ApiResult<Response> {
+/// change counter, the banner, whether the CRM is set up and what the person
+/// may do. A reload that sends the tag back (`If-None-Match`) while none of
+/// them moved is answered 304 after reading a few rows, not the page and
+/// every match of a search.
+///
+/// A colleague without 'Exportar CSV' is shown a limited number of leads an
+/// hour ([`reads`]): a view new this hour is charged before it is read, and
+/// refused with 429 past the limit.
+async fn list(req: &Request, env: &Env, ctx: &Context, staff: &Staff) -> ApiResult<Response> {
     let url = req.url()?;
     let q = LeadQuery::from_url(&url);
     let db = config::database(env)?;
     let crm_configured = crm::is_configured(env);
+    let query = url.query().unwrap_or_default();
     let tag_of = |state: &store::ListState, incident: &str| {
-        list_tag(
-            url.query().unwrap_or_default(),
-            crm_configured,
-            state.changes,
-            incident,
-        )
+        list_tag(query, crm_configured, staff.rights, state.changes, incident)
     };
     // What a tag that no longer matches cost before the page was read.
     let mut probed = 0;
@@ -176,7 +177,15 @@ async fn list(req: &Request, env: &Env) -> ApiResult<Response> {
             return Ok(response);
         }
     }
+    let charged = match staff.rights.export {
+        true => None,
+        false => Some(charge_view(&db, staff, query).await?),
+    };
     let page = store::page_and_counts(&db, &q).await?;
+    if let Some((view, reads::Charge::Charged(cost), at)) = &charged {
+        let shown = page.leads.len() as i64;
+        settle_view(&db, ctx, env, staff, view, cost - shown, *at).await?;
+    }
     let counts = page.counts;
     let total = page
         .matches
@@ -203,6 +212,7 @@ async fn list(req: &Request, env: &Env) -> ApiResult<Response> {
         pending_changes: counts.pending_changes,
         crm_configured,
         incident,
+        rights: staff.rights,
     })?;
     if let Some(tag) = tag {
         response.headers().set("ETag", &tag)?;
@@ -229,6 +239,52 @@ struct ListAnswer<'a> {
     pending_changes: i64,
     crm_configured: bool,
     incident: Option<Banner>,
+    /// What the person asking may do: the panel shows only those buttons.
+    rights: Rights,
+}
+
+/// Charges a view of the list to a colleague without 'Exportar CSV' (see
+/// [`reads`]), before it is read: 429 once the hour's leads are used up.
+async fn charge_view(
+    db: &D1Database,
+    staff: &Staff,
+    query: &str,
+) -> ApiResult<(reads::View, reads::Charge, i64)> {
+    let view = reads::View::new(staff, query);
+    let now = platform::now_ms();
+    let results = db::batch(db, view.charge(db, PAGE_SIZE, now).into()).await?;
+    let charge = reads::Charge::from(&results, 0, PAGE_SIZE)?;
+    if charge == reads::Charge::Refused {
+        let until = dates::brasilia_time(reads::hour_ends(now));
+        return Err(ApiError::TooManyRequests(messages::too_many_leads_read(
+            reads::LEADS_READ.max,
+            &until,
+        )));
+    }
+    Ok((view, charge, now))
+}
+
+/// After a charged view was read: gives back what it did not show, and
+/// tells the owners when the person now reads far more than they work.
+async fn settle_view(
+    db: &D1Database,
+    ctx: &Context,
+    env: &Env,
+    staff: &Staff,
+    view: &reads::View,
+    unused: i64,
+    charged_at: i64,
+) -> ApiResult<()> {
+    let results = db::batch(db, reads::settle(db, staff, view, unused, charged_at)).await?;
+    if let Some(read) = reads::told(&results)? {
+        worker::console_log!(
+            "leads: a colleague without export read {} leads this hour and worked {}",
+            read.read,
+            read.worked
+        );
+        crate::auth::tell_owners_of_bulk_read(ctx, env, staff, read.read, read.worked).await?;
+    }
+    Ok(())
 }
 
 /// The counters as the panel's tabs read them.
@@ -292,13 +348,16 @@ fn banner(state: &store::ListState, now: i64) -> Option<Banner> {
 fn list_tag(
     query: &str,
     crm_configured: bool,
+    rights: Rights,
     changes: Option<i64>,
     incident: &str,
 ) -> Option<String> {
     let changes = changes?;
+    let rights = [rights.export, rights.delete, rights.mark_sent].map(u8::from);
     let digest = Sha256::new()
         .chain_update(query)
         .chain_update([0, u8::from(crm_configured)])
+        .chain_update(rights)
         .chain_update(incident)
         .finalize();
     let hex = crate::signing::hex(&digest[..8]);
@@ -312,81 +371,6 @@ fn tag_matches(if_none_match: &str, tag: &str) -> bool {
     if_none_match
         .split(',')
         .any(|known| known.trim() == "*" || opaque(known) == tag)
-}
-
-/// `GET /api/leads/export.csv?status=&q=`: every lead of the filter, streamed
-/// in keyset pages so 100,000 leads fit the worker's limits. The first page is
-/// read before answering, so a failing database is a 500, not a cut file.
-async fn export(req: &Request, env: &Env, staff: &Staff) -> ApiResult<Response> {
-    if !staff.can_export {
-        return Err(ApiError::Forbidden(messages::EXPORT_NOT_ALLOWED.into()));
-    }
-    let q = LeadQuery::from_url(&req.url()?);
-    let db = config::database(env)?;
-    let exported = audit::record(
-        &db,
-        Actor {
-            id: Some(&staff.user_id),
-            email: &staff.email,
-        },
-        audit::Action::Export,
-        Subject::Nothing,
-        platform::now_ms(),
-    );
-    let (_, first) = futures_util::try_join!(
-        async { db::run(&exported).await.map(|_| ()) },
-        store::first_page(&db, &q, EXPORT_BATCH)
-    )?;
-    let mut head = format!("{}{}", crate::csv::BOM, lead_csv::header());
-    head.extend(first.iter().map(lead_csv::row));
-    let after = next_cursor(&first);
-    // Each later page is read only while the session may read it: an export
-    // running when its account is switched off ('Desativar') or signed out
-    // stops there, and the download fails instead of finishing.
-    let rest = stream::unfold(
-        (after, db, q, staff.clone()),
-        |(after, db, q, staff)| async move {
-            let (created_at, id) = after?;
-            let now = platform::now_ms();
-            let page = (created_at, id.as_str());
-            match store::page_after_while_live(&db, &staff, &q, page, EXPORT_BATCH, now).await {
-                Ok(Some(rows)) if rows.is_empty() => None,
-                Ok(Some(rows)) => {
-                    let chunk: String = rows.iter().map(lead_csv::row).collect();
-                    Some((Ok(chunk.into_bytes()), (next_cursor(&rows), db, q, staff)))
-                }
-                Ok(None) => {
-                    worker::console_log!("export: stopped, its staff session ended while it ran");
-                    let ended = worker::Error::from("the staff session ended");
-                    Some((Err(ended), (None, db, q, staff)))
-                }
-                Err(error) => {
-                    worker::console_error!("export: a page of leads could not be read: {error}");
-                    Some((Err(error), (None, db, q, staff)))
-                }
-            }
-        },
-    );
-    let body = stream::once(async move { Ok(head.into_bytes()) }).chain(rest);
-    // The day staff are in (Brasília), not UTC's, which is tomorrow from 21:00.
-    let date = dates::brasilia_day(platform::now_ms());
-    let headers = Headers::new();
-    headers.set("Content-Type", "text/csv; charset=utf-8")?;
-    headers.set(
-        "Content-Disposition",
-        &format!("attachment; filename=\"leads-{date}.csv\""),
-    )?;
-    Ok(Response::from_stream(body)?
-        .with_status(200)
-        .with_headers(headers))
-}
-
-/// Where the next export page starts; `None` after a short (last) page.
-fn next_cursor(rows: &[LeadRow]) -> Option<(i64, String)> {
-    if (rows.len() as i64) < EXPORT_BATCH {
-        return None;
-    }
-    rows.last().map(|l| (l.created_at, l.id.clone()))
 }
 
 /// Writes a lead action's audit entry and its change (`change`), and reads
@@ -446,6 +430,7 @@ async fn unchanged(env: &Env, id: &str) -> ApiError {
 /// Enviado', with the details the panel showed (what staff entered in the CRM).
 async fn mark_sent(req: &mut Request, env: &Env, staff: &Staff, id: &str) -> ApiResult<Response> {
     http::require_same_origin(req)?;
+    require_mark_sent(staff)?;
     let body = http::read_json_object(req).await?;
     let field = |key| {
         body.text(key)
@@ -472,6 +457,7 @@ async fn mark_sent(req: &mut Request, env: &Env, staff: &Staff, id: &str) -> Api
 /// Answers the lead's delivery status again ('pending' or 'failed').
 async fn unmark_sent(req: &Request, env: &Env, staff: &Staff, id: &str) -> ApiResult<Response> {
     http::require_same_origin(req)?;
+    require_mark_sent(staff)?;
     let db = config::database(env)?;
     let now = platform::now_ms();
     let change = crm::store::unmark_sent_by_staff(&db, id, now, &staff.session_id, &staff.user_id);
@@ -482,6 +468,14 @@ async fn unmark_sent(req: &Request, env: &Env, staff: &Staff, id: &str) -> ApiRe
         return Err(not_unmarked(state.as_ref(), &staff.user_id, owner, now));
     };
     http::success(&back)
+}
+
+/// 'Marcar Enviado' and its 'Desfazer' need the right an owner may take.
+fn require_mark_sent(staff: &Staff) -> ApiResult<()> {
+    if !staff.rights.mark_sent {
+        return Err(ApiError::Forbidden(messages::MARK_SENT_NOT_ALLOWED.into()));
+    }
+    Ok(())
 }
 
 /// Why 'Desfazer' by the staff member `me` (an owner or not) changed
@@ -518,7 +512,7 @@ fn not_unmarked(
 /// `DELETE /api/leads/{id}`.
 async fn delete(req: &Request, env: &Env, staff: &Staff, id: &str) -> ApiResult<Response> {
     http::require_same_origin(req)?;
-    if !staff.can_delete {
+    if !staff.rights.delete {
         return Err(ApiError::Forbidden(messages::DELETE_NOT_ALLOWED.into()));
     }
     let db = config::database(env)?;
@@ -595,8 +589,14 @@ mod tests {
         assert_eq!(filtered_total(StatusFilter::Failed, &counts), 4);
     }
 
+    const ALL: Rights = Rights {
+        export: true,
+        delete: true,
+        mark_sent: true,
+    };
+
     #[test]
-    fn the_tag_moves_with_the_leads_the_address_the_banner_and_the_crm() {
+    fn the_tag_moves_with_the_leads_the_address_the_banner_the_crm_and_the_rights() {
         let banner = serde_json::to_string(&Some(Banner {
             since: None,
             summary: "Leads não estão chegando ao Jetimob".into(),
@@ -604,27 +604,37 @@ mod tests {
             kept: "",
         }))
         .unwrap();
-        let tag = list_tag("status=falhas", true, Some(7), "null");
+        let tag = list_tag("status=falhas", true, ALL, Some(7), "null");
         assert!(
             tag.as_deref().is_some_and(|t| t.starts_with("W/\"7-")),
             "{tag:?}"
         );
-        assert_eq!(tag, list_tag("status=falhas", true, Some(7), "null"));
+        assert_eq!(tag, list_tag("status=falhas", true, ALL, Some(7), "null"));
         for other in [
-            list_tag("status=falhas", true, Some(8), "null"),
-            list_tag("status=enviados", true, Some(7), "null"),
-            list_tag("status=falhas", false, Some(7), "null"),
-            list_tag("status=falhas", true, Some(7), &banner),
+            list_tag("status=falhas", true, ALL, Some(8), "null"),
+            list_tag("status=enviados", true, ALL, Some(7), "null"),
+            list_tag("status=falhas", false, ALL, Some(7), "null"),
+            list_tag("status=falhas", true, ALL, Some(7), &banner),
+            list_tag(
+                "status=falhas",
+                true,
+                Rights {
+                    mark_sent: false,
+                    ..ALL
+                },
+                Some(7),
+                "null",
+            ),
         ] {
             assert_ne!(tag, other);
         }
         // Without its counter, a list is never tagged, so never told unchanged.
-        assert_eq!(list_tag("status=falhas", true, None, "null"), None);
+        assert_eq!(list_tag("status=falhas", true, ALL, None, "null"), None);
     }
 
     #[test]
     fn if_none_match_is_compared_weakly_and_may_list_tags() {
-        let tag = list_tag("", true, Some(3), "null").unwrap_or_default();
+        let tag = list_tag("", true, ALL, Some(3), "null").unwrap_or_default();
         let strong = tag.trim_start_matches("W/");
         assert!(tag_matches(&tag, &tag));
         assert!(tag_matches(strong, &tag));
@@ -632,7 +642,7 @@ mod tests {
         assert!(tag_matches("*", &tag));
         assert!(!tag_matches("W/\"3-00\"", &tag));
         assert!(!tag_matches("", &tag));
-        let next = list_tag("", true, Some(4), "null").unwrap_or_default();
+        let next = list_tag("", true, ALL, Some(4), "null").unwrap_or_default();
         assert!(!tag_matches(&next, &tag));
     }
 
@@ -735,6 +745,7 @@ mod tests {
                 actions: 0,
             },
             crm_configured: true,
+            rights: ALL,
         };
         let mut json = serde_json::to_value(&answer).unwrap();
         assert!(json["lead"]["whatsapp_display"].is_string());
@@ -766,7 +777,8 @@ mod tests {
                     "whatsapp_display": format_whatsapp("+5548988776655")
                 }],
                 "hidden": { "submissions": 0, "attempts": 2, "actions": 0 },
-                "crm_configured": true
+                "crm_configured": true,
+                "rights": { "export": true, "delete": true, "mark_sent": true }
             })
         );
     }

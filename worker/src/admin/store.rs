@@ -15,7 +15,7 @@ use crate::auth::guard::Staff;
 use crate::crm::status::{Correction, Delivery};
 use crate::dates;
 use crate::db::{self, Count, D1Database, D1PreparedStatement, D1Result, Param, query};
-use crate::live_session::{live_row, session_is_live};
+use crate::live_session::{live_row, may_act, session_is_live};
 
 /// A lead as the panel and the export read it. To the panel its times are
 /// ISO 8601 (UTC); `update_status` is the correction the CRM still has to
@@ -241,29 +241,28 @@ pub async fn first_page(
     db::rows_of(&page_after_query(db, q, None, limit)).await
 }
 
-/// What an export page after the first read: the page, if `staff`'s session
-/// may still read it (`Ok(None)` once it was ended or its account switched
-/// off at `now`), asked in one batch.
-pub async fn page_after_while_live(
+/// An export page after the first: up to `limit` leads after the one at
+/// (`created_at`, `id`), for its batch (see [`may_export`]).
+pub fn page_after(
     db: &D1Database,
-    staff: &Staff,
     q: &LeadQuery,
     after: (i64, &str),
     limit: i64,
-    now: i64,
-) -> worker::Result<Option<Vec<LeadRow>>> {
-    let results = db::batch(
-        db,
-        vec![
-            session_live(db, staff, now),
-            page_after_query(db, q, Some(after), limit),
-        ],
-    )
-    .await?;
-    if !db::returned_row(&results, 0) {
-        return Ok(None);
-    }
-    db::rows(&results, 1).map(Some)
+) -> D1PreparedStatement {
+    page_after_query(db, q, Some(after), limit)
+}
+
+/// A row if `staff`'s session may still act at `?2`, saying whether its
+/// person may still export (`may_export`, 1 or 0): an export asks before
+/// each page.
+const MAY_EXPORT_SQL: &str = concat!(
+    "SELECT (lu.role = 'owner' OR lu.can_export = 1) AS may_export \
+     FROM staff_sessions ls JOIN staff_users lu ON lu.id = ls.user_id WHERE ls.id = ?1 AND ",
+    may_act!("ls", "lu", "?2")
+);
+
+pub fn may_export(db: &D1Database, staff: &Staff, now: i64) -> D1PreparedStatement {
+    query!(db, MAY_EXPORT_SQL, staff.session_id, now)
 }
 
 /// Up to `limit` leads after the one at (`created_at`, `id`), newest first;

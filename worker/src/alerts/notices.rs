@@ -29,6 +29,7 @@ const LEASE_MS: i64 = 30 * 1000;
 
 const CLAIM_SQL: &str = "UPDATE staff_users SET notices_lease_until = ?2 \
      WHERE lead_notices = 1 AND disabled_at IS NULL AND confirmed_at IS NOT NULL \
+       AND approved_at IS NOT NULL \
        AND (notices_lease_until IS NULL OR notices_lease_until < ?1) \
      RETURNING id, email, notices_sent_through";
 

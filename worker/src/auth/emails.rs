@@ -114,6 +114,38 @@ pub fn new_account(to: &str, account: &str, needs_approval: bool, team_link: &st
         .to(to, &messages::new_account_subject(account))
 }
 
+/// To an owner: `reader`, without 'Exportar CSV', was shown `read` leads by
+/// the list this hour and worked `worked`; 'Equipe' (`team_link`) is where
+/// to take their access, 'Atividade' (`activity_link`) what they did.
+pub fn bulk_read(
+    to: &str,
+    reader: &str,
+    (read, worked): (i64, i64),
+    team_link: &str,
+    activity_link: &str,
+) -> Email {
+    let worked = match worked {
+        0 => "não trabalhou nenhum (marcar enviado, reenviar, excluir, decidir uma alteração)"
+            .to_string(),
+        1 => "trabalhou só 1".to_string(),
+        n => format!("trabalhou só {n}"),
+    };
+    Letter::new()
+        .paragraph(format!(
+            "A conta {reader}, que não tem a permissão de exportar leads, viu {read} leads na \
+             lista do painel do {} na última hora e {worked}.",
+            agency::DEVELOPMENT_NAME
+        ))
+        .paragraph(
+            "Pode ser alguém conhecendo o painel; pode ser alguém copiando a base de leads. A \
+             lista mostra a essa pessoa no máximo 500 leads por hora. Veja o que ela fez em \
+             'Atividade' e, se não reconhece esse uso, desative a conta em 'Equipe'.",
+        )
+        .link("Abrir 'Atividade'", activity_link)
+        .link("Abrir 'Equipe'", team_link)
+        .to(to, &messages::bulk_read_subject(reader))
+}
+
 /// What happened to an account, for [`security_notice`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Security {

@@ -3,6 +3,7 @@
 //! its account not switched off), so a sign-out or a 'Desativar' anywhere cuts
 //! off its tokens at once.
 
+use serde::Serialize;
 use worker::{Env, Request};
 
 use super::context::signer;
@@ -19,9 +20,19 @@ pub struct Staff {
     pub role: Role,
     /// An owner let the account in ('Aguardando aprovação' until then).
     pub approved: bool,
-    /// What an owner may take away from a colleague: 'Exportar CSV' and 'Excluir'.
-    pub can_export: bool,
-    pub can_delete: bool,
+    /// What this person may do to leads, read afresh at every call.
+    pub rights: Rights,
+}
+
+/// What an owner may take away from a colleague: 'Exportar CSV', 'Excluir'
+/// and 'Marcar Enviado' (with its 'Desfazer'). Owners always have them. The
+/// panel shows only the buttons a person may use (`rights` in the leads'
+/// answers); the endpoints refuse the others with 403 all the same.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Rights {
+    pub export: bool,
+    pub delete: bool,
+    pub mark_sent: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,8 +90,11 @@ pub async fn require_session(req: &Request, env: &Env) -> ApiResult<Staff> {
                 session_id: claims.sid,
                 role,
                 approved: row.approved_at.is_some(),
-                can_export: owner || row.can_export == 1,
-                can_delete: owner || row.can_delete == 1,
+                rights: Rights {
+                    export: owner || row.can_export == 1,
+                    delete: owner || row.can_delete == 1,
+                    mark_sent: owner || row.can_mark_sent == 1,
+                },
             })
         }
         _ => Err(unauthorized()),

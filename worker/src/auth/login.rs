@@ -102,7 +102,7 @@ async fn read_credentials(req: &mut Request) -> ApiResult<(String, String)> {
 /// to this account before, with its password as it is now, counts on its
 /// own (its cookie is checked against the stored password, read first; a
 /// browser without one costs no extra read).
-async fn recognise_device(
+pub(super) async fn recognise_device(
     req: &Request,
     ctx: &AuthContext,
     email: &str,

@@ -22,7 +22,7 @@ mod store;
 use worker::{Context, Env, Method, Request, Response};
 
 use crate::http::{ApiError, ApiResult};
-use crate::messages;
+use crate::{mail, messages};
 
 /// Answers `/api/auth/...`.
 pub async fn route(req: Request, env: &Env, ctx: &Context, path: &str) -> ApiResult<Response> {
@@ -54,4 +54,29 @@ pub async fn route(req: Request, env: &Env, ctx: &Context, path: &str) -> ApiRes
         ) => Err(ApiError::MethodNotAllowed("POST")),
         _ => Err(ApiError::NotFound(messages::NOT_FOUND.into())),
     }
+}
+
+/// E-mails every owner that `staff`, without 'Exportar CSV', was shown
+/// `read` leads by the list this hour and worked `worked` (`admin::reads`).
+pub async fn tell_owners_of_bulk_read(
+    ctx: &Context,
+    env: &Env,
+    staff: &guard::Staff,
+    read: i64,
+    worked: i64,
+) -> ApiResult<()> {
+    let origin = crate::config::site_origin(env);
+    let site = |path: &str| format!("{origin}{path}");
+    let db = crate::config::database(env)?;
+    for owner in store::owners_but(&db, &staff.user_id).await? {
+        let news = emails::bulk_read(
+            &owner,
+            &staff.email,
+            (read, worked),
+            &site("/admin/equipe"),
+            &site(&format!("/admin/atividade?pessoa={}", staff.user_id)),
+        );
+        mail::send_later(ctx, env, news);
+    }
+    Ok(())
 }

@@ -15,7 +15,7 @@ use super::guard;
 use super::password::{self, PasswordHash};
 use super::signup::refuse_common;
 use super::staff::{NewPassword, StaffEmail};
-use super::{secret_token, store};
+use super::{login, secret_token, store};
 use crate::audit_log::{self as activity, Action, Actor, IfAccount, Subject};
 use crate::db;
 use crate::http::{self, ApiError, ApiResult, invalid_field};
@@ -45,10 +45,28 @@ pub async fn request(mut req: Request, env: &Env, worker_ctx: &Context) -> ApiRe
         RESET_REQUESTS_PER_IP.key(&network),
         RESET_REQUESTS_PER_EMAIL.key(email.as_str()),
     );
-    let (link_token, link_hash) = secret_token::generate();
-    let results = db::batch(
-        &ctx.db,
-        vec![
+    let per_email = store::Within {
+        key: &email_key,
+        max: RESET_REQUESTS_PER_EMAIL.max,
+    };
+    // A browser the account knows (its device cookie) asks for its own
+    // account: it is not counted against its address, so an office whose
+    // people forget their passwords never locks each other out; the
+    // account's own limit still holds. Any other request is what a stranger
+    // trying addresses costs, and counts per address too.
+    let known_device = login::recognise_device(&req, &ctx, email.as_str())
+        .await?
+        .is_some();
+    let (mut statements, limits) = if known_device {
+        let counted = rate_limit::hit(&ctx.db, &RESET_REQUESTS_PER_EMAIL, email.as_str(), ctx.now);
+        // The account's own limit, in both of the link's checks.
+        (vec![counted], [per_email, per_email])
+    } else {
+        let per_ip = store::Within {
+            key: &ip_key,
+            max: RESET_REQUESTS_PER_IP.max,
+        };
+        let counted = vec![
             rate_limit::hit(&ctx.db, &RESET_REQUESTS_PER_IP, &network, ctx.now),
             rate_limit::hit_within(
                 &ctx.db,
@@ -57,33 +75,28 @@ pub async fn request(mut req: Request, env: &Env, worker_ctx: &Context) -> ApiRe
                 ctx.now,
                 (&RESET_REQUESTS_PER_IP, &network),
             ),
-            store::insert_reset(
-                &ctx.db,
-                &link_hash,
-                email.as_str(),
-                ctx.now,
-                ctx.now + RESET_LIFETIME_MS,
-                [
-                    store::Within {
-                        key: &ip_key,
-                        max: RESET_REQUESTS_PER_IP.max,
-                    },
-                    store::Within {
-                        key: &email_key,
-                        max: RESET_REQUESTS_PER_EMAIL.max,
-                    },
-                ],
-            ),
-        ],
-    )
-    .await?;
+        ];
+        (counted, [per_ip, per_email])
+    };
+    let email_at = statements.len() - 1;
+    let (link_token, link_hash) = secret_token::generate();
+    statements.push(store::insert_reset(
+        &ctx.db,
+        &link_hash,
+        email.as_str(),
+        ctx.now,
+        ctx.now + RESET_LIFETIME_MS,
+        limits,
+    ));
+    let results = db::batch(&ctx.db, statements).await?;
     let count = |i| rate_limit::counted(&results, i);
-    if !RESET_REQUESTS_PER_IP.allows(count(0)?) || !RESET_REQUESTS_PER_EMAIL.allows(count(1)?) {
+    let address_refused = !known_device && !RESET_REQUESTS_PER_IP.allows(count(0)?);
+    if address_refused || !RESET_REQUESTS_PER_EMAIL.allows(count(email_at)?) {
         return Err(ApiError::TooManyRequests(
             messages::AUTH_TOO_MANY_RESET_REQUESTS.into(),
         ));
     }
-    if results.get(2).map(db::changes) == Some(1) {
+    if results.get(email_at + 1).map(db::changes) == Some(1) {
         let link = ctx.link(&format!("/auth?redefinir={link_token}"));
         let message = emails::password_reset(email.as_str(), &link);
         let env = env.clone();

@@ -38,21 +38,18 @@ const SIGN_IN_ACCOUNT: &str = "SELECT u.id, u.email, u.password_hash, u.confirme
        END AS pending_password_hash \
      FROM staff_users u WHERE u.email = ?1";
 
-/// A switched-off account that reaches the mailbox `?1` (see [`mailbox!`]):
-/// a sign-up there would give its person a way back in.
-const DISABLED_MAILBOX: &str = concat!(
-    "SELECT id FROM staff_users WHERE disabled_at IS NOT NULL AND ",
-    mailbox!("email"),
-    " = ?1 LIMIT 1"
-);
+/// The mailbox `?1`'s own address (see [`mailbox!`]), switched off: a
+/// sign-up of another address of it (`ana+x@` for `ana@`) would give its
+/// person a way back in. A switched-off alias (`ana+x@`, which anyone can
+/// sign up for Ana's mailbox) keeps out only itself.
+const DISABLED_MAILBOX: &str =
+    "SELECT id FROM staff_users WHERE disabled_at IS NOT NULL AND email = ?1 LIMIT 1";
 
 // E-mail confirmations
-/// A link is as switched off as any account of its mailbox.
+/// A link is as switched off as its account, or its mailbox's own address.
 const FIND_CONFIRMATION: &str = concat!(
     "SELECT c.user_id, c.expires_at, c.used_at, u.email, \
-       coalesce(u.disabled_at, (SELECT max(o.disabled_at) FROM staff_users o WHERE ",
-    mailbox!("o.email"),
-    " = ",
+       coalesce(u.disabled_at, (SELECT o.disabled_at FROM staff_users o WHERE o.email = ",
     mailbox!("u.email"),
     ")) AS disabled_at, \
        coalesce(c.password_hash, u.password_hash) AS password_hash \
@@ -190,7 +187,7 @@ const REVOKE_USER_SESSIONS_FROM: &str = concat!(
 
 /// The session behind an access token, if it may still act.
 const LIVE_SESSION: &str = concat!(
-    "SELECT s.user_id, u.email, u.role, u.approved_at, u.can_export, u.can_delete \
+    "SELECT s.user_id, u.email, u.role, u.approved_at, u.can_export, u.can_delete, u.can_mark_sent \
      FROM staff_sessions s \
      JOIN staff_users u ON u.id = s.user_id WHERE s.id = ?1 AND ",
     may_act!("s", "u", "?2")
@@ -258,6 +255,7 @@ pub struct LiveSessionRow {
     pub approved_at: Option<i64>,
     pub can_export: i64,
     pub can_delete: i64,
+    pub can_mark_sent: i64,
 }
 
 pub fn find_user(db: &D1Database, email: &str) -> D1PreparedStatement {
@@ -273,7 +271,7 @@ pub async fn password_hash(db: &D1Database, email: &str) -> worker::Result<Optio
         .map(|u| u.password_hash))
 }
 
-/// A row if a switched-off account reaches `mailbox` (`StaffEmail::mailbox`).
+/// A row if the address of `mailbox` itself (`StaffEmail::mailbox`) is switched off.
 pub fn disabled_mailbox(db: &D1Database, mailbox: &str) -> D1PreparedStatement {
     query!(db, DISABLED_MAILBOX, mailbox)
 }
@@ -287,6 +285,7 @@ pub fn sign_in_account(db: &D1Database, email: &str) -> D1PreparedStatement {
 }
 
 /// A counter a statement checks: its key and the most it may read.
+#[derive(Clone, Copy)]
 pub struct Within<'a> {
     pub key: &'a str,
     pub max: i64,

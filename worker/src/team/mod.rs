@@ -40,6 +40,7 @@ struct Account<'a> {
     approved: bool,
     can_export: bool,
     can_delete: bool,
+    can_mark_sent: bool,
     live_sessions: i64,
     alert_missed_at: Option<String>,
 }
@@ -61,6 +62,7 @@ impl<'a> From<&'a AccountRow> for Account<'a> {
             approved: a.approved_at.is_some(),
             can_export: owner || a.can_export == 1,
             can_delete: owner || a.can_delete == 1,
+            can_mark_sent: owner || a.can_mark_sent == 1,
             live_sessions: a.live_sessions,
             alert_missed_at: a.alert_missed_at.and_then(iso),
         }
@@ -157,12 +159,7 @@ fn why_not(action: TeamAction, account: &AccountRow, owner: &Staff) -> ApiError 
         TeamAction::MakeOwner if account.role != "owner" => {
             conflict(messages::OWNER_NEEDS_ACTIVE_ACCOUNT)
         }
-        TeamAction::AllowExport
-        | TeamAction::DenyExport
-        | TeamAction::AllowDelete
-        | TeamAction::DenyDelete
-            if account.role == "owner" =>
-        {
+        _ if action.is_permission() && account.role == "owner" => {
             conflict(messages::ONLY_COLLEAGUES_PERMISSIONS)
         }
         _ => conflict(messages::STAFF_UNCHANGED),
@@ -186,6 +183,7 @@ mod tests {
             approved_at: Some(1000),
             can_export: 1,
             can_delete: 0,
+            can_mark_sent: 1,
             live_sessions: 2,
             alert_missed_at: None,
         };
@@ -197,7 +195,7 @@ mod tests {
                 r#""role":"staff","confirmed":true,"disabled":false,"#,
                 r#""created_at":"1970-01-01T00:00:00.000Z","confirmed_at":"1970-01-01T00:00:01.000Z","#,
                 r#""last_sign_in_at":null,"disabled_at":null,"approved":true,"can_export":true,"#,
-                r#""can_delete":false,"live_sessions":2,"alert_missed_at":null}"#
+                r#""can_delete":false,"can_mark_sent":true,"live_sessions":2,"alert_missed_at":null}"#
             )
         );
     }

@@ -22,7 +22,7 @@ macro_rules! account_columns {
     ($now:literal) => {
         concat!(
             "u.id, u.email, u.role, u.created_at, u.confirmed_at, u.last_sign_in_at, u.disabled_at, \
-             u.approved_at, u.can_export, u.can_delete, \
+             u.approved_at, u.can_export, u.can_delete, u.can_mark_sent, \
              (SELECT count(*) FROM staff_sessions s \
                 WHERE s.user_id = u.id AND s.revoked_at IS NULL AND s.expires_at > ",
             $now,
@@ -68,15 +68,17 @@ const END_SESSIONS_SQL: &str = concat!(
 );
 
 /// The account (`email`) reaches the mailbox of the account `?1`, if this
-/// batch switched `?1` off (at `?2`), as SQL: 'Desativar' ends a person's
-/// access by every address of theirs.
+/// batch switched `?1` off (at `?2`) and `?1` is that mailbox's own address,
+/// as SQL: 'Desativar' on a person's address ends their access by every
+/// address of theirs, while on an alias (`ana+x@`, which anyone can sign up
+/// for Ana's mailbox) it ends that alias only.
 macro_rules! in_mailbox_switched_off_now {
     () => {
         concat!(
             mailbox!("email"),
-            " = (SELECT ",
+            " = (SELECT a.email FROM staff_users a WHERE a.id = ?1 AND a.disabled_at = ?2 AND a.email = ",
             mailbox!("a.email"),
-            " FROM staff_users a WHERE a.id = ?1 AND a.disabled_at = ?2)"
+            ")"
         )
     };
 }
@@ -89,13 +91,13 @@ const OTHER_ADDRESSES: &str = concat!(
     in_mailbox_switched_off_now!()
 );
 
-/// After 'Desativar' (or 'Recusar'): every session of every account of the
-/// mailbox this batch switched off ends.
+/// After 'Desativar' (or 'Recusar'): every session of the account this batch
+/// switched off ends, and of every account of its mailbox it took along.
 const END_SESSIONS_OF_DISABLED_SQL: &str = concat!(
     "UPDATE staff_sessions SET revoked_at = ?2 WHERE revoked_at IS NULL AND user_id IN \
-       (SELECT id FROM staff_users WHERE disabled_at = ?2 AND ",
+       (SELECT id FROM staff_users WHERE disabled_at = ?2 AND (id = ?1 OR ",
     in_mailbox_switched_off_now!(),
-    ")"
+    "))"
 );
 
 /// Another confirmed owner who is not switched off (`?1` is the account acted on).
@@ -119,6 +121,7 @@ pub struct AccountRow {
     pub approved_at: Option<i64>,
     pub can_export: i64,
     pub can_delete: i64,
+    pub can_mark_sent: i64,
     pub live_sessions: i64,
     /// For an owner still on: when the newest incident e-mail the e-mail API
     /// kept refusing to this address was written, if none reached it since.
@@ -143,11 +146,14 @@ pub enum TeamAction {
     Approve,
     /// 'Recusar': an account waiting for approval is switched off instead.
     Refuse,
-    /// What a colleague may do: 'Exportar CSV' and 'Excluir', given or taken.
+    /// What a colleague may do: 'Exportar CSV', 'Excluir' and 'Marcar
+    /// Enviado', given or taken.
     AllowExport,
     DenyExport,
     AllowDelete,
     DenyDelete,
+    AllowMarkSent,
+    DenyMarkSent,
 }
 
 impl TeamAction {
@@ -164,6 +170,8 @@ impl TeamAction {
             "deny-export" => TeamAction::DenyExport,
             "allow-delete" => TeamAction::AllowDelete,
             "deny-delete" => TeamAction::DenyDelete,
+            "allow-mark-sent" => TeamAction::AllowMarkSent,
+            "deny-mark-sent" => TeamAction::DenyMarkSent,
             _ => return None,
         })
     }
@@ -180,8 +188,29 @@ impl TeamAction {
             TeamAction::AllowExport
             | TeamAction::DenyExport
             | TeamAction::AllowDelete
-            | TeamAction::DenyDelete => Action::Permissions,
+            | TeamAction::DenyDelete
+            | TeamAction::AllowMarkSent
+            | TeamAction::DenyMarkSent => Action::Permissions,
         }
+    }
+
+    /// The right a permission change gives or takes, and which: its audit
+    /// entry's detail, as SQL.
+    fn detail(self) -> &'static str {
+        match self {
+            TeamAction::AllowExport => r#"json('{"right":"export","allowed":true}')"#,
+            TeamAction::DenyExport => r#"json('{"right":"export","allowed":false}')"#,
+            TeamAction::AllowDelete => r#"json('{"right":"delete","allowed":true}')"#,
+            TeamAction::DenyDelete => r#"json('{"right":"delete","allowed":false}')"#,
+            TeamAction::AllowMarkSent => r#"json('{"right":"mark_sent","allowed":true}')"#,
+            TeamAction::DenyMarkSent => r#"json('{"right":"mark_sent","allowed":false}')"#,
+            _ => "NULL",
+        }
+    }
+
+    /// A permission change: owners always have every right.
+    pub fn is_permission(self) -> bool {
+        self.audited_as() == Action::Permissions
     }
 
     /// When the action changes the account `?1` (`?3`: the owner acting,
@@ -196,8 +225,10 @@ impl TeamAction {
             ),
             TeamAction::Enable => concat!("disabled_at IS NOT NULL AND ", actor_is_owner!()),
             TeamAction::EndSessions => actor_is_owner!(),
+            // Approved first: an owner gets every right and the new-lead e-mails.
             TeamAction::MakeOwner => concat!(
-                "role = 'staff' AND confirmed_at IS NOT NULL AND disabled_at IS NULL AND ",
+                "role = 'staff' AND confirmed_at IS NOT NULL AND approved_at IS NOT NULL \
+                 AND disabled_at IS NULL AND ",
                 actor_is_owner!()
             ),
             TeamAction::RemoveOwner => concat!(
@@ -225,6 +256,18 @@ impl TeamAction {
             }
             TeamAction::DenyDelete => {
                 concat!("role = 'staff' AND can_delete = 1 AND ", actor_is_owner!())
+            }
+            TeamAction::AllowMarkSent => {
+                concat!(
+                    "role = 'staff' AND can_mark_sent = 0 AND ",
+                    actor_is_owner!()
+                )
+            }
+            TeamAction::DenyMarkSent => {
+                concat!(
+                    "role = 'staff' AND can_mark_sent = 1 AND ",
+                    actor_is_owner!()
+                )
             }
         }
     }
@@ -254,6 +297,8 @@ impl TeamAction {
             TeamAction::DenyExport => Some("UPDATE staff_users SET can_export = 0"),
             TeamAction::AllowDelete => Some("UPDATE staff_users SET can_delete = 1"),
             TeamAction::DenyDelete => Some("UPDATE staff_users SET can_delete = 0"),
+            TeamAction::AllowMarkSent => Some("UPDATE staff_users SET can_mark_sent = 1"),
+            TeamAction::DenyMarkSent => Some("UPDATE staff_users SET can_mark_sent = 0"),
         }
     }
 
@@ -294,12 +339,13 @@ pub fn apply(
     };
     let condition = action.applies_to();
     // One audit entry per account the statement's condition picks.
+    let detail = action.detail();
     let audit = |accounts: &str| {
         values.bind(
             db,
             &format!(
-                "INSERT INTO audit_log (at, staff_id, staff_email, action, account_id) \
-                 SELECT ?2, ?3, ?4, ?5, id FROM staff_users WHERE {accounts}"
+                "INSERT INTO audit_log (at, staff_id, staff_email, action, account_id, detail) \
+                 SELECT ?2, ?3, ?4, ?5, id, {detail} FROM staff_users WHERE {accounts}"
             ),
         )
     };

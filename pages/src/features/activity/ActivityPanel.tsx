@@ -2,16 +2,21 @@ import { useEffect, useRef, useState } from "react";
 import { Button } from "../../components/Button";
 import { LoadFailed } from "../../components/LoadFailed";
 import { useLoad } from "../../lib/useLoad";
+import { ActivityFilters } from "./ActivityFilters";
 import { ActivityRow } from "./ActivityRow";
-import { type ActivityPage, fetchActivity } from "./api";
+import { type ActivityFilter, type ActivityPage, fetchActivity, type Person } from "./api";
 import { activityMessages } from "./messages";
+import { useActivityFilter } from "./useActivityFilter";
 
-/** The pages seen so far: where each starts (null for the newest page). */
-type Trail = (number | null)[];
+/** The pages seen so far under one filter: where each starts (null for the newest page). */
+type Trail = { filter: ActivityFilter; starts: (string | null)[] };
 
-/** The trail's table, with 'Mais recentes' and 'Mais antigas'. */
+/** The trail's filters, its table, with 'Mais recentes' and 'Mais antigas'. */
 export function ActivityPanel() {
-  const [trail, setTrail] = useState<Trail>([null]);
+  const [filter, setFilter] = useActivityFilter();
+  const [trail, setTrail] = useState<Trail>({ filter, starts: [null] });
+  // A filter changed (a pick, Back): its newest page.
+  if (trail.filter !== filter) setTrail({ filter, starts: [null] });
   // The page on screen, with the trail it was loaded for: a failed page turn leaves it there.
   const {
     data: shown,
@@ -20,7 +25,10 @@ export function ActivityPanel() {
     load,
     retry,
   } = useLoad<Trail, { page: ActivityPage; trail: Trail }>({
-    fetch: async (to, signal) => ({ page: await fetchActivity(to.at(-1) ?? null, signal), trail: to }),
+    fetch: async (to, signal) => ({
+      page: await fetchActivity(to.filter, to.starts.at(-1) ?? null, signal),
+      trail: to,
+    }),
     failure: activityMessages.loadFailed,
     keep: true,
     // Back to the page still on screen, so its number and buttons stay true.
@@ -30,6 +38,9 @@ export function ActivityPanel() {
   });
   const onScreen = useRef(shown);
   onScreen.current = shown;
+  /** The people to filter by, as the last answer listed them. */
+  const people = useRef<Person[]>([]);
+  if (shown) people.current = shown.page.people;
 
   useEffect(() => {
     // Not the page already on screen (the trail put back after a failure).
@@ -46,6 +57,7 @@ export function ActivityPanel() {
     );
   }
   const { page } = shown;
+  const filtered = Object.values(shown.trail.filter).some(Boolean);
 
   return (
     <section className="panel" aria-labelledby="activity-title">
@@ -53,8 +65,9 @@ export function ActivityPanel() {
         <h2 id="activity-title">Registro de atividade</h2>
         <p className="panel__note">{activityMessages.leadNote}</p>
       </div>
+      <ActivityFilters filter={filter} people={people.current} onChange={setFilter} />
       {page.entries.length === 0 ? (
-        <p className="list-status">{activityMessages.empty}</p>
+        <p className="list-status">{filtered ? activityMessages.emptyFiltered : activityMessages.empty}</p>
       ) : (
         <div className="table-wrap" aria-busy={loading}>
           <table className="data-table activity-table">
@@ -78,15 +91,15 @@ export function ActivityPanel() {
           finds the trail moved already, and does nothing. */}
       <nav className="pager" aria-label="Páginas da atividade">
         <p>
-          Página {trail.length}
+          Página {shown.trail.starts.length}
           {loading ? "…" : ""}
         </p>
         <div className="pager__buttons">
           <Button
             type="button"
             className="button button--ghost"
-            inactive={trail.length <= 1}
-            onClick={() => setTrail((t) => (t === shown.trail ? t.slice(0, -1) : t))}
+            inactive={shown.trail.starts.length <= 1}
+            onClick={() => setTrail((t) => (t === shown.trail ? { ...t, starts: t.starts.slice(0, -1) } : t))}
           >
             {activityMessages.newer}
           </Button>
@@ -94,7 +107,7 @@ export function ActivityPanel() {
             type="button"
             className="button button--ghost"
             inactive={page.next_before === null}
-            onClick={() => setTrail((t) => (t === shown.trail ? [...t, page.next_before] : t))}
+            onClick={() => setTrail((t) => (t === shown.trail ? { ...t, starts: [...t.starts, page.next_before] } : t))}
           >
             {activityMessages.older}
           </Button>

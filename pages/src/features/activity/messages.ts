@@ -9,7 +9,15 @@ export const activityMessages = {
   loadFailed: { title: "Erro", description: "Erro ao carregar a atividade", variant: "destructive" },
   newer: "Mais recentes",
   older: "Mais antigas",
-  leadNote: "Leads aparecem só pelo identificador: excluídos, não deixam dados pessoais aqui.",
+  leadNote: "Cada lead aparece com o nome que tem hoje; um lead excluído não deixa dados pessoais aqui.",
+  leadGone: "lead excluído",
+  everyone: "Todas as pessoas",
+  everything: "Todas as ações",
+  personLabel: "Pessoa",
+  actionLabel: "Ação",
+  periodLabel: "Período",
+  clear: "Limpar filtros",
+  emptyFiltered: "Nenhuma atividade com esses filtros",
 } satisfies Record<string, string | ToastInput>;
 
 /** Each recorded action, as staff read it. */
@@ -26,7 +34,8 @@ export const actionNames: Record<string, string> = {
   remove_owner: "Tirou o papel de responsável",
   approve: "Aprovou o acesso",
   refuse: "Recusou o acesso",
-  permissions: "Mudou as permissões de exportar CSV e excluir leads",
+  permissions: "Mudou as permissões de um colega",
+  bulk_read: "Viu muitos leads na lista sem trabalhá-los",
   export: "Exportou leads (CSV)",
   mark_sent: "Marcou lead como enviado",
   unmark_sent: "Desfez a marcação de lead como enviado",
@@ -35,3 +44,44 @@ export const actionNames: Record<string, string> = {
   resend: "Reenviou lead ao Jetimob",
   delete: "Excluiu lead",
 };
+
+/** Each right as an owner gives or takes it. */
+const RIGHT_NAMES: Record<string, string> = {
+  export: "exportar CSV",
+  delete: "excluir leads",
+  mark_sent: "marcar leads como enviados",
+};
+
+/** What a permission change did: 'Tirou a permissão de exportar CSV'. */
+export function permissionChange(right: string | undefined, allowed: boolean | undefined): string | null {
+  const name = right ? RIGHT_NAMES[right] : undefined;
+  if (!name || allowed === undefined) return null;
+  return `${allowed ? "Deu" : "Tirou"} a permissão de ${name}`;
+}
+
+const count = (n: number) => n.toLocaleString("pt-BR");
+const leads = (n: number) => (n === 1 ? "1 lead" : `${count(n)} leads`);
+
+/** An export's rows and how it ended, as a line under it. */
+export function exportOutcome(rows: number | undefined, state: string | undefined): string | null {
+  if (rows === undefined) return null;
+  switch (state) {
+    case "complete":
+      return rows === 0 ? "Nenhum lead exportado" : rows === 1 ? "1 lead exportado" : `${count(rows)} leads exportados`;
+    case "right_taken":
+      return `Interrompida após ${leads(rows)}: a permissão de exportar foi retirada`;
+    case "session_ended":
+      return `Interrompida após ${leads(rows)}: a sessão foi encerrada`;
+    case "failed":
+      return `Interrompida após ${leads(rows)}: erro ao ler os leads`;
+    default:
+      return `Não concluída: ${leads(rows)} enviados até agora`;
+  }
+}
+
+/** How much someone without 'Exportar CSV' read and worked in the hour. */
+export function bulkRead(read: number | undefined, worked: number | undefined): string | null {
+  if (read === undefined || worked === undefined) return null;
+  const done = worked === 0 ? "nenhum trabalhado" : worked === 1 ? "1 trabalhado" : `${count(worked)} trabalhados`;
+  return `${leads(read)} vistos na lista em uma hora, ${done}`;
+}

@@ -40,6 +40,7 @@ export function LeadCard({ story, actions }: Props) {
             lead={lead}
             busy={actions.busy[lead.id]}
             crmConfigured={story.crm_configured}
+            rights={story.rights}
             onMarkSent={actions.onMarkSent}
             onResend={actions.onResend}
             onDelete={actions.onDelete}

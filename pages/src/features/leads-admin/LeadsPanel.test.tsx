@@ -16,6 +16,7 @@ const EMPTY: LeadsPage = {
   pending_changes: 0,
   crm_configured: true,
   incident: null,
+  rights: { export: true, delete: true, mark_sent: true },
 };
 
 /** Every list the panel asks the worker for, as its query's parameters. */

@@ -28,7 +28,8 @@ export function LeadsPanel() {
   starts.current ??= new PageStarts();
   // The page on screen comes with its tag: a reload asks only whether it changed.
   // Without `keep`: a view that failed shows nothing of another under its filter.
-  const { data, loading, failed, said, load, retry, reload } = useLoad<ListParams, TaggedPage>({
+  // A new view refused for the hour (429, no 'Exportar CSV') is said in the worker's own words.
+  const { data, loading, failed, refusal, said, load, retry, reload } = useLoad<ListParams, TaggedPage>({
     fetch: async (view, signal, shown) => {
       const tagged = await fetchLeads(view, starts.current?.get(toSearch(view)), signal, shown);
       const { page } = tagged;
@@ -41,6 +42,7 @@ export function LeadsPanel() {
       return tagged;
     },
     failure: panelMessages.loadFailed,
+    refusals: [429],
     announce: ({ page }) => (page.leads.length === 0 ? panelMessages.empty : pageSummary(page)),
   });
   const page = data?.page ?? null;
@@ -101,7 +103,7 @@ export function LeadsPanel() {
           <h2 id="leads-title" ref={heading} tabIndex={-1}>
             Lista de Leads
           </h2>
-          <LeadsExportButton view={params} />
+          {page?.rights.export && <LeadsExportButton view={params} onFailed={() => void reload()} />}
         </div>
 
         <div className="toolbar">
@@ -118,7 +120,13 @@ export function LeadsPanel() {
           {said}
         </p>
 
-        {!page && loading ? (
+        {refusal ? (
+          <div className="notice notice--limit" role="alert">
+            <p className="notice__title">{panelMessages.readLimitTitle}</p>
+            <p>{refusal.message}</p>
+            <p>{panelMessages.readLimitNote}</p>
+          </div>
+        ) : !page && loading ? (
           <p className="list-status" role="status">
             {panelMessages.loading}
           </p>
@@ -132,6 +140,7 @@ export function LeadsPanel() {
               leads={page.leads}
               busy={actions.busy}
               crmConfigured={page.crm_configured}
+              rights={page.rights}
               onMarkSent={actions.onMarkSent}
               onResend={actions.onResend}
               onDelete={actions.onDelete}

@@ -3,7 +3,7 @@ import { EmailAddress } from "../../components/EmailAddress";
 import { formatDate } from "../../lib/format";
 import { Link } from "../../lib/Link";
 import { useRouter } from "../../lib/router";
-import type { Lead } from "./api";
+import type { Lead, Rights } from "./api";
 import { attributionNotes, mailtoHref, whatsappChat } from "./format";
 import { LeadActions } from "./LeadActions";
 import { StatusBadge } from "./StatusBadge";
@@ -13,6 +13,7 @@ type Props = {
   leads: Lead[];
   busy: Record<string, boolean>;
   crmConfigured: boolean;
+  rights: Rights;
   loading: boolean;
   onMarkSent: (lead: Lead) => void;
   onResend: (lead: Lead) => void;
@@ -20,7 +21,7 @@ type Props = {
 };
 
 /** The leads, newest first: a table on wide screens, one card per lead on phones. */
-export function LeadsTable({ leads, busy, crmConfigured, loading, onMarkSent, onResend, onDelete }: Props) {
+export function LeadsTable({ leads, busy, crmConfigured, rights, loading, onMarkSent, onResend, onDelete }: Props) {
   const { navigate } = useRouter();
   // A click anywhere on a row (but on its links and buttons) opens the lead;
   // the name is the link a keyboard reaches.
@@ -90,6 +91,7 @@ export function LeadsTable({ leads, busy, crmConfigured, loading, onMarkSent, on
                   lead={lead}
                   busy={busy[lead.id]}
                   crmConfigured={crmConfigured}
+                  rights={rights}
                   onMarkSent={onMarkSent}
                   onResend={onResend}
                   onDelete={onDelete}

@@ -7,8 +7,15 @@ type Period = Pick<ListFilters, "de" | "ate">;
 const ALL = "todo";
 const CHOSEN = "escolhido";
 
+type Props = {
+  period: Period;
+  onChange: (period: Period) => void;
+  /** The select's id, where a page has more than one toolbar ('Atividade'). */
+  id?: string;
+};
+
 /** The toolbar's period: every lead, or those of today or of the last 7 or 30 days (Brasília days). */
-export function PeriodSelect({ period, onChange }: { period: Period; onChange: (period: Period) => void }) {
+export function PeriodSelect({ period, onChange, id = "lead-period" }: Props) {
   const today = brasiliaDay();
   const value =
     !period.de && !period.ate ? ALL : (recentPeriodOf({ from: period.de, to: period.ate }, today) ?? CHOSEN);
@@ -19,10 +26,10 @@ export function PeriodSelect({ period, onChange }: { period: Period; onChange: (
   };
   return (
     <div className="period-select">
-      <label htmlFor="lead-period" className="sr-only">
+      <label htmlFor={id} className="sr-only">
         Período
       </label>
-      <select id="lead-period" value={value} onChange={(e) => pick(e.target.value)}>
+      <select id={id} value={value} onChange={(e) => pick(e.target.value)}>
         <option value={ALL}>Todo o período</option>
         {RECENT_PERIODS.map((p) => (
           <option key={p.value} value={p.value}>

@@ -10,6 +10,11 @@ const FILTERS: { value: StatusFilter; label: string; count: (p: LeadsPage) => nu
   { value: "alteracoes", label: "Alteração pendente", count: (p) => p.pending_changes },
 ];
 
+/** A status filter's name as the toolbar shows it ('Pendentes' for `pendentes`). */
+export function statusFilterLabel(status: string): string | undefined {
+  return FILTERS.find((f) => f.value === status)?.label;
+}
+
 type Props = {
   status: StatusFilter;
   /** The page on screen, whose counts the buttons show. */

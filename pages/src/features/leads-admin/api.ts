@@ -73,6 +73,13 @@ export type Counts = {
   duplicates: number;
 };
 
+/**
+ * What the person signed in may do to leads: 'Exportar CSV', 'Excluir' and
+ * 'Marcar Enviado' (with 'Desfazer'). Owners may always; a colleague, what an
+ * owner left them. The panel shows only these buttons; the worker refuses the others.
+ */
+export type Rights = { export: boolean; delete: boolean; mark_sent: boolean };
+
 export type LeadsPage = {
   leads: Lead[];
   page: number;
@@ -88,6 +95,7 @@ export type LeadsPage = {
   crm_configured: boolean;
   /** While leads are not reaching Jetimob: what the owners' alert said. */
   incident: Incident | null;
+  rights: Rights;
 };
 
 export type Incident = {
@@ -232,6 +240,7 @@ export type LeadStory = {
   possible_duplicates: LinkedLead[];
   hidden: { submissions: number; attempts: number; actions: number };
   crm_configured: boolean;
+  rights: Rights;
 };
 
 export function fetchLeadStory(id: string, signal?: AbortSignal): Promise<LeadStory> {

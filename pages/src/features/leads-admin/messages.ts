@@ -21,6 +21,12 @@ export const panelMessages = {
   resendRefusedTitle: "O Jetimob não aceitou o lead",
   resendFailed: { title: "Erro ao reenviar lead", variant: "destructive" },
   exportFailed: { title: "Erro ao exportar leads", variant: "destructive" },
+  /** The download began and was cut (the right taken away, the session ended, the connection lost). */
+  exportCut:
+    "A exportação foi interrompida antes do fim e o arquivo não foi salvo. Se um responsável tirou sua permissão de exportar, peça-a de volta.",
+  /** Under the worker's own words when the list refused a new view (429): the leads seen this hour stay open. */
+  readLimitNote: "As páginas da lista que você já abriu nesta hora continuam disponíveis.",
+  readLimitTitle: "Limite de leads por hora",
   crmNotConfigured:
     "A integração com o Jetimob não está configurada: os leads ficam pendentes até as chaves serem cadastradas.",
 } satisfies Record<string, string | ToastInput>;

@@ -59,8 +59,9 @@ export function useLeadActions({ reload, deleted }: Options) {
           ? undefined
           : { label: panelMessages.undo, onClick: () => void onUndoMarkSent(lead) };
         toast({ ...panelMessages.marked, action: undo });
-      } catch {
-        toast(panelMessages.markFailed);
+      } catch (error) {
+        // The server's own words when it said why (an owner took 'Marcar Enviado' away).
+        toast({ ...panelMessages.markFailed, description: serverMessage(error) });
       }
       return false;
     });

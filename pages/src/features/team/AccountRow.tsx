@@ -33,6 +33,7 @@ export function AccountRow({ account, isYou, busy, onAct }: Props) {
           <div className="team-table__switches">
             <PermissionSwitch account={account} permission="export" busy={busy} onFlip={onAct} />
             <PermissionSwitch account={account} permission="delete" busy={busy} onFlip={onAct} />
+            <PermissionSwitch account={account} permission="mark-sent" busy={busy} onFlip={onAct} />
           </div>
         )}
       </td>

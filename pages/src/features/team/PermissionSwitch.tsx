@@ -10,11 +10,13 @@ type Props = {
 };
 
 /**
- * 'Exportar CSV' or 'Excluir leads' for a colleague, on or off. Its name
- * says whose it is ('Permitir que ana@… exporte CSV'): every row has the same two.
+ * 'Exportar CSV', 'Excluir leads' or 'Marcar enviado' for a colleague, on or off. Its name
+ * says whose it is ('Permitir que ana@… exporte CSV'): every row has the same three.
  */
 export function PermissionSwitch({ account, permission, busy, onFlip }: Props) {
-  const allowed = permission === "export" ? account.can_export : account.can_delete;
+  const allowed = { export: account.can_export, delete: account.can_delete, "mark-sent": account.can_mark_sent }[
+    permission
+  ];
   const words = permissionLabels[permission];
   return (
     <Button

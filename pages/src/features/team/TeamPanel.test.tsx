@@ -27,6 +27,8 @@ const EFFECTS: Record<string, Partial<Account>> = {
   "deny-export": { can_export: false },
   "allow-delete": { can_delete: true },
   "deny-delete": { can_delete: false },
+  "allow-mark-sent": { can_mark_sent: true },
+  "deny-mark-sent": { can_mark_sent: false },
 };
 
 beforeEach(() => {
@@ -136,6 +138,16 @@ describe("a colleague's permissions in 'Equipe'", () => {
     expect(acted).toEqual(["2/deny-export", "2/allow-delete"]);
     // The switch pressed keeps the focus: the row was drawn again around it.
     expect(document.activeElement).toBe(deletes);
+  });
+
+  it("has a third switch for 'Marcar enviado' (and its 'Desfazer')", async () => {
+    await openTeam();
+    const marks = screen.getByRole("switch", { name: `Permitir que ${BIA} marque leads como enviados` });
+    expect(marks.getAttribute("aria-checked")).toBe("true");
+    await userEvent.click(marks);
+    expect(await toast("Não pode mais marcar leads como enviados")).toBeTruthy();
+    expect(marks.getAttribute("aria-checked")).toBe("false");
+    expect(acted).toEqual(["2/deny-mark-sent"]);
   });
 
   it("say the worker's own words when it refuses a change", async () => {

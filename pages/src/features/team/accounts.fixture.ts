@@ -18,6 +18,7 @@ export function testAccount(id: string, email: string, extra: Partial<Account> =
     approved: true,
     can_export: true,
     can_delete: true,
+    can_mark_sent: true,
     ...extra,
   };
 }

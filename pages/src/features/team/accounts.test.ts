@@ -16,6 +16,15 @@ describe("otherAddresses", () => {
     expect(otherAddresses(team, ana, "5").map((a) => a.email)).toEqual(["ana+celular@imob.com.br"]);
     expect(otherAddresses(team, team[3] as Account, "5")).toEqual([]);
   });
+
+  it("names none for an alias: 'Desativar' on ana+x@, which anyone can sign up, switches off that row alone", () => {
+    const team = [
+      account("1", "ana@imob.com.br"),
+      account("2", "ana+x@imob.com.br"),
+      account("3", "ana+y@imob.com.br"),
+    ];
+    expect(otherAddresses(team, team[1] as Account, "9")).toEqual([]);
+  });
 });
 
 describe("an account waiting for approval", () => {

@@ -3,9 +3,12 @@ import { teamMessages } from "./messages";
 
 /**
  * The person's other accounts still on (`ana+x@` beside `ana@`: one mailbox),
- * which 'Desativar' switches off with `account`; never yours.
+ * which 'Desativar' on the mailbox's own address switches off with it; never
+ * yours. 'Desativar' on an alias (`ana+x@`, which anyone can sign up for
+ * Ana's mailbox) switches off that alias alone.
  */
 export function otherAddresses(accounts: Account[], account: Account, you: string): Account[] {
+  if (account.email !== account.mailbox) return [];
   return accounts.filter((a) => a.mailbox === account.mailbox && a.id !== account.id && a.id !== you && !a.disabled);
 }
 

@@ -15,9 +15,10 @@ export type Account = {
   live_sessions: number;
   /** An owner let it in (or nobody needed to: STAFF_APPROVAL off); confirmed and not yet: 'Aguardando aprovação'. */
   approved: boolean;
-  /** 'Exportar CSV' and 'Excluir' a lead: always for owners, for a colleague what an owner left them. */
+  /** 'Exportar CSV', 'Excluir' and 'Marcar Enviado' a lead: always for owners, for a colleague what an owner left them. */
   can_export: boolean;
   can_delete: boolean;
+  can_mark_sent: boolean;
   /** An incident alert the e-mail API refused to this address for a day, with none reaching it since. */
   alert_missed_at: string | null;
 };
@@ -25,7 +26,7 @@ export type Account = {
 export type Team = { accounts: Account[]; you: string };
 
 /** What an owner may give a colleague or take away (owners always may). */
-export type Permission = "export" | "delete";
+export type Permission = "export" | "delete" | "mark-sent";
 export type PermissionAction = `${"allow" | "deny"}-${Permission}`;
 
 /** What an owner can do to an account (the API's path segment). */

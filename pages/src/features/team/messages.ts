@@ -35,6 +35,7 @@ export const waitingNote = (count: number) =>
 export const permissionLabels: Record<Permission, { label: string; name: (email: string) => string }> = {
   export: { label: "Exportar CSV", name: (email) => `Permitir que ${email} exporte CSV` },
   delete: { label: "Excluir leads", name: (email) => `Permitir que ${email} exclua leads` },
+  "mark-sent": { label: "Marcar enviado", name: (email) => `Permitir que ${email} marque leads como enviados` },
 };
 
 /** Each action's button and the toast once it is done. */
@@ -50,4 +51,6 @@ export const actionLabels: Record<TeamAction, { button: string; done: string }> 
   "deny-export": { button: "Não permitir exportar CSV", done: "Não pode mais exportar CSV" },
   "allow-delete": { button: "Permitir excluir leads", done: "Pode excluir leads" },
   "deny-delete": { button: "Não permitir excluir leads", done: "Não pode mais excluir leads" },
+  "allow-mark-sent": { button: "Permitir marcar enviado", done: "Pode marcar leads como enviados" },
+  "deny-mark-sent": { button: "Não permitir marcar enviado", done: "Não pode mais marcar leads como enviados" },
 };

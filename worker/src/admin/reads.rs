@@ -1,0 +1,198 @@
+//! Reading the base through the list, for a colleague without 'Exportar
+//! CSV': what the export right keeps from them must not come page by page.
+//!
+//! The rule: each hour (a fixed window, on the hour) such a person is shown
+//! at most [`LEADS_READ`]`.max` leads by the list. A view of the list (its
+//! filter, search, period, campaign and page, as its address names them)
+//! costs the leads it shows the first time in the hour; the same view again
+//! (the panel's 30-second reload, an action that reloads it, coming back to
+//! the tab) costs nothing, so a tab left open never runs out. Searches are
+//! views like any other. A view is charged a full page before it is read
+//! (counted and checked in one statement, so parallel requests cannot slip
+//! past the limit together) and given back what it did not show. A lead's
+//! own page is not counted: its address comes from the list or a notice.
+//!
+//! Owners are told when someone reads far more than they work: once an hour
+//! at most, when a person has been shown [`NOTICE_AT`] leads or more in the
+//! hour and worked (marked, undid, resent, deleted, decided a change on)
+//! fewer than one lead for every [`WORK_RATIO`] read, an entry 'bulk_read'
+//! goes in 'Atividade' and every owner gets an e-mail.
+
+use serde::Deserialize;
+use sha2::{Digest, Sha256};
+
+use crate::audit_log::Action;
+use crate::auth::guard::Staff;
+use crate::db::{self, D1Database, D1PreparedStatement, query};
+use crate::rate_limit::{self, Limit};
+
+/// Leads the list shows one person without 'Exportar CSV' in an hour.
+pub const LEADS_READ: Limit = Limit {
+    name: "leads-read",
+    max: 500,
+    window_ms: 60 * 60 * 1000,
+    binding: None,
+};
+
+/// A view of the list already paid for this hour (its counter's row is the mark).
+const VIEWS: Limit = Limit {
+    name: "leads-view",
+    ..LEADS_READ
+};
+
+/// Leads read in an hour from which owners may be told.
+pub const NOTICE_AT: i64 = 250;
+/// Leads read per lead worked above which owners are told.
+pub const WORK_RATIO: i64 = 10;
+
+/// A view of the list by one person: who, and a digest of its address (no
+/// search term is kept as typed).
+pub struct View {
+    staff_id: String,
+    subject: String,
+}
+
+impl View {
+    pub fn new(staff: &Staff, query: &str) -> Self {
+        let digest = Sha256::digest(query.as_bytes());
+        Self {
+            staff_id: staff.user_id.clone(),
+            subject: format!("{}:{}", staff.user_id, crate::signing::hex(&digest[..8])),
+        }
+    }
+
+    /// Charges `cost` leads for the view unless it was paid for this hour;
+    /// then a row if it was (see [`Charge::from`]).
+    pub fn charge(&self, db: &D1Database, cost: i64, now: i64) -> [D1PreparedStatement; 2] {
+        [
+            rate_limit::charge(
+                db,
+                &LEADS_READ,
+                &self.staff_id,
+                cost,
+                now,
+                (&VIEWS, &self.subject),
+            ),
+            rate_limit::seen(db, &VIEWS, &self.subject, now),
+        ]
+    }
+}
+
+/// What charging a view decided.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Charge {
+    /// Charged this many leads: shown, it gets back what it did not show.
+    Charged(i64),
+    /// Paid for earlier this hour.
+    Free,
+    /// Over the hour's limit: refused.
+    Refused,
+}
+
+#[derive(Deserialize)]
+struct Seen {
+    #[allow(dead_code)]
+    seen: i64,
+}
+
+impl Charge {
+    /// From the results of [`View::charge`]'s statements, from `at` on.
+    pub fn from(results: &[db::D1Result], at: usize, cost: i64) -> worker::Result<Self> {
+        if db::returned_row(results, at) {
+            return Ok(Charge::Charged(cost));
+        }
+        Ok(match db::first_row::<Seen>(results, at + 1)? {
+            Some(_) => Charge::Free,
+            None => Charge::Refused,
+        })
+    }
+}
+
+/// An entry 'bulk_read' for `staff`, if this hour they were shown
+/// [`NOTICE_AT`] leads or more and worked fewer than one in [`WORK_RATIO`],
+/// and none was written this hour; it comes back (`read`, `worked`) when
+/// written. `?4` is the hour's start, `?8` the action's name.
+const BULK_READ_SQL: &str = "INSERT INTO audit_log (at, staff_id, staff_email, action, detail) \
+     SELECT ?1, ?2, ?3, ?8, json_object('read', r.count, 'worked', w.n, 'since', ?4) \
+     FROM rate_limits r, (SELECT count(DISTINCT lead_id) AS n FROM audit_log \
+                          WHERE staff_id = ?2 AND at >= ?4 AND lead_id IS NOT NULL) w \
+     WHERE r.key = ?5 AND r.window_start = ?4 AND r.count >= ?6 AND r.count > ?7 * w.n \
+       AND NOT EXISTS (SELECT 1 FROM audit_log \
+                       WHERE staff_id = ?2 AND action = ?8 AND at >= ?4) \
+     RETURNING json_extract(detail, '$.read') AS read, json_extract(detail, '$.worked') AS worked";
+
+/// What a person read and worked this hour, when owners are to be told.
+#[derive(Debug, Deserialize)]
+pub struct BulkRead {
+    pub read: i64,
+    pub worked: i64,
+}
+
+/// After a charged view was shown with `shown` leads: gives back what it
+/// did not show, marks the view paid for this hour, and writes the owners'
+/// entry if the reading now calls for one (read it with [`told`]).
+pub fn settle(
+    db: &D1Database,
+    staff: &Staff,
+    view: &View,
+    unused: i64,
+    charged_at: i64,
+) -> Vec<D1PreparedStatement> {
+    let hour = LEADS_READ.window_start(charged_at);
+    vec![
+        rate_limit::give_back(db, &LEADS_READ, &view.staff_id, unused, hour),
+        rate_limit::hit(db, &VIEWS, &view.subject, charged_at),
+        query!(
+            db,
+            BULK_READ_SQL,
+            charged_at,
+            staff.user_id,
+            staff.email,
+            hour,
+            LEADS_READ.key(&view.staff_id),
+            NOTICE_AT,
+            WORK_RATIO,
+            Action::BulkRead.name()
+        ),
+    ]
+}
+
+/// The owners' entry [`settle`] wrote, if it wrote one.
+pub fn told(results: &[db::D1Result]) -> worker::Result<Option<BulkRead>> {
+    db::first_row(results, 2)
+}
+
+/// When the hour that `now` falls in ends: when the list shows leads again.
+pub fn hour_ends(now: i64) -> i64 {
+    LEADS_READ.window_start(now) + LEADS_READ.window_ms
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_hour_is_on_the_hour_and_a_view_is_named_by_a_digest_of_its_address() {
+        let at = 1_767_225_600_000; // 2026-01-01T00:00Z
+        assert_eq!(hour_ends(at + 59 * 60 * 1000), at + 60 * 60 * 1000);
+        assert_eq!(hour_ends(at + 60 * 60 * 1000), at + 2 * 60 * 60 * 1000);
+        let staff = Staff {
+            user_id: "u1".into(),
+            email: "ana@x".into(),
+            session_id: "s".into(),
+            role: crate::auth::guard::Role::Staff,
+            approved: true,
+            rights: crate::auth::guard::Rights {
+                export: false,
+                delete: true,
+                mark_sent: true,
+            },
+        };
+        let a = View::new(&staff, "q=maria+silva");
+        assert!(a.subject.starts_with("u1:"));
+        assert!(!a.subject.contains("maria"));
+        assert_eq!(a.subject.len(), "u1:".len() + 16);
+        assert_ne!(a.subject, View::new(&staff, "q=maria+silva&page=2").subject);
+        assert_eq!(a.subject, View::new(&staff, "q=maria+silva").subject);
+    }
+}
