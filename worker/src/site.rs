@@ -193,9 +193,14 @@ pub fn content_security_policy(turnstile_on: bool, inline: &PageHashes) -> Strin
     };
     let hashes =
         |list: &[CspHash]| -> String { list.iter().map(|h| format!(" {}", h.source())).collect() };
+    // The gallery's images given as an address in agency.json (none: the site's own files).
+    let images: String = crate::agency::IMAGE_ORIGINS
+        .iter()
+        .map(|o| format!(" {o}"))
+        .collect();
     format!(
         "default-src 'self'; script-src 'self'{extra}{scripts}; style-src 'self'{styles}; \
-         img-src 'self' data:; font-src 'self'; connect-src 'self'{extra}; frame-src {frame}; \
+         img-src 'self' data:{images}; font-src 'self'; connect-src 'self'{extra}; frame-src {frame}; \
          frame-ancestors 'none'; base-uri 'self'; form-action 'self'; object-src 'none'",
         scripts = hashes(&inline.script),
         styles = hashes(&inline.style),
