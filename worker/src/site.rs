@@ -1,6 +1,7 @@
 //! Pages and assets: served from the static build, with the security headers
 //! every HTML answer carries; and the public settings the pages read at run time.
 
+pub mod disclosure;
 mod inline_hashes;
 
 use serde::Serialize;
@@ -11,6 +12,7 @@ use crate::dates::Day;
 use crate::http::{self, ApiResult, HeaderText};
 use crate::turnstile::{self, Turnstile};
 use crate::{assets, config, platform};
+use disclosure::AdsDisclosure;
 pub use inline_hashes::{CspHash, PageHashes};
 
 /// What `GET /api/config` tells the pages.
@@ -53,15 +55,23 @@ async fn serve_from_assets(req: &Request, env: &Env) -> worker::Result<Response>
     let https = req.url()?.scheme() == "https";
     let turnstile_on = Turnstile::from_env(env).is_some();
     let path = req.path();
-    let fetched = match shell_for(&path) {
-        Some(shell) => assets::file(env, shell).await?,
+    // The public pages that speak of the ads come in one variant per
+    // setting (site/disclosure.rs), each served at the page's own address.
+    let ads = AdsDisclosure::from_env(env);
+    let mut fetched = match (shell_for(&path), ads.page_for(&path)) {
+        _ if disclosure::is_variant_file(&path) => not_found(env, &ads).await?,
+        (Some(shell), _) => assets::file(env, shell).await?,
+        (None, Some(page)) => assets::file_for(env, &page, req).await?,
         // The visitor's own request, handed on as it came: another handle to
         // the same request (`Clone` of the handle, not the runtime's
         // `Request.clone()`), as `serve` still reads it to count the visit.
-        None => assets::answer(env, Request::from(Clone::clone(req.inner()))).await?,
+        (None, None) => assets::answer(env, Request::from(Clone::clone(req.inner()))).await?,
     };
     if fetched.status_code() == 404 {
         worker::console_warn!("404 page not found: {path}");
+        if ads.variant().is_some() {
+            fetched = not_found(env, &ads).await?;
+        }
     }
     let headers = own_headers(&fetched)?;
     let is_html = headers
@@ -76,6 +86,12 @@ async fn serve_from_assets(req: &Request, env: &Env) -> worker::Result<Response>
         headers.set(name, &value)?;
     }
     Ok(fetched.with_headers(headers))
+}
+
+/// The 404 page (the variant the settings name, if any), with its status.
+async fn not_found(env: &Env, ads: &AdsDisclosure) -> worker::Result<Response> {
+    let page = ads.page_for("/404").unwrap_or_else(|| "/404".to_string());
+    Ok(assets::file(env, &page).await?.with_status(404))
 }
 
 /// Counts the visit `req` is, if it is one, after the answer
