@@ -7,6 +7,7 @@ import { StaffLayout } from "../staff-shell/StaffLayout";
 import { fetchLeadStory, type LeadStory } from "./api";
 import { BackToList } from "./BackToList";
 import { LeadActionDialogs } from "./LeadActionDialogs";
+import { LeadAnswers } from "./LeadAnswers";
 import { LeadAttempts } from "./LeadAttempts";
 import { LeadCard } from "./LeadCard";
 import { LeadStaffActions } from "./LeadStaffActions";
@@ -86,6 +87,7 @@ function LeadStoryPanel() {
         changes={story.submissions.filter((s) => s.kind === "pending")}
         decided={() => void reload()}
       />
+      <LeadAnswers lead={story.lead} />
       <LeadSubmissions story={story} />
       <LeadAttempts story={story} />
       <LeadStaffActions story={story} />
