@@ -20,7 +20,7 @@ export const prerendered = [
 ];
 
 /** The public pages that speak of the ads: written once more for each of the ads' combinations. */
-export const disclosed = ["/", "/privacidade", "/obrigado", "/cadastro-nao-enviado", "/404"];
+export const disclosed = ["/", "/privacidade", "/obrigado", "/cadastro-nao-enviado"];
 
 /** Each combination that sends something, with its name (the worker's, worker/src/site/disclosure.rs). */
 export const adsVariants = ALL_VARIANTS.map((disclosure) => ({ disclosure, name: variantName(disclosure) ?? "" }));

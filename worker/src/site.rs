@@ -58,8 +58,8 @@ async fn serve_from_assets(req: &Request, env: &Env) -> worker::Result<Response>
     // The public pages that speak of the ads come in one variant per
     // setting (site/disclosure.rs), each served at the page's own address.
     let ads = AdsDisclosure::from_env(env);
-    let mut fetched = match (shell_for(&path), ads.page_for(&path)) {
-        _ if disclosure::is_variant_file(&path) => not_found(env, &ads).await?,
+    let fetched = match (shell_for(&path), ads.page_for(&path)) {
+        _ if disclosure::is_variant_file(&path) => not_found(env).await?,
         (Some(shell), _) => assets::file(env, shell).await?,
         (None, Some(page)) => assets::file_for(env, &page, req).await?,
         // The visitor's own request, handed on as it came: another handle to
@@ -69,9 +69,6 @@ async fn serve_from_assets(req: &Request, env: &Env) -> worker::Result<Response>
     };
     if fetched.status_code() == 404 {
         worker::console_warn!("404 page not found: {path}");
-        if ads.variant().is_some() {
-            fetched = not_found(env, &ads).await?;
-        }
     }
     let headers = own_headers(&fetched)?;
     let is_html = headers
@@ -88,10 +85,9 @@ async fn serve_from_assets(req: &Request, env: &Env) -> worker::Result<Response>
     Ok(fetched.with_headers(headers))
 }
 
-/// The 404 page (the variant the settings name, if any), with its status.
-async fn not_found(env: &Env, ads: &AdsDisclosure) -> worker::Result<Response> {
-    let page = ads.page_for("/404").unwrap_or_else(|| "/404".to_string());
-    Ok(assets::file(env, &page).await?.with_status(404))
+/// The 404 page, with its status.
+async fn not_found(env: &Env) -> worker::Result<Response> {
+    Ok(assets::file(env, "/404").await?.with_status(404))
 }
 
 /// Counts the visit `req` is, if it is one, after the answer

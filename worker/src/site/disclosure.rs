@@ -20,15 +20,9 @@ use crate::config;
 pub const VARIANTS_DIR: &str = "/_anuncios";
 
 /// The public pages that say it (in the line under the form, the footer's
-/// LGPD notice or the privacy page), by the address they are served at, and
-/// the variant's own address of each (the assets' canonical one).
-const PAGES: [(&str, &str); 5] = [
-    ("/", "/"),
-    ("/privacidade", "/privacidade"),
-    ("/obrigado", "/obrigado"),
-    ("/cadastro-nao-enviado", "/cadastro-nao-enviado"),
-    ("/404", "/404"),
-];
+/// LGPD notice or the privacy page), by the address they are served at (the
+/// 404 page has no footer), which is the variant's file's address too.
+const PAGES: [&str; 4] = ["/", "/privacidade", "/obrigado", "/cadastro-nao-enviado"];
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct AdsDisclosure {
@@ -96,7 +90,7 @@ impl AdsDisclosure {
         } else {
             path
         };
-        let (_, file) = PAGES.iter().find(|(served, _)| *served == path)?;
+        let file = PAGES.iter().find(|served| **served == path)?;
         Some(format!("{VARIANTS_DIR}/{variant}{file}"))
     }
 }

@@ -10,13 +10,13 @@ export function AdsRecipients({ disclosure: d }: { disclosure: AdsDisclosure }) 
       {d.meta && (
         <li>
           a Meta (Facebook e Instagram), que recebe de forma protegida os cadastros vindos dos anúncios dela, para
-          medi-los (veja “Medição dos anúncios”);
+          medi-los (veja “Medição dos anúncios”){d.google ? ";" : "."}
         </li>
       )}
       {d.google && (
         <li>
           o Google (Google Ads), que recebe de forma protegida os cadastros vindos dos anúncios dele, para medi-los
-          (veja “Medição dos anúncios”);
+          (veja “Medição dos anúncios”).
         </li>
       )}
     </>
@@ -63,8 +63,8 @@ export function PrivacyAds({ disclosure: d }: { disclosure: AdsDisclosure }) {
         )}
       </ul>
       <p>
-        O site continua sem cookies de publicidade e sem código da Meta ou do Google: o envio parte do nosso servidor,
-        depois do seu cadastro. A base legal é{" "}
+        O site continua sem cookies de publicidade e sem código das plataformas de anúncios: o envio parte do nosso
+        servidor, depois do seu cadastro. A base legal é{" "}
         {consent
           ? "o seu consentimento, que você pode retirar quando quiser"
           : `o legítimo interesse da ${agency.name} em medir a própria publicidade, com os seus dados protegidos dessa forma`}
