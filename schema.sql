@@ -59,7 +59,16 @@ CREATE TABLE leads (
   referrer_host     TEXT,
   -- The specification's 'Enviado' (0017): read from the delivery status,
   -- written by nobody.
-  jetimob_enviado   INTEGER GENERATED ALWAYS AS (delivery_status = 'sent') VIRTUAL
+  jetimob_enviado   INTEGER GENERATED ALWAYS AS (delivery_status = 'sent') VIRTUAL,
+  -- The WhatsApp number is a Brazilian landline ('fixo': a DDD and eight
+  -- digits starting 2 to 5), read from the number (0022): the team calls it.
+  landline          INTEGER
+                    GENERATED ALWAYS AS (whatsapp GLOB '+55[1-9][0-9][2-5]???????'
+                      AND NOT substr(whatsapp, 2) GLOB '*[^0-9]*') VIRTUAL,
+  -- The optional questions answered after 'Sucesso!' (agency.json): a JSON
+  -- object of question id → the option chosen; and when they last changed.
+  answers           TEXT CHECK (answers IS NULL OR json_valid(answers)),
+  answers_at        INTEGER
 );
 
 -- One lead per person: a repeat submission updates the existing row (its

@@ -34,9 +34,9 @@ export const MODERN_IMAGE = /\.(?:svg|webp|avif)$/i;
 /**
  * @typedef {{ path: string, kind: "html" | "js" | "css" | "font" | "image" | "other", via: string,
  *   raw: number, gzip: number, brotli: number }} Resource
- * @typedef {{ tag: string, src: string }} ImageTag
+ * @typedef {{ tag: string, src: string, lazy: boolean }} ImageTag
  * @typedef {{ raw: number, gzip: number, brotli: number }} Sizes
- * @typedef {{ resources: Resource[], later: Resource[], inline: { style: number, script: number },
+ * @typedef {{ resources: Resource[], later: Resource[], lazy: Resource[], inline: { style: number, script: number },
  *   thirdParty: string[], notLoaded: string[], images: ImageTag[],
  *   totals: Record<Resource["kind"] | "all", Sizes>, laterTotal: Sizes }} FirstLoad
  */
@@ -195,11 +195,18 @@ export async function measureFirstLoad(dist = DEFAULT_DIST) {
       notLoaded.push(href);
     }
   }
-  for (const [tag] of html.matchAll(/<(?:img|source)\b[^>]*>/gi)) {
+  /** @type {Map<string, Resource>} */
+  const lazy = new Map();
+  for (const match of html.matchAll(/<(?:img|source)\b[^>]*>/gi)) {
+    const [tag] = match;
     const src = attribute(tag, "src") ?? attribute(tag, "srcset")?.trim().split(/\s+/)[0];
     if (!src) continue;
-    images.push({ tag, src });
-    await visit(src, "/index.html", "<img>");
+    // A <source> is its <picture>'s: lazy when the <img> after it is.
+    const img = tag.startsWith("<img") ? tag : (html.slice(match.index).match(/<img\b[^>]*>/i)?.[0] ?? "");
+    const isLazy = attribute(img, "loading") === "lazy";
+    images.push({ tag, src, lazy: isLazy });
+    if (isLazy) await visit(src, "/index.html", "<img loading=lazy>: as it nears the screen", lazy);
+    else await visit(src, "/index.html", "<img>");
   }
   for (const [tag] of html.matchAll(/<meta\b[^>]*>/gi)) {
     const property = attribute(tag, "property") ?? attribute(tag, "name") ?? "";
@@ -230,6 +237,7 @@ export async function measureFirstLoad(dist = DEFAULT_DIST) {
   return {
     resources: list,
     later: laterList,
+    lazy: [...lazy.values()],
     inline,
     thirdParty,
     notLoaded: [...new Set(notLoaded)],
@@ -253,6 +261,8 @@ export function report(load) {
   for (const r of load.later) rows.push([r.path, r.kind, kb(r.raw), kb(r.gzip), kb(r.brotli)]);
   const l = load.laterTotal;
   rows.push(["total later", "", kb(l.raw), kb(l.gzip), kb(l.brotli)]);
+  rows.push(["images below the first screen (loading=lazy): fetched as they near it", "", "", "", ""]);
+  for (const r of load.lazy) rows.push([r.path, r.kind, kb(r.raw), kb(r.gzip), kb(r.brotli)]);
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   const lines = rows.map((r) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  "));
   const budget = (/** @type {string} */ name, /** @type {number} */ value, /** @type {number} */ max) =>

@@ -18,7 +18,9 @@ import { textCodePoints } from "./page-weight.mjs";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const dist = join(root, "pages/dist");
 const agencyConfig = JSON.parse(await readFile(join(root, "agency.json"), "utf8"));
-const { render, prerendered } = await import(pathToFileURL(join(root, ".build/prerender/entry-server.js")).href);
+const { render, prerendered, disclosed, adsVariants } = await import(
+  pathToFileURL(join(root, ".build/prerender/entry-server.js")).href
+);
 
 const template = await readFile(join(dist, "index.html"), "utf8");
 const manifest = JSON.parse(await readFile(join(dist, ".vite/manifest.json"), "utf8"));
@@ -50,6 +52,10 @@ if (!entry?.file || !boot?.file || !scriptTag || stylesheetTags.length !== (entr
   throw new Error("the built index.html or manifest does not have the script and stylesheets prerender.mjs expects");
 }
 const landingHtml = await render("/");
+/** The landing as each of the ads' combinations says it (worker/src/site/disclosure.rs serves the one its settings name). */
+const landingVariants = new Map(
+  await Promise.all(adsVariants.map(async ({ disclosure, name }) => [name, await render("/", disclosure)])),
+);
 
 /** `sha256-…` of an inline element's text, as a Content-Security-Policy source names it. */
 const cspHash = (text) => `sha256-${createHash("sha256").update(text, "utf8").digest("base64")}`;
@@ -94,7 +100,8 @@ async function landingFont(css) {
   const faces = css.match(/@font-face\{[^}]*font-family:\s*"?Fraunces"?[^}]*\}/g) ?? [];
   const url = faces[0]?.match(/url\(\s*"?(\/assets\/[^")]+\.woff2)"?\s*\)/)?.[1];
   if (faces.length !== 1 || !url) throw new Error("expected one @font-face for Fraunces in the landing's CSS");
-  const points = textCodePoints(landingHtml);
+  // Every variant's characters: the inline style, and so its CSP hash, is the same in all of them.
+  const points = textCodePoints([landingHtml, ...landingVariants.values()].join("\n"));
   const subset = await subsetFont(await readFile(join(dist, url)), String.fromCodePoint(...points), {
     targetFormat: "woff2",
   });
@@ -181,15 +188,29 @@ function head(path, title) {
   return tags.join("\n    ");
 }
 
+/** The page's HTML in its template; `variant` names the ads' combination it says (none: nothing is sent). */
+function pageOf(path, title, module, html, variant) {
+  const tags = module ? `${head(path, title)}\n    ${chunkTags(module)}` : head(path, title);
+  const root = variant ? `<div id="root" data-anuncios="${escapeHtml(variant)}">` : `<div id="root">`;
+  return (path === "/" ? landingTemplate : template)
+    .replace("<!--head-->", tags)
+    .replace('<div id="root">', root)
+    .replace("<!--app-->", () => html);
+}
+
 for (const { path, file, module, title } of prerendered) {
   const html = path === "/" ? landingHtml : await render(path);
-  const tags = module ? `${head(path, title)}\n    ${chunkTags(module)}` : head(path, title);
-  const page = (path === "/" ? landingTemplate : template)
-    .replace("<!--head-->", tags)
-    .replace("<!--app-->", () => html);
   await mkdir(dirname(join(dist, file)), { recursive: true });
-  await writeFile(join(dist, file), page);
+  await writeFile(join(dist, file), pageOf(path, title, module, html, null));
   console.log(`prerendered ${path} → pages/dist/${file}`);
+  if (!disclosed.includes(path)) continue;
+  for (const { disclosure, name } of adsVariants) {
+    const variantHtml = path === "/" ? landingVariants.get(name) : await render(path, disclosure);
+    const variantFile = join(dist, "_anuncios", name, file);
+    await mkdir(dirname(variantFile), { recursive: true });
+    await writeFile(variantFile, pageOf(path, title, module, variantHtml, name));
+  }
+  console.log(`prerendered ${path} for the ads' ${adsVariants.length} combinations → pages/dist/_anuncios/*/${file}`);
 }
 
 /** Served path → the hashes of its inline styles and scripts (read by worker/src/site/inline_hashes.rs). */

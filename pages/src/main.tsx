@@ -2,6 +2,7 @@ import { StrictMode } from "react";
 import { createRoot, hydrateRoot } from "react-dom/client";
 import { App } from "./app/App";
 import { routes } from "./app/routes";
+import { fromVariantName } from "./features/ads-disclosure/disclosure";
 import NotFound from "./features/not-found/NotFound";
 import { findRoute } from "./lib/routeMatch";
 
@@ -14,9 +15,10 @@ async function start() {
   const path = window.location.pathname;
   const route = findRoute(routes, path);
   const Page = route ? (await route.load()).default : NotFound;
+  const disclosure = fromVariantName(container.dataset.anuncios);
   const app = (
     <StrictMode>
-      <App path={path} page={Page} />
+      <App path={path} page={Page} disclosure={disclosure} />
     </StrictMode>
   );
 

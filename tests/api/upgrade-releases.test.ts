@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { postLead } from "../support/leads";
+import { Browser, postLead } from "../support/leads";
 import { eventually } from "../support/net";
 import {
   asUpgradedSince,
@@ -142,6 +142,26 @@ const RELEASES: Release[] = [
         }
         expect(entries.map((e) => e.lead_id)).toContain(entry.lead_id);
       },
+      "0022: its leads are mobiles, none marked 'fixo' or answered; a landline sent now is marked, and its answers kept":
+        async ({ app, before }) => {
+          const leads = await app.sql<{ id: string; landline: number; answers: string | null }>(
+            "SELECT id, landline, answers FROM leads",
+          );
+          expect(leads).toHaveLength(before.leads?.length ?? -1);
+          expect(leads.every((l) => l.landline === 0 && l.answers === null)).toBe(true);
+          const browser = new Browser();
+          const lead = { name: "Helena Fixo", email: "helena.fixo@example.com", whatsapp: "(49) 3566-1200" };
+          expect((await postLead(app, lead, { browser })).status).toBe(200);
+          const answered = await fetch(`${app.baseUrl}/functions/v1/lead-answers`, {
+            method: "POST",
+            headers: { "Content-Type": "application/json", Origin: app.baseUrl, Cookie: browser.header() ?? "" },
+            body: JSON.stringify({ question: "finalidade", answer: "Para morar" }),
+          });
+          expect(answered.status).toBe(200);
+          expect(await app.sql("SELECT landline, answers FROM leads WHERE email = ?1", lead.email)).toEqual([
+            { landline: 1, answers: JSON.stringify({ finalidade: "Para morar" }) },
+          ]);
+        },
     },
   },
 ];

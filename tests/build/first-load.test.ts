@@ -80,10 +80,32 @@ describe("the first load of the landing page, before the visitor touches the for
   });
 
   it("has only modern image formats with explicit sizes", () => {
-    for (const r of load.resources.filter((r) => r.kind === "image")) expect(r.path).toMatch(MODERN_IMAGE);
-    for (const { tag } of load.images) {
+    for (const r of [...load.resources, ...load.lazy].filter((r) => r.kind === "image")) {
+      expect(r.path).toMatch(MODERN_IMAGE);
+    }
+    for (const { tag } of load.images.filter((i) => i.tag.startsWith("<img"))) {
       expect(tag).toMatch(/\swidth="\d+"/);
       expect(tag).toMatch(/\sheight="\d+"/);
     }
+  });
+
+  it("shows the development in pictures below the first screen: described, sized, lazy, decoded off the main path", () => {
+    const gallery = load.images.filter((i) => i.src.startsWith("/galeria/"));
+    expect(gallery.length).toBeGreaterThanOrEqual(3);
+    for (const { tag, lazy } of gallery) {
+      expect(lazy, tag).toBe(true);
+      expect(tag).toMatch(/\salt="[^"]{20,}"/);
+      expect(tag).toMatch(/\sdecoding="async"/);
+    }
+    // Fetched as they near the screen, never part of the first load's bytes.
+    expect(load.resources.filter((r) => r.path.startsWith("/galeria/"))).toEqual([]);
+    expect(load.lazy.map((r) => r.path).sort()).toEqual(gallery.map((i) => i.src).sort());
+  });
+
+  it("links to the maps app, and embeds no map", () => {
+    expect(html).toMatch(
+      /<a [^>]*href="https:\/\/www\.google\.com\/maps\/search\/\?api=1&amp;query=[^"]+"[^>]*>Abrir no mapa<\/a>/,
+    );
+    expect(html).not.toMatch(/<iframe\b/i);
   });
 });

@@ -43,7 +43,7 @@ describe("the prerendered landing page (pages/dist/index.html)", () => {
     expect(html).toMatch(
       /<button\b[^>]*type="submit"[^>]*>Quero meu acesso antecipado ao lançamento exclusivo<\/button>/,
     );
-    expect(text).toContain("Vagas limitadas");
+    expect(text).toContain("As vagas do pré-cadastro são limitadas");
     expect(html).toMatch(/<form\b[^>]*method="post"/);
   });
 
@@ -93,8 +93,9 @@ describe("the hashes the worker puts in the Content-Security-Policy (pages/dist/
   });
 
   it("leave every other page without inline code, as its policy allows none", async () => {
+    // The landing's variants for the ads' settings (`_anuncios/*/index.html`) are the landing.
     const pages = (await readdir(DEFAULT_DIST, { recursive: true }))
-      .filter((f) => f.endsWith(".html") && f !== "index.html")
+      .filter((f) => f.endsWith(".html") && !f.endsWith("index.html"))
       .map((f) => relative(DEFAULT_DIST, join(DEFAULT_DIST, f)));
     expect(pages.length).toBeGreaterThan(5);
     for (const page of pages) {
@@ -104,6 +105,25 @@ describe("the hashes the worker puts in the Content-Security-Policy (pages/dist/
         inlineElements(other, "script").filter((s) => s.text.trim() !== ""),
         page,
       ).toEqual([]);
+    }
+  });
+
+  it("writes the landing once per ads' setting with the same inline style and loader, so its hashes hold", async () => {
+    const variants = (await readdir(join(DEFAULT_DIST, "_anuncios"))).sort();
+    expect(variants).toEqual([
+      "google",
+      "google-consentimento",
+      "meta",
+      "meta-consentimento",
+      "meta-google",
+      "meta-google-consentimento",
+    ]);
+    const inline = (page: string) =>
+      [...inlineElements(page, "style"), ...inlineElements(page, "script")].map((e) => e.text);
+    for (const variant of variants) {
+      const page = await readFile(join(DEFAULT_DIST, "_anuncios", variant, "index.html"), "utf8");
+      expect(inline(page), variant).toEqual(inline(html));
+      expect(page).toContain(`<div id="root" data-anuncios="${variant}">`);
     }
   });
 });

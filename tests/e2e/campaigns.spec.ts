@@ -21,7 +21,7 @@ async function arrive(page: Page, url: string, person?: Person) {
   if (!person) return;
   await fillLeadForm(page, person);
   await page.getByRole("button", { name: LEAD_SUBMIT }).click();
-  await expect(page.getByRole("status").filter({ hasText: "Sucesso!" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Sucesso!" })).toBeVisible();
 }
 
 /** The visits the worker has counted for the ad (it counts each after answering the page). */

@@ -33,6 +33,9 @@ async function followClosingCall(page: Page): Promise<void> {
   await expect(page.getByLabel("Nome completo")).toBeInViewport();
 }
 
+/** 'Sucesso!', in the form's place once a lead went. */
+const sentState = (page: Page) => page.getByRole("heading", { name: "Sucesso!" });
+
 /** `49999998888` as the form shows it once its script runs: `(49) 99999-8888`. */
 const formatted = (digits: string) => `(${digits.slice(0, 2)}) ${digits.slice(2, 7)}-${digits.slice(7)}`;
 
@@ -52,7 +55,7 @@ test.describe("landing page", () => {
     await expect(page.getByLabel("WhatsApp com DDD")).toHaveAttribute("inputmode", "tel");
     await expect(page.getByRole("button", { name: SUBMIT })).toBeVisible();
     await expect(page.getByRole("link", { name: "Acesso Administrativo" })).toHaveAttribute("href", "/auth");
-    await expect(page.getByText(/vagas limitadas/i).first()).toBeVisible();
+    await expect(page.getByText(/vagas do pré-cadastro são limitadas/i).first()).toBeVisible();
     await expect(page.locator(".benefit")).toHaveCount(3);
     await expect(page.getByText(/10 anos/).first()).toBeVisible();
     await expect(page.getByText(/vinícola/i).first()).toBeVisible();
@@ -81,12 +84,12 @@ test.describe("landing page", () => {
     await field.pressSequentially(`55 ${person.whatsappDigits}`);
     await expect(field).toHaveValue(`+55 ${formatted(person.whatsappDigits)}`);
     await page.getByRole("button", { name: SUBMIT }).click();
-    await expect(page.getByRole("status").filter({ hasText: "Sucesso!" })).toBeVisible();
+    await expect(sentState(page)).toBeVisible();
     const rows = await sql("SELECT whatsapp FROM leads WHERE email = ?1", person.email);
     expect(rows).toEqual([{ whatsapp: `+55${person.whatsappDigits}` }]);
   });
 
-  test("says 'Sucesso!' and an error through live regions that arrive empty, so screen readers announce them", async ({
+  test("says an error the form cannot pin on a field through a live region that arrives empty, so screen readers announce it", async ({
     page,
   }, testInfo) => {
     // A live region that enters the page already holding its words may go
@@ -110,18 +113,12 @@ test.describe("landing page", () => {
         }
       }).observe(document.body, { childList: true, subtree: true });
     });
-    await fillLeadForm(page, uniquePerson(testInfo));
-    await page.getByRole("button", { name: SUBMIT }).click();
-    await expect(page.getByRole("status").filter({ hasText: "Sucesso!" })).toBeVisible();
     await page.route(`**${LEAD_PATH}`, (route) => route.abort("connectionrefused"));
     await fillLeadForm(page, uniquePerson(testInfo));
     await page.getByRole("button", { name: SUBMIT }).click();
     await expect(page.getByRole("alert").filter({ hasText: "Erro" })).toBeVisible();
     const arrivals = await page.evaluate(() => (window as unknown as { toastArrivals: unknown[] }).toastArrivals);
-    expect(arrivals).toEqual([
-      { role: "status", text: "" },
-      { role: "alert", text: "" },
-    ]);
+    expect(arrivals).toEqual([{ role: "alert", text: "" }]);
   });
 
   test("keeps what was typed while the visitor reads the privacy notice and comes back", async ({ page }, testInfo) => {
@@ -136,7 +133,7 @@ test.describe("landing page", () => {
     await expect(page.getByLabel("WhatsApp com DDD")).toHaveValue(formatted(person.whatsappDigits));
     // And once sent, the form that comes back after the notice is empty.
     await page.getByRole("button", { name: SUBMIT }).click();
-    await expect(page.getByRole("status").filter({ hasText: "Sucesso!" })).toBeVisible();
+    await expect(sentState(page)).toBeVisible();
     await page.getByRole("link", { name: "Política de Privacidade" }).first().click();
     await page.getByRole("link", { name: /página inicial/ }).click();
     await expect(page.getByLabel("Nome completo")).toHaveValue("");
@@ -188,23 +185,22 @@ test.describe("landing page", () => {
     const corrected = page.waitForResponse((r) => r.url().endsWith(LEAD_PATH) && r.status() === 200);
     await page.getByRole("button", { name: SUBMIT }).click();
     await corrected;
-    await expect(page.getByLabel("E-mail")).toHaveValue("");
+    await expect(sentState(page)).toBeVisible();
     expect(await sql("SELECT email FROM leads WHERE whatsapp = ?1", `+55${person.whatsappDigits}`)).toEqual([
       { email: person.email },
     ]);
   });
 
-  test("sends a lead: success toast, cleared form, the lead in D1 with its campaign", async ({ page }, testInfo) => {
+  test("sends a lead: 'Sucesso!' in the form's place, the lead in D1 with its campaign", async ({ page }, testInfo) => {
     const person = uniquePerson(testInfo);
     await openLanding(page, "/?utm_source=instagram&utm_campaign=pre-lancamento&gclid=abc123");
     await fillLeadForm(page, person);
     await page.getByRole("button", { name: SUBMIT }).click();
 
-    const toast = page.getByRole("status").filter({ hasText: "Sucesso!" });
-    await expect(toast).toContainText("Seus dados foram enviados. Em breve entraremos em contato.");
-    await expect(page.getByLabel("Nome completo")).toHaveValue("");
-    await expect(page.getByLabel("E-mail")).toHaveValue("");
-    await expect(page.getByLabel("WhatsApp com DDD")).toHaveValue("");
+    await expect(sentState(page)).toBeVisible();
+    await expect(page.getByText("Seus dados foram enviados. Em breve entraremos em contato.")).toBeVisible();
+    await expect(page.getByLabel("Nome completo")).toHaveCount(0);
+    await expect(page.getByRole("button", { name: SUBMIT })).toHaveCount(0);
     await screenshot(page, testInfo, "landing-success");
 
     const rows = await sql(
@@ -240,11 +236,11 @@ test.describe("landing page", () => {
     await expect(suggestion).toHaveCount(0);
 
     await page.getByRole("button", { name: SUBMIT }).click();
-    await expect(page.getByRole("status").filter({ hasText: "Sucesso!" })).toBeVisible();
+    await expect(sentState(page)).toBeVisible();
     const chat = page.getByRole("link", { name: "Falar com a equipe no WhatsApp" });
     await expect(chat).toHaveAttribute(
       "href",
-      `https://wa.me/5549999990000?text=${encodeURIComponent("Olá! Acabei de me cadastrar no pré-lançamento do Recanto das Videiras e gostaria de saber mais.")}`,
+      `https://wa.me/5549999990000?text=${encodeURIComponent(`Olá! Sou ${person.name}, acabei de me cadastrar no pré-lançamento do Recanto das Videiras e gostaria de saber mais.`)}`,
     );
     await expect(chat).toHaveAttribute("target", "_blank");
     await screenshot(page, testInfo, "landing-sent-chat");
@@ -253,7 +249,9 @@ test.describe("landing page", () => {
     ]);
   });
 
-  test("asks for every field when one is empty, even without the browser's own checks", async ({ page }, testInfo) => {
+  test("asks for every field when one is empty, beside the field alone, even without the browser's own checks", async ({
+    page,
+  }, testInfo) => {
     let posted = false;
     page.on("request", (r) => {
       if (r.url().includes(LEAD_PATH)) posted = true;
@@ -264,14 +262,17 @@ test.describe("landing page", () => {
     });
     await page.getByLabel("Nome completo").fill("Ana");
     await page.getByRole("button", { name: SUBMIT }).click();
-    const toast = page.getByRole("alert").filter({ hasText: "Campos obrigatórios" });
-    await expect(toast).toContainText("Por favor, preencha todos os campos.");
     await expect(page.getByLabel("E-mail")).toHaveAttribute("aria-invalid", "true");
+    await expect(page.getByLabel("E-mail")).toBeFocused();
+    await expect(page.getByLabel("E-mail")).toHaveAccessibleDescription("Campo obrigatório.");
+    await expect(page.getByLabel("WhatsApp com DDD")).toHaveAccessibleDescription("Campo obrigatório.");
+    // What no field explains is for the toast; here every field explains itself.
+    await expect(page.locator(".toast")).toHaveCount(0);
     expect(posted).toBe(false);
     await screenshot(page, testInfo, "landing-required");
   });
 
-  test("shows the server's reason beside the field it rejected", async ({ page }, testInfo) => {
+  test("shows the server's reason beside the field it rejected, and no generic toast", async ({ page }, testInfo) => {
     const person = uniquePerson(testInfo);
     await openLanding(page);
     await fillLeadForm(page, { ...person, whatsappDigits: "23999998888" });
@@ -284,10 +285,9 @@ test.describe("landing page", () => {
         if (field.id === "lead-whatsapp") seen.push(field.getAttribute("aria-describedby") ?? "none");
       });
     });
+    const answered = page.waitForResponse((r) => r.url().endsWith(LEAD_PATH));
     await page.getByRole("button", { name: SUBMIT }).click();
-    await expect(page.getByRole("alert").filter({ hasText: "Erro" })).toContainText(
-      "Houve um erro ao enviar seus dados. Tente novamente.",
-    );
+    expect((await answered).status()).toBe(422);
     const whatsapp = page.getByLabel("WhatsApp com DDD");
     await expect(whatsapp).toHaveAttribute("aria-invalid", "true");
     await expect(whatsapp).toHaveAccessibleDescription(/DDD inválido/);
@@ -296,29 +296,16 @@ test.describe("landing page", () => {
     expect(await page.evaluate(() => (window as unknown as { describedAtFocus: string[] }).describedAtFocus)).toEqual([
       "lead-whatsapp-error",
     ]);
+    await expect(page.locator(".toast")).toHaveCount(0);
     await screenshot(page, testInfo, "landing-field-error");
     expect(await sql("SELECT id FROM leads WHERE email = ?1", person.email)).toEqual([]);
   });
 
-  test("says under the button that the lead went, after 'Sucesso!' has gone, and what failed when it did not", async ({
+  test("says under the button what failed, after the toast has gone, and gives the button the focus to try again", async ({
     page,
   }, testInfo) => {
     await page.clock.install();
     await openLanding(page);
-    await fillLeadForm(page, uniquePerson(testInfo));
-    await page.getByRole("button", { name: SUBMIT }).click();
-    await expect(page.getByRole("status").filter({ hasText: "Sucesso!" })).toBeVisible();
-    const sent = page.getByText("Recebemos seus dados! Você está no grupo de pré-cadastro");
-    await expect(sent).toBeFocused();
-    await page.clock.runFor(7_000);
-    await expect(page.getByRole("status").filter({ hasText: "Sucesso!" })).toHaveCount(0);
-    await expect(sent).toBeVisible();
-    await screenshot(page, testInfo, "landing-sent");
-    // Typing again starts a new lead: the note goes.
-    await page.getByLabel("Nome completo").fill("Outra Pessoa");
-    await expect(sent).toBeHidden();
-
-    // The server fails: the toast goes, the note stays, and the button has focus to try again.
     await page.route(`**${LEAD_PATH}`, (route) =>
       route.fulfill({ status: 500, contentType: "application/json", body: '{"success":false}' }),
     );
@@ -329,6 +316,7 @@ test.describe("landing page", () => {
       .filter({ hasText: "Seus dados não foram enviados. Tente novamente em instantes." });
     await expect(failed).toBeVisible();
     await page.clock.runFor(7_000);
+    await expect(page.locator(".toast")).toHaveCount(0);
     await expect(failed).toBeVisible();
     await expect(page.getByRole("button", { name: SUBMIT })).toBeFocused();
   });
@@ -400,7 +388,7 @@ test.describe("landing page", () => {
     await page.getByRole("button", { name: SUBMIT }).click();
     await expect(page.getByRole("button", { name: "Enviando..." })).toBeDisabled();
     release();
-    await expect(page.getByRole("status").filter({ hasText: "Sucesso!" })).toBeVisible();
+    await expect(sentState(page)).toBeVisible();
   });
 
   test("the closing call scrolls smoothly to the form and focuses its first field", async ({ page }) => {
@@ -509,10 +497,8 @@ test.describe("before the page's script arrives", () => {
     await expect(page.getByLabel("WhatsApp com DDD")).toHaveValue(formatted(person.whatsappDigits));
 
     await page.getByRole("button", { name: SUBMIT }).click();
-    await expect(page.getByRole("status").filter({ hasText: "Sucesso!" })).toContainText(
-      "Seus dados foram enviados. Em breve entraremos em contato.",
-    );
-    await expect(page.getByLabel("Nome completo")).toHaveValue("");
+    await expect(sentState(page)).toBeVisible();
+    await expect(page.getByText("Seus dados foram enviados. Em breve entraremos em contato.")).toBeVisible();
     expect(await sql("SELECT name, whatsapp FROM leads WHERE email = ?1", person.email)).toEqual([
       { name: person.name, whatsapp: `+55${person.whatsappDigits}` },
     ]);
@@ -559,7 +545,7 @@ test.describe("before the page's script arrives", () => {
       expect(answer.status()).toBe(303);
       expect(new URL(answer.headers().location ?? "", answer.url()).pathname).toBe("/obrigado");
       await expect(page).toHaveURL(/\/obrigado$/);
-      await expect(page.getByRole("heading", { name: "Recebemos seus dados!" })).toBeVisible();
+      await expect(sentState(page)).toBeVisible();
       expect(
         await sql("SELECT whatsapp, origem, utm_campaign, gclid, page_url FROM leads WHERE email = ?1", person.email),
       ).toEqual([
@@ -611,7 +597,7 @@ test.describe("before the page's script arrives", () => {
     await expect(page).toHaveURL(/\/$/);
     await fillLeadForm(page, person);
     await page.getByRole("button", { name: SUBMIT }).click();
-    await expect(page.getByRole("status").filter({ hasText: "Sucesso!" })).toBeVisible();
+    await expect(sentState(page)).toBeVisible();
     expect(await sql("SELECT origem, utm_campaign FROM leads WHERE email = ?1", person.email)).toEqual([
       { origem: "instagram", utm_campaign: "pre-lancamento" },
     ]);
@@ -628,7 +614,7 @@ test.describe("without JavaScript", () => {
     await fillLeadForm(page, person, { script: false });
     await page.getByRole("button", { name: SUBMIT }).click();
     await expect(page).toHaveURL(/\/obrigado$/);
-    await expect(page.getByRole("heading", { name: "Recebemos seus dados!" })).toBeVisible();
+    await expect(sentState(page)).toBeVisible();
     await expect(page.getByRole("link", { name: "Falar com a equipe no WhatsApp" })).toHaveAttribute(
       "href",
       /^https:\/\/wa\.me\/5549999990000\?text=Ol%C3%A1!%20Acabei%20de%20me%20cadastrar/,

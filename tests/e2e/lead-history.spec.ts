@@ -25,7 +25,7 @@ async function sendLead(page: Page, person: Person) {
   await openLanding(page);
   await fillLeadForm(page, person);
   await page.getByRole("button", { name: LEAD_SUBMIT }).click();
-  await expect(page.getByRole("status").filter({ hasText: "Sucesso!" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Sucesso!" })).toBeVisible();
 }
 
 test("a visitor corrects a number on the landing; the panel shows the new one and the lead's story", async ({

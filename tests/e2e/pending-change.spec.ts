@@ -24,7 +24,7 @@ test("a change sent from another browser waits on the lead's page, and 'Aceitar'
   await openLanding(page);
   await fillLeadForm(page, person);
   await page.getByRole("button", { name: LEAD_SUBMIT }).click();
-  await expect(page.getByRole("status").filter({ hasText: "Sucesso!" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Sucesso!" })).toBeVisible();
 
   // Another browser, with the lead's e-mail and another name: 'Sucesso!' too.
   const stranger = await request.post(LEAD_PATH, {

@@ -96,6 +96,14 @@ const COLUMNS_ADDED: Record<
     staff_users: () => ({ can_mark_sent: 1 }),
     audit_log: () => ({ detail: null }),
   },
+  // A landline is marked 'fixo', read from the number; nothing answered yet.
+  22: {
+    leads: (row) => ({
+      landline: /^\+55[1-9]\d[2-5]\d{7}$/.test(String(row.whatsapp)) ? 1 : 0,
+      answers: null,
+      answers_at: null,
+    }),
+  },
   // Every account there before is approved, with both permissions.
   16: {
     staff_users: (row) => ({ approved_at: row.confirmed_at, can_export: 1, can_delete: 1 }),

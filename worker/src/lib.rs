@@ -46,6 +46,10 @@ pub async fn fetch(req: Request, env: Env, ctx: Context) -> worker::Result<Respo
             Method::Post => leads::submit::handle(req, &env, &ctx).await,
             _ => Err(ApiError::MethodNotAllowed("POST")),
         },
+        "/functions/v1/lead-answers" => match method {
+            Method::Post => leads::answers::handle(req, &env).await,
+            _ => Err(ApiError::MethodNotAllowed("POST")),
+        },
         "/api/health" => match method {
             Method::Get => health::check(&env).await,
             _ => Err(ApiError::MethodNotAllowed("GET")),

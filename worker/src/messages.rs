@@ -24,6 +24,11 @@ pub const WHATSAPP_INVALID: &str = "Informe o WhatsApp com DDD, como (49) 99999-
 pub const WHATSAPP_BAD_DDD: &str = "DDD inválido. Confira os dois primeiros dígitos do número.";
 pub const WHATSAPP_MOBILE_NINE: &str =
     "Celulares têm 9 dígitos depois do DDD, começando por 9. Confira o número.";
+/// An answer to the questions after 'Sucesso!' that is not one of agency.json's options.
+pub const ANSWER_INVALID: &str = "Escolha uma das opções.";
+/// An answer from a browser that holds no proof of a lead (it keeps no cookies).
+pub const ANSWER_WITHOUT_LEAD: &str =
+    "Não encontramos o seu cadastro neste navegador. Sua resposta não foi salva.";
 pub const LEAD_RATE_LIMITED: &str =
     "Muitos envios em pouco tempo. Aguarde alguns minutos e tente novamente.";
 

@@ -1,6 +1,7 @@
 //! Pages and assets: served from the static build, with the security headers
 //! every HTML answer carries; and the public settings the pages read at run time.
 
+pub mod disclosure;
 mod inline_hashes;
 
 use serde::Serialize;
@@ -11,6 +12,7 @@ use crate::dates::Day;
 use crate::http::{self, ApiResult, HeaderText};
 use crate::turnstile::{self, Turnstile};
 use crate::{assets, config, platform};
+use disclosure::AdsDisclosure;
 pub use inline_hashes::{CspHash, PageHashes};
 
 /// What `GET /api/config` tells the pages.
@@ -53,19 +55,23 @@ async fn serve_from_assets(req: &Request, env: &Env) -> worker::Result<Response>
     let https = req.url()?.scheme() == "https";
     let turnstile_on = Turnstile::from_env(env).is_some();
     let path = req.path();
-    let mut fetched = match shell_for(&path) {
-        Some(shell) => assets::file(env, shell).await?,
+    // The public pages that speak of the ads come in one variant per
+    // setting (site/disclosure.rs), each served at the page's own address.
+    let ads = AdsDisclosure::from_env(env);
+    let mut fetched = match (shell_for(&path), ads.page_for(&path)) {
+        _ if disclosure::is_variant_file(&path) => Response::empty()?.with_status(404),
+        (Some(shell), _) => assets::file(env, shell).await?,
+        (None, Some(page)) => assets::file_for(env, &page, req).await?,
         // The visitor's own request, handed on as it came: another handle to
         // the same request (`Clone` of the handle, not the runtime's
         // `Request.clone()`), as `serve` still reads it to count the visit.
-        None => assets::answer(env, Request::from(Clone::clone(req.inner()))).await?,
+        (None, None) => assets::answer(env, Request::from(Clone::clone(req.inner()))).await?,
     };
-    let missing = fetched.status_code() == 404;
-    if missing {
+    if fetched.status_code() == 404 {
         worker::console_warn!("404 page not found: {path}");
         // The assets answer a bare 404 (`not_found_handling = "none"`): the
         // visitor gets the 404 page.
-        fetched = assets::file(env, NOT_FOUND_PAGE).await?.with_status(404);
+        fetched = not_found(env).await?;
     }
     let headers = own_headers(&fetched)?;
     let is_html = headers
@@ -82,8 +88,10 @@ async fn serve_from_assets(req: &Request, env: &Env) -> worker::Result<Response>
     Ok(fetched.with_headers(headers))
 }
 
-/// What a path with no file is answered with.
-const NOT_FOUND_PAGE: &str = "/404.html";
+/// The 404 page, with its status.
+async fn not_found(env: &Env) -> worker::Result<Response> {
+    Ok(assets::file(env, "/404").await?.with_status(404))
+}
 
 /// Counts the visit `req` is, if it is one, after the answer
 /// (`wait_until`): a failure is logged and the page is served all the same.
@@ -200,9 +208,14 @@ pub fn content_security_policy(turnstile_on: bool, inline: &PageHashes) -> Strin
     };
     let hashes =
         |list: &[CspHash]| -> String { list.iter().map(|h| format!(" {}", h.source())).collect() };
+    // The gallery's images given as an address in agency.json (none: the site's own files).
+    let images: String = crate::agency::IMAGE_ORIGINS
+        .iter()
+        .map(|o| format!(" {o}"))
+        .collect();
     format!(
         "default-src 'self'; script-src 'self'{extra}{scripts}; style-src 'self'{styles}; \
-         img-src 'self' data:; font-src 'self'; connect-src 'self'{extra}; frame-src {frame}; \
+         img-src 'self' data:{images}; font-src 'self'; connect-src 'self'{extra}; frame-src {frame}; \
          frame-ancestors 'none'; base-uri 'self'; form-action 'self'; object-src 'none'",
         scripts = hashes(&inline.script),
         styles = hashes(&inline.style),

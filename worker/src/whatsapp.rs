@@ -120,3 +120,89 @@ pub fn format_whatsapp(e164: &str) -> String {
         _ => e164.to_string(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    const MIGRATION: &str = include_str!("../../migrations/0022_visitor_answers.sql");
+
+    /// Migration 0022's `leads.landline`: the stored number `GLOB` this,
+    /// and nothing but digits after its `+`.
+    fn landline_glob() -> &'static str {
+        let from = MIGRATION
+            .find("whatsapp GLOB '")
+            .expect("0022 reads the number")
+            + 15;
+        let len = MIGRATION[from..].find('\'').unwrap();
+        &MIGRATION[from..from + len]
+    }
+
+    /// What 0022 marks: its pattern, and digits alone after the `+`.
+    fn marked(e164: &str) -> bool {
+        assert!(MIGRATION.contains("AND NOT substr(whatsapp, 2) GLOB '*[^0-9]*'"));
+        glob(landline_glob(), e164) && e164[1..].bytes().all(|b| b.is_ascii_digit())
+    }
+
+    /// SQLite's GLOB for what 0022's pattern uses: literal characters, `?` and `[a-b]` ranges.
+    fn glob(pattern: &str, text: &str) -> bool {
+        let mut chars = text.chars();
+        let mut p = pattern.chars();
+        while let Some(c) = p.next() {
+            let Some(t) = chars.next() else {
+                return false;
+            };
+            let ok = if c == '?' {
+                true
+            } else if c == '[' {
+                let (from, _, to, _) = (p.next(), p.next(), p.next(), p.next());
+                (from.unwrap()..=to.unwrap()).contains(&t)
+            } else {
+                c == t
+            };
+            if !ok {
+                return false;
+            }
+        }
+        chars.next().is_none()
+    }
+
+    /// A Brazilian landline ('fixo') as the issue defines it: a DDD and
+    /// eight digits starting 2 to 5 (a mobile has nine, starting with 9).
+    fn landline(number: &WhatsApp) -> bool {
+        number
+            .as_str()
+            .strip_prefix("+55")
+            .is_some_and(|n| n.len() == 10 && (b'2'..=b'5').contains(&n.as_bytes()[2]))
+    }
+
+    #[test]
+    fn the_database_marks_a_landline_and_nothing_else() {
+        for (raw, fixo) in [
+            ("(48) 3333-4444", true),
+            ("(11) 2345-6789", true),
+            ("(49) 5123-4567", true),
+            ("(49) 99999-8888", false),
+            ("+1 (415) 555-2671", false),
+            ("+351 212 345 678", false),
+        ] {
+            let number = WhatsApp::parse(raw).unwrap();
+            assert_eq!(landline(&number), fixo, "{raw}");
+            assert_eq!(marked(number.as_str()), fixo, "{raw}");
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn the_databases_mark_agrees_with_the_parse_for_any_brazilian_number(
+            ddd in prop::sample::select(BRAZIL_DDDS),
+            first in 0u8..10,
+            rest in "[0-9]{7,8}",
+        ) {
+            if let Ok(number) = WhatsApp::parse(&format!("({ddd}) {first}{rest}")) {
+                prop_assert_eq!(marked(number.as_str()), landline(&number));
+            }
+        }
+    }
+}

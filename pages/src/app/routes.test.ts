@@ -4,7 +4,6 @@ import { development, site } from "../config/agency";
 import ActivityPage from "../features/activity/ActivityPage";
 import CampaignsPage from "../features/campaigns/CampaignsPage";
 import FormFailed from "../features/form-result/FormFailed";
-import FormSent from "../features/form-result/FormSent";
 import Landing from "../features/landing/Landing";
 import AdminPage from "../features/leads-admin/AdminPage";
 import LeadPage from "../features/leads-admin/LeadPage";
@@ -20,7 +19,7 @@ const titled = (page: string) => `${page} – ${development.name}`;
 const PAGES: { path: string; page: ComponentType; title: string }[] = [
   { path: "/", page: Landing, title: site.title },
   { path: "/privacidade", page: Privacy, title: titled("Política de Privacidade") },
-  { path: "/obrigado", page: FormSent, title: titled("Cadastro recebido") },
+  { path: "/obrigado", page: Landing, title: titled("Cadastro recebido") },
   { path: "/cadastro-nao-enviado", page: FormFailed, title: titled("Cadastro não enviado") },
   { path: "/auth", page: AuthPage, title: titled("Acesso Administrativo") },
   { path: "/admin", page: AdminPage, title: titled("Painel Administrativo") },

@@ -20,12 +20,12 @@ export const routes: RouteDef[] = [
     prerender: "page",
     module: "src/features/privacy/Privacy.tsx",
   },
+  // 'Sucesso!' in the form's place: the landing, at an address of its own.
   {
     path: "/obrigado",
     title: titled("Cadastro recebido"),
-    load: () => import("../features/form-result/FormSent"),
+    load: async () => ({ default: Landing }),
     prerender: "page",
-    module: "src/features/form-result/FormSent.tsx",
   },
   {
     path: "/cadastro-nao-enviado",

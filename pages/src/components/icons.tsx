@@ -95,3 +95,12 @@ export const ArrowUpIcon = (p: IconProps) => (
     <path d="M12 19V5M5.5 11.5 12 5l6.5 6.5" />
   </Svg>
 );
+
+export const ShareIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <circle cx="18" cy="5.5" r="2.5" />
+    <circle cx="6" cy="12" r="2.5" />
+    <circle cx="18" cy="18.5" r="2.5" />
+    <path d="m8.2 10.8 7.6-4.1M8.2 13.2l7.6 4.1" />
+  </Svg>
+);

@@ -18,9 +18,16 @@ export type { PageModule, RouteDef } from "./routeMatch";
  * library. Each route's page is loaded on demand, so the landing page ships
  * no staff code; `Link` (Link.tsx) navigates without a reload.
  */
+/**
+ * `replace`: in place of the current history entry. `inPlace`: the page
+ * changes its address where it stands (the landing's 'Sucesso!'): no scroll
+ * to the top, and the page moves the focus itself.
+ */
+export type NavigateOptions = { replace?: boolean; inPlace?: boolean };
+
 type RouterState = {
   path: string;
-  navigate: (to: string, options?: { replace?: boolean }) => void;
+  navigate: (to: string, options?: NavigateOptions) => void;
 };
 
 const RouterContext = createContext<RouterState>({ path: "/", navigate: () => {} });
@@ -71,7 +78,7 @@ export function Router({ routes, notFound: NotFound, notFoundTitle, initialPath,
   );
 
   const navigate = useCallback(
-    (to: string, options?: { replace?: boolean }) => {
+    (to: string, options?: NavigateOptions) => {
       const url = new URL(to, window.location.href);
       if (url.origin !== window.location.origin) {
         window.location.assign(to);
@@ -80,9 +87,10 @@ export function Router({ routes, notFound: NotFound, notFoundTitle, initialPath,
       const target = url.pathname + url.search + url.hash;
       if (options?.replace) window.history.replaceState(null, "", target);
       else window.history.pushState(null, "", target);
-      show(url.pathname, !url.hash);
-      if (!url.hash) window.scrollTo(0, 0);
-      else scrollToHash(url.hash);
+      const moves = !url.hash && !options?.inPlace;
+      show(url.pathname, moves);
+      if (moves) window.scrollTo(0, 0);
+      else if (url.hash) scrollToHash(url.hash);
     },
     [show],
   );

@@ -3,12 +3,15 @@
 //! (`+5549999991234`) and every time in ISO 8601 with its offset, Brasília's.
 
 use super::store::LeadRow;
+use crate::agency::QUESTIONS;
 use crate::csv::line;
 use crate::dates::iso_brasilia;
 
 /// The table's columns, the lead's first touch, then its last touch (the
 /// newest submission), whether a submission tied it to another lead, and
-/// where it came from as the campaign report counts it.
+/// where it came from as the campaign report counts it; then (0022) whether
+/// its number is a landline, one column per question of agency.json with
+/// the option chosen, and when the answers last changed.
 const HEADER: [&str; 28] = [
     "Nome",
     "Email",
@@ -41,55 +44,75 @@ const HEADER: [&str; 28] = [
 ];
 
 pub fn header() -> String {
-    line(HEADER.iter().map(|h| h.to_string()))
+    let questions = QUESTIONS.iter().map(|q| q.label.to_string());
+    line(
+        HEADER
+            .iter()
+            .map(|h| h.to_string())
+            .chain(["Fixo".to_string()])
+            .chain(questions)
+            .chain(["Respostas em".to_string()]),
+    )
 }
 
 pub fn row(lead: &LeadRow) -> String {
     let text = |v: &Option<String>| v.clone().unwrap_or_default();
     let last = lead.last_touch.clone().unwrap_or_default();
-    line([
-        lead.name.clone(),
-        lead.email.clone(),
-        lead.whatsapp.clone(),
-        lead.origem.clone(),
-        lead.delivery_status.label().to_string(),
-        iso_brasilia(lead.created_at),
-        lead.delivery_attempts.to_string(),
-        text(&lead.last_error),
-        lead.sent_at.map(iso_brasilia).unwrap_or_default(),
-        match lead.sent_by.as_deref() {
-            Some("crm") => "Integração".to_string(),
-            Some("staff") => "Equipe".to_string(),
-            _ => String::new(),
-        },
-        lead.submission_count.to_string(),
-        text(&lead.attribution.utm_source),
-        text(&lead.attribution.utm_medium),
-        text(&lead.attribution.utm_campaign),
-        text(&lead.attribution.utm_term),
-        text(&lead.attribution.utm_content),
-        text(&lead.attribution.gclid),
-        text(&lead.attribution.fbclid),
-        text(&lead.attribution.referrer),
-        text(&lead.attribution.page_url),
-        if last.at > 0 {
-            iso_brasilia(last.at)
-        } else {
-            String::new()
-        },
-        last.origem.clone(),
-        text(&last.utm_source),
-        text(&last.utm_medium),
-        text(&last.utm_campaign),
-        if lead.duplicate_of.is_some() {
-            "Sim"
-        } else {
-            ""
-        }
-        .to_string(),
-        lead.source.clone(),
-        text(&lead.referrer_host),
-    ])
+    line(
+        [
+            lead.name.clone(),
+            lead.email.clone(),
+            lead.whatsapp.clone(),
+            lead.origem.clone(),
+            lead.delivery_status.label().to_string(),
+            iso_brasilia(lead.created_at),
+            lead.delivery_attempts.to_string(),
+            text(&lead.last_error),
+            lead.sent_at.map(iso_brasilia).unwrap_or_default(),
+            match lead.sent_by.as_deref() {
+                Some("crm") => "Integração".to_string(),
+                Some("staff") => "Equipe".to_string(),
+                _ => String::new(),
+            },
+            lead.submission_count.to_string(),
+            text(&lead.attribution.utm_source),
+            text(&lead.attribution.utm_medium),
+            text(&lead.attribution.utm_campaign),
+            text(&lead.attribution.utm_term),
+            text(&lead.attribution.utm_content),
+            text(&lead.attribution.gclid),
+            text(&lead.attribution.fbclid),
+            text(&lead.attribution.referrer),
+            text(&lead.attribution.page_url),
+            if last.at > 0 {
+                iso_brasilia(last.at)
+            } else {
+                String::new()
+            },
+            last.origem.clone(),
+            text(&last.utm_source),
+            text(&last.utm_medium),
+            text(&last.utm_campaign),
+            if lead.duplicate_of.is_some() {
+                "Sim"
+            } else {
+                ""
+            }
+            .to_string(),
+            lead.source.clone(),
+            text(&lead.referrer_host),
+        ]
+        .into_iter()
+        .chain([if lead.landline { "Sim" } else { "" }.to_string()])
+        .chain(QUESTIONS.iter().map(|q| {
+            let answers = lead.answers.as_ref();
+            answers
+                .and_then(|a| a.get(q.id))
+                .cloned()
+                .unwrap_or_default()
+        }))
+        .chain([lead.answers_at.map(iso_brasilia).unwrap_or_default()]),
+    )
 }
 
 #[cfg(test)]
@@ -129,6 +152,9 @@ mod tests {
             duplicate_of: None,
             pending_changes: 0,
             marked_by: None,
+            landline: false,
+            answers: None,
+            answers_at: None,
             last_touch: Some(LastTouch {
                 at: 1_767_236_400_000,
                 origem: "google".into(),
@@ -147,8 +173,27 @@ mod tests {
             row(&lead()),
             "Ana Souza;ana@example.com;+5549999998888;instagram;Enviado;2025-12-31T21:00:00-03:00;1;;\
              2026-01-01T00:00:00-03:00;Integração;2;instagram;;pre;;;;;;https://x.example/?utm_source=instagram;\
-             2026-01-01T00:00:00-03:00;google;google;cpc;verao;;instagram;\r\n"
+             2026-01-01T00:00:00-03:00;google;google;cpc;verao;;instagram;;;;;\r\n"
         );
         assert!(header().starts_with("Nome;Email;WhatsApp;Origem;Status Jetimob;Data;"));
+    }
+
+    #[test]
+    fn a_landline_and_the_answers_close_the_row_one_column_per_question() {
+        assert!(header().ends_with(
+            "Site de origem;Fixo;Para morar ou investir?;Quando pretende comprar?;Respostas em\r\n"
+        ));
+        let answered = LeadRow {
+            whatsapp: "+554833334444".into(),
+            landline: true,
+            answers: Some([("prazo".to_string(), "Em até 1 ano".to_string())].into()),
+            answers_at: Some(1_767_236_400_000),
+            ..lead()
+        };
+        assert!(
+            row(&answered).ends_with(";instagram;;Sim;;Em até 1 ano;2026-01-01T00:00:00-03:00\r\n"),
+            "{}",
+            row(&answered)
+        );
     }
 }

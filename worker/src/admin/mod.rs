@@ -686,7 +686,8 @@ mod tests {
                     "at": "2026-01-01T03:00:00.000Z", "origem": "google", "utm_source": "google",
                     "utm_medium": "cpc", "utm_campaign": "verao", "gclid": "g", "fbclid": null
                 },
-                "pending_changes": 1, "marked_by": "bia@example.com"
+                "pending_changes": 1, "marked_by": "bia@example.com",
+                "landline": false, "answers": null, "answers_at": null
             })
         );
         // A lead without a submission to show (or one SQLite could not

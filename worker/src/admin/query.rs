@@ -235,7 +235,8 @@ pub const LEAD_COLUMNS: &str = "id, name, email, whatsapp, origem, jetimob_envia
        AS pending_changes, \
      CASE WHEN sent_by = 'staff' THEN (SELECT staff_email FROM audit_log \
        WHERE lead_id = leads.id AND action = 'mark_sent' AND at <= leads.sent_at \
-       ORDER BY at DESC, id DESC LIMIT 1) END AS marked_by";
+       ORDER BY at DESC, id DESC LIMIT 1) END AS marked_by, \
+     landline, answers, answers_at";
 
 /// Where a page starts, from the page the panel shows: the page after its
 /// last lead ('Próxima') or before its first ('Anterior'). Read as

@@ -4,6 +4,8 @@
 //! a column and its member share a name, and the few members the panel
 //! reads otherwise (times in ISO 8601, flags as booleans) say so at the field.
 
+use std::collections::BTreeMap;
+
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
@@ -63,6 +65,43 @@ pub struct LeadRow {
     pub pending_changes: i64,
     /// Who marked it sent ('Marcar Enviado'), for a lead staff marked.
     pub marked_by: Option<String>,
+    /// Its WhatsApp number is a landline ('fixo', read from the number: 0022).
+    #[serde(default, deserialize_with = "flag_in")]
+    pub landline: bool,
+    /// The questions of agency.json answered after 'Sucesso!': id → the option chosen.
+    #[serde(default, deserialize_with = "json_or_text")]
+    pub answers: Option<BTreeMap<String, String>>,
+    /// When an answer last changed.
+    #[serde(default, serialize_with = "maybe_iso_time")]
+    pub answers_at: Option<i64>,
+}
+
+/// An SQLite flag (`1` or `0`), or the boolean the panel reads.
+fn flag_in<'de, D: Deserializer<'de>>(deserializer: D) -> Result<bool, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Flag {
+        Number(i64),
+        Bool(bool),
+    }
+    Ok(match Option::<Flag>::deserialize(deserializer)? {
+        Some(Flag::Number(n)) => n == 1,
+        Some(Flag::Bool(b)) => b,
+        None => false,
+    })
+}
+
+/// A JSON column as SQLite answers it (text), or the value the panel reads;
+/// `None` for NULL or what does not read as `T`.
+fn json_or_text<'de, D: Deserializer<'de>, T: DeserializeOwned>(
+    deserializer: D,
+) -> Result<Option<T>, D::Error> {
+    let value = Option::<serde_json::Value>::deserialize(deserializer)?;
+    Ok(match value {
+        Some(serde_json::Value::String(text)) => serde_json::from_str(&text).ok(),
+        Some(value) => serde_json::from_value(value).ok(),
+        None => None,
+    })
 }
 
 /// The newest submission of a lead: when, and where the visit came from.

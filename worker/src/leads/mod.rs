@@ -1,5 +1,6 @@
 //! Leads: what a visitor leaves on the landing page.
 
+pub mod answers;
 pub mod domain;
 pub mod proof;
 pub mod store;

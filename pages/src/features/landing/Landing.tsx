@@ -1,8 +1,11 @@
-import type { MouseEvent } from "react";
-import { ArrowUpIcon, GrapesIcon, KeyIcon, MapPinIcon, ShieldIcon } from "../../components/icons";
+import { type MouseEvent, useEffect, useRef, useState } from "react";
+import { ArrowUpIcon, GrapesIcon, KeyIcon, MapPinIcon } from "../../components/icons";
 import { agency, development } from "../../config/agency";
-import { Link } from "../../lib/Link";
+import { useRouter } from "../../lib/router";
+import { AdsNotice } from "../ads-disclosure/AdsNotice";
 import { FIRST_FIELD_ID, LEAD_FORM_ID, LeadForm } from "../lead-form/LeadForm";
+import { LeadSent } from "../lead-sent/LeadSent";
+import { Gallery } from "./Gallery";
 import { AdminLink, SiteFooter, SiteHeader } from "./SiteChrome";
 import { VineyardArt } from "./VineyardArt";
 import "./landing.css";
@@ -40,7 +43,48 @@ function goToForm(event: MouseEvent<HTMLAnchorElement>) {
   document.getElementById(FIRST_FIELD_ID)?.focus({ preventScroll: true });
 }
 
+/** Where 'Sucesso!' takes the form's place: the same page, at an address of its own. */
+export const SENT_PATH = "/obrigado";
+
+/**
+ * Who sent the lead 'Sucesso!' is showing, for the chat's greeting: kept
+ * while the visitor moves around the site, gone with a reload (a reloaded
+ * or plain-posted /obrigado greets without a name).
+ */
+let sentBy: string | null = null;
+
+/**
+ * The landing (`/`) and, in the form's place once a lead went, 'Sucesso!'
+ * (`/obrigado`: the same page, prerendered at that address too, so a reload,
+ * a plain form post and anyone counting conversions by address find it).
+ */
 export default function Landing() {
+  const { path, navigate } = useRouter();
+  const sent = path === SENT_PATH;
+  /** The success state took the form's place on this page just now (not on arrival): its heading takes the focus. */
+  const [justSent, setJustSent] = useState(false);
+  const focusForm = useRef(false);
+
+  const onSent = (name: string) => {
+    sentBy = name;
+    setJustSent(true);
+    navigate(SENT_PATH, { inPlace: true });
+  };
+
+  // 'Enviar outro cadastro': the empty form again, the cursor in it.
+  const another = (event: MouseEvent<HTMLAnchorElement>) => {
+    event.preventDefault();
+    sentBy = null;
+    setJustSent(false);
+    focusForm.current = true;
+    navigate("/", { inPlace: true });
+  };
+  useEffect(() => {
+    if (sent || !focusForm.current) return;
+    focusForm.current = false;
+    document.getElementById(FIRST_FIELD_ID)?.focus();
+  }, [sent]);
+
   return (
     <>
       <SiteHeader />
@@ -53,31 +97,24 @@ export default function Landing() {
               <h1 id="hero-title" tabIndex={-1}>
                 Sua casa ao lado de uma vinícola
               </h1>
-              <p className="hero__lead">
-                O {development.name} é um {development.kind.toLowerCase()} vizinho à {development.winery}, entre
-                parreirais e o ar puro da serra catarinense. Entre para o grupo de pré-cadastro e conheça tudo antes do
-                lançamento oficial.
-              </p>
-              <p className="hero__scarcity">
-                <span className="pulse" aria-hidden="true" />
-                Vagas limitadas no grupo de pré-cadastro
-              </p>
+              <p className="hero__line">Entre no grupo de pré-cadastro e conheça tudo antes do lançamento.</p>
             </div>
-            <div className="hero__card">
-              <h2 className="hero__card-title">Garanta seu acesso antecipado</h2>
-              <p className="hero__card-text">Receba em primeira mão plantas, valores e condições de lançamento.</p>
-              <LeadForm />
-              <p className="privacy-note">
-                <ShieldIcon size={16} />
-                <span>
-                  Usamos seus dados só para falar com você sobre o {development.name}.{" "}
-                  <Link to="/privacidade">Política de Privacidade</Link>
-                </span>
-              </p>
+            <div className="hero__card" id={sent ? LEAD_FORM_ID : undefined}>
+              {sent ? (
+                <LeadSent name={sentBy} arrived={justSent} onAnother={another} />
+              ) : (
+                <>
+                  <h2 className="hero__card-title">Garanta seu acesso antecipado</h2>
+                  <LeadForm onSent={onSent} />
+                  <AdsNotice />
+                </>
+              )}
             </div>
             <AdminLink className="hero__admin" />
           </div>
         </section>
+
+        <Gallery />
 
         <section className="benefits" aria-labelledby="benefits-title">
           <div className="container">

@@ -10,6 +10,8 @@ import {
 } from "../../components/icons";
 import { agency, development, formatPhone, whatsappLink } from "../../config/agency";
 import { Link } from "../../lib/Link";
+import { useDisclosure } from "../ads-disclosure/disclosure";
+import { footerNotice } from "../ads-disclosure/messages";
 import "./site-chrome.css";
 
 const place = `${agency.city} – ${agency.state}`;
@@ -43,6 +45,7 @@ export function SiteFooter() {
   // The build's year (see vite.config.ts), never the visitor's clock.
   const year = import.meta.env.SITE_YEAR;
   const years = agency.yearsOfExperience;
+  const disclosure = useDisclosure();
   return (
     <footer className="footer">
       <div className="container footer__grid">
@@ -98,9 +101,7 @@ export function SiteFooter() {
       </div>
       <div className="container footer__legal">
         <p>
-          <strong>LGPD:</strong> seus dados são tratados conforme a Lei Geral de Proteção de Dados (Lei nº 13.709/2018)
-          e usados apenas para contato sobre este empreendimento. Você pode pedir a exclusão a qualquer momento.{" "}
-          <Link to="/privacidade">Política de Privacidade</Link>
+          <strong>LGPD:</strong> {footerNotice(disclosure)} <Link to="/privacidade">Política de Privacidade</Link>
         </p>
         <p>
           Imagens ilustrativas. © {year} {agency.legalName} · {agency.creci}

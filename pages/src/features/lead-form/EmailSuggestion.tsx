@@ -20,8 +20,8 @@ export function EmailSuggestion({
   return (
     <div role="status">
       {suggested && (
-        <div className="email-typo">
-          <p className="email-typo__question" id="lead-email-suggestion">
+        <div className="form-question">
+          <p className="form-question__text" id="lead-email-suggestion">
             Você quis dizer <strong>{suggested}</strong>?
           </p>
           <button

@@ -1,6 +1,7 @@
 import { cleanup, render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { type AdsDisclosure, NO_ADS } from "../ads-disclosure/disclosure";
 import { LEAD_ENDPOINT, type LeadPayload } from "./api";
 
 /** The leads the form posted, as sent; the worker answers every one with success, and Turnstile is off. */
@@ -22,23 +23,38 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-/** A fresh module per test: the form keeps its draft, and the bot check its settings, once per page. */
-async function renderForm() {
+/** The names the form said 'Sucesso!' for. */
+let sentNames: string[];
+
+/**
+ * A fresh module per test: the form keeps its draft, and the bot check its
+ * settings, once per page. `disclosure`: what the page says of the ads.
+ */
+async function renderForm(disclosure: AdsDisclosure = NO_ADS) {
   vi.resetModules();
+  sentNames = [];
   const { LeadForm } = await import("./LeadForm");
-  render(<LeadForm />);
+  // The same module the fresh form reads its context from.
+  const { DisclosureContext } = await import("../ads-disclosure/disclosure");
+  render(
+    <DisclosureContext.Provider value={disclosure}>
+      <LeadForm onSent={(name) => sentNames.push(name)} />
+    </DisclosureContext.Provider>,
+  );
   return { user: userEvent.setup(), email: screen.getByLabelText("E-mail") as HTMLInputElement };
 }
 
-/** The words of 'Você quis dizer …?' under the e-mail field; empty while it asks nothing. */
-const suggestion = () => screen.getByRole("status").textContent;
+/** The words of 'Você quis dizer …?' under the e-mail field (the form's first live region); empty while it asks nothing. */
+const suggestion = () => screen.getAllByRole("status")[0]?.textContent;
+/** The words of 'Este número parece fixo…' under the WhatsApp field (the second). */
+const landline = () => screen.getAllByRole("status")[1]?.textContent;
 const button = (name: string) => screen.getByRole("button", { name });
 const SUBMIT = "Quero meu acesso antecipado ao lançamento exclusivo";
 
-async function fillLead(user: ReturnType<typeof userEvent.setup>, email: string) {
+async function fillLead(user: ReturnType<typeof userEvent.setup>, email: string, whatsapp = "49999998888") {
   await user.type(screen.getByLabelText("Nome completo"), "Ana Souza");
   await user.type(screen.getByLabelText("E-mail"), email);
-  await user.type(screen.getByLabelText("WhatsApp com DDD"), "49999998888");
+  await user.type(screen.getByLabelText("WhatsApp com DDD"), whatsapp);
 }
 
 describe("the e-mail typo helper", () => {
@@ -110,18 +126,92 @@ describe("the e-mail typo helper", () => {
 });
 
 describe("after a lead went", () => {
-  it("offers a chat with the team on WhatsApp, the greeting typed, until the visitor starts a new lead", async () => {
+  it("empties the form and hands the name sent to 'Sucesso!', without a toast of its own", async () => {
     const { user } = await renderForm();
     await fillLead(user, "ana@gmail.com");
     await user.click(button(SUBMIT));
-    const chat = await screen.findByRole("link", { name: "Falar com a equipe no WhatsApp" });
-    expect(chat.getAttribute("href")).toBe(
-      "https://wa.me/5549999990000?text=Ol%C3%A1!%20Acabei%20de%20me%20cadastrar%20no%20pr%C3%A9-lan%C3%A7amento%20do%20Recanto%20das%20Videiras%20e%20gostaria%20de%20saber%20mais.",
-    );
-    expect(chat.getAttribute("target")).toBe("_blank");
-    expect(chat.getAttribute("rel")).toBe("noopener noreferrer");
+    await waitFor(() => expect(sentNames).toEqual(["Ana Souza"]));
+    expect(screen.getByLabelText("Nome completo")).toHaveProperty("value", "");
+    expect(screen.queryByText("Sucesso!")).toBeNull();
+  });
+});
 
-    await user.type(screen.getByLabelText("Nome completo"), "B");
-    expect(screen.queryByRole("link", { name: /WhatsApp/ })).toBeNull();
+describe("a landline typed as WhatsApp", () => {
+  it("is asked about before it goes; 'Sim, enviar assim' sends it as it is", async () => {
+    const { user } = await renderForm();
+    await fillLead(user, "ana@gmail.com", "4833334444");
+    await user.click(button(SUBMIT));
+    expect(landline()).toContain("Este número parece fixo. Ele tem WhatsApp?");
+    expect(document.activeElement).toBe(button("Sim, enviar assim"));
+    expect(posted).toEqual([]);
+    await user.click(button("Sim, enviar assim"));
+    await waitFor(() => expect(posted).toHaveLength(1));
+    expect(posted[0]?.whatsapp).toBe("(48) 3333-4444");
+  });
+
+  it("'Corrigir' goes back to the field, and a mobile typed there goes without a question", async () => {
+    const { user } = await renderForm();
+    await fillLead(user, "ana@gmail.com", "4833334444");
+    await user.click(button(SUBMIT));
+    await user.click(button("Corrigir"));
+    const field = screen.getByLabelText("WhatsApp com DDD") as HTMLInputElement;
+    expect(document.activeElement).toBe(field);
+    expect(landline()).toBe("");
+    await user.keyboard("48999997777");
+    expect(field.value).toBe("(48) 99999-7777");
+    await user.click(button(SUBMIT));
+    await waitFor(() => expect(posted).toHaveLength(1));
+    expect(landline()).toBe("");
+  });
+
+  it("is not asked about for a mobile", async () => {
+    const { user } = await renderForm();
+    await fillLead(user, "ana@gmail.com");
+    await user.click(button(SUBMIT));
+    await waitFor(() => expect(posted).toHaveLength(1));
+  });
+});
+
+describe("a field the visitor left empty", () => {
+  it("says so beside the field and nowhere else: no toast, nothing sent", async () => {
+    const { user } = await renderForm();
+    await user.type(screen.getByLabelText("Nome completo"), "Ana Souza");
+    (screen.getByRole("button", { name: SUBMIT }).closest("form") as HTMLFormElement).noValidate = true;
+    await user.click(button(SUBMIT));
+    expect(screen.getByLabelText("E-mail").getAttribute("aria-invalid")).toBe("true");
+    expect(screen.getAllByText("Campo obrigatório.")).toHaveLength(2);
+    expect(screen.queryByRole("alert")).toBeNull();
+    expect(posted).toEqual([]);
+  });
+});
+
+describe("the ads' consent box (ADS_CONSENT=checkbox)", () => {
+  const CONSENT = /Aceito que meus dados sejam usados, de forma protegida, para medir os anúncios/;
+
+  it("is not there unless an ad platform is on and the setting asks for it", async () => {
+    await renderForm({ meta: true, google: false, checkbox: false });
+    expect(screen.queryByLabelText(CONSENT)).toBeNull();
+    cleanup();
+    await renderForm({ meta: false, google: false, checkbox: true });
+    expect(screen.queryByLabelText(CONSENT)).toBeNull();
+  });
+
+  it("comes unticked, and the lead says ads_consent only when it was ticked", async () => {
+    const { user } = await renderForm({ meta: true, google: true, checkbox: true });
+    const box = screen.getByLabelText(CONSENT) as HTMLInputElement;
+    expect(box.checked).toBe(false);
+    expect(box.name).toBe("ads_consent");
+    await fillLead(user, "ana@gmail.com");
+    await user.click(button(SUBMIT));
+    await waitFor(() => expect(posted).toHaveLength(1));
+    expect(posted[0]).not.toHaveProperty("ads_consent");
+
+    cleanup();
+    const again = await renderForm({ meta: true, google: false, checkbox: true });
+    await fillLead(again.user, "bia@gmail.com");
+    await again.user.click(screen.getByLabelText(CONSENT));
+    await again.user.click(button(SUBMIT));
+    await waitFor(() => expect(posted).toHaveLength(2));
+    expect(posted[1]?.ads_consent).toBe(true);
   });
 });

@@ -4,14 +4,15 @@ import { FieldError, invalidProps } from "../../components/FieldError";
 import { useToast } from "../../components/toast";
 import { ApiError } from "../../lib/api";
 import { safeStorage } from "../../lib/storage";
+import { ConsentBox } from "../ads-disclosure/ConsentBox";
 import { useTurnstile } from "../turnstile/useTurnstile";
 import { LEAD_ENDPOINT, sendLead } from "./api";
 import { type Attribution, captureAttribution } from "./attribution";
 import { EmailSuggestion } from "./EmailSuggestion";
 import { useEmailTypo } from "./emailTypo";
+import { LandlineQuestion } from "./LandlineQuestion";
 import { leadMessages } from "./messages";
-import { TeamWhatsAppLink } from "./TeamWhatsAppLink";
-import { type Deletion, editWhatsApp, maskWhatsApp } from "./whatsapp";
+import { type Deletion, editWhatsApp, isLandline, maskWhatsApp } from "./whatsapp";
 
 export const LEAD_FORM_ID = "cadastro";
 export const FIRST_FIELD_ID = "lead-name";
@@ -64,13 +65,21 @@ function deletionOf(event: ChangeEvent<HTMLInputElement>): Deletion {
   return type.endsWith("Forward") ? "forward" : null;
 }
 
-export function LeadForm() {
+/**
+ * The lead form. `onSent`: the lead went, and the visitor did not change it
+ * meanwhile; the form is emptied and 'Sucesso!' takes its place (Landing),
+ * with the name sent, for the greeting of the chat with the team.
+ */
+export function LeadForm({ onSent }: { onSent: (name: string) => void }) {
   const { toast } = useToast();
   const [values, setValues] = useState<Values>(() => draft);
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [notice, setNotice] = useState<string | null>(null);
-  /** The lead went: a note under the button says so, with the next step, until the visitor types again (the toast goes). */
-  const [sent, setSent] = useState(false);
+  /** The optional consent box, when the form has one: unticked until the visitor ticks it. */
+  const [adsConsent, setAdsConsent] = useState(false);
+  /** The landline 'Este número parece fixo…' asks about, while it asks; and the one the visitor said has WhatsApp. */
+  const [landlineAsked, setLandlineAsked] = useState<string | null>(null);
+  const [landlineConfirmed, setLandlineConfirmed] = useState<string | null>(null);
   /** The fields as they are now, for a send that ends after the visitor changed one. */
   const onScreen = useRef(values);
   onScreen.current = values;
@@ -78,10 +87,10 @@ export function LeadForm() {
   const attribution = useRef<Attribution>({});
   const formRef = useRef<HTMLFormElement>(null);
   const submitRef = useRef<HTMLButtonElement>(null);
-  const sentRef = useRef<HTMLParagraphElement>(null);
   const acceptEmailRef = useRef<HTMLButtonElement>(null);
-  /** Where focus goes once the outcome of a submit, or the answer to 'Você quis dizer …?', is on screen. */
-  const focusNext = useRef<Field | "submit" | "sent" | "suggestion" | null>(null);
+  const landlineRef = useRef<HTMLButtonElement>(null);
+  /** Where focus goes once the outcome of a submit, or the answer to a question of the form, is on screen. */
+  const focusNext = useRef<Field | "submit" | "suggestion" | "landline" | null>(null);
   const turnstile = useTurnstile("lead");
   const emailTypo = useEmailTypo();
 
@@ -122,14 +131,14 @@ export function LeadForm() {
   // focus once its message and aria-describedby are there, so a screen
   // reader reads why, in the middle of the screen, clear of the phone's
   // keyboard and the toasts; a failure gives focus back to the button, a
-  // lead sent to the note that says so.
+  // lead sent to 'Sucesso!' (Landing).
   useEffect(() => {
     const next = focusNext.current;
     if (!next) return;
     focusNext.current = null;
     if (next === "submit") submitRef.current?.focus();
-    else if (next === "sent") sentRef.current?.focus();
     else if (next === "suggestion") acceptEmailRef.current?.focus();
+    else if (next === "landline") landlineRef.current?.focus();
     else {
       const input = formRef.current?.querySelector<HTMLInputElement>(`[name="${next}"]`);
       input?.focus({ preventScroll: true });
@@ -142,8 +151,8 @@ export function LeadForm() {
     setValues((v) => ({ ...v, [field]: value }));
     if (field !== "hp_nao_preencher") setErrors((e) => ({ ...e, [field]: undefined }));
     if (field === "email") emailTypo.hide();
+    if (field === "whatsapp") setLandlineAsked(null);
     setNotice(null);
-    setSent(false);
   };
 
   const change = (field: keyof Values) => (event: ChangeEvent<HTMLInputElement>) => {
@@ -168,14 +177,31 @@ export function LeadForm() {
     focusNext.current = "email";
   };
 
+  // 'Sim, enviar assim': the number is the visitor's WhatsApp; the lead goes as it is.
+  const confirmLandline = () => {
+    setLandlineConfirmed(values.whatsapp);
+    setLandlineAsked(null);
+    focusNext.current = "submit";
+    // After the render that records the answer, so the submit reads it.
+    window.setTimeout(() => formRef.current?.requestSubmit(submitRef.current), 0);
+  };
+  // 'Corrigir': back in the field, the number selected to type over.
+  const correctLandline = () => {
+    setLandlineAsked(null);
+    const input = formRef.current?.elements.namedItem("whatsapp");
+    if (input instanceof HTMLInputElement) {
+      input.focus();
+      input.select();
+    }
+  };
+
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (busy) return;
+    // A field error says what is wrong beside the field, and nothing else (no toast).
     const missing = FIELDS.filter((f) => !values[f].trim());
     if (missing.length > 0) {
       setErrors(Object.fromEntries(missing.map((f) => [f, leadMessages.fieldRequired])));
-      setSent(false);
-      toast(leadMessages.required);
       focusNext.current = missing[0] as Field;
       return;
     }
@@ -184,9 +210,14 @@ export function LeadForm() {
       focusNext.current = "suggestion";
       return;
     }
+    // So is a landline: WhatsApp rarely reaches one.
+    if (isLandline(values.whatsapp) && landlineConfirmed !== values.whatsapp) {
+      setLandlineAsked(values.whatsapp);
+      focusNext.current = "landline";
+      return;
+    }
     setBusy(true);
     setNotice(null);
-    setSent(false);
     // Whether the bot check's token went unspent: the worker checks the fields
     // before the token, so a field it refused leaves the token good for the
     // corrected lead, which then need not wait for a new check.
@@ -194,16 +225,21 @@ export function LeadForm() {
     const sent = values;
     try {
       const turnstile_token = await turnstile.token();
-      await sendLead({ ...attribution.current, ...sent, turnstile_token });
-      // Cleared, unless the visitor changed a field while it was on its way
-      // (a typo seen too late): that is kept, to be sent again as a correction.
+      const consent = adsConsent ? { ads_consent: true as const } : {};
+      await sendLead({ ...attribution.current, ...sent, ...consent, turnstile_token });
+      setErrors({});
+      // 'Sucesso!' takes the form's place, unless the visitor changed a field
+      // while it was on its way (a typo seen too late): the form stays with
+      // it, to be sent again as a correction.
       if (FIELDS.every((f) => onScreen.current[f] === sent[f])) {
         setValues(EMPTY);
-        setSent(true);
-        focusNext.current = "sent";
-      } else setNotice(leadMessages.changedWhileSending);
-      setErrors({});
-      toast(leadMessages.success);
+        draft = EMPTY;
+        setAdsConsent(false);
+        onSent(sent.name);
+      } else {
+        setNotice(leadMessages.changedWhileSending);
+        toast(leadMessages.success);
+      }
     } catch (error) {
       const fieldErrors =
         error instanceof ApiError
@@ -214,12 +250,13 @@ export function LeadForm() {
       setErrors(fieldErrors);
       const first = FIELDS.find((f) => fieldErrors[f]);
       tokenUnspent = error instanceof ApiError && error.status === 422 && first !== undefined;
+      // A field the server refused says why beside it; the toast is for what no field explains.
       if (first) focusNext.current = first;
       else {
         setNotice(notSentNotice(error));
         focusNext.current = "submit";
+        toast(leadMessages.failure);
       }
-      toast(leadMessages.failure);
     } finally {
       if (!tokenUnspent) turnstile.reset();
       setBusy(false);
@@ -285,6 +322,12 @@ export function LeadForm() {
         />
         {fieldError("whatsapp")}
       </div>
+      <LandlineQuestion
+        asked={landlineAsked}
+        confirmRef={landlineRef}
+        onConfirm={confirmLandline}
+        onCorrect={correctLandline}
+      />
       <div className="lead-form__trap" aria-hidden="true">
         <label htmlFor="lead-hp">Deixe este campo em branco</label>
         <input
@@ -297,6 +340,7 @@ export function LeadForm() {
           onChange={change("hp_nao_preencher")}
         />
       </div>
+      <ConsentBox checked={adsConsent} onChange={setAdsConsent} />
       <div ref={turnstile.containerRef} className="turnstile" />
       <Button ref={submitRef} type="submit" className="button button--primary lead-form__submit" inactive={busy}>
         {busy ? leadMessages.submitting : leadMessages.submit}
@@ -305,14 +349,6 @@ export function LeadForm() {
         <p className="lead-form__notice" role="alert">
           {notice}
         </p>
-      )}
-      {sent && (
-        <>
-          <p className="lead-form__notice lead-form__notice--sent" ref={sentRef} tabIndex={-1}>
-            {leadMessages.sent}
-          </p>
-          <TeamWhatsAppLink />
-        </>
       )}
     </form>
   );

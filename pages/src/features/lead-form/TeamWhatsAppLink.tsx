@@ -1,15 +1,21 @@
 import { ChatIcon } from "../../components/icons";
 import { agency, development, whatsappLink } from "../../config/agency";
 
-/** The visitor's first message to the team, already typed in the chat. */
-const TEAM_GREETING = `Olá! Acabei de me cadastrar no pré-lançamento do ${development.name} e gostaria de saber mais.`;
+/**
+ * The visitor's first message to the team, already typed in the chat: it
+ * says who writes (the name just sent, when the page knows it) and about what.
+ */
+export function teamGreeting(name?: string | null): string {
+  const who = name?.trim() ? `Olá! Sou ${name.trim()}, acabei` : "Olá! Acabei";
+  return `${who} de me cadastrar no pré-lançamento do ${development.name} e gostaria de saber mais.`;
+}
 
-/** The next step once a lead went (under the form's note, and on /obrigado): a chat with the team. */
-export function TeamWhatsAppLink() {
+/** The next step once a lead went ('Sucesso!'): a chat with the team. */
+export function TeamWhatsAppLink({ name }: { name?: string | null }) {
   return (
     <a
       className="button button--whatsapp"
-      href={whatsappLink(agency.whatsapp, TEAM_GREETING)}
+      href={whatsappLink(agency.whatsapp, teamGreeting(name))}
       target="_blank"
       rel="noopener noreferrer"
     >

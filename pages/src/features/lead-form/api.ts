@@ -9,6 +9,8 @@ export type LeadPayload = Attribution & {
   whatsapp: string;
   /** The honeypot: people never see it, bots fill it; named so that no autofill fills it. */
   hp_nao_preencher: string;
+  /** Sent only when the visitor ticked the optional consent box (`ADS_CONSENT=checkbox`). */
+  ads_consent?: true;
   /** The bot check's one-time token, when Turnstile is on. */
   turnstile_token?: string;
 };

@@ -4,11 +4,6 @@ import type { ToastInput } from "../../components/toast";
 export const leadMessages = {
   submit: "Quero meu acesso antecipado ao lançamento exclusivo",
   submitting: "Enviando...",
-  required: {
-    title: "Campos obrigatórios",
-    description: "Por favor, preencha todos os campos.",
-    variant: "destructive",
-  },
   success: {
     title: "Sucesso!",
     description: "Seus dados foram enviados. Em breve entraremos em contato.",
@@ -19,13 +14,15 @@ export const leadMessages = {
     variant: "destructive",
   },
   fieldRequired: "Campo obrigatório.",
-  /** Under the button after 'Sucesso!', until the visitor types again: the toast goes, this stays. */
-  sent: "Recebemos seus dados! Você está no grupo de pré-cadastro e saberá de tudo antes do lançamento oficial.",
   /** Under the button when nothing answered (no network, or no answer in time), until the visitor types again. */
   notSentOffline:
     "Seus dados não foram enviados: sem conexão com o servidor. Verifique sua internet e tente novamente.",
   /** Under the button when the server failed without saying why. */
   notSent: "Seus dados não foram enviados. Tente novamente em instantes.",
+  /** 'Este número parece fixo…': asked before a landline goes as the visitor's WhatsApp. */
+  landlineQuestion: "Este número parece fixo. Ele tem WhatsApp?",
+  landlineYes: "Sim, enviar assim",
+  landlineFix: "Corrigir",
   /** After 'Sucesso!', when a field changed while the lead was on its way (kept, not cleared). */
   changedWhileSending: "Você alterou seus dados durante o envio. Envie de novo para atualizá-los.",
 } satisfies Record<string, string | ToastInput>;

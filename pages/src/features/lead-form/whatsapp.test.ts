@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { editWhatsApp, maskWhatsApp } from "./whatsapp";
+import { editWhatsApp, isLandline, maskWhatsApp } from "./whatsapp";
 
 describe("maskWhatsApp", () => {
   it("formats a mobile number progressively as it is typed", () => {
@@ -273,5 +273,26 @@ describe("editWhatsApp with DDD 55", () => {
       value: "+55 (49) 3333-4444",
       caret: 18,
     });
+  });
+});
+
+describe("isLandline", () => {
+  it("is a DDD and eight digits starting 2 to 5, however it was typed", () => {
+    for (const typed of ["(48) 3333-4444", "4833334444", "+55 48 3333-4444", "0 48 3333-4444", "55 11 2345-6789"]) {
+      expect(isLandline(typed), typed).toBe(true);
+    }
+  });
+
+  it("is not a mobile, a number still being typed, an old mobile or another country's", () => {
+    for (const typed of [
+      "(49) 99999-8888",
+      "(48) 3333-444",
+      "(49) 9999-8888",
+      "+1 415 555 2671",
+      "+351 212 345 678",
+      "",
+    ]) {
+      expect(isLandline(typed), typed).toBe(false);
+    }
   });
 });

@@ -144,3 +144,16 @@ function caretAfterDigits(value: string, count: number): number {
   }
   return value.length;
 }
+
+/**
+ * Whether a number typed in the field is a whole Brazilian landline: a DDD
+ * and eight digits starting 2 to 5 (a mobile has nine, starting with 9). The
+ * worker keeps such a number and marks it 'fixo' (migration 0022, the same
+ * rule); the form asks first whether it has WhatsApp.
+ */
+export function isLandline(value: string): boolean {
+  const masked = maskWhatsApp(value);
+  if (masked.trimStart().startsWith("+") && !masked.trimStart().startsWith("+55 ")) return false;
+  const whole = masked.match(/\((\d{2})\) (\d{4})-(\d{4})$/);
+  return whole !== null && /^[2-5]/.test(whole[2] ?? "");
+}

@@ -7,6 +7,7 @@ import { StaffLayout } from "../staff-shell/StaffLayout";
 import { fetchLeadStory, type LeadStory } from "./api";
 import { BackToList } from "./BackToList";
 import { LeadActionDialogs } from "./LeadActionDialogs";
+import { LeadAnswers } from "./LeadAnswers";
 import { LeadAttempts } from "./LeadAttempts";
 import { LeadCard } from "./LeadCard";
 import { LeadStaffActions } from "./LeadStaffActions";
@@ -82,6 +83,7 @@ function LeadStoryPanel() {
       <BackToList />
       <LeadCard story={story} actions={actions} />
       <PendingChanges lead={story.lead} changes={story.waiting_changes} decided={() => void reload()} />
+      <LeadAnswers lead={story.lead} />
       <LeadSubmissions story={story} />
       <LeadAttempts story={story} />
       <LeadStaffActions story={story} />

@@ -39,6 +39,9 @@ const LEAD = {
   fbclid: null,
   referrer: null,
   page_url: null,
+  landline: false,
+  answers: null,
+  answers_at: null,
 } satisfies Lead;
 
 const ALL: Rights = { export: true, delete: true, mark_sent: true };

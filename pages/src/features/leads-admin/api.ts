@@ -48,6 +48,12 @@ export type Lead = Attribution & {
   last_touch: LastTouch | null;
   /** Changes waiting for staff: details sent without the proof the lead's own browser keeps. */
   pending_changes: number;
+  /** Its WhatsApp number is a landline ('fixo'): call it rather than write. */
+  landline: boolean;
+  /** The questions after 'Sucesso!' it answered (agency.json's): question id → the option chosen. */
+  answers: Record<string, string> | null;
+  /** When an answer last changed. */
+  answers_at: string | null;
 };
 
 export type LastTouch = {

@@ -1,10 +1,15 @@
 import { EmailAddress } from "../../components/EmailAddress";
 import { agency, development } from "../../config/agency";
+import { useDisclosure } from "../ads-disclosure/disclosure";
+import { onPlatforms } from "../ads-disclosure/messages";
+import { AdsRecipients, PrivacyAds } from "../ads-disclosure/PrivacyAds";
 import { SiteFooter, SiteHeader } from "../landing/SiteChrome";
 import "./privacy.css";
 
 /** The LGPD privacy notice for the lead form, with the agency's details from configuration. */
 export default function Privacy() {
+  const disclosure = useDisclosure();
+  const ads = disclosure.meta || disclosure.google;
   return (
     <>
       <SiteHeader overlay={false} />
@@ -30,8 +35,10 @@ export default function Privacy() {
 
         <h2>Para que usamos</h2>
         <p>
-          Somente para entrar em contato com você sobre o {development.name}: enviar informações do pré-lançamento,
-          plantas, valores e condições, e tirar suas dúvidas. A base legal é o seu consentimento ao enviar o formulário.
+          {ads ? "Para" : "Somente para"} entrar em contato com você sobre o {development.name}: enviar informações do
+          pré-lançamento, plantas, valores e condições, e tirar suas dúvidas; a base legal é o seu consentimento ao
+          enviar o formulário.{" "}
+          {ads && <>E, de forma protegida, para medir os nossos anúncios {onPlatforms(disclosure)} (veja abaixo). </>}
           Não vendemos nem cedemos seus dados para outras finalidades.
         </p>
 
@@ -46,10 +53,13 @@ export default function Privacy() {
           </li>
           <li>
             o serviço de e-mail que avisa a equipe de cada novo cadastro e, quando a equipe usa, o canal de mensagens
-            interno que recebe o mesmo aviso.
+            interno que recebe o mesmo aviso{ads ? ";" : "."}
           </li>
+          <AdsRecipients disclosure={disclosure} />
         </ul>
         <p>Esses serviços podem armazenar ou processar os dados fora do Brasil.</p>
+
+        <PrivacyAds disclosure={disclosure} />
 
         <h2>Cookies e armazenamento no navegador</h2>
         <p>
