@@ -128,6 +128,10 @@ describe("one address", () => {
   });
 
   it("keeps no address: a network is a mark of the day, which the cron removes once the day is over", async () => {
+    for (const ip of ["192.0.2.77", "2001:db8:99::7"]) {
+      await visit(app, "/?utm_source=instagram&utm_campaign=lancamento-novo", { "CF-Connecting-IP": ip });
+    }
+    await afterTheCountsBefore(app);
     const rows = JSON.stringify(await app.sql("SELECT * FROM visit_networks"));
     expect(rows.length).toBeGreaterThan(2);
     for (const address of ["203.0.113", "203.0.114", "2001:db8", "192.0.2"]) expect(rows).not.toContain(address);
