@@ -546,23 +546,43 @@ END;
 
 -- Visits to the site from outside, counted by the worker after it answered
 -- the page: counts only, never an address, a browser or an identifier.
--- `source` is the utm_source, else where the visitor came from (see
--- `attribution.rs`): a family of sites ('instagram', 'google', 'whatsapp'),
--- another site's host, or 'direto'; `referrer_host` the referrer's host for
--- a visit without utm_source. Past a day's limit of distinct keys, visits
--- are counted under source '(outras)'. The report reads campaign_daily,
--- which the same batch adds each visit to; this keeps the medium, the
--- keyword and the referrer's host.
+-- Keyed as the report shows them (0020): `source` is the utm_source, else
+-- where the visitor came from (see `attribution.rs`): a family of sites
+-- ('instagram', 'google', 'whatsapp'), another site's host, or 'direto';
+-- `campaign` and `content` the utm_campaign and utm_content ('' for none).
+-- A visit that may not make a new key (its network's or the day's room for
+-- new ones spent, docs/campaigns.md) is counted under source '(outras)'. The
+-- report reads campaign_daily, which the same batch adds each visit to.
 CREATE TABLE visit_counts (
-  day           TEXT NOT NULL,
-  source        TEXT NOT NULL,
-  medium        TEXT NOT NULL,
-  campaign      TEXT NOT NULL,
-  content       TEXT NOT NULL,
-  term          TEXT NOT NULL,
-  referrer_host TEXT NOT NULL,
-  n             INTEGER NOT NULL,
-  PRIMARY KEY (day, source, medium, campaign, content, term, referrer_host)
+  day      TEXT NOT NULL,
+  source   TEXT NOT NULL,
+  campaign TEXT NOT NULL,
+  content  TEXT NOT NULL,
+  n        INTEGER NOT NULL,
+  PRIMARY KEY (day, source, campaign, content)
+) WITHOUT ROWID;
+
+-- A line seen on an earlier day keeps its visits on a day whose room for new
+-- lines is spent: found by its key, the days before.
+CREATE INDEX visit_counts_line ON visit_counts (source, campaign, content, day);
+
+-- What each network did today: the visits it had counted and the new lines it
+-- made, so one network cannot blind the report nor inflate a line. `network` is
+-- an HMAC (under JWT_SECRET) of the day and the network (an IPv4 /24, an IPv6
+-- /48), never the address; the cron removes a day's rows once it is over.
+CREATE TABLE visit_networks (
+  day      TEXT NOT NULL,
+  network  TEXT NOT NULL,
+  visits   INTEGER NOT NULL,
+  new_keys INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (day, network)
+) WITHOUT ROWID;
+
+-- Visits not counted on a day: their network had already had its day's visits
+-- counted. The report says so beside the day's '(outras)'.
+CREATE TABLE visits_uncounted (
+  day TEXT PRIMARY KEY,
+  n   INTEGER NOT NULL
 ) WITHOUT ROWID;
 
 -- Visits and leads per Brasília day and campaign (source, campaign, ad):

@@ -32,6 +32,11 @@ const WRANGLER = fileURLToPath(new URL("../node_modules/wrangler/bin/wrangler.js
 
 /** Tables the triggers keep from the others: a restore makes them again. */
 export const KEPT_BY_TRIGGERS = ["campaign_daily", "lead_changes", "lead_counters", "leads_search_rows"];
+/**
+ * Tables kept for a day only, which a backup (kept for months) must not
+ * keep longer: the marks of the networks that visited today (docs/campaigns.md).
+ */
+export const KEPT_FOR_THE_DAY = ["visit_networks"];
 /** The search index's rows read per call. */
 const SEARCH_PAGE = 5000;
 /** Rows per INSERT of the search index (a D1 statement holds at most 100 KB; a row, under 1 KB). */
@@ -59,7 +64,8 @@ export async function backup({ where, output, cwd = process.cwd() }) {
       (name) =>
         !/^(sqlite_|_cf_|d1_migrations$)/.test(name) &&
         !virtual.some((v) => name === v || name.startsWith(`${v}_`)) &&
-        !KEPT_BY_TRIGGERS.includes(name),
+        !KEPT_BY_TRIGGERS.includes(name) &&
+        !KEPT_FOR_THE_DAY.includes(name),
     );
   const scratch = await mkdtemp(join(tmpdir(), "d1-backup-"));
   try {

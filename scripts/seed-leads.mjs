@@ -542,18 +542,19 @@ export async function seedLeadsThrough(db, { count, seed = 1, now = Date.now() }
 
 /** Visit-only traffic of a day: arrivals without a lead, by where they came from. */
 const VISIT_ONLY = [
-  { source: "direto", referrer_host: "", weight: 30 },
-  { source: "instagram", referrer_host: "l.instagram.com", weight: 20 },
-  { source: "google", referrer_host: "google.com.br", weight: 15 },
-  { source: "facebook", referrer_host: "m.facebook.com", weight: 10 },
-  { source: "whatsapp", referrer_host: "com.whatsapp", weight: 10 },
-  { source: "blogdovinho.com.br", referrer_host: "blogdovinho.com.br", weight: 3 },
-  { source: "guiadaserra.com.br", referrer_host: "guiadaserra.com.br", weight: 2 },
+  { source: "direto", weight: 30 },
+  { source: "instagram", weight: 20 },
+  { source: "google", weight: 15 },
+  { source: "facebook", weight: 10 },
+  { source: "whatsapp", weight: 10 },
+  { source: "blogdovinho.com.br", weight: 3 },
+  { source: "guiadaserra.com.br", weight: 2 },
 ];
 
 /**
  * Counts `total` visits into D1 as the worker would have counted them: a
- * row of `visit_counts` per day and key, each added to `campaign_daily`.
+ * row of `visit_counts` per day and line (source, campaign, ad), each added
+ * to `campaign_daily`.
  * Every key the seeded leads came under got several visits a lead, and
  * each day had visits that left no lead (direct, organic, shared links).
  * @param {import("./local-worker.mjs").D1} db a running worker's D1 binding, its leads seeded
@@ -563,16 +564,15 @@ export async function seedVisitsThrough(db, { total, seed = 2 }) {
   const rand = random(seed);
   const { results: keys } = await db
     .prepare(
-      `SELECT date(created_at / 1000 - 10800, 'unixepoch') AS day, source, coalesce(utm_medium, '') AS medium,
-         coalesce(utm_campaign, '') AS campaign, coalesce(utm_content, '') AS content, coalesce(utm_term, '') AS term,
-         coalesce(referrer_host, '') AS referrer_host, count(*) AS n
-       FROM leads GROUP BY 1, 2, 3, 4, 5, 6, 7`,
+      `SELECT date(created_at / 1000 - 10800, 'unixepoch') AS day, source,
+         coalesce(utm_campaign, '') AS campaign, coalesce(utm_content, '') AS content, count(*) AS n
+       FROM leads GROUP BY 1, 2, 3, 4`,
     )
     .all();
   const rows = keys.map((k) => ({ ...k, weight: Number(k.n) * (6 + rand() * 14) }));
   for (const day of new Set(keys.map((k) => k.day))) {
     for (const v of VISIT_ONLY) {
-      rows.push({ day, ...v, medium: "", campaign: "", content: "", term: "", weight: v.weight * (20 + rand() * 20) });
+      rows.push({ day, source: v.source, campaign: "", content: "", weight: v.weight * (20 + rand() * 20) });
     }
   }
   const scale = total / rows.reduce((t, r) => t + r.weight, 0);
@@ -580,12 +580,12 @@ export async function seedVisitsThrough(db, { total, seed = 2 }) {
   const values = rows.map((r, i) => {
     const n = i === rows.length - 1 ? total - counted : Math.max(1, Math.round(r.weight * scale));
     counted += n;
-    return `(${[r.day, r.source, r.medium, r.campaign, r.content, r.term, r.referrer_host, n].map(sqlValue).join(",")})`;
+    return `(${[r.day, r.source, r.campaign, r.content, n].map(sqlValue).join(",")})`;
   });
   const statements = [];
   for (let i = 0; i < values.length; i += 100) {
     statements.push(
-      "INSERT INTO visit_counts (day, source, medium, campaign, content, term, referrer_host, n) VALUES " +
+      "INSERT INTO visit_counts (day, source, campaign, content, n) VALUES " +
         `${values.slice(i, i + 100).join(",")} ON CONFLICT DO UPDATE SET n = n + excluded.n`,
     );
   }

@@ -1,13 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { spawnApp } from "../support/app";
 import { Browser, postLead } from "../support/leads";
 import { eventually } from "../support/net";
 import {
+  asReleaseLeftIt,
   asUpgradedSince,
   migrationFilesSince,
   migrationsSince,
   type Rows,
   type Upgraded,
   upgradeRelease,
+  visitsByLine,
 } from "../support/release";
 import { StaffClient } from "../support/staff";
 
@@ -162,9 +165,103 @@ const RELEASES: Release[] = [
             { landline: 1, answers: JSON.stringify({ finalidade: "Para morar" }) },
           ]);
         },
+      "0020: the campaign report of the release's days reads as it did, each line's visits its keys' sum": async (
+        upgrade,
+      ) => {
+        const { before } = upgrade;
+        const days = [...new Set((before.visit_counts ?? []).map((v) => String(v.day)))];
+        expect(days.length).toBeGreaterThan(0);
+        const staff = await signedInOwner(upgrade);
+        for (const day of days) {
+          const answer = await staff.call("GET", `/api/campaigns?de=${day}&ate=${day}`);
+          expect(answer.status).toBe(200);
+          const body = answer.body as unknown as { rows: ReportLine[]; limits: unknown[] };
+          const visits = (rows: Rows) =>
+            Object.fromEntries(
+              rows
+                .filter((r) => r.day === day && Number(r.visits ?? r.n) > 0)
+                .map((r) => [JSON.stringify([r.source, r.campaign, r.content]), Number(r.visits ?? r.n)]),
+            );
+          // What the release's report read (campaign_daily), what its keys add up to, and what it reads now.
+          expect(visits(before.campaign_daily ?? [])).toEqual(visits(visitsByLine(before.visit_counts ?? [])));
+          expect(visits(body.rows.filter((r) => r.visits > 0).map((r) => ({ ...r, day })))).toEqual(
+            visits(before.campaign_daily ?? []),
+          );
+          expect(body.limits).toEqual([]);
+        }
+      },
     },
   },
 ];
+
+type ReportLine = { source: string; campaign: string; content: string; visits: number };
+
+describe("a day release 14fd90c counted keyword by keyword, past its 500 keys", () => {
+  const DAY = "2026-11-20";
+  // As that release's worker counted them: a key per medium, keyword and
+  // referrer's host, the day's '(outras)' past its 500th, each visit added
+  // to the report's row of its line.
+  const KEYS: [string, string, string, string, string, string, number][] = [
+    ["instagram", "paid", "verao", "video-1", "casa na serra", "", 5],
+    ["instagram", "paid", "verao", "video-1", "chale", "", 3],
+    ["instagram", "cpc", "verao", "video-1", "", "", 2],
+    ["instagram", "paid", "verao", "carrossel", "casa na serra", "", 1],
+    ["google", "", "", "", "", "www.google.com.br", 4],
+    ["google", "", "", "", "", "google.com", 1],
+    ["(outras)", "", "", "", "", "", 40],
+  ];
+  let app: Awaited<ReturnType<typeof spawnApp>>;
+  let campaignRows: Rows;
+
+  beforeAll(async () => {
+    app = await spawnApp({ migrate: false });
+    await asReleaseLeftIt(app, "14fd90c", 17);
+    await app.batch([
+      ...KEYS.map((k): [string, ...unknown[]] => [
+        `INSERT INTO visit_counts (day, source, medium, campaign, content, term, referrer_host, n)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)`,
+        DAY,
+        ...k,
+      ]),
+      [
+        `INSERT INTO campaign_daily (day, source, campaign, content, visits)
+         SELECT day, source, campaign, content, sum(n) FROM visit_counts WHERE day = ?1 GROUP BY 1, 2, 3, 4
+         ON CONFLICT (day, source, campaign, content) DO UPDATE SET visits = visits + excluded.visits`,
+        DAY,
+      ],
+    ]);
+    campaignRows = await app.sql("SELECT * FROM campaign_daily WHERE day = ?1 ORDER BY 1, 2, 3, 4", DAY);
+    await app.migrate();
+  });
+
+  afterAll(() => app?.stop());
+
+  it("0020 adds up the keys of each line, and the report says what it said, with the day's limit", async () => {
+    const lines = await app.sql<{ source: string; campaign: string; content: string; n: number }>(
+      "SELECT source, campaign, content, n FROM visit_counts WHERE day = ?1 ORDER BY 1, 2, 3",
+      DAY,
+    );
+    expect(lines).toEqual([
+      { source: "(outras)", campaign: "", content: "", n: 40 },
+      { source: "google", campaign: "", content: "", n: 5 },
+      { source: "instagram", campaign: "verao", content: "carrossel", n: 1 },
+      { source: "instagram", campaign: "verao", content: "video-1", n: 10 },
+    ]);
+    expect(await app.sql("SELECT * FROM campaign_daily WHERE day = ?1 ORDER BY 1, 2, 3, 4", DAY)).toEqual(campaignRows);
+    const staff = new StaffClient(app);
+    expect((await staff.login(OWNER.email, OWNER.password)).status).toBe(200);
+    const answer = await staff.call("GET", `/api/campaigns?de=${DAY}&ate=${DAY}`);
+    const body = answer.body as unknown as { rows: ReportLine[]; limits: unknown[] };
+    const byName = (a: unknown[], b: unknown[]) => String(a).localeCompare(String(b));
+    expect(
+      body.rows
+        .filter((r) => r.visits > 0)
+        .map((r) => [r.source, r.campaign, r.content, r.visits])
+        .sort(byName),
+    ).toEqual(lines.map((l) => [l.source, l.campaign, l.content, l.n]).sort(byName));
+    expect(body.limits).toEqual([{ day: DAY, overflow: 40, uncounted: 0 }]);
+  });
+});
 
 describe.each(RELEASES)("a database made by release $commit", ({ commit, migrations, checks }) => {
   let upgrade: Upgrade;

@@ -1,3 +1,5 @@
+import { join } from "node:path";
+import { CHROME } from "../support/visits";
 import { expect, type Page, test } from "./fixtures";
 import { createStaff, signIn } from "./staff";
 import {
@@ -7,6 +9,7 @@ import {
   listAnswer,
   openLanding,
   type Person,
+  SCREENSHOT_DIR,
   screenshot,
   sql,
   uniquePerson,
@@ -106,4 +109,59 @@ test("the lead list's search finds a lead by its campaign's name", async ({ page
   await answered;
   await expect(page.getByRole("row")).toHaveCount(2);
   await expect(page.getByRole("row").filter({ hasText: person.name })).toContainText(`campanha ${campaign}`);
+});
+
+test("the report says on which day one address's flood reached the limit of new campaigns", async ({
+  page,
+  request,
+  baseURL,
+}, testInfo) => {
+  // One address opens the site with 230 made-up campaigns, as a person's browser would.
+  const flood = `198.18.${testInfo.project.name === "phone" ? 1 : 2}.9`;
+  const answers = await Promise.all(
+    Array.from({ length: 230 }, (_, i) =>
+      request.get(`${baseURL}/?utm_source=robo&utm_campaign=inventada-${i}&utm_term=${Math.random()}`, {
+        headers: {
+          "User-Agent": CHROME,
+          "Sec-Fetch-Dest": "document",
+          "Sec-Fetch-Mode": "navigate",
+          "CF-Connecting-IP": flood,
+        },
+      }),
+    ),
+  );
+  for (const answer of answers) expect(answer.status()).toBe(200);
+  // Counted after each answer: 20 lines of its own, then '(outras)', then not counted at all.
+  const today = new Date(Date.now() - 3 * 3_600_000).toISOString().slice(0, 10);
+  const counted = async () => {
+    const [row] = await sql<{ lines: number; overflow: number; uncounted: number }>(
+      `SELECT (SELECT count(*) FROM visit_counts WHERE day = ?1 AND source = 'robo') AS lines,
+         (SELECT coalesce(sum(n), 0) FROM visit_counts WHERE day = ?1 AND source = '(outras)') AS overflow,
+         (SELECT coalesce(sum(n), 0) FROM visits_uncounted WHERE day = ?1) AS uncounted`,
+      today,
+    );
+    return row;
+  };
+  await expect.poll(async () => (await counted())?.lines).toBe(20);
+  await expect.poll(async () => (await counted())?.overflow).toBeGreaterThanOrEqual(180);
+  await expect.poll(async () => (await counted())?.uncounted).toBeGreaterThanOrEqual(30);
+  const { overflow, uncounted } = (await counted()) ?? { overflow: 0, uncounted: 0 };
+
+  await signIn(page, await createStaff(request));
+  await page.goto("/admin/campanhas?periodo=hoje");
+  const note = page.getByRole("note", { name: "Limite de campanhas novas" });
+  const count = (n: number) => new Intl.NumberFormat("pt-BR").format(n);
+  await expect(note).toContainText(
+    `Em ${today.slice(8, 10)}/${today.slice(5, 7)} o limite de campanhas novas foi atingido: ` +
+      `${count(overflow)} visitas contadas em Outras origens; ` +
+      `${count(uncounted)} visitas de redes que passaram do limite diário não foram contadas.`,
+  );
+  await expect(note).toContainText("As campanhas já vistas continuam na própria linha");
+  // Its overflow is the table's 'Outras origens' line.
+  const others = page.getByRole("row").filter({ has: page.getByRole("link", { name: "Leads de Outras origens" }) });
+  await expect(others.locator("td").first()).toHaveText(count(overflow));
+  await note.scrollIntoViewIfNeeded();
+  await screenshot(page, testInfo, "campaigns-limits");
+  // The note as the screen shows it, with the table under it.
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `${testInfo.project.name}-campaigns-limits-note.png`) });
 });

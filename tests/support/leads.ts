@@ -5,10 +5,14 @@ import { eventually } from "./net";
 export const LEAD_PATH = "/functions/v1/send-lead-jetimob";
 
 let nextIp = 1;
-/** A fresh documentation-range address, so tests do not share a rate-limit counter. */
+/**
+ * A fresh address on a network of its own (a private /24 each, 65,536 of
+ * them), so tests share no rate-limit counter, nor the room for visits and
+ * new campaigns one network gets a day (campaigns/visits.rs).
+ */
 export function uniqueIp(): string {
   const n = nextIp++;
-  return `198.51.${Math.floor(n / 250)}.${(n % 250) + 1}`;
+  return `10.${Math.floor(n / 256) % 256}.${n % 256}.1`;
 }
 
 let nextPerson = 1;

@@ -35,7 +35,7 @@ function ordered(rows: Rows): Rows {
  * `d1_migrations` row), then `tests/fixtures/release-<commit>.sql` loaded:
  * rows that release's own worker wrote (tests/fixtures/release.make.ts).
  */
-async function asReleaseLeftIt(app: App, commit: string, migrations: number): Promise<void> {
+export async function asReleaseLeftIt(app: App, commit: string, migrations: number): Promise<void> {
   const files = (await readdir(join(repoRoot, "migrations"))).filter((f) => f.endsWith(".sql")).sort();
   await app.sql(
     `CREATE TABLE IF NOT EXISTS d1_migrations (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE,
@@ -142,6 +142,32 @@ const TABLES_ADDED: Record<number, Record<string, string | null>> = {
     leads_search_idx: "SELECT * FROM leads_search_idx",
     leads_search_docsize: "SELECT * FROM leads_search_docsize",
   },
+  // No network has visited yet; no visit went uncounted.
+  20: { visit_networks: null, visits_uncounted: null },
+};
+
+/**
+ * A day's visits as 0020 keys them: by the report's line (day, source,
+ * campaign, ad), the keys that differed only in medium, keyword or
+ * referrer's host added up.
+ */
+export function visitsByLine(rows: Rows): Rows {
+  const lines = new Map<string, Rows[number]>();
+  for (const { day, source, campaign, content, n } of rows) {
+    const key = JSON.stringify([day, source, campaign, content]);
+    const line = lines.get(key) ?? { day, source, campaign, content, n: 0 };
+    line.n = Number(line.n) + Number(n);
+    lines.set(key, line);
+  }
+  return [...lines.values()];
+}
+
+/**
+ * Tables a migration rewrote from their own rows, by migration: what each
+ * holds once migrated, from what it held before.
+ */
+const TABLES_REWRITTEN: Record<number, Record<string, (rows: Rows) => Rows>> = {
+  20: { visit_counts: visitsByLine },
 };
 
 /**
@@ -169,7 +195,9 @@ export async function asUpgradedSince(
   migrations: number,
 ): Promise<Record<string, Rows>> {
   const out: Record<string, Rows> = { ...rows };
-  const numbers = [COLUMNS_ADDED, TABLES_ADDED, ROWS_ADDED].flatMap((m) => Object.keys(m).map(Number));
+  const numbers = [COLUMNS_ADDED, TABLES_ADDED, TABLES_REWRITTEN, ROWS_ADDED].flatMap((m) =>
+    Object.keys(m).map(Number),
+  );
   // Migration by migration, in order: a later one may change what an earlier one added.
   for (const migration of [...new Set(numbers)].filter((n) => n > migrations).sort((a, b) => a - b)) {
     for (const [table, columns] of Object.entries(COLUMNS_ADDED[migration] ?? {})) {
@@ -177,6 +205,9 @@ export async function asUpgradedSince(
     }
     for (const [table, source] of Object.entries(TABLES_ADDED[migration] ?? {})) {
       out[table] = source ? ordered(await app.sql<Record<string, unknown>>(source)) : [];
+    }
+    for (const [table, rewrite] of Object.entries(TABLES_REWRITTEN[migration] ?? {})) {
+      out[table] = ordered(rewrite(out[table] ?? []));
     }
     for (const [table, source] of Object.entries(ROWS_ADDED[migration] ?? {})) {
       out[table] = ordered([...(out[table] ?? []), ...(await app.sql<Record<string, unknown>>(source))]);

@@ -12,7 +12,8 @@
 //! incident's own event stays while it is open, since its key is what keeps
 //! the incident to one event and makes its end heard. And each owner's copy
 //! of an incident's e-mails, a month after it was written, once sent or
-//! given up, unless their incident is still open.
+//! given up, unless their incident is still open. And the marks of the
+//! networks that visited the site, once their Brasília day is over.
 //!
 //! Each statement finds its rows by an index on the time it looks at (the
 //! webhook's events by their ids, which grow with time: the first event
@@ -101,9 +102,16 @@ const PRUNE_ALERT_MAILS: &str = "DELETE FROM alert_mails WHERE id IN \
         AND incident_id NOT IN (SELECT id FROM delivery_incidents WHERE resolved_at IS NULL) \
       ORDER BY id LIMIT ?2)";
 
+/// The marks of the networks that visited (`campaigns::visits`): kept for
+/// their Brasília day only, gone with the first run after it (`?1` is now,
+/// kept 0 ms: the day of now, in Brasília, UTC−3).
+const PRUNE_VISIT_NETWORKS: &str = "DELETE FROM visit_networks WHERE (day, network) IN \
+     (SELECT day, network FROM visit_networks \
+      WHERE day < date(?1 / 1000 - 10800, 'unixepoch') LIMIT ?2)";
+
 /// The clean-up's statements in batch order: each with how long its rows
 /// are kept and what it removes, for the log.
-const STEPS: [(&str, i64, &str); 8] = [
+const STEPS: [(&str, i64, &str); 9] = [
     (
         PRUNE_RATE_LIMITS,
         RATE_LIMIT_RETENTION_MS,
@@ -128,6 +136,7 @@ const STEPS: [(&str, i64, &str); 8] = [
         ENDED_RETENTION_MS,
         "owners' alert e-mails",
     ),
+    (PRUNE_VISIT_NETWORKS, 0, "visit networks of days gone"),
 ];
 
 /// One cron run's clean-up. A failure is logged and left to the next run.

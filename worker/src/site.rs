@@ -128,10 +128,12 @@ fn count_visit(req: &Request, status: u16, env: &Env, ctx: &Context) {
     let Some(visit) = view.visit(Day::in_brasilia(platform::now_ms())) else {
         return;
     };
+    let key = config::signing_key(env);
+    let network = visits::NetworkMark::of(key.as_deref(), &visit.day, &http::client_ip(req));
     let env = env.clone();
     ctx.wait_until(async move {
         let counted = match config::database(&env) {
-            Ok(db) => visits::count(&db, &visit).await,
+            Ok(db) => visits::count(&db, &visit, &network).await,
             Err(error) => Err(error),
         };
         if let Err(error) = counted {

@@ -2,12 +2,14 @@
 //! campaign and ad, and the leads of each day by source. Read from the
 //! counters kept per Brasília day and campaign (`campaign_daily`), never
 //! from the leads or the visits themselves, so a month costs a row a day
-//! and campaign.
+//! and campaign; and the days a visit limit was reached (`visits`), with
+//! what it left out of the lines.
 
 use std::collections::{BTreeMap, HashMap};
 
 use serde::{Deserialize, Serialize};
 
+use super::visits::OVERFLOW;
 use crate::dates::Day;
 use crate::db::{self, D1Database, query};
 use crate::http::{ApiError, FieldErrors};
@@ -73,6 +75,8 @@ const PERIOD_SQL: &str = "SELECT day, source, campaign, content, visits, leads, 
      FROM campaign_daily WHERE day BETWEEN ?1 AND ?2";
 /// The first day anything was counted: the start of 'Todo o lançamento'.
 const FIRST_DAY_SQL: &str = "SELECT min(day) AS day FROM campaign_daily";
+/// The period's visits left uncounted by their network's limit, a row a day.
+const UNCOUNTED_SQL: &str = "SELECT day, n FROM visits_uncounted WHERE day BETWEEN ?1 AND ?2";
 
 /// One day's counters of one campaign.
 #[derive(Debug, Deserialize)]
@@ -88,6 +92,12 @@ struct DayRow {
 #[derive(Debug, Deserialize)]
 struct FirstDay {
     day: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+struct UncountedRow {
+    day: String,
+    n: i64,
 }
 
 /// What the counters say of one campaign (or of them all) in a period.
@@ -133,6 +143,16 @@ pub struct DayFigures {
     pub leads: BTreeMap<String, i64>,
 }
 
+/// A day a visit limit was reached: its visits counted under [`OVERFLOW`]
+/// (no room left for a new line: its network's or the day's) and those not
+/// counted at all (their network had had its day's visits counted).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DayLimit {
+    pub day: String,
+    pub overflow: i64,
+    pub uncounted: i64,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct PeriodAnswer {
     pub from: String,
@@ -152,12 +172,21 @@ pub struct Report {
     pub sources: Vec<String>,
     /// The lines, by their source's place, then the most leads and visits.
     pub rows: Vec<Line>,
+    /// The days of the period a visit limit was reached, in order.
+    pub limits: Vec<DayLimit>,
 }
 
 type Key = (String, String, String);
 
 /// Adds up the counters' rows per line and per day.
-fn assemble(period: Period, today: Day, first_day: Option<String>, rows: Vec<DayRow>) -> Report {
+fn assemble(
+    period: Period,
+    today: Day,
+    first_day: Option<String>,
+    rows: Vec<DayRow>,
+    uncounted: Vec<UncountedRow>,
+) -> Report {
+    let limits = limits_of(&rows, uncounted);
     let mut lines: HashMap<Key, Figures> = HashMap::new();
     let mut days: BTreeMap<String, DayFigures> = period
         .days()
@@ -228,7 +257,34 @@ fn assemble(period: Period, today: Day, first_day: Option<String>, rows: Vec<Day
         days: days.into_values().collect(),
         sources,
         rows: lines,
+        limits,
     }
+}
+
+/// The days a limit left visits out of their lines: those counted on the
+/// day's [`OVERFLOW`] row, and those not counted.
+fn limits_of(rows: &[DayRow], uncounted: Vec<UncountedRow>) -> Vec<DayLimit> {
+    let mut days: BTreeMap<&str, DayLimit> = BTreeMap::new();
+    let day = |d: &str| DayLimit {
+        day: d.to_string(),
+        overflow: 0,
+        uncounted: 0,
+    };
+    for row in rows {
+        if row.source == OVERFLOW && row.campaign.is_empty() && row.content.is_empty() {
+            days.entry(&row.day)
+                .or_insert_with(|| day(&row.day))
+                .overflow += row.figures.visits;
+        }
+    }
+    for row in &uncounted {
+        days.entry(&row.day)
+            .or_insert_with(|| day(&row.day))
+            .uncounted += row.n;
+    }
+    days.into_values()
+        .filter(|d| d.overflow > 0 || d.uncounted > 0)
+        .collect()
 }
 
 /// The report of `period`, and the D1 rows it read.
@@ -236,13 +292,18 @@ pub async fn read(db: &D1Database, period: Period, today: Day) -> worker::Result
     let (from, to) = (period.from.to_string(), period.to.to_string());
     let results = db::batch(
         db,
-        vec![query!(db, PERIOD_SQL, from, to), db.prepare(FIRST_DAY_SQL)],
+        vec![
+            query!(db, PERIOD_SQL, from, to),
+            db.prepare(FIRST_DAY_SQL),
+            query!(db, UNCOUNTED_SQL, from, to),
+        ],
     )
     .await?;
     let rows = db::rows::<DayRow>(&results, 0)?;
     let first_day = db::first_row::<FirstDay>(&results, 1)?.and_then(|f| f.day);
+    let uncounted = db::rows::<UncountedRow>(&results, 2)?;
     Ok((
-        assemble(period, today, first_day, rows),
+        assemble(period, today, first_day, rows, uncounted),
         db::cost(&results).read,
     ))
 }
@@ -344,6 +405,7 @@ mod tests {
                 // A lead deleted since: nothing left to show.
                 row("2026-11-25", "facebook", "x", "", 0, 0),
             ],
+            vec![],
         );
         assert_eq!(
             report.rows,
@@ -426,6 +488,7 @@ mod tests {
                 5,
                 2,
             )],
+            vec![],
         );
         assert_eq!(
             serde_json::to_value(&report).unwrap(),
@@ -437,8 +500,46 @@ mod tests {
                 "rows": [{
                     "source": "instagram", "campaign": "lancamento", "content": "video-1",
                     "visits": 5, "leads": 2, "delivered": 1, "duplicates": 0
-                }]
+                }],
+                "limits": []
             })
         );
+    }
+
+    #[test]
+    fn the_days_a_limit_was_reached_say_what_went_to_the_overflow_and_what_was_not_counted() {
+        let period = Period {
+            from: day("2026-11-24"),
+            to: day("2026-11-26"),
+        };
+        let uncounted = |day: &str, n| UncountedRow { day: day.into(), n };
+        let report = assemble(
+            period,
+            day("2026-11-26"),
+            None,
+            vec![
+                row("2026-11-24", OVERFLOW, "", "", 80, 0),
+                row("2026-11-25", "instagram", "verao", "", 9, 1),
+                // A lead whose link named the overflow: no visit, no limit.
+                row("2026-11-25", OVERFLOW, "", "", 0, 1),
+                row("2026-11-26", OVERFLOW, "", "", 3, 0),
+            ],
+            vec![uncounted("2026-11-24", 400), uncounted("2026-11-25", 12)],
+        );
+        let limits: Vec<(&str, i64, i64)> = report
+            .limits
+            .iter()
+            .map(|l| (l.day.as_str(), l.overflow, l.uncounted))
+            .collect();
+        assert_eq!(
+            limits,
+            [
+                ("2026-11-24", 80, 400),
+                ("2026-11-25", 0, 12),
+                ("2026-11-26", 3, 0),
+            ]
+        );
+        // The overflow's visits stay on its line and in the totals.
+        assert_eq!(report.totals.visits, 92);
     }
 }

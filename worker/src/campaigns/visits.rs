@@ -1,26 +1,61 @@
 //! Visits counted at the edge: each arrival at a public page from outside
-//! the site adds one to a counter of its Brasília day and where it came
-//! from. The worker counts after it has answered the page (`wait_until`),
-//! so counting never delays the page and its failure never fails it. No
-//! address, browser or identifier is kept: the counter's key is the day and
-//! the campaign, and the `User-Agent` and the referrer are only read.
+//! the site adds one to a counter of its Brasília day and the report's line
+//! (source, campaign, ad). The worker counts after it has answered the page
+//! (`wait_until`), so counting never delays the page and its failure never
+//! fails it. No address, browser or identifier is kept: the counter's key is
+//! the day and the line, and the `User-Agent` and the referrer are only read.
+//!
+//! Nobody can blind the report: a visit's keyword, medium and referrer's
+//! host make no line of their own; one network (an IPv4 /24, an IPv6 /48)
+//! makes at most [`NEW_KEYS_PER_NETWORK`] new lines a day and has at most
+//! [`VISITS_PER_NETWORK`] visits counted; a line seen before always counts.
+//! A network is known for its day only, by a keyed hash of the day and the
+//! network ([`NetworkMark`]), which the cron removes once the day is over.
 
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
+
+use hmac::Mac;
 use serde::Serialize;
 use wasm_bindgen::JsValue;
 
 use crate::attribution::{self, Arrival, SHORT_FIELD_MAX, Source};
 use crate::dates::Day;
 use crate::db::{self, D1Database};
+use crate::signing;
 
 /// The pages a visitor arrives at: the landing and the privacy notice. The
 /// form's result pages are reached from the site itself.
 const PUBLIC_PAGES: [&str; 2] = ["/", "/privacidade"];
 
-/// Distinct keys a day may add before its visits go under [`OVERFLOW`]: an
-/// address bar can carry any `utm_campaign`, and a flood of made-up ones
-/// must not grow the report without end.
+/// Distinct keys (report lines) a day may make before its new ones go
+/// under [`OVERFLOW`]: an address bar can carry any `utm_campaign`, and a
+/// flood of made-up ones must not grow the report without end. A launch runs
+/// a few dozen campaigns and ads; 500 leaves room for every one of them and
+/// for every site that links to it.
 pub const KEYS_PER_DAY: i64 = 500;
-/// Where a day's visits past [`KEYS_PER_DAY`] keys are counted.
+
+/// New keys one network may make in a day. A person opens the links of the
+/// few ads they saw; the agency's office, trying a new campaign's links
+/// before it starts, opens a few dozen at most, and a line seen once (from
+/// any network) needs no room again. 20 lets a flood from one network spend
+/// 4% of the day's room: 25 networks are needed to fill it, and even then
+/// the lines seen before keep counting.
+pub const NEW_KEYS_PER_NETWORK: i64 = 20;
+
+/// Visits one network may have counted in a day; past them its visits are
+/// not counted (the report says how many). One person, household or office
+/// opens the site a few times a day; a carrier that puts many phones behind
+/// one address (carrier-grade NAT) rarely sends one launch's site more than
+/// a few dozen from one /24. 200 keeps all of those, and one address that
+/// poses as a browser adds at most 200 visits a day to a line.
+pub const VISITS_PER_NETWORK: i64 = 200;
+
+/// A key counted on one of this many days before keeps counting under its
+/// own name however full the day is: a campaign that was running stays on
+/// its line through a flood.
+pub const SEEN_WITHIN_DAYS: i64 = 30;
+
+/// Where a visit that may not make a new key is counted.
 pub const OVERFLOW: &str = "(outras)";
 
 /// A page request, as far as counting it goes.
@@ -43,17 +78,16 @@ pub struct PageView<'a> {
     pub sec_fetch_mode: Option<&'a str>,
 }
 
-/// One visit's counter key: the day and where it came from, empty text for
-/// a campaign field it did not carry.
+/// One visit's counter key: the day and the report's line (source,
+/// campaign, ad), empty text for a campaign field it did not carry. Its
+/// medium, keyword and referrer's host are not kept: the report does not
+/// show them, and they must not spend the day's keys.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Visit {
     pub day: String,
     pub source: String,
-    pub medium: String,
     pub campaign: String,
     pub content: String,
-    pub term: String,
-    pub referrer_host: String,
 }
 
 /// Robots and previews that say so in their `User-Agent`, in lower case.
@@ -139,75 +173,209 @@ impl PageView<'_> {
             },
             self.host,
         );
+        // A link that names the overflow as its source would pass as it.
+        if source.name == OVERFLOW {
+            return None;
+        }
         let field = |name: &str| self.param(name).unwrap_or_default();
         Some(Visit {
             day: day.to_string(),
             source: source.name,
-            medium: field("utm_medium"),
             campaign: field("utm_campaign"),
             content: field("utm_content"),
-            term: field("utm_term"),
-            referrer_host: source.referrer_host.unwrap_or_default(),
         })
     }
 }
 
-/// The key's columns, `?1`…`?7`.
-const KEY: &str = "day = ?1 AND source = ?2 AND medium = ?3 AND campaign = ?4 \
-     AND content = ?5 AND term = ?6 AND referrer_host = ?7";
+/// The network a visitor's address belongs to, as the visit limits count
+/// it: an IPv4 /24 (`203.0.113.0/24`), an IPv6 /48 (`2001:db8:1::/48`); an
+/// IPv4 address mapped into IPv6 is IPv4. Wider than the lead form's
+/// (`rate_limit::network_of`): a made-up link costs its sender nothing, and
+/// anyone who holds one address can usually pick from its /24 or its /48.
+/// Anything that is not an address is its own network, as given.
+pub fn network_of(ip: &str) -> String {
+    match ip.trim().parse::<IpAddr>() {
+        Ok(IpAddr::V4(v4)) => slash_24(v4),
+        Ok(IpAddr::V6(v6)) => match v6.to_ipv4_mapped() {
+            Some(v4) => slash_24(v4),
+            None => {
+                let s = v6.segments();
+                format!("{}/48", Ipv6Addr::new(s[0], s[1], s[2], 0, 0, 0, 0, 0))
+            }
+        },
+        Err(_) => ip.trim().to_string(),
+    }
+}
 
-/// Adds one to the visit's counter in one batch, one transaction: its row
-/// if it has one; else a new row while the day has fewer than
-/// [`KEYS_PER_DAY`]; else the day's [`OVERFLOW`] row. Each statement applies
-/// only where the one before did not, so a visit is counted once, whatever
-/// other isolates count at the same time. The last adds it to the report's
-/// row of its day and campaign (`campaign_daily`), under the key it was
+fn slash_24(v4: Ipv4Addr) -> String {
+    let [a, b, c, _] = v4.octets();
+    format!("{a}.{b}.{c}.0/24")
+}
+
+/// A network as the counters know it for one day: an HMAC-SHA256, under the
+/// worker's key, of the day and the network, cut to 128 bits. The same
+/// network reads as another mark the next day, and the mark cannot be
+/// turned back into the network without the key; the rows go once the day
+/// is over (`retention.rs`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NetworkMark(String);
+
+impl NetworkMark {
+    /// The mark of `ip`'s network on `day`. Without a key (`JWT_SECRET`
+    /// unset, a development setup) the mark is still made, with an empty
+    /// key: the limits hold, and the rows still go with the day.
+    pub fn of(key: Option<&str>, day: &str, ip: &str) -> Self {
+        let mut mac = signing::keyed_mac(key.unwrap_or_default(), b"visit-network");
+        mac.update(day.as_bytes());
+        mac.update(b"\0");
+        mac.update(network_of(ip).as_bytes());
+        let digest = mac.finalize().into_bytes();
+        Self(signing::hex(&digest[..16]))
+    }
+}
+
+/// The parameters every statement of [`count`] is written with.
+/// `?1` day, `?2` source, `?3` campaign, `?4` ad: the key.
+macro_rules! key {
+    () => {
+        "day = ?1 AND source = ?2 AND campaign = ?3 AND content = ?4"
+    };
+}
+/// `?5` the network's mark, `?6` [`VISITS_PER_NETWORK`]: whether the
+/// network's visits today (this one counted in first) are within its limit.
+macro_rules! within_network_visits {
+    () => {
+        "(SELECT visits FROM visit_networks WHERE day = ?1 AND network = ?5) <= ?6"
+    };
+}
+/// `?10` the first day of the [`SEEN_WITHIN_DAYS`]: whether the key was
+/// counted on an earlier day.
+macro_rules! seen_before {
+    () => {
+        "EXISTS (SELECT 1 FROM visit_counts WHERE source = ?2 AND campaign = ?3 AND content = ?4 \
+           AND day >= ?10 AND day < ?1)"
+    };
+}
+
+/// The network's visits today, this one included.
+const NETWORK_VISIT_SQL: &str = "INSERT INTO visit_networks (day, network, visits) VALUES (?1, ?5, 1) \
+     ON CONFLICT (day, network) DO UPDATE SET visits = visits + 1";
+
+/// A visit its network's limit leaves uncounted, counted as such.
+const UNCOUNTED_SQL: &str = concat!(
+    "INSERT INTO visits_uncounted (day, n) SELECT ?1, 1 WHERE NOT ",
+    within_network_visits!(),
+    " ON CONFLICT (day) DO UPDATE SET n = n + 1"
+);
+
+/// A key the day does not have yet, at 0, when it was seen before or when
+/// both its network (`?7` [`NEW_KEYS_PER_NETWORK`]) and the day (`?8`
+/// [`KEYS_PER_DAY`]) have room for a new one.
+const NEW_KEY_SQL: &str = concat!(
+    "INSERT INTO visit_counts (day, source, campaign, content, n) SELECT ?1, ?2, ?3, ?4, 0 \
+     WHERE ",
+    within_network_visits!(),
+    " AND NOT EXISTS (SELECT 1 FROM visit_counts WHERE ",
+    key!(),
+    ") AND (",
+    seen_before!(),
+    " OR ((SELECT new_keys FROM visit_networks WHERE day = ?1 AND network = ?5) < ?7 \
+           AND (SELECT count(*) FROM visit_counts WHERE day = ?1) < ?8))"
+);
+
+/// The new key just made (at 0), not seen before, is one of its network's.
+const NETWORK_NEW_KEY_SQL: &str = concat!(
+    "UPDATE visit_networks SET new_keys = new_keys + 1 WHERE day = ?1 AND network = ?5 \
+     AND EXISTS (SELECT 1 FROM visit_counts WHERE ",
+    key!(),
+    " AND n = 0) AND NOT ",
+    seen_before!()
+);
+
+/// The visit, on its own key (had or just made).
+const ON_KEY_SQL: &str = concat!(
+    "UPDATE visit_counts SET n = n + 1 WHERE ",
+    key!(),
+    " AND ",
+    within_network_visits!()
+);
+
+/// The visit, on the day's `?9` [`OVERFLOW`] when its key was not made.
+const ON_OVERFLOW_SQL: &str = concat!(
+    "INSERT INTO visit_counts (day, source, campaign, content, n) SELECT ?1, ?9, '', '', 1 \
+     WHERE ",
+    within_network_visits!(),
+    " AND NOT EXISTS (SELECT 1 FROM visit_counts WHERE ",
+    key!(),
+    ") ON CONFLICT (day, source, campaign, content) DO UPDATE SET n = n + 1"
+);
+
+/// The visit, on the report's row of its day, under the key it was counted by.
+const ON_REPORT_SQL: &str = concat!(
+    "WITH counted (own) AS (SELECT EXISTS (SELECT 1 FROM visit_counts WHERE ",
+    key!(),
+    ")) INSERT INTO campaign_daily (day, source, campaign, content, visits) \
+     SELECT ?1, iif(own, ?2, ?9), iif(own, ?3, ''), iif(own, ?4, ''), 1 FROM counted WHERE ",
+    within_network_visits!(),
+    " ON CONFLICT (day, source, campaign, content) DO UPDATE SET visits = visits + 1"
+);
+
+/// The statements of [`count`], in order.
+const COUNT_SQL: [&str; 7] = [
+    NETWORK_VISIT_SQL,
+    UNCOUNTED_SQL,
+    NEW_KEY_SQL,
+    NETWORK_NEW_KEY_SQL,
+    ON_KEY_SQL,
+    ON_OVERFLOW_SQL,
+    ON_REPORT_SQL,
+];
+
+/// Counts one visit from `network` in one batch, one transaction: the
+/// network's visits first; past its [`VISITS_PER_NETWORK`] nothing else but
+/// that it went uncounted. Else on its own key: one the day has; one seen on
+/// an earlier day ([`SEEN_WITHIN_DAYS`]); or a new one while its network
+/// and the day have room. Else on the day's [`OVERFLOW`]. Each statement
+/// applies only where the ones before left it to, so a visit is counted
+/// once, whatever other isolates count at the same time, and the limits
+/// are decided in the batch that counts. The last adds it to the report's
+/// row of its day and line (`campaign_daily`), under the key it was
 /// counted by.
-pub async fn count(db: &D1Database, visit: &Visit) -> worker::Result<()> {
-    let key: Vec<JsValue> = [
-        &visit.day,
-        &visit.source,
-        &visit.medium,
-        &visit.campaign,
-        &visit.content,
-        &visit.term,
-        &visit.referrer_host,
-    ]
-    .into_iter()
-    .map(|v| JsValue::from_str(v))
-    .collect();
-    let mut with_limit = key.clone();
-    with_limit.push(JsValue::from_f64(KEYS_PER_DAY as f64));
-    let mut with_overflow = key.clone();
-    with_overflow.push(JsValue::from_str(OVERFLOW));
-    db::batch(db, vec![
-        db.prepare(format!("UPDATE visit_counts SET n = n + 1 WHERE {KEY}"))
-            .bind(&key)?,
-        db.prepare(format!(
-            "INSERT INTO visit_counts (day, source, medium, campaign, content, term, referrer_host, n) \
-             SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, 1 \
-             WHERE NOT EXISTS (SELECT 1 FROM visit_counts WHERE {KEY}) \
-               AND (SELECT count(*) FROM visit_counts WHERE day = ?1) < ?8"
-        ))
-        .bind(&with_limit)?,
-        db.prepare(format!(
-            "INSERT INTO visit_counts (day, source, medium, campaign, content, term, referrer_host, n) \
-             SELECT ?1, ?8, '', '', '', '', '', 1 \
-             WHERE NOT EXISTS (SELECT 1 FROM visit_counts WHERE {KEY}) \
-             ON CONFLICT (day, source, medium, campaign, content, term, referrer_host) \
-             DO UPDATE SET n = n + 1"
-        ))
-        .bind(&with_overflow)?,
-        db.prepare(format!(
-            "WITH counted (own) AS (SELECT EXISTS (SELECT 1 FROM visit_counts WHERE {KEY})) \
-             INSERT INTO campaign_daily (day, source, campaign, content, visits) \
-             SELECT ?1, iif(own, ?2, ?8), iif(own, ?4, ''), iif(own, ?5, ''), 1 FROM counted WHERE true \
-             ON CONFLICT (day, source, campaign, content) DO UPDATE SET visits = visits + 1"
-        ))
-        .bind(&with_overflow)?,
-    ])
-    .await?;
+pub async fn count(db: &D1Database, visit: &Visit, network: &NetworkMark) -> worker::Result<()> {
+    let since = Day::parse(&visit.day)
+        .map(|day| day.plus(-SEEN_WITHIN_DAYS).to_string())
+        .unwrap_or_default();
+    let params: [JsValue; 10] = [
+        JsValue::from_str(&visit.day),
+        JsValue::from_str(&visit.source),
+        JsValue::from_str(&visit.campaign),
+        JsValue::from_str(&visit.content),
+        JsValue::from_str(&network.0),
+        JsValue::from_f64(VISITS_PER_NETWORK as f64),
+        JsValue::from_f64(NEW_KEYS_PER_NETWORK as f64),
+        JsValue::from_f64(KEYS_PER_DAY as f64),
+        JsValue::from_str(OVERFLOW),
+        JsValue::from_str(&since),
+    ];
+    let statements = COUNT_SQL
+        .iter()
+        .map(|sql| db::bind(db, sql, &params[..highest_parameter(sql)]))
+        .collect();
+    db::batch(db, statements).await?;
     Ok(())
+}
+
+/// The highest `?N` in `sql`: how many values it takes (D1 wants exactly
+/// as many as the statement numbers).
+fn highest_parameter(sql: &str) -> usize {
+    sql.split('?')
+        .skip(1)
+        .filter_map(|rest| {
+            let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+            digits.parse().ok()
+        })
+        .max()
+        .unwrap_or(0)
 }
 
 #[cfg(test)]
@@ -241,7 +409,7 @@ mod tests {
     }
 
     #[test]
-    fn a_campaigns_visit_is_counted_under_its_utm_fields() {
+    fn a_campaigns_visit_is_counted_under_its_source_campaign_and_ad_only() {
         let query = pairs(&[
             ("utm_source", "instagram"),
             ("utm_medium", "paid"),
@@ -250,18 +418,22 @@ mod tests {
             ("utm_term", "casa na serra"),
             ("gclid", "abc"),
         ]);
-        assert_eq!(
-            view(&query).visit(day()),
-            Some(Visit {
-                day: "2026-11-26".into(),
-                source: "instagram".into(),
-                medium: "paid".into(),
-                campaign: "lancamento".into(),
-                content: "video-1".into(),
-                term: "casa na serra".into(),
-                referrer_host: String::new(),
-            })
-        );
+        let visit = Visit {
+            day: "2026-11-26".into(),
+            source: "instagram".into(),
+            campaign: "lancamento".into(),
+            content: "video-1".into(),
+        };
+        assert_eq!(view(&query).visit(day()), Some(visit.clone()));
+        // Another keyword or medium is the same line.
+        let other = pairs(&[
+            ("utm_source", "instagram"),
+            ("utm_medium", "cpc"),
+            ("utm_campaign", "lancamento"),
+            ("utm_content", "video-1"),
+            ("utm_term", "0.123456789"),
+        ]);
+        assert_eq!(view(&other).visit(day()), Some(visit));
     }
 
     #[test]
@@ -270,17 +442,74 @@ mod tests {
         let from = |referer: Option<&'static str>| {
             let mut v = view(&none);
             v.referer = referer;
-            v.visit(day()).map(|v| (v.source, v.referrer_host))
+            v.visit(day()).map(|v| v.source)
         };
         assert_eq!(
             from(Some("https://l.instagram.com/")),
-            Some(("instagram".into(), "l.instagram.com".into()))
+            Some("instagram".into())
         );
         assert_eq!(
             from(Some("android-app://com.whatsapp/")),
-            Some(("whatsapp".into(), "com.whatsapp".into()))
+            Some("whatsapp".into())
         );
-        assert_eq!(from(None), Some(("direto".into(), String::new())));
+        assert_eq!(
+            from(Some("https://www.blogdovinho.com.br/post")),
+            Some("blogdovinho.com.br".into())
+        );
+        assert_eq!(from(None), Some("direto".into()));
+    }
+
+    #[test]
+    fn a_link_that_names_the_overflow_as_its_source_is_not_counted() {
+        let query = pairs(&[("utm_source", OVERFLOW)]);
+        assert_eq!(view(&query).visit(day()), None);
+    }
+
+    #[test]
+    fn a_network_is_an_ipv4_slash_24_or_an_ipv6_slash_48() {
+        assert_eq!(network_of("203.0.113.9"), "203.0.113.0/24");
+        assert_eq!(network_of("203.0.113.250"), network_of("203.0.113.9"));
+        assert_ne!(network_of("203.0.114.9"), network_of("203.0.113.9"));
+        assert_eq!(network_of("::ffff:203.0.113.9"), "203.0.113.0/24");
+        assert_eq!(network_of("2001:db8:1:2:3:4:5:6"), "2001:db8:1::/48");
+        assert_eq!(network_of("2001:db8:1:ffff::1"), "2001:db8:1::/48");
+        assert_ne!(network_of("2001:db8:2::1"), network_of("2001:db8:1::1"));
+        assert_eq!(network_of(" 2001:DB8:0:1::1 "), "2001:db8::/48");
+        assert_eq!(network_of("unknown"), "unknown");
+    }
+
+    #[test]
+    fn a_networks_mark_is_the_days_and_says_nothing_of_the_address() {
+        let key = Some("a-signing-key-of-at-least-32-bytes-long");
+        let mark = |day: &str, ip: &str| NetworkMark::of(key, day, ip).0;
+        let today = mark("2026-11-26", "203.0.113.9");
+        assert_eq!(today.len(), 32);
+        assert!(today.bytes().all(|b| b.is_ascii_hexdigit()));
+        assert!(!today.contains("203"));
+        assert_eq!(mark("2026-11-26", "203.0.113.200"), today);
+        assert_ne!(mark("2026-11-27", "203.0.113.9"), today);
+        assert_ne!(mark("2026-11-26", "203.0.114.9"), today);
+        assert_ne!(
+            NetworkMark::of(
+                Some("another-key-of-at-least-32-bytes!!"),
+                "2026-11-26",
+                "203.0.113.9"
+            )
+            .0,
+            today
+        );
+    }
+
+    #[test]
+    fn each_statement_takes_exactly_the_parameters_it_numbers() {
+        assert_eq!(highest_parameter(NETWORK_VISIT_SQL), 5);
+        assert_eq!(highest_parameter(UNCOUNTED_SQL), 6);
+        assert_eq!(highest_parameter(NEW_KEY_SQL), 10);
+        assert_eq!(highest_parameter(NETWORK_NEW_KEY_SQL), 10);
+        assert_eq!(highest_parameter(ON_KEY_SQL), 6);
+        assert_eq!(highest_parameter(ON_OVERFLOW_SQL), 9);
+        assert_eq!(highest_parameter(ON_REPORT_SQL), 9);
+        assert_eq!(highest_parameter("SELECT 1"), 0);
     }
 
     #[test]

@@ -30,6 +30,7 @@ const WEEK: CampaignReport = {
     { source: "instagram", campaign: "lancamento", content: "", visits: 10, leads: 1, delivered: 0, duplicates: 1 },
     { source: "direto", campaign: "", content: "", visits: 45, leads: 1, delivered: 1, duplicates: 0 },
   ],
+  limits: [],
 };
 
 /** The worker's answers, in order; every request's path is kept. */
@@ -110,6 +111,32 @@ describe("CampaignsPanel", () => {
     // 'Direto' has no campaign: no '(sem campanha) › (sem anúncio)' rows repeating its numbers.
     expect(cells("Leads de Direto (sem origem)")).toEqual(["45", "1", "2,2%", "1", "0"]);
     expect(screen.queryByRole("link", { name: /^Leads de Direto \(sem origem\) ›/ })).toBeNull();
+  });
+
+  it("says on which day the limit of new campaigns was reached, and what went to 'Outras origens'", async () => {
+    const flooded: CampaignReport = {
+      ...WEEK,
+      rows: [
+        ...WEEK.rows,
+        { source: "(outras)", campaign: "", content: "", visits: 80, leads: 0, delivered: 0, duplicates: 0 },
+      ],
+      limits: [{ day: "2026-11-24", overflow: 80, uncounted: 400 }],
+    };
+    answering(ok(flooded));
+    openReport("/admin/campanhas?periodo=7d");
+    const note = await screen.findByRole("note", { name: "Limite de campanhas novas" });
+    expect(note.textContent).toContain(
+      "Em 24/11 o limite de campanhas novas foi atingido: 80 visitas contadas em Outras origens; " +
+        "400 visitas de redes que passaram do limite diário não foram contadas.",
+    );
+    expect(within(note).getByText(/campanhas já vistas/)).toBeTruthy();
+  });
+
+  it("says nothing of limits in a period that reached none", async () => {
+    answering(ok(WEEK));
+    openReport("/admin/campanhas?periodo=7d");
+    await screen.findByRole("link", { name: "Leads de Instagram" });
+    expect(screen.queryByRole("note", { name: "Limite de campanhas novas" })).toBeNull();
   });
 
   it("puts the period picked in the address and shows its report", async () => {

@@ -10,7 +10,7 @@ import { LeadsChart } from "./LeadsChart";
 import { campaignMessages } from "./messages";
 import { PeriodPicker } from "./PeriodPicker";
 import { type Calendar, type Period, periodRange } from "./period";
-import { chartSummary, groupRows } from "./report";
+import { chartSummary, groupRows, limitNotes } from "./report";
 import { usePeriod } from "./usePeriod";
 
 /** The period picker, the chart of leads per day and the table of sources, campaigns and ads. */
@@ -100,11 +100,27 @@ export function CampaignsPanel() {
                 {exporting ? "Exportando..." : "Exportar CSV"}
               </Button>
             </div>
+            {report.limits.length > 0 && <LimitsNote notes={limitNotes(report.limits)} />}
             <CampaignTable groups={groups} totals={report.totals} range={report.period} loading={loading} />
             <p className="panel__note campaigns__note">{campaignMessages.visitsNote}</p>
           </section>
         </>
       ) : null}
+    </div>
+  );
+}
+
+/** The days a visit limit was reached, and why there are limits. */
+function LimitsNote({ notes }: { notes: string[] }) {
+  return (
+    <div className="notice campaigns__limits" role="note" aria-labelledby="campaign-limits-title">
+      <h3 id="campaign-limits-title" className="campaigns__limits-title">
+        {campaignMessages.limitsTitle}
+      </h3>
+      {notes.map((note) => (
+        <p key={note}>{note}</p>
+      ))}
+      <p className="campaigns__limits-why">{campaignMessages.limitsWhy}</p>
     </div>
   );
 }

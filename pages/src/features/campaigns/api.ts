@@ -11,6 +11,13 @@ export type ReportRow = Counts & { source: string; campaign: string; content: st
 /** A day of the period: its visits, and its leads by source (sources without any left out). */
 export type ReportDay = { day: string; visits: number; leads: Record<string, number> };
 
+/**
+ * A day a visit limit was reached: its visits counted under '(outras)' (no
+ * room left for a new line) and those not counted (their network had had
+ * its day's visits counted).
+ */
+export type DayLimit = { day: string; overflow: number; uncounted: number };
+
 export type CampaignReport = {
   period: {
     from: string;
@@ -26,6 +33,8 @@ export type CampaignReport = {
   /** Every source of the period, most leads first. */
   sources: string[];
   rows: ReportRow[];
+  /** The days of the period a visit limit was reached, in order. */
+  limits: DayLimit[];
 };
 
 /** The report of `range`; without one, the worker's own default (the last 30 days). */

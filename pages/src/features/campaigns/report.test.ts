@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { ReportDay, ReportRow } from "./api";
-import { chartSummary, dailySeries, formatConversion, groupRows } from "./report";
+import type { DayLimit, ReportDay, ReportRow } from "./api";
+import { chartSummary, dailySeries, formatConversion, groupRows, limitNotes } from "./report";
 
 const row = (source: string, campaign: string, content: string, visits: number, leads: number): ReportRow => ({
   source,
@@ -85,5 +85,46 @@ describe("the chart", () => {
       ["Outras", [15]],
     ]);
     expect(dailySeries(days, ["instagram", "direto", "google"]).map((s) => s.label)).toEqual(["Instagram", "Google"]);
+  });
+});
+
+describe("limitNotes", () => {
+  const limit = (day: string, overflow: number, uncounted: number): DayLimit => ({ day, overflow, uncounted });
+
+  it("says, day by day, what each limit left out of the lines", () => {
+    expect(limitNotes([limit("2026-11-12", 80, 0)])).toEqual([
+      "Em 12/11 o limite de campanhas novas foi atingido: 80 visitas contadas em Outras origens.",
+    ]);
+    expect(limitNotes([limit("2026-11-12", 1, 0)])).toEqual([
+      "Em 12/11 o limite de campanhas novas foi atingido: 1 visita contada em Outras origens.",
+    ]);
+    expect(limitNotes([limit("2026-11-12", 0, 400)])).toEqual([
+      "Em 12/11, 400 visitas de redes que passaram do limite diário não foram contadas.",
+    ]);
+    expect(limitNotes([limit("2026-11-12", 0, 1)])).toEqual([
+      "Em 12/11, 1 visita de redes que passaram do limite diário não foi contada.",
+    ]);
+    expect(limitNotes([limit("2026-11-12", 1180, 2400)])).toEqual([
+      "Em 12/11 o limite de campanhas novas foi atingido: 1.180 visitas contadas em Outras origens; " +
+        "2.400 visitas de redes que passaram do limite diário não foram contadas.",
+    ]);
+  });
+
+  it("names the newest three days and sums the others", () => {
+    const notes = limitNotes([
+      limit("2026-11-01", 10, 0),
+      limit("2026-11-02", 0, 5),
+      limit("2026-11-10", 3, 0),
+      limit("2026-11-11", 4, 0),
+      limit("2026-11-12", 5, 1),
+    ]);
+    expect(notes).toEqual([
+      "Em 12/11 o limite de campanhas novas foi atingido: 5 visitas contadas em Outras origens; " +
+        "1 visita de redes que passaram do limite diário não foi contada.",
+      "Em 11/11 o limite de campanhas novas foi atingido: 4 visitas contadas em Outras origens.",
+      "Em 10/11 o limite de campanhas novas foi atingido: 3 visitas contadas em Outras origens.",
+      "Em outros 2 dias do período: 10 visitas contadas em Outras origens; 5 visitas não contadas.",
+    ]);
+    expect(limitNotes([])).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 import { formatCount, formatShortDay, sourceName } from "../../lib/format";
-import type { Counts, ReportDay, ReportRow } from "./api";
+import type { Counts, DayLimit, ReportDay, ReportRow } from "./api";
+import { limitMessages } from "./messages";
 
 export type AdGroup = Counts & { content: string };
 export type CampaignGroup = Counts & { campaign: string; ads: AdGroup[] };
@@ -124,4 +125,35 @@ export function chartSummary(days: ReportDay[], sources: string[]): string {
     sentence += `. ${sourceName(top)} trouxe ${formatCount(brought)}`;
   }
   return `${sentence}.`;
+}
+
+/** The days named one by one in the note of limits; the others are summed. */
+export const LIMIT_DAYS_NAMED = 3;
+
+/** Where the visits that found no room for a line of their own are counted. */
+const OVERFLOW = "(outras)";
+
+/**
+ * The note of limits in sentences: the newest {@link LIMIT_DAYS_NAMED} days
+ * a limit was reached, newest first, each with what went to 'Outras
+ * origens' and what was not counted; then the period's other such days summed.
+ */
+export function limitNotes(limits: DayLimit[]): string[] {
+  const newest = [...limits].sort((a, b) => b.day.localeCompare(a.day));
+  const named = newest.slice(0, LIMIT_DAYS_NAMED).map((limit) => {
+    const day = formatShortDay(limit.day);
+    const overflow = limitMessages.overflow(formatCount(limit.overflow), limit.overflow === 1, sourceName(OVERFLOW));
+    const uncounted = limitMessages.uncounted(formatCount(limit.uncounted), limit.uncounted === 1);
+    if (limit.overflow === 0) return `${limitMessages.day(day)}${uncounted}.`;
+    return `${limitMessages.newCampaigns(day)}${overflow}${limit.uncounted > 0 ? `; ${uncounted}` : ""}.`;
+  });
+  const rest = newest.slice(LIMIT_DAYS_NAMED);
+  if (rest.length === 0) return named;
+  const overflow = rest.reduce((sum, l) => sum + l.overflow, 0);
+  const uncounted = rest.reduce((sum, l) => sum + l.uncounted, 0);
+  const parts = [
+    overflow > 0 ? limitMessages.overflow(formatCount(overflow), overflow === 1, sourceName(OVERFLOW)) : null,
+    uncounted > 0 ? limitMessages.uncountedShort(formatCount(uncounted), uncounted === 1) : null,
+  ].filter((part) => part !== null);
+  return [...named, `${limitMessages.otherDays(formatCount(rest.length))}${parts.join("; ")}.`];
 }

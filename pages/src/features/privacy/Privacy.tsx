@@ -67,9 +67,10 @@ export default function Privacy() {
           seu cadastro: assim, só o navegador que fez o cadastro corrige os dados dele na hora; de outro navegador, a
           correção espera a confirmação da nossa equipe. O site não usa cookies de publicidade nem ferramentas de
           análise de terceiros. Ele apenas conta as visitas por dia e por origem (a campanha do link, ou o site que
-          trouxe você), sem guardar o seu endereço IP, o seu navegador ou qualquer identificador seu. Enquanto a aba
-          está aberta, o navegador guarda de onde veio a sua visita, para enviá-la junto com o formulário; ao fechar a
-          aba, isso se apaga.
+          trouxe você), sem guardar o seu endereço IP, o seu navegador ou qualquer identificador seu; para que uma só
+          conexão não infle essa contagem, a rede de onde vem a visita é lembrada só por uma marca cifrada, não pelo
+          endereço, apagada quando o dia acaba. Enquanto a aba está aberta, o navegador guarda de onde veio a sua
+          visita, para enviá-la junto com o formulário; ao fechar a aba, isso se apaga.
         </p>
 
         <h2>Por quanto tempo guardamos</h2>
