@@ -60,6 +60,13 @@ CREATE TABLE leads (
   -- The specification's 'Enviado' (0017): read from the delivery status,
   -- written by nobody.
   jetimob_enviado   INTEGER GENERATED ALWAYS AS (delivery_status = 'sent') VIRTUAL,
+  -- The click ids besides gclid and fbclid (0021): Google's from iOS apps
+  -- (gbraid, wbraid), Microsoft Advertising's, TikTok's. The attribution's
+  -- fields are one list, worker/src/attribution.rs.
+  gbraid            TEXT,
+  wbraid            TEXT,
+  msclkid           TEXT,
+  ttclid            TEXT,
   -- The WhatsApp number is a Brazilian landline ('fixo': a DDD and eight
   -- digits starting 2 to 5), read from the number (0022): the team calls it.
   landline          INTEGER
@@ -129,7 +136,12 @@ CREATE TABLE lead_submissions (
   sender       TEXT,
   -- A change set aside without staff (0018): 'replaced' by a newer one from
   -- the same sender, or over the 'limit' of changes a lead keeps waiting.
-  auto_refused TEXT CHECK (auto_refused IS NULL OR auto_refused IN ('replaced', 'limit'))
+  auto_refused TEXT CHECK (auto_refused IS NULL OR auto_refused IN ('replaced', 'limit')),
+  -- The click ids besides gclid and fbclid (0021), as on leads.
+  gbraid       TEXT,
+  wbraid       TEXT,
+  msclkid      TEXT,
+  ttclid       TEXT
 );
 CREATE INDEX lead_submissions_lead ON lead_submissions (lead_id, submitted_at);
 -- What the new-lead notices and the webhook report.

@@ -20,6 +20,29 @@ async function leadByEmail(email: string): Promise<LeadRow | undefined> {
 }
 
 describe("a visitor's lead", () => {
+  it("keeps every field of its attribution, new click ids included, on the lead and its submission", async () => {
+    const attribution = {
+      utm_source: "google",
+      utm_medium: "cpc",
+      utm_campaign: "busca-marca",
+      utm_term: "casa na serra",
+      utm_content: "anuncio-2",
+      gclid: "Cj0-g",
+      gbraid: "0AAAA-gb",
+      wbraid: "CjkK-wb",
+      fbclid: "IwAR-fb",
+      msclkid: "ms-123",
+      ttclid: "E.C.P.tt",
+      referrer: "https://www.google.com/",
+      page_url: "https://site.example/?utm_source=google",
+    };
+    const lead = aLead(attribution);
+    expect((await postLead(app, lead)).status).toBe(200);
+    expect(await leadByEmail(String(lead.email))).toMatchObject(attribution);
+    const [submission] = await app.sql("SELECT * FROM lead_submissions WHERE email = ?1", lead.email);
+    expect(submission).toMatchObject(attribution);
+  });
+
   it("is committed to D1 with normalised values before success is answered", async () => {
     const before = Date.now();
     const answer = await postLead(app, {
@@ -192,6 +215,19 @@ describe("a plain form post, sent before the page's script ran", () => {
     const told = aLead({ utm_source: "whatsapp" }) as Record<string, string>;
     expect((await postForm(told, page)).status).toBe(303);
     expect(await leadByEmail(told.email ?? "")).toMatchObject({ origem: "whatsapp", utm_medium: "cpc" });
+  });
+
+  it("keeps every click id of the page's address, Google's iOS ones (gbraid, wbraid), Microsoft's and TikTok's too", async () => {
+    const page = `${app.baseUrl}/?utm_source=google&gbraid=gb-1&wbraid=wb-1&msclkid=ms-1&ttclid=tt-1`;
+    const lead = aLead() as Record<string, string>;
+    expect((await postForm(lead, page)).status).toBe(303);
+    expect(await leadByEmail(lead.email ?? "")).toMatchObject({
+      gbraid: "gb-1",
+      wbraid: "wb-1",
+      msclkid: "ms-1",
+      ttclid: "tt-1",
+      page_url: page,
+    });
   });
 
   it("takes no campaign from another site's page", async () => {

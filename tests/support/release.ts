@@ -96,6 +96,11 @@ const COLUMNS_ADDED: Record<
     staff_users: () => ({ can_mark_sent: 1 }),
     audit_log: () => ({ detail: null }),
   },
+  // No click id of the kinds 0021 adds was kept before it.
+  21: {
+    leads: () => ({ gbraid: null, wbraid: null, msclkid: null, ttclid: null }),
+    lead_submissions: () => ({ gbraid: null, wbraid: null, msclkid: null, ttclid: null }),
+  },
   // A landline is marked 'fixo', read from the number; nothing answered yet.
   22: {
     leads: (row) => ({

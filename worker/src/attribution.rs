@@ -231,20 +231,192 @@ impl Source {
     }
 }
 
-/// Where the visitor came from and which campaign brought them: as the
-/// `leads` table's columns name it, so a row reads into it and an answer
-/// writes it out with the same names (`#[serde(flatten)]`).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Attribution {
-    pub utm_source: Option<String>,
-    pub utm_medium: Option<String>,
-    pub utm_campaign: Option<String>,
-    pub utm_term: Option<String>,
-    pub utm_content: Option<String>,
-    pub gclid: Option<String>,
-    pub fbclid: Option<String>,
-    pub referrer: Option<String>,
-    pub page_url: Option<String>,
+/// The one list of a lead's attribution, in the order every list of it
+/// follows: `name Kind "CSV header"`. Each field is a column of `leads` (the
+/// first touch) and of `lead_submissions` (each time the form was sent), a
+/// field of the form's body, of the panel's and the webhook's JSON and of the
+/// CSV; a campaign field or a click id is also read from the page's address.
+/// A new click id is a migration (its two columns) and one line here: the
+/// struct, the SQL column lists ([`attribution_columns`]), the form's and the
+/// address's parameters and the CSV follow from it.
+///
+/// Called with a macro to give the list to (`[path::to::macro] extra`): it
+/// gets `[extra] name Kind "header", …`.
+macro_rules! attribution_fields {
+    ([$($callback:tt)+] $($extra:tt)*) => {
+        $($callback)+ ! { [$($extra)*]
+            utm_source Campaign "UTM Source",
+            utm_medium Campaign "UTM Medium",
+            utm_campaign Campaign "UTM Campaign",
+            utm_term Campaign "UTM Term",
+            utm_content Campaign "UTM Content",
+            gclid ClickId "GCLID",
+            gbraid ClickId "GBRAID",
+            wbraid ClickId "WBRAID",
+            fbclid ClickId "FBCLID",
+            msclkid ClickId "MSCLKID",
+            ttclid ClickId "TTCLID",
+            referrer Address "Referência",
+            page_url Address "Página",
+        }
+    };
+}
+
+/// The attribution's columns as SQL, each after `prefix` (a table's alias
+/// and a dot, or nothing): `"utm_source, utm_medium, …"`, a literal for `concat!`.
+macro_rules! attribution_columns {
+    () => {
+        $crate::attribution::attribution_columns!("")
+    };
+    ($prefix:literal) => {
+        $crate::attribution::attribution_fields!([$crate::attribution::column_list] $prefix)
+    };
+}
+
+/// The attribution's values read from the JSON object bound to `param` (the
+/// [`Attribution`] serialized), as SQL: `"json_extract(?7, '$.utm_source'), …"`,
+/// in the order of [`attribution_columns`].
+macro_rules! attribution_from_json {
+    ($param:literal) => {
+        $crate::attribution::attribution_fields!([$crate::attribution::json_list] $param)
+    };
+}
+
+/// The attribution's columns as the members of a SQL `json_object(…)`, each
+/// read after `prefix`: `"'utm_source', utm_source, …"`.
+macro_rules! attribution_json_members {
+    ($prefix:literal) => {
+        $crate::attribution::attribution_fields!([$crate::attribution::json_members] $prefix)
+    };
+}
+
+macro_rules! column_list {
+    ([$prefix:literal] $first:ident $fk:ident $fh:literal $(, $name:ident $kind:ident $h:literal)* $(,)?) => {
+        concat!($prefix, stringify!($first) $(, ", ", $prefix, stringify!($name))*)
+    };
+}
+
+macro_rules! json_list {
+    ([$param:literal] $first:ident $fk:ident $fh:literal $(, $name:ident $kind:ident $h:literal)* $(,)?) => {
+        concat!(
+            "json_extract(", $param, ", '$.", stringify!($first), "')"
+            $(, ", json_extract(", $param, ", '$.", stringify!($name), "')")*
+        )
+    };
+}
+
+macro_rules! json_members {
+    ([$prefix:literal] $first:ident $fk:ident $fh:literal $(, $name:ident $kind:ident $h:literal)* $(,)?) => {
+        concat!(
+            "'", stringify!($first), "', ", $prefix, stringify!($first)
+            $(, ", '", stringify!($name), "', ", $prefix, stringify!($name))*
+        )
+    };
+}
+
+pub(crate) use {
+    attribution_columns, attribution_fields, attribution_from_json, attribution_json_members,
+    column_list, json_list, json_members,
+};
+
+/// How a field of the attribution is read and kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// A campaign's `utm_*`, from the page's address: [`clean`]ed, at most
+    /// [`SHORT_FIELD_MAX`] characters.
+    Campaign,
+    /// A click id an ad platform adds to the page's address: [`clean`]ed, at
+    /// most [`LONG_FIELD_MAX`].
+    ClickId,
+    /// An address (the referrer, the page): kept only as a web address
+    /// ([`web_address`]), at most [`LONG_FIELD_MAX`] before it is parsed.
+    Address,
+}
+
+impl Kind {
+    /// Whether a field of this kind is a parameter of the page's address.
+    pub fn in_page_address(self) -> bool {
+        matches!(self, Kind::Campaign | Kind::ClickId)
+    }
+
+    /// The value as a field of this kind keeps it.
+    pub fn keep(self, value: Option<String>) -> Option<String> {
+        match self {
+            Kind::Campaign => clean(value, SHORT_FIELD_MAX),
+            Kind::ClickId => clean(value, LONG_FIELD_MAX),
+            Kind::Address => web_address(clean(value, LONG_FIELD_MAX)),
+        }
+    }
+}
+
+/// One field of the attribution: its name (column, JSON and body field), its
+/// kind and its CSV header.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Field {
+    pub name: &'static str,
+    pub kind: Kind,
+    pub header: &'static str,
+}
+
+macro_rules! define_attribution {
+    ([] $($name:ident $kind:ident $header:literal),+ $(,)?) => {
+        /// Where the visitor came from and which campaign brought them: as the
+        /// `leads` table's columns name it, so a row reads into it and an
+        /// answer writes it out with the same names (`#[serde(flatten)]`).
+        #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+        pub struct Attribution {
+            $(pub $name: Option<String>,)+
+        }
+
+        impl Attribution {
+            /// Every field, in the list's order.
+            pub const FIELDS: &'static [Field] = &[
+                $(Field { name: stringify!($name), kind: Kind::$kind, header: $header },)+
+            ];
+
+            /// The value of each field, in [`Self::FIELDS`]' order.
+            pub fn values(&self) -> Vec<Option<&str>> {
+                vec![$(self.$name.as_deref(),)+]
+            }
+
+            /// An attribution whose each field is `value(field)`.
+            pub fn from_each(mut value: impl FnMut(&Field) -> Option<String>) -> Self {
+                let mut fields = Self::FIELDS.iter();
+                Self {
+                    $($name: fields.next().and_then(&mut value),)+
+                }
+            }
+        }
+    };
+}
+attribution_fields!([define_attribution]);
+
+impl Attribution {
+    /// Each field as its kind keeps it (see [`Kind::keep`]).
+    pub fn kept(&self) -> Self {
+        let values = self.values();
+        let mut at = 0;
+        Self::from_each(|field| {
+            let value = values[at].map(str::to_string);
+            at += 1;
+            field.kind.keep(value)
+        })
+    }
+
+    /// The attribution as the JSON object its statements read
+    /// ([`attribution_from_json`]).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_else(|_| "{}".to_string())
+    }
+
+    /// A Google Ads click id of any kind (`gclid`, or `gbraid`/`wbraid` from
+    /// apps on iPhone), the first it has.
+    pub fn google_click(&self) -> Option<&str> {
+        self.gclid
+            .as_deref()
+            .or(self.gbraid.as_deref())
+            .or(self.wbraid.as_deref())
+    }
 }
 
 #[cfg(test)]
@@ -257,6 +429,93 @@ mod tests {
 
     fn cleaned(value: &str) -> Option<String> {
         clean(Some(value.to_string()), SHORT_FIELD_MAX)
+    }
+
+    #[test]
+    fn every_list_of_the_attribution_follows_the_one_definition() {
+        let names: Vec<&str> = Attribution::FIELDS.iter().map(|f| f.name).collect();
+        assert_eq!(attribution_columns!(), names.join(", "));
+        assert_eq!(
+            attribution_columns!("s."),
+            names
+                .iter()
+                .map(|n| format!("s.{n}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        assert_eq!(
+            attribution_from_json!("?7"),
+            names
+                .iter()
+                .map(|n| format!("json_extract(?7, '$.{n}')"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        assert_eq!(
+            attribution_json_members!("p."),
+            names
+                .iter()
+                .map(|n| format!("'{n}', p.{n}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        // The struct's own names, as serde writes them, are the columns'.
+        let every = Attribution::from_each(|f| Some(f.name.to_uppercase()));
+        let json: serde_json::Value = serde_json::from_str(&every.to_json()).unwrap();
+        for name in &names {
+            assert_eq!(json[name], name.to_uppercase(), "{name}");
+        }
+        assert_eq!(
+            every.values(),
+            names
+                .iter()
+                .map(|n| Some(n.to_uppercase()))
+                .collect::<Vec<_>>()
+                .iter()
+                .map(|v| v.as_deref())
+                .collect::<Vec<_>>()
+        );
+    }
+
+    #[test]
+    fn each_field_is_kept_as_its_kind_says() {
+        let raw = Attribution::from_each(|f| match f.kind {
+            Kind::Campaign => Some(format!(" {}\u{2028}x ", "c".repeat(300))),
+            Kind::ClickId => Some(" Cj0KCQ-abc ".into()),
+            Kind::Address => Some("javascript:alert(1)".into()),
+        });
+        let kept = raw.kept();
+        assert_eq!(
+            kept.utm_campaign.as_deref().map(str::len),
+            Some(SHORT_FIELD_MAX)
+        );
+        assert_eq!(kept.gbraid.as_deref(), Some("Cj0KCQ-abc"));
+        assert_eq!(kept.page_url, None);
+        assert_eq!(kept.referrer, None);
+        assert!(
+            Attribution::FIELDS
+                .iter()
+                .any(|f| f.name == "wbraid" && f.kind.in_page_address())
+        );
+        assert!(
+            !Attribution::FIELDS
+                .iter()
+                .any(|f| f.name == "page_url" && f.kind.in_page_address())
+        );
+    }
+
+    #[test]
+    fn a_google_click_is_its_gclid_else_its_gbraid_or_wbraid() {
+        let mut a = Attribution {
+            wbraid: Some("w".into()),
+            ..Attribution::default()
+        };
+        assert_eq!(a.google_click(), Some("w"));
+        a.gbraid = Some("g".into());
+        assert_eq!(a.google_click(), Some("g"));
+        a.gclid = Some("c".into());
+        assert_eq!(a.google_click(), Some("c"));
+        assert_eq!(Attribution::default().google_click(), None);
     }
 
     #[test]

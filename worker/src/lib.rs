@@ -1,4 +1,6 @@
 //! The lead site's worker: the lead endpoint, the staff API and the pages.
+// `serde_json::json!` of a whole lead (its attribution too) in the tests.
+#![recursion_limit = "256"]
 
 use worker::{Context, Env, Method, Request, Response, ScheduleContext, ScheduledEvent, event};
 

@@ -10,6 +10,7 @@ use serde::Deserialize;
 use worker::{Context, Env, Request, Response};
 
 use super::act_with;
+use crate::attribution::attribution_columns;
 use crate::auth::guard::Staff;
 use crate::crm::store::take_details;
 use crate::db::{self, D1Database, D1PreparedStatement, query};
@@ -82,11 +83,11 @@ const ACCEPT_SQL: &str = concat!(
 /// own (a new id, so the new-lead notices and the webhook hear of it), in
 /// the place of the one that waited.
 const CORRECTION_SQL: &str = concat!(
-    "INSERT INTO lead_submissions (lead_id, submitted_at, name, email, whatsapp, origem, utm_source, \
-       utm_medium, utm_campaign, utm_term, utm_content, gclid, fbclid, referrer, page_url, kind) \
-     SELECT lead_id, submitted_at, name, email, whatsapp, origem, utm_source, utm_medium, \
-       utm_campaign, utm_term, utm_content, gclid, fbclid, referrer, page_url, 'correction' \
-     FROM lead_submissions s WHERE ?10 = 'accept_change' AND ",
+    "INSERT INTO lead_submissions (lead_id, submitted_at, name, email, whatsapp, origem, kind, ",
+    attribution_columns!(),
+    ") SELECT lead_id, submitted_at, name, email, whatsapp, origem, 'correction', ",
+    attribution_columns!(),
+    " FROM lead_submissions s WHERE ?10 = 'accept_change' AND ",
     still_waiting!(),
     " AND s.id = ?5 AND EXISTS (SELECT 1 FROM leads l WHERE l.id = ?1 \
        AND l.name IS ?2 AND l.email IS ?3 AND l.whatsapp IS ?4)"

@@ -4,15 +4,18 @@
 
 use super::store::LeadRow;
 use crate::agency::QUESTIONS;
+use crate::attribution::{Attribution, Field, Kind};
 use crate::csv::line;
 use crate::dates::iso_brasilia;
 
-/// The table's columns, the lead's first touch, then its last touch (the
-/// newest submission), whether a submission tied it to another lead, and
-/// where it came from as the campaign report counts it; then (0022) whether
-/// its number is a landline, one column per question of agency.json with
-/// the option chosen, and when the answers last changed.
-const HEADER: [&str; 28] = [
+/// The table's columns, then the lead's first touch (every field of its
+/// attribution, `Attribution::FIELDS`' headers), its last touch (the newest
+/// submission: when, its origin and its campaign fields), whether a
+/// submission tied it to another lead, and where it came from as the
+/// campaign report counts it; then (0022) whether its number is a landline,
+/// one column per question of agency.json with the option chosen, and when
+/// the answers last changed.
+const LEAD_HEADER: [&str; 11] = [
     "Nome",
     "Email",
     "WhatsApp",
@@ -24,32 +27,28 @@ const HEADER: [&str; 28] = [
     "Enviado em",
     "Enviado por",
     "Envios do formulário",
-    "UTM Source",
-    "UTM Medium",
-    "UTM Campaign",
-    "UTM Term",
-    "UTM Content",
-    "GCLID",
-    "FBCLID",
-    "Referência",
-    "Página",
-    "Último cadastro em",
-    "Origem do último cadastro",
-    "UTM Source do último cadastro",
-    "UTM Medium do último cadastro",
-    "UTM Campaign do último cadastro",
-    "Possível duplicado",
-    "Fonte",
-    "Site de origem",
 ];
+
+/// The fields of the last touch the file repeats: the campaign's.
+fn last_touch_fields() -> impl Iterator<Item = &'static Field> {
+    Attribution::FIELDS
+        .iter()
+        .filter(|f| f.kind == Kind::Campaign)
+}
 
 pub fn header() -> String {
     let questions = QUESTIONS.iter().map(|q| q.label.to_string());
     line(
-        HEADER
+        LEAD_HEADER
             .iter()
             .map(|h| h.to_string())
-            .chain(["Fixo".to_string()])
+            .chain(Attribution::FIELDS.iter().map(|f| f.header.to_string()))
+            .chain([
+                "Último cadastro em".to_string(),
+                "Origem do último cadastro".to_string(),
+            ])
+            .chain(last_touch_fields().map(|f| format!("{} do último cadastro", f.header)))
+            .chain(["Possível duplicado", "Fonte", "Site de origem", "Fixo"].map(String::from))
             .chain(questions)
             .chain(["Respostas em".to_string()]),
     )
@@ -58,6 +57,12 @@ pub fn header() -> String {
 pub fn row(lead: &LeadRow) -> String {
     let text = |v: &Option<String>| v.clone().unwrap_or_default();
     let last = lead.last_touch.clone().unwrap_or_default();
+    let last_values = last.attribution.values();
+    let last_campaign = Attribution::FIELDS
+        .iter()
+        .zip(last_values)
+        .filter(|(f, _)| f.kind == Kind::Campaign)
+        .map(|(_, v)| v.unwrap_or_default().to_string());
     line(
         [
             lead.name.clone(),
@@ -75,24 +80,24 @@ pub fn row(lead: &LeadRow) -> String {
                 _ => String::new(),
             },
             lead.submission_count.to_string(),
-            text(&lead.attribution.utm_source),
-            text(&lead.attribution.utm_medium),
-            text(&lead.attribution.utm_campaign),
-            text(&lead.attribution.utm_term),
-            text(&lead.attribution.utm_content),
-            text(&lead.attribution.gclid),
-            text(&lead.attribution.fbclid),
-            text(&lead.attribution.referrer),
-            text(&lead.attribution.page_url),
+        ]
+        .into_iter()
+        .chain(
+            lead.attribution
+                .values()
+                .into_iter()
+                .map(|v| v.unwrap_or_default().to_string()),
+        )
+        .chain([
             if last.at > 0 {
                 iso_brasilia(last.at)
             } else {
                 String::new()
             },
             last.origem.clone(),
-            text(&last.utm_source),
-            text(&last.utm_medium),
-            text(&last.utm_campaign),
+        ])
+        .chain(last_campaign)
+        .chain([
             if lead.duplicate_of.is_some() {
                 "Sim"
             } else {
@@ -101,9 +106,8 @@ pub fn row(lead: &LeadRow) -> String {
             .to_string(),
             lead.source.clone(),
             text(&lead.referrer_host),
-        ]
-        .into_iter()
-        .chain([if lead.landline { "Sim" } else { "" }.to_string()])
+            if lead.landline { "Sim" } else { "" }.to_string(),
+        ])
         .chain(QUESTIONS.iter().map(|q| {
             let answers = lead.answers.as_ref();
             answers
@@ -158,11 +162,13 @@ mod tests {
             last_touch: Some(LastTouch {
                 at: 1_767_236_400_000,
                 origem: "google".into(),
-                utm_source: Some("google".into()),
-                utm_medium: Some("cpc".into()),
-                utm_campaign: Some("verao".into()),
-                gclid: Some("g".into()),
-                fbclid: None,
+                attribution: Attribution {
+                    utm_source: Some("google".into()),
+                    utm_medium: Some("cpc".into()),
+                    utm_campaign: Some("verao".into()),
+                    gclid: Some("g".into()),
+                    ..Attribution::default()
+                },
             }),
         }
     }
@@ -172,10 +178,18 @@ mod tests {
         assert_eq!(
             row(&lead()),
             "Ana Souza;ana@example.com;+5549999998888;instagram;Enviado;2025-12-31T21:00:00-03:00;1;;\
-             2026-01-01T00:00:00-03:00;Integração;2;instagram;;pre;;;;;;https://x.example/?utm_source=instagram;\
-             2026-01-01T00:00:00-03:00;google;google;cpc;verao;;instagram;;;;;\r\n"
+             2026-01-01T00:00:00-03:00;Integração;2;instagram;;pre;;;;;;;;;;https://x.example/?utm_source=instagram;\
+             2026-01-01T00:00:00-03:00;google;google;cpc;verao;;;;instagram;;;;;\r\n"
         );
-        assert!(header().starts_with("Nome;Email;WhatsApp;Origem;Status Jetimob;Data;"));
+        assert!(header().starts_with(
+            "Nome;Email;WhatsApp;Origem;Status Jetimob;Data;Tentativas de envio;Último erro;\
+             Enviado em;Enviado por;Envios do formulário;UTM Source;UTM Medium;UTM Campaign;\
+             UTM Term;UTM Content;GCLID;GBRAID;WBRAID;FBCLID;MSCLKID;TTCLID;Referência;Página;\
+             Último cadastro em;Origem do último cadastro;UTM Source do último cadastro;\
+             UTM Medium do último cadastro;UTM Campaign do último cadastro;\
+             UTM Term do último cadastro;UTM Content do último cadastro;Possível duplicado;Fonte;\
+             Site de origem;Fixo;"
+        ));
     }
 
     #[test]

@@ -679,12 +679,16 @@ mod tests {
                 "created_at": "2026-01-01T00:00:00.000Z", "submission_count": 3,
                 "last_submitted_at": "2026-01-01T00:00:00.000Z", "utm_source": "instagram",
                 "utm_medium": null, "utm_campaign": "pre", "utm_term": null, "utm_content": null,
-                "gclid": null, "fbclid": "fb", "referrer": null, "source": "instagram",
+                "gclid": null, "gbraid": null, "wbraid": null, "fbclid": "fb", "msclkid": null,
+                "ttclid": null, "referrer": null, "source": "instagram",
                 "referrer_host": null, "page_url": "https://x.example/", "update_status": "failed",
                 "update_last_error": "HTTP 400", "duplicate_of": "lead-0",
                 "last_touch": {
                     "at": "2026-01-01T03:00:00.000Z", "origem": "google", "utm_source": "google",
-                    "utm_medium": "cpc", "utm_campaign": "verao", "gclid": "g", "fbclid": null
+                    "utm_medium": "cpc", "utm_campaign": "verao", "utm_term": null,
+                    "utm_content": null, "gclid": "g", "gbraid": null, "wbraid": null,
+                    "fbclid": null, "msclkid": null, "ttclid": null, "referrer": null,
+                    "page_url": null
                 },
                 "pending_changes": 1, "marked_by": "bia@example.com",
                 "landline": false, "answers": null, "answers_at": null
@@ -761,6 +765,7 @@ mod tests {
                     "whatsapp_display": format_whatsapp("+5549999998888"),
                     "origem": "google", "utm_source": null, "utm_medium": null,
                     "utm_campaign": null, "utm_term": null, "utm_content": null, "gclid": null,
+                    "gbraid": null, "wbraid": null, "msclkid": null, "ttclid": null,
                     "fbclid": null, "referrer": null, "page_url": null, "kind": "new",
                     "auto_refused": null
                 }],

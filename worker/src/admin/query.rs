@@ -2,6 +2,7 @@
 //! from the query string once; the SQL is assembled from fixed fragments, so
 //! nothing the user types ever becomes SQL text.
 
+use crate::attribution::{attribution_columns, attribution_json_members};
 use wasm_bindgen::JsValue;
 use worker::Url;
 
@@ -221,22 +222,24 @@ impl Search {
 /// staff ('Alteração pendente'), and for a lead staff marked sent, who did:
 /// the e-mail of the 'Marcar Enviado' that sent it (the newest up to its
 /// `sent_at`; one look-up by `audit_log_lead`).
-pub const LEAD_COLUMNS: &str = "id, name, email, whatsapp, origem, jetimob_enviado, \
+pub const LEAD_COLUMNS: &str = concat!(
+    "id, name, email, whatsapp, origem, jetimob_enviado, \
      delivery_status, delivery_attempts, next_attempt_at, last_error, sent_at, sent_by, \
-     created_at, submission_count, last_submitted_at, utm_source, utm_medium, utm_campaign, \
-     utm_term, utm_content, gclid, fbclid, referrer, source, referrer_host, page_url, update_status, \
-     update_last_error, \
-     (SELECT other_id FROM lead_links WHERE lead_id = leads.id LIMIT 1) AS duplicate_of, \
-     (SELECT json_object('at', submitted_at, 'origem', origem, 'utm_source', utm_source, \
-        'utm_medium', utm_medium, 'utm_campaign', utm_campaign, 'gclid', gclid, 'fbclid', fbclid) \
-      FROM lead_submissions WHERE lead_id = leads.id AND kind NOT IN ('pending', 'refused') \
+     created_at, submission_count, last_submitted_at, source, referrer_host, update_status, \
+     update_last_error, ",
+    attribution_columns!(),
+    ", (SELECT other_id FROM lead_links WHERE lead_id = leads.id LIMIT 1) AS duplicate_of, \
+     (SELECT json_object('at', submitted_at, 'origem', origem, ",
+    attribution_json_members!(""),
+    ") FROM lead_submissions WHERE lead_id = leads.id AND kind NOT IN ('pending', 'refused') \
       ORDER BY submitted_at DESC, id DESC LIMIT 1) AS last_touch, \
      (SELECT count(*) FROM lead_submissions WHERE lead_id = leads.id AND kind = 'pending') \
        AS pending_changes, \
      CASE WHEN sent_by = 'staff' THEN (SELECT staff_email FROM audit_log \
        WHERE lead_id = leads.id AND action = 'mark_sent' AND at <= leads.sent_at \
        ORDER BY at DESC, id DESC LIMIT 1) END AS marked_by, \
-     landline, answers, answers_at";
+     landline, answers, answers_at"
+);
 
 /// Where a page starts, from the page the panel shows: the page after its
 /// last lead ('Próxima') or before its first ('Anterior'). Read as

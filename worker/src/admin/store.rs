@@ -110,11 +110,8 @@ pub struct LastTouch {
     #[serde(serialize_with = "iso_time")]
     pub at: i64,
     pub origem: String,
-    pub utm_source: Option<String>,
-    pub utm_medium: Option<String>,
-    pub utm_campaign: Option<String>,
-    pub gclid: Option<String>,
-    pub fbclid: Option<String>,
+    #[serde(flatten)]
+    pub attribution: Attribution,
 }
 
 /// A time in ms as the panel reads it: ISO 8601 in UTC, `null` if out of range.
@@ -516,8 +513,10 @@ pub const STORY_NEWEST: i64 = 50;
 /// What a submission shows.
 macro_rules! submission_columns {
     () => {
-        "id, submitted_at, name, email, whatsapp, origem, utm_source, utm_medium, utm_campaign, \
-         utm_term, utm_content, gclid, fbclid, referrer, page_url, kind, auto_refused"
+        concat!(
+            "id, submitted_at, name, email, whatsapp, origem, kind, auto_refused, ",
+            $crate::attribution::attribution_columns!()
+        )
     };
 }
 const SUBMISSIONS_SQL: &str = concat!(

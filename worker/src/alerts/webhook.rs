@@ -27,6 +27,7 @@ use serde_json::value::RawValue;
 use sha2::Sha256;
 use worker::Env;
 
+use crate::attribution::{Attribution, attribution_columns};
 use crate::crm::schedule;
 use crate::dates::iso;
 use crate::db::{self, D1Database, D1PreparedStatement, query};
@@ -129,13 +130,15 @@ const FAILED_SQL: &str = "UPDATE webhook_events SET last_error = ?3, next_attemp
      WHERE id = ?1 AND lease_until = ?2";
 /// A lead event's payload: the submission as sent, the lead's page, and
 /// for a correction what the lead had before.
-const LEAD_PAYLOAD_SQL: &str = "SELECT s.lead_id, s.submitted_at, s.name, s.email, s.whatsapp, \
-       s.origem, s.utm_source, s.utm_medium, s.utm_campaign, s.utm_term, s.utm_content, s.gclid, \
-       s.fbclid, s.referrer, s.page_url, \
-       (SELECT json_object('name', p.name, 'email', p.email, 'whatsapp', p.whatsapp) \
-          FROM lead_submissions p WHERE p.lead_id = s.lead_id AND p.id < s.id AND p.kind != 'conflict' \
+const LEAD_PAYLOAD_SQL: &str = concat!(
+    "SELECT s.lead_id, s.submitted_at, s.name, s.email, s.whatsapp, s.origem, ",
+    attribution_columns!("s."),
+    ", (SELECT json_object('name', p.name, 'email', p.email, 'whatsapp', p.whatsapp) \
+          FROM lead_submissions p WHERE p.lead_id = s.lead_id AND p.id < s.id \
+            AND p.kind NOT IN ('conflict', 'pending', 'refused') \
           ORDER BY p.id DESC LIMIT 1) AS before \
-     FROM lead_submissions s WHERE s.id = ?1";
+     FROM lead_submissions s WHERE s.id = ?1"
+);
 
 #[derive(Debug, Deserialize)]
 struct Claimed {
@@ -159,15 +162,8 @@ struct LeadPayloadRow {
     email: String,
     whatsapp: String,
     origem: String,
-    utm_source: Option<String>,
-    utm_medium: Option<String>,
-    utm_campaign: Option<String>,
-    utm_term: Option<String>,
-    utm_content: Option<String>,
-    gclid: Option<String>,
-    fbclid: Option<String>,
-    referrer: Option<String>,
-    page_url: Option<String>,
+    #[serde(flatten)]
+    attribution: Attribution,
     /// Its page in the panel (not a column: written from the site's origin).
     #[serde(skip_deserializing)]
     panel_url: String,
@@ -417,15 +413,10 @@ mod tests {
             email: "ana@example.com".into(),
             whatsapp: "+5549988887777".into(),
             origem: "instagram".into(),
-            utm_source: Some("ig".into()),
-            utm_medium: None,
-            utm_campaign: None,
-            utm_term: None,
-            utm_content: None,
-            gclid: None,
-            fbclid: None,
-            referrer: None,
-            page_url: None,
+            attribution: Attribution {
+                utm_source: Some("ig".into()),
+                ..Attribution::default()
+            },
             panel_url: "https://s/admin/leads/l-1".into(),
             before: None,
         };
@@ -439,7 +430,7 @@ mod tests {
         assert_eq!(
             serde_json::to_string(&event).unwrap(),
             format!(
-                r#"{{"event":"lead.updated","at":"2026-01-01T00:00:00.000Z","lead":{{"id":"l-1","name":"Ana \"Zé\"","email":"ana@example.com","whatsapp":"+5549988887777","origem":"instagram","utm_source":"ig","utm_medium":null,"utm_campaign":null,"utm_term":null,"utm_content":null,"gclid":null,"fbclid":null,"referrer":null,"page_url":null,"panel_url":"https://s/admin/leads/l-1"}},"before":{before}}}"#
+                r#"{{"event":"lead.updated","at":"2026-01-01T00:00:00.000Z","lead":{{"id":"l-1","name":"Ana \"Zé\"","email":"ana@example.com","whatsapp":"+5549988887777","origem":"instagram","utm_source":"ig","utm_medium":null,"utm_campaign":null,"utm_term":null,"utm_content":null,"gclid":null,"gbraid":null,"wbraid":null,"fbclid":null,"msclkid":null,"ttclid":null,"referrer":null,"page_url":null,"panel_url":"https://s/admin/leads/l-1"}},"before":{before}}}"#
             )
         );
         let created = LeadEvent {

@@ -138,11 +138,11 @@ pub fn lead_form<'a>(lead: &'a ClaimedLead, labels: &'a Labels, message: &'a str
         source: &labels.source,
         // A page address kept before only http(s) ones were (a `javascript:`
         // one among them) never reaches the CRM as a link.
-        url: crate::attribution::web_address(lead.page_url.clone()),
-        gclid: lead.gclid.as_deref(),
-        utm_source: lead.utm_source.as_deref(),
-        utm_medium: lead.utm_medium.as_deref(),
-        utm_campaign: lead.utm_campaign.as_deref(),
+        url: crate::attribution::web_address(lead.attribution.page_url.clone()),
+        gclid: lead.attribution.gclid.as_deref(),
+        utm_source: lead.attribution.utm_source.as_deref(),
+        utm_medium: lead.attribution.utm_medium.as_deref(),
+        utm_campaign: lead.attribution.utm_campaign.as_deref(),
     }
 }
 
@@ -330,6 +330,7 @@ fn build_request(url: &str, private_key: &str, form: &LeadForm) -> worker::Resul
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::attribution::Attribution;
     use proptest::prelude::*;
 
     fn labels() -> Labels {
@@ -347,11 +348,7 @@ mod tests {
             whatsapp: "+5549988887777".into(),
             origem: "instagram".into(),
             created_at: 1_760_000_000_000,
-            utm_source: None,
-            utm_medium: None,
-            utm_campaign: None,
-            gclid: None,
-            page_url: None,
+            attribution: Attribution::default(),
             delivery_attempts: 1,
             lease_until: 1_760_000_060_000,
             first_tried_at: None,
@@ -389,7 +386,10 @@ mod tests {
     fn every_character_reaches_the_form_as_written() {
         let lead = ClaimedLead {
             name: "José D'Ávila & Cia + 100% = ok?".into(),
-            utm_campaign: Some("a=b&c d/é".into()),
+            attribution: Attribution {
+                utm_campaign: Some("a=b&c d/é".into()),
+                ..Attribution::default()
+            },
             ..lead()
         };
         let fields = form_fields(&lead, &labels(), "linha 1; (antes +55)");
@@ -401,11 +401,17 @@ mod tests {
     #[test]
     fn the_page_url_click_id_and_campaign_go_in_jetimobs_own_fields() {
         let lead = ClaimedLead {
-            page_url: Some("https://site.example/?utm_source=google".into()),
-            gclid: Some("g-123".into()),
-            utm_source: Some("google".into()),
-            utm_medium: Some("cpc".into()),
-            utm_campaign: Some("pre-lancamento".into()),
+            attribution: Attribution {
+                page_url: Some("https://site.example/?utm_source=google".into()),
+                gclid: Some("g-123".into()),
+                utm_source: Some("google".into()),
+                utm_medium: Some("cpc".into()),
+                utm_campaign: Some("pre-lancamento".into()),
+                // Jetimob takes none of these.
+                gbraid: Some("gb".into()),
+                fbclid: Some("fb".into()),
+                ..Attribution::default()
+            },
             ..lead()
         };
         let fields = form_fields(&lead, &labels(), "m");
@@ -425,7 +431,10 @@ mod tests {
     fn a_page_address_of_another_scheme_kept_by_an_older_release_is_not_sent() {
         for stored in ["javascript:alert(1)", "data:text/html,x", "/relative"] {
             let lead = ClaimedLead {
-                page_url: Some(stored.into()),
+                attribution: Attribution {
+                    page_url: Some(stored.into()),
+                    ..Attribution::default()
+                },
                 ..lead()
             };
             let fields = form_fields(&lead, &labels(), "m");

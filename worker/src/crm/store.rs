@@ -15,6 +15,7 @@
 use serde::Deserialize;
 
 use super::status::{Correction, Delivery};
+use crate::attribution::Attribution;
 use crate::db::{self, D1Database, D1PreparedStatement, query};
 use crate::live_session::session_is_live;
 
@@ -22,22 +23,28 @@ use crate::live_session::session_is_live;
 /// fields of [`ClaimedLead`]. A macro so both claims of each kind splice in one literal.
 macro_rules! returning_claimed {
     () => {
-        " RETURNING id, name, email, whatsapp, origem, created_at, utm_source, utm_medium, \
-         utm_campaign, gclid, page_url, delivery_attempts, lease_until, \
-         coalesce((SELECT min(at) FROM crm_attempts WHERE lead_id = leads.id AND kind = 'lead'), \
-                  CASE WHEN delivery_attempts > 1 THEN created_at END) AS first_tried_at"
+        concat!(
+            " RETURNING id, name, email, whatsapp, origem, created_at, ",
+            $crate::attribution::attribution_columns!(),
+            ", delivery_attempts, lease_until, \
+             coalesce((SELECT min(at) FROM crm_attempts WHERE lead_id = leads.id AND kind = 'lead'), \
+                      CASE WHEN delivery_attempts > 1 THEN created_at END) AS first_tried_at"
+        )
     };
 }
 
 /// The same for a correction: its own attempts and lease, and what the CRM has.
 macro_rules! returning_claimed_correction {
     () => {
-        " RETURNING id, name, email, whatsapp, origem, created_at, utm_source, utm_medium, \
-         utm_campaign, gclid, page_url, update_attempts AS delivery_attempts, \
-         update_lease_until AS lease_until, sent_name, sent_email, sent_whatsapp, \
-         coalesce((SELECT min(at) FROM crm_attempts WHERE lead_id = leads.id AND kind = 'update' \
-                     AND at >= leads.update_requested_at), \
-                  CASE WHEN update_attempts > 1 THEN update_requested_at END) AS first_tried_at"
+        concat!(
+            " RETURNING id, name, email, whatsapp, origem, created_at, ",
+            $crate::attribution::attribution_columns!(),
+            ", update_attempts AS delivery_attempts, \
+             update_lease_until AS lease_until, sent_name, sent_email, sent_whatsapp, \
+             coalesce((SELECT min(at) FROM crm_attempts WHERE lead_id = leads.id AND kind = 'update' \
+                         AND at >= leads.update_requested_at), \
+                      CASE WHEN update_attempts > 1 THEN update_requested_at END) AS first_tried_at"
+        )
     };
 }
 
@@ -381,11 +388,9 @@ pub struct ClaimedLead {
     pub whatsapp: String,
     pub origem: String,
     pub created_at: i64,
-    pub utm_source: Option<String>,
-    pub utm_medium: Option<String>,
-    pub utm_campaign: Option<String>,
-    pub gclid: Option<String>,
-    pub page_url: Option<String>,
+    /// Where it came from: the CRM's module picks what the CRM takes.
+    #[serde(flatten)]
+    pub attribution: Attribution,
     /// Including the attempt this claim starts.
     pub delivery_attempts: i64,
     /// When this delivery (the lead's, or the correction's) was first tried,
@@ -713,11 +718,7 @@ mod tests {
                 whatsapp: "+5549988887777".into(),
                 origem: "site".into(),
                 created_at: 0,
-                utm_source: None,
-                utm_medium: None,
-                utm_campaign: None,
-                gclid: None,
-                page_url: None,
+                attribution: Attribution::default(),
                 delivery_attempts: 1,
                 lease_until: 1,
                 first_tried_at: None,

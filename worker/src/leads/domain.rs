@@ -4,7 +4,7 @@
 
 use crate::attribution::{
     Arrival, Attribution, LONG_FIELD_MAX, SHORT_FIELD_MAX, Source, clean as optional_text,
-    host_name, web_address,
+    host_name,
 };
 use crate::characters::{breaks_line, is_visible, looks_blank, plain_text};
 use crate::email;
@@ -134,17 +134,7 @@ impl Submission {
             email: take("email"),
             whatsapp: take("whatsapp"),
             origem: take("origem"),
-            attribution: Attribution {
-                utm_source: take("utm_source"),
-                utm_medium: take("utm_medium"),
-                utm_campaign: take("utm_campaign"),
-                utm_term: take("utm_term"),
-                utm_content: take("utm_content"),
-                gclid: take("gclid"),
-                fbclid: take("fbclid"),
-                referrer: take("referrer"),
-                page_url: take("page_url"),
-            },
+            attribution: Attribution::from_each(|field| take(field.name)),
             honeypot: take(HONEYPOT_FIELD),
             old_honeypot: take(OLD_HONEYPOT_FIELD),
             user_agent: None,
@@ -205,18 +195,8 @@ impl NewLead {
         // Where the visit came from is read from the referrer as sent (an
         // Android app sends `android-app://com.whatsapp/`); only a web
         // address is kept, so no other scheme reaches the panel or the CRM.
-        let referrer = optional_text(a.referrer, LONG_FIELD_MAX);
-        let attribution = Attribution {
-            utm_source: optional_text(a.utm_source, SHORT_FIELD_MAX),
-            utm_medium: optional_text(a.utm_medium, SHORT_FIELD_MAX),
-            utm_campaign: optional_text(a.utm_campaign, SHORT_FIELD_MAX),
-            utm_term: optional_text(a.utm_term, SHORT_FIELD_MAX),
-            utm_content: optional_text(a.utm_content, SHORT_FIELD_MAX),
-            gclid: optional_text(a.gclid, LONG_FIELD_MAX),
-            fbclid: optional_text(a.fbclid, LONG_FIELD_MAX),
-            referrer: web_address(referrer.clone()),
-            page_url: web_address(optional_text(a.page_url, LONG_FIELD_MAX)),
-        };
+        let referrer = optional_text(a.referrer.clone(), LONG_FIELD_MAX);
+        let attribution = a.kept();
         let origem = derive_origem(
             optional_text(submission.origem, SHORT_FIELD_MAX),
             attribution.utm_source.as_deref(),
@@ -226,7 +206,7 @@ impl NewLead {
         let source = Source::of(
             &Arrival {
                 utm_source: attribution.utm_source.as_deref(),
-                gclid: attribution.gclid.as_deref(),
+                gclid: attribution.google_click(),
                 fbclid: attribution.fbclid.as_deref(),
                 referrer: referrer.as_deref(),
                 user_agent: submission.user_agent.as_deref(),

@@ -27,19 +27,21 @@
 //! a flood never hides the changes already waiting, nor grows the list staff
 //! must read.
 //!
-//! Every statement binds the same twenty values:
+//! Every statement binds the same twelve values:
 //! `?1` a new lead's id, `?2` name, `?3` e-mail, `?4` WhatsApp, `?5` origem,
-//! `?6` now, `?7`…`?15` the visit's attribution, `?16`/`?17` its source and
-//! referrer host (the campaign report's), `?18` the lead the browser proved
-//! it sent (NULL without proof), `?19`/`?20` the rate-limit counter's key and
-//! maximum (NULL when the counter lives at the edge). The two statements that
-//! keep a waiting change also bind `?21`, its sender (NULL without a signing
-//! key), and `?22`, [`MAX_WAITING_CHANGES`].
+//! `?6` now, `?7` the visit's attribution (a JSON object, read by
+//! `attribution_from_json!`), `?8`/`?9` its source and referrer host (the
+//! campaign report's), `?10` the lead the browser proved it sent (NULL
+//! without proof), `?11`/`?12` the rate-limit counter's key and maximum (NULL
+//! when the counter lives at the edge). The two statements that keep a
+//! waiting change also bind `?13`, its sender (NULL without a signing key),
+//! and `?14`, [`MAX_WAITING_CHANGES`].
 
 use serde::Deserialize;
 use wasm_bindgen::JsValue;
 
 use super::domain::NewLead;
+use crate::attribution::{attribution_columns, attribution_from_json};
 use crate::crm::store::take_details;
 use crate::db::{self, D1Database, D1PreparedStatement, Param};
 use crate::platform;
@@ -48,17 +50,18 @@ use crate::rate_limit::{self, CountRow, Limit};
 /// Within the per-address limit (or counted at the edge).
 macro_rules! within_limit {
     () => {
-        "(?19 IS NULL OR (SELECT count FROM rate_limits WHERE key = ?19) <= ?20)"
+        "(?11 IS NULL OR (SELECT count FROM rate_limits WHERE key = ?11) <= ?12)"
     };
 }
 
 /// A new lead, when nobody has its e-mail or WhatsApp.
 const INSERT_SQL: &str = concat!(
     "INSERT INTO leads (id, name, email, whatsapp, origem, created_at, last_submitted_at, \
-       next_attempt_at, utm_source, utm_medium, utm_campaign, utm_term, utm_content, gclid, \
-       fbclid, referrer, page_url, source, referrer_host) \
-     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?6, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17 \
-     WHERE ",
+       next_attempt_at, source, referrer_host, ",
+    attribution_columns!(),
+    ") SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?6, ?6, ?8, ?9, ",
+    attribution_from_json!("?7"),
+    " WHERE ",
     within_limit!(),
     " AND NOT EXISTS (SELECT 1 FROM leads WHERE email = ?3 OR whatsapp = ?4) \
      RETURNING id"
@@ -78,7 +81,7 @@ const LINK_SQL: &str = concat!(
 
 /// The one lead that has the e-mail, the WhatsApp or both takes the newest
 /// details ([`crate::crm::store::take_details`]), when they are its own again or its browser
-/// proved it sent it (`?18`).
+/// proved it sent it (`?10`).
 const UPDATE_SQL: &str = concat!(
     "UPDATE leads SET ",
     take_details!(),
@@ -87,7 +90,7 @@ const UPDATE_SQL: &str = concat!(
     within_limit!(),
     " AND id != ?1 AND id IN (SELECT id FROM leads WHERE email = ?3 OR whatsapp = ?4) \
        AND (SELECT count(*) FROM leads WHERE email = ?3 OR whatsapp = ?4) = 1 \
-       AND (id IS ?18 OR (name IS ?2 AND email IS ?3 AND whatsapp IS ?4)) \
+       AND (id IS ?10 OR (name IS ?2 AND email IS ?3 AND whatsapp IS ?4)) \
      RETURNING id, (update_status IS 'pending' AND update_requested_at IS ?6) AS corrected"
 );
 
@@ -117,20 +120,21 @@ macro_rules! its_lead {
 /// (the lead kept other details), one set aside because the lead already
 /// keeps [`MAX_WAITING_CHANGES`] from other senders ('refused', 'limit'), a
 /// repeat of the lead's last accepted details, or a correction. A waiting
-/// change keeps its sender (`?21`).
+/// change keeps its sender (`?13`).
 const SUBMISSION_SQL: &str = concat!(
-    "INSERT INTO lead_submissions (lead_id, submitted_at, name, email, whatsapp, origem, \
-       utm_source, utm_medium, utm_campaign, utm_term, utm_content, gclid, fbclid, referrer, \
-       page_url, kind, sender, auto_refused) \
-     SELECT lead_id, ?6, ?2, ?3, ?4, ?5, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, kind, \
-       CASE WHEN kind = 'pending' THEN ?21 END, CASE WHEN kind = 'refused' THEN 'limit' END \
-     FROM (SELECT l.id AS lead_id, \
+    "INSERT INTO lead_submissions (lead_id, submitted_at, name, email, whatsapp, origem, kind, \
+       sender, auto_refused, ",
+    attribution_columns!(),
+    ") SELECT lead_id, ?6, ?2, ?3, ?4, ?5, kind, \
+       CASE WHEN kind = 'pending' THEN ?13 END, CASE WHEN kind = 'refused' THEN 'limit' END, ",
+    attribution_from_json!("?7"),
+    " FROM (SELECT l.id AS lead_id, \
        CASE WHEN l.id = ?1 THEN 'new' \
             WHEN EXISTS (SELECT 1 FROM leads w WHERE w.whatsapp = ?4 AND w.id != l.id) THEN 'conflict' \
             WHEN l.name IS NOT ?2 OR l.email IS NOT ?3 OR l.whatsapp IS NOT ?4 THEN \
               CASE WHEN (SELECT count(*) FROM lead_submissions c \
                          WHERE c.lead_id = l.id AND c.kind = 'pending' \
-                           AND (?21 IS NULL OR c.sender IS NOT ?21)) < ?22 \
+                           AND (?13 IS NULL OR c.sender IS NOT ?13)) < ?14 \
                    THEN 'pending' ELSE 'refused' END \
             WHEN EXISTS (SELECT 1 FROM lead_submissions p WHERE p.lead_id = l.id \
                            AND p.id = (SELECT max(id) FROM lead_submissions \
@@ -145,15 +149,15 @@ const SUBMISSION_SQL: &str = concat!(
     ") RETURNING lead_id, kind"
 );
 
-/// A change that waits from the sender `?21` replaces the ones they sent
+/// A change that waits from the sender `?13` replaces the ones they sent
 /// before to the same lead: those stay in the story, refused ('replaced').
 const REPLACE_SQL: &str = concat!(
     "UPDATE lead_submissions SET kind = 'refused', auto_refused = 'replaced', sender = NULL \
-     WHERE ?21 IS NOT NULL AND kind = 'pending' AND sender = ?21 AND lead_id = ",
+     WHERE ?13 IS NOT NULL AND kind = 'pending' AND sender = ?13 AND lead_id = ",
     its_lead!(),
     " AND id < (SELECT max(id) FROM lead_submissions s WHERE s.kind = 'pending' \
-                AND s.sender = ?21 AND s.lead_id = lead_submissions.lead_id) \
-       AND ?22 > 0 AND ",
+                AND s.sender = ?13 AND s.lead_id = lead_submissions.lead_id) \
+       AND ?14 > 0 AND ",
     within_limit!()
 );
 
@@ -221,15 +225,7 @@ pub async fn save(
         lead.whatsapp.as_str().value(),
         lead.origem.value(),
         now_ms.value(),
-        a.utm_source.value(),
-        a.utm_medium.value(),
-        a.utm_campaign.value(),
-        a.utm_term.value(),
-        a.utm_content.value(),
-        a.gclid.value(),
-        a.fbclid.value(),
-        a.referrer.value(),
-        a.page_url.value(),
+        a.to_json().value(),
         lead.source.name.value(),
         lead.source.referrer_host.value(),
         sender.proof.value(),
@@ -287,18 +283,18 @@ mod tests {
     use super::*;
     use crate::crm::store::{given_up_and_moot, needs_correction};
 
-    /// Every statement of the batch binds `?1`…`?20` (those that keep a
-    /// waiting change, `?22`); D1 refuses a statement whose highest
+    /// Every statement of the batch binds `?1`…`?12` (those that keep a
+    /// waiting change, `?14`); D1 refuses a statement whose highest
     /// placeholder is not the last value bound.
     #[test]
     fn every_statement_uses_its_last_value() {
         for sql in [INSERT_SQL, LINK_SQL, UPDATE_SQL, CONFLICT_SQL] {
-            assert!(sql.contains("?20"), "{sql}");
-            assert!(!sql.contains("?21"), "{sql}");
+            assert!(sql.contains("?12"), "{sql}");
+            assert!(!sql.contains("?13"), "{sql}");
         }
         for sql in [SUBMISSION_SQL, REPLACE_SQL] {
-            assert!(sql.contains("?20") && sql.contains("?22"), "{sql}");
-            assert!(!sql.contains("?23"), "{sql}");
+            assert!(sql.contains("?12") && sql.contains("?14"), "{sql}");
+            assert!(!sql.contains("?15"), "{sql}");
         }
     }
 

@@ -9,6 +9,7 @@ use worker::{Context, Env, Request, Response, Url};
 use super::domain::{NewLead, Rejection, Submission};
 use super::proof;
 use super::store::{self, Saved, Sender};
+use crate::attribution::Attribution;
 use crate::cookies;
 use crate::http::{self, ApiError, ApiResult, BodyKind, Fields, HeaderText};
 use crate::platform;
@@ -84,17 +85,6 @@ fn proved_lead(req: &Request, key: &str, secure: bool) -> Option<String> {
     proof::lead_of(key, value)
 }
 
-/// The address parameters that name a campaign, as the page's script sends them.
-const CAMPAIGN_KEYS: [&str; 7] = [
-    "utm_source",
-    "utm_medium",
-    "utm_campaign",
-    "utm_term",
-    "utm_content",
-    "gclid",
-    "fbclid",
-];
-
 /// A plain form post carries no campaign: the page's script, which reads it
 /// from the address, had not run. The browser sends that address as
 /// `Referer` (whole, to the same site), so the lead keeps the campaign that
@@ -110,9 +100,14 @@ fn add_campaign_of_page(req: &Request, here: &Url, body: &mut Fields) {
     if http::origin(&page) != http::origin(here) {
         return;
     }
+    // The address parameters that name a campaign or a click, as the
+    // page's script sends them.
+    let from_address = Attribution::FIELDS
+        .iter()
+        .filter(|f| f.kind.in_page_address());
     for (key, value) in page.query_pairs() {
-        if let Some(key) = CAMPAIGN_KEYS.iter().find(|k| **k == key) {
-            body.add_missing(key, value.into_owned());
+        if let Some(field) = from_address.clone().find(|f| f.name == key) {
+            body.add_missing(field.name, value.into_owned());
         }
     }
     body.add_missing("page_url", referer);

@@ -22,6 +22,15 @@ describe("captureAttribution", () => {
     });
   });
 
+  it("reads the click ids of Google's iOS apps, Microsoft and TikTok too", () => {
+    const a = captureAttribution(
+      "https://site.example/?utm_source=google&gbraid=gb-1&wbraid=wb-1&msclkid=ms-1&ttclid=tt-1",
+      "",
+      sessionStorage,
+    );
+    expect(a).toMatchObject({ gbraid: "gb-1", wbraid: "wb-1", msclkid: "ms-1", ttclid: "tt-1" });
+  });
+
   it("keeps the first visit's campaign for the rest of the session", () => {
     captureAttribution("https://site.example/?utm_source=facebook", "", sessionStorage);
     const later = captureAttribution("https://site.example/", "https://site.example/privacidade", sessionStorage);

@@ -1,4 +1,8 @@
-/** Campaign parameters the page was opened with, sent along with the lead. */
+/**
+ * Campaign parameters and click ids the page was opened with, sent along with
+ * the lead: the worker's list (worker/src/attribution.rs, `attribution_fields!`)
+ * but for the referrer and the page's address.
+ */
 export const ATTRIBUTION_KEYS = [
   "utm_source",
   "utm_medium",
@@ -6,7 +10,11 @@ export const ATTRIBUTION_KEYS = [
   "utm_term",
   "utm_content",
   "gclid",
+  "gbraid",
+  "wbraid",
   "fbclid",
+  "msclkid",
+  "ttclid",
 ] as const;
 
 export type Attribution = Partial<Record<(typeof ATTRIBUTION_KEYS)[number] | "referrer" | "page_url", string>>;

@@ -11,7 +11,11 @@ export type Attribution = {
   utm_term: string | null;
   utm_content: string | null;
   gclid: string | null;
+  gbraid: string | null;
+  wbraid: string | null;
   fbclid: string | null;
+  msclkid: string | null;
+  ttclid: string | null;
   referrer: string | null;
   page_url: string | null;
 };
@@ -56,14 +60,10 @@ export type Lead = Attribution & {
   answers_at: string | null;
 };
 
-export type LastTouch = {
+/** The newest submission a lead took: when, its origin and its whole attribution. */
+export type LastTouch = Attribution & {
   at: string | null;
   origem: string;
-  utm_source: string | null;
-  utm_medium: string | null;
-  utm_campaign: string | null;
-  gclid: string | null;
-  fbclid: string | null;
 };
 
 /**

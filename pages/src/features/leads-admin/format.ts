@@ -40,7 +40,18 @@ export function canMarkSent(lead: Pick<Lead, "jetimob_enviado" | "update_status"
 type Attribution = Partial<
   Pick<
     Lead,
-    "source" | "referrer_host" | "utm_medium" | "utm_campaign" | "utm_content" | "utm_term" | "gclid" | "fbclid"
+    | "source"
+    | "referrer_host"
+    | "utm_medium"
+    | "utm_campaign"
+    | "utm_content"
+    | "utm_term"
+    | "gclid"
+    | "gbraid"
+    | "wbraid"
+    | "fbclid"
+    | "msclkid"
+    | "ttclid"
   >
 >;
 
@@ -60,8 +71,10 @@ export function attributionNotes(lead: Attribution): string[] {
   const medium = filled(lead.utm_medium);
   if (campaign) parts.push(`campanha ${campaign}`);
   if (medium) parts.push(`mídia ${medium}`);
-  if (lead.gclid) parts.push("anúncio Google");
+  if (lead.gclid || lead.gbraid || lead.wbraid) parts.push("anúncio Google");
   if (lead.fbclid) parts.push("anúncio Meta");
+  if (lead.msclkid) parts.push("anúncio Microsoft");
+  if (lead.ttclid) parts.push("anúncio TikTok");
   return parts;
 }
 
@@ -78,7 +91,11 @@ export function attributionFacts(lead: Attribution): { label: string; value: str
     ["Anúncio", lead.utm_content],
     ["Palavra-chave", lead.utm_term],
     ["GCLID", lead.gclid],
+    ["GBRAID", lead.gbraid],
+    ["WBRAID", lead.wbraid],
     ["FBCLID", lead.fbclid],
+    ["MSCLKID", lead.msclkid],
+    ["TTCLID", lead.ttclid],
     ["Veio de", lead.referrer_host],
   ];
   return fields.flatMap(([label, value]) => {
