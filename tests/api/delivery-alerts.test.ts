@@ -377,6 +377,7 @@ describe("delivery off (no Jetimob keys) while leads wait", () => {
       status: "ok",
       database: "ok",
       crm: "off",
+      waiting: 0,
       oldest_pending_minutes: 0,
       oldest_correction_minutes: 0,
       last_watch_minutes: null,

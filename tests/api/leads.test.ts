@@ -303,7 +303,9 @@ describe("the CSV export", () => {
     expect(headers.get("content-type")).toBe("text/csv; charset=utf-8");
     expect(headers.get("content-disposition")).toMatch(/^attachment; filename="leads-\d{4}-\d{2}-\d{2}\.csv"$/);
     expect(text.startsWith("\uFEFFNome;Email;WhatsApp;Origem;Status Jetimob;Data;")).toBe(true);
-    expect(text).toMatch(/;UTM Source;UTM Medium;UTM Campaign;UTM Term;UTM Content;GCLID;GBRAID;WBRAID;FBCLID;MSCLKID;TTCLID;/);
+    expect(text).toMatch(
+      /;UTM Source;UTM Medium;UTM Campaign;UTM Term;UTM Content;GCLID;GBRAID;WBRAID;FBCLID;MSCLKID;TTCLID;/,
+    );
     const lines = text.trimEnd().split("\r\n");
     const total = (await list()).counts.total;
     expect(lines).toHaveLength(total + 1);

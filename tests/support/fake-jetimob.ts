@@ -64,6 +64,11 @@ export class FakeJetimob {
     return this.service.stop();
   }
 
+  /** Forgets the requests received so far. */
+  clear(): void {
+    this.calls.length = 0;
+  }
+
   /** The answers to the next requests for this e-mail, in order. */
   script(email: string, ...answers: JetimobAnswer[]): void {
     this.scripts.set(email.toLowerCase(), answers);

@@ -2,7 +2,7 @@
 //! D1 query at most, the answer kept for 10 seconds by each isolate.
 //!
 //! `200 {"status": "ok", "database": "ok", "crm": "configured" | "off",
-//! "oldest_pending_minutes": n, "oldest_correction_minutes": n,
+//! "waiting": n, "oldest_pending_minutes": n, "oldest_correction_minutes": n,
 //! "last_watch_minutes": n | null}`; `503` with `"status": "degraded"` and
 //! the reason when D1 does not answer, a delivery incident is open, the cron
 //! stopped (no delivery watch for 5 minutes) or the e-mail API refused the
@@ -31,6 +31,7 @@ const HEALTH_SQL: &str = concat!(
     ", ",
     oldest_correction!(),
     " AS oldest_correction_at, \
+       (SELECT coalesce(sum(n), 0) FROM lead_counters WHERE name IN ('pending', 'failed')) AS waiting, \
        (SELECT reasons FROM delivery_incidents WHERE resolved_at IS NULL) AS incident"
 );
 
@@ -38,6 +39,7 @@ const HEALTH_SQL: &str = concat!(
 struct Row {
     oldest_pending_at: Option<i64>,
     oldest_correction_at: Option<i64>,
+    waiting: i64,
     watched_at: Option<i64>,
     mail_sent_at: Option<i64>,
     mail_failed_at: Option<i64>,
@@ -61,6 +63,8 @@ struct Health {
 /// How long delivery has waited, in whole minutes.
 #[derive(Debug, Clone, Serialize)]
 struct Waits {
+    /// Leads not in Jetimob yet: the backlog, as it shrinks.
+    waiting: i64,
     oldest_pending_minutes: i64,
     oldest_correction_minutes: i64,
     /// `null` on a database no cron ran on.
@@ -136,6 +140,7 @@ async fn measure(env: &Env, now: i64) -> (u16, Health) {
                 database: "ok",
                 crm,
                 waits: Some(Waits {
+                    waiting: row.waiting,
                     oldest_pending_minutes: waited(row.oldest_pending_at),
                     oldest_correction_minutes: waited(row.oldest_correction_at),
                     last_watch_minutes: beat.minutes_ago(now),
@@ -169,6 +174,7 @@ mod tests {
             database: "ok",
             crm: "configured",
             waits: Some(Waits {
+                waiting: 2,
                 oldest_pending_minutes: 0,
                 oldest_correction_minutes: 3,
                 last_watch_minutes: None,
@@ -177,7 +183,7 @@ mod tests {
         };
         assert_eq!(
             serde_json::to_string(&up).unwrap(),
-            r#"{"status":"ok","database":"ok","crm":"configured","oldest_pending_minutes":0,"oldest_correction_minutes":3,"last_watch_minutes":null}"#
+            r#"{"status":"ok","database":"ok","crm":"configured","waiting":2,"oldest_pending_minutes":0,"oldest_correction_minutes":3,"last_watch_minutes":null}"#
         );
     }
 }

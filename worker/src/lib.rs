@@ -20,6 +20,7 @@ mod cron_state;
 mod csv;
 mod dates;
 mod db;
+mod delivery;
 mod email;
 mod health;
 mod http;
@@ -91,7 +92,7 @@ pub async fn fetch(req: Request, env: Env, ctx: Context) -> worker::Result<Respo
 pub async fn scheduled(_event: ScheduledEvent, env: Env, _ctx: ScheduleContext) {
     db::start_counting();
     retention::run(&env).await;
-    if let Err(e) = crm::run_due(&env).await {
+    if let Err(e) = delivery::run_due(&env).await {
         worker::console_error!("cron: delivery run failed: {e}");
     }
     alerts::run(&env).await;

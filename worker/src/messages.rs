@@ -220,6 +220,17 @@ pub fn delivery_incident(headline: &str, since: &str, waiting: i64) -> String {
     format!("{headline} desde {since}.{waiting}")
 }
 
+/// How long the oldest lead not in Jetimob has waited, for the banner.
+pub fn oldest_waiting(ms: i64) -> String {
+    let minutes = (ms / 60_000).max(0);
+    match minutes {
+        0 => "O mais antigo espera há menos de 1 minuto.".to_string(),
+        1 => "O mais antigo espera há 1 minuto.".to_string(),
+        m if m < 120 => format!("O mais antigo espera há {m} minutos."),
+        m => format!("O mais antigo espera há {} horas.", m / 60),
+    }
+}
+
 pub fn delivery_recovered(since: &str) -> String {
     format!(
         "Entrega ao Jetimob normalizada: os leads voltaram a chegar ao Jetimob (o problema começou em {since})."

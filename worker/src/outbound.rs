@@ -22,12 +22,21 @@ pub struct Answer {
     pub status: u16,
     /// At most [`MAX_ANSWER_BYTES`] of the body, as text.
     pub body: String,
+    /// How long it asked to be left alone (`Retry-After`, in seconds), if it did.
+    pub retry_after: Option<u64>,
 }
 
 impl Answer {
     pub fn is_success(&self) -> bool {
         (200..300).contains(&self.status)
     }
+}
+
+/// The seconds of a `Retry-After` header: a number of seconds (the form
+/// APIs send); an HTTP date, or anything else, is `None` (the caller waits
+/// its own default).
+pub fn retry_after_seconds(header: &str) -> Option<u64> {
+    header.trim().parse::<u64>().ok()
 }
 
 /// Why no answer came.
@@ -90,6 +99,12 @@ pub async fn send(request: Request, timeout: Duration) -> Result<Answer, Failure
     let exchange = async {
         let mut response = fetch.send_with_signal(&signal).await.map_err(network)?;
         let status = response.status_code();
+        let retry_after = response
+            .headers()
+            .get("Retry-After")
+            .ok()
+            .flatten()
+            .and_then(|h| retry_after_seconds(&h));
         // An unreadable body does not change what the status said.
         let body = match response.stream() {
             Ok(stream) => read_up_to(stream, MAX_ANSWER_BYTES)
@@ -98,7 +113,11 @@ pub async fn send(request: Request, timeout: Duration) -> Result<Answer, Failure
                 .unwrap_or_default(),
             Err(_) => String::new(),
         };
-        Ok(Answer { status, body })
+        Ok(Answer {
+            status,
+            body,
+            retry_after,
+        })
     };
     let timer = Delay::from(timeout);
     pin_mut!(exchange, timer);
@@ -141,12 +160,21 @@ mod tests {
         let answer = |status| Answer {
             status,
             body: String::new(),
+            retry_after: None,
         };
         assert!(answer(200).is_success());
         assert!(answer(204).is_success());
         assert!(!answer(301).is_success());
         assert!(!answer(401).is_success());
         assert!(!answer(500).is_success());
+    }
+
+    #[test]
+    fn retry_after_is_read_in_seconds_and_a_date_is_left_to_the_caller() {
+        assert_eq!(retry_after_seconds("30"), Some(30));
+        assert_eq!(retry_after_seconds(" 120 "), Some(120));
+        assert_eq!(retry_after_seconds("Wed, 21 Oct 2026 07:28:00 GMT"), None);
+        assert_eq!(retry_after_seconds("-1"), None);
     }
 
     #[test]

@@ -306,6 +306,10 @@ struct CountsAnswer {
 struct Banner {
     since: Option<i64>,
     summary: String,
+    /// How long the oldest lead not in Jetimob has waited, while any does:
+    /// the backlog as it drains, beside how many wait (in the summary).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    oldest_waiting: Option<String>,
     details: Vec<Trouble>,
     kept: &'static str,
 }
@@ -332,9 +336,16 @@ fn banner(state: &store::ListState, now: i64) -> Option<Banner> {
             todo,
         })
         .collect();
+    let oldest_waiting = state
+        .incident
+        .as_ref()
+        .filter(|i| i.waiting > 0)
+        .and(state.heartbeat.oldest_pending_at)
+        .map(|oldest| messages::oldest_waiting(now - oldest));
     Some(Banner {
         since,
         summary: words.summary,
+        oldest_waiting,
         details,
         kept: words.kept,
     })
@@ -598,6 +609,7 @@ mod tests {
     #[test]
     fn the_tag_moves_with_the_leads_the_address_the_banner_the_crm_and_the_rights() {
         let banner = serde_json::to_string(&Some(Banner {
+            oldest_waiting: None,
             since: None,
             summary: "Leads não estão chegando ao Jetimob".into(),
             details: Vec::new(),
@@ -792,6 +804,7 @@ mod tests {
     #[test]
     fn the_banner_reads_as_the_panel_expects() {
         let banner = Banner {
+            oldest_waiting: None,
             since: Some(1_767_225_600_000),
             summary: "Leads não estão chegando ao Jetimob".into(),
             details: vec![Trouble {

@@ -10,6 +10,7 @@ use worker::{Env, FormData};
 
 use super::store::{ClaimedCorrection, ClaimedLead};
 use crate::config::setting;
+use crate::delivery::pace::Strain;
 use crate::whatsapp::format_whatsapp;
 use crate::{agency, http, outbound};
 
@@ -59,7 +60,7 @@ impl Settings {
     }
 
     /// What must never reach a log line or the database.
-    fn secrets(&self) -> [&str; 2] {
+    pub fn secrets(&self) -> [&str; 2] {
         [&self.public_key, &self.private_key]
     }
 }
@@ -245,8 +246,13 @@ impl<'de> Deserialize<'de> for CrmId {
 /// Why an attempt did not reach the CRM, or why the CRM refused it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Failure {
-    /// The CRM answered with a status other than 2xx.
-    Refused { status: u16, body: String },
+    /// The CRM answered with a status other than 2xx (a `429` may say when
+    /// to come back: `Retry-After`, in seconds).
+    Refused {
+        status: u16,
+        body: String,
+        retry_after: Option<u64>,
+    },
     /// No answer within [`TIMEOUT`].
     Timeout,
     /// The request did not get through (DNS, connection, TLS…).
@@ -260,7 +266,7 @@ impl Failure {
     /// start of the answer, in one line, with the keys blanked out.
     pub fn describe(&self, secrets: &[&str]) -> String {
         let text = match self {
-            Failure::Refused { status, body } => {
+            Failure::Refused { status, body, .. } => {
                 let hint = match status {
                     401 | 403 => " (chaves recusadas)",
                     429 => " (limite de envios)",
@@ -279,6 +285,27 @@ impl Failure {
         };
         outbound::redact(&text, secrets, LAST_ERROR_MAX_CHARS)
     }
+
+    /// What the failure says about Jetimob: asked to be left alone (`429`),
+    /// struggling (a `5xx`, no answer, no connection, a wrong address) or
+    /// refusing our keys (every lead would be refused the same way), or
+    /// refusing this lead for itself (its data: `400`, `409`, `422`), which
+    /// stops nothing.
+    pub fn strain(&self) -> Strain {
+        match self {
+            Failure::Refused {
+                status: 429,
+                retry_after,
+                ..
+            } => Strain::too_many(*retry_after),
+            Failure::Refused { status, .. } if *status >= 500 || matches!(status, 401 | 403) => {
+                Strain::Stop
+            }
+            Failure::Refused { status, .. } if (300..400).contains(status) => Strain::Stop,
+            Failure::Refused { .. } => Strain::None,
+            Failure::Timeout | Failure::Network(_) | Failure::BadBaseUrl => Strain::Stop,
+        }
+    }
 }
 
 /// Sends one lead with `message`. `Ok` carries the CRM's id when its answer had one.
@@ -286,11 +313,8 @@ pub async fn send(
     settings: &Settings,
     lead: &ClaimedLead,
     message: &str,
-) -> Result<Option<String>, String> {
-    let secrets = settings.secrets();
-    exchange(settings, lead, message)
-        .await
-        .map_err(|failure| failure.describe(&secrets))
+) -> Result<Option<String>, Failure> {
+    exchange(settings, lead, message).await
 }
 
 async fn exchange(
@@ -308,6 +332,7 @@ async fn exchange(
         Ok(answer) => Err(Failure::Refused {
             status: answer.status,
             body: answer.body,
+            retry_after: answer.retry_after,
         }),
         Err(outbound::Failure::Timeout(_)) => Err(Failure::Timeout),
         Err(outbound::Failure::Network(detail)) => Err(Failure::Network(detail)),
@@ -586,6 +611,7 @@ mod tests {
         let failure = Failure::Refused {
             status: 500,
             body: "{\"error\":\n  \"Internal Server Error\"}".into(),
+            retry_after: None,
         };
         assert_eq!(
             failure.describe(&[]),
@@ -594,11 +620,13 @@ mod tests {
         let empty = Failure::Refused {
             status: 401,
             body: String::new(),
+            retry_after: None,
         };
         assert_eq!(empty.describe(&[]), "HTTP 401 (chaves recusadas)");
         let moved = Failure::Refused {
             status: 301,
             body: String::new(),
+            retry_after: None,
         };
         assert_eq!(
             moved.describe(&[]),
@@ -615,6 +643,7 @@ mod tests {
         let failure = Failure::Refused {
             status: 401,
             body: "invalid Authorization-Key priv-s3cret for /leads/pub-k3y".into(),
+            retry_after: None,
         };
         let described = failure.describe(&["pub-k3y", "priv-s3cret"]);
         assert_eq!(
@@ -630,6 +659,7 @@ mod tests {
         let failure = Failure::Refused {
             status: 502,
             body: "<html>".repeat(100),
+            retry_after: None,
         };
         let described = failure.describe(&[]);
         assert_eq!(described.chars().count(), LAST_ERROR_MAX_CHARS);
@@ -645,7 +675,12 @@ mod tests {
             key in "[A-Za-z0-9_-]{8,40}",
         ) {
             let body = format!("{before}{key}{after}{key}");
-            let described = Failure::Refused { status: 400, body }.describe(&["pub", &key]);
+            let described = Failure::Refused {
+                status: 400,
+                body,
+                retry_after: None,
+            }
+            .describe(&["pub", &key]);
             prop_assert!(!described.contains(&key));
             prop_assert!(described.chars().count() <= LAST_ERROR_MAX_CHARS);
         }

@@ -18,8 +18,9 @@ use futures_util::future::{Either, join_all};
 use worker::Env;
 
 use crate::db::D1Database;
+use crate::delivery::pace::{self, Budget, Strain};
 use crate::{config, platform};
-use jetimob::Settings;
+use jetimob::{Failure, Settings};
 use store::{ClaimedCorrection, ClaimedLead, Kind};
 
 /// How long a claim keeps other runs away: well past [`jetimob::TIMEOUT`] and
@@ -27,11 +28,13 @@ use store::{ClaimedCorrection, ClaimedLead, Kind};
 pub const LEASE_MS: i64 = 60 * 1000;
 
 /// Leads claimed and sent together. Workers allow six simultaneous outbound
-/// connections; more would queue and eat into each other's timeout.
+/// connections; more would queue and eat into each other's timeout. A batch
+/// takes half of them from the leads that waited longest and half from the
+/// newest (`store::claim_due`).
 pub const BATCH_SIZE: usize = 6;
 
-/// Batches per cron run, so a backlog drains quickly but one run stays short.
-pub const MAX_BATCHES_PER_RUN: usize = 5;
+/// The receiver's name where its pace is kept (`delivery::pace`).
+pub const RECEIVER: &str = "jetimob";
 
 /// Both Jetimob keys are set. Without them nothing is attempted and leads wait, pending.
 pub fn is_configured(env: &Env) -> bool {
@@ -44,8 +47,13 @@ pub enum Outcome {
     /// The CRM accepted the lead.
     Delivered,
     /// The CRM did not take it; the lead waits for its next attempt, or is
-    /// marked failed when the retry window is over.
-    Failed { last_error: String, gave_up: bool },
+    /// marked failed when the retry window is over. `strain` is what the
+    /// refusal says about Jetimob.
+    Failed {
+        last_error: String,
+        gave_up: bool,
+        strain: Strain,
+    },
     /// Another run holds the lead, it is not due, or it is no longer pending.
     NotClaimed,
     /// No Jetimob keys: nothing was attempted.
@@ -94,17 +102,22 @@ pub async fn attempt_correction(env: &Env, lead_id: &str) -> worker::Result<Outc
     }
 }
 
-/// The cron: prunes stale rate-limit counters, then delivers due leads and
-/// due corrections batch by batch. Returns how many were attempted.
-pub async fn run_due(env: &Env) -> worker::Result<usize> {
+/// The cron's delivery to Jetimob: what is due, batch after batch, while
+/// Jetimob takes it and `budget` lasts (`delivery::pace`); a `429` leaves it
+/// alone for its `Retry-After`, a `5xx`, a timeout or our keys refused end
+/// the run's sending. Returns how many deliveries were attempted.
+pub async fn drain(env: &Env, budget: &Budget) -> worker::Result<usize> {
     let db = config::database(env)?;
     let Some(settings) = Settings::from_env(env) else {
         return Ok(0);
     };
     let mut attempted = 0;
-    for _ in 0..MAX_BATCHES_PER_RUN {
+    loop {
         let now = platform::now_ms();
-        let leads = store::claim_due(&db, now, now + LEASE_MS, BATCH_SIZE).await?;
+        if !budget.take_batch(now) {
+            break;
+        }
+        let leads = store::claim_due(&db, now, now + LEASE_MS, BATCH_SIZE, BATCH_SIZE / 2).await?;
         let room = BATCH_SIZE - leads.len();
         let corrections = if room > 0 {
             store::claim_due_corrections(&db, now, now + LEASE_MS, room).await?
@@ -120,15 +133,28 @@ pub async fn run_due(env: &Env) -> worker::Result<usize> {
                     .into_iter()
                     .map(|c| Either::Right(deliver_correction_now(&db, &settings, c))),
             );
-        for outcome in join_all(sends).await {
-            // The work keeps its lease and is retried once it runs out.
-            if let Err(e) = outcome {
-                worker::console_error!("crm: recording a delivery failed: {e}");
-            }
-        }
+        let strains = join_all(sends)
+            .await
+            .into_iter()
+            .map(|outcome| match outcome {
+                Ok(Outcome::Failed { strain, .. }) => strain,
+                Ok(_) => Strain::None,
+                // The work keeps its lease and is retried once it runs out.
+                Err(e) => {
+                    worker::console_error!("crm: recording a delivery failed: {e}");
+                    Strain::Stop
+                }
+            });
+        let strain = Strain::worst(strains.collect::<Vec<_>>());
         attempted += claimed;
-        if claimed < BATCH_SIZE {
-            break;
+        match strain {
+            Strain::Pause { ms } => {
+                pace::pause(&db, RECEIVER, now + ms).await?;
+                break;
+            }
+            Strain::Stop => break,
+            Strain::None if claimed < BATCH_SIZE => break,
+            Strain::None => {}
         }
     }
     Ok(attempted)
@@ -142,7 +168,7 @@ async fn deliver(
 ) -> worker::Result<Outcome> {
     let message = jetimob::new_lead_message(&lead);
     let sent = jetimob::send(settings, &lead, &message).await;
-    record(db, Kind::Lead, &lead, sent).await
+    record(db, settings, Kind::Lead, &lead, sent).await
 }
 
 /// Sends a claimed correction (unless the lead went back to what the CRM
@@ -158,17 +184,18 @@ async fn deliver_correction_now(
     }
     let message = jetimob::correction_message(&correction);
     let sent = jetimob::send(settings, &correction.lead, &message).await;
-    record(db, Kind::Correction, &correction.lead, sent).await
+    record(db, settings, Kind::Correction, &correction.lead, sent).await
 }
 
 /// Records what the CRM answered: delivered, or failed with the next
-/// attempt (a week of them, counted from this delivery's first attempt) or
-/// none.
+/// attempt (a week of them, counted from this delivery's first attempt, and
+/// not before a `Retry-After`) or none.
 async fn record(
     db: &D1Database,
+    settings: &Settings,
     kind: Kind,
     lead: &ClaimedLead,
-    sent: Result<Option<String>, String>,
+    sent: Result<Option<String>, Failure>,
 ) -> worker::Result<Outcome> {
     let now = platform::now_ms();
     let since = lead.first_tried_at.unwrap_or(now);
@@ -177,8 +204,15 @@ async fn record(
             store::mark_delivered(db, kind, lead, now, crm_id.as_deref()).await?;
             Ok(Outcome::Delivered)
         }
-        Err(last_error) => {
-            let next = schedule::after_failure(since, lead.delivery_attempts, now).retry_at();
+        Err(failure) => {
+            let last_error = failure.describe(&settings.secrets());
+            let strain = failure.strain();
+            let next = schedule::after_failure(since, lead.delivery_attempts, now)
+                .retry_at()
+                .map(|at| match strain {
+                    Strain::Pause { ms } => at.max(now + ms),
+                    _ => at,
+                });
             worker::console_warn!(
                 "crm: attempt {} on {:?} of lead {} failed: {last_error}",
                 lead.delivery_attempts,
@@ -189,6 +223,7 @@ async fn record(
             Ok(Outcome::Failed {
                 last_error,
                 gave_up: next.is_none(),
+                strain,
             })
         }
     }

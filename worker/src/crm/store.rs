@@ -17,6 +17,7 @@ use serde::Deserialize;
 use super::status::{Correction, Delivery};
 use crate::attribution::Attribution;
 use crate::db::{self, D1Database, D1PreparedStatement, query};
+use crate::delivery::pace::not_paused;
 use crate::live_session::session_is_live;
 
 /// What the CRM needs of a lead, and what recording the outcome needs: the
@@ -48,25 +49,38 @@ macro_rules! returning_claimed_correction {
     };
 }
 
-/// Claims one lead if it is pending, due and not leased. `?2` now, `?3` the lease's end.
+/// Claims one lead if it is pending, due and not leased, and Jetimob did
+/// not ask to be left alone (`delivery::pace`). `?2` now, `?3` the lease's end.
 const CLAIM_ONE_SQL: &str = concat!(
     "UPDATE leads SET lease_until = ?3, delivery_attempts = delivery_attempts + 1 \
      WHERE id = ?1 AND delivery_status = 'pending' AND next_attempt_at <= ?2 \
-       AND (lease_until IS NULL OR lease_until < ?2)",
+       AND (lease_until IS NULL OR lease_until < ?2) AND ",
+    not_paused!("jetimob", "?2"),
     returning_claimed!()
 );
 
-/// Claims up to `?3` due leads, oldest due first. `?1` now, `?2` the lease's end.
-/// Both claims of the cron name their index: D1 keeps no statistics, so
-/// SQLite otherwise reads the leads by `leads_status_newest` (every pending
-/// lead, due or not; for corrections every lead sent, nearly the whole table,
-/// every minute) instead of only the due ones.
+/// The cron's claim: up to `?3` due leads, up to `?5` of them the newest
+/// of the last [`NEWEST_WINDOW_MS`] (`?4`: since when), the rest those due
+/// the longest. `?1` now, `?2` the lease's end. A backlog is served from both
+/// ends: the lead a broker can still call within its first minutes, and the
+/// one that waited longest. The newest are read through the list's index
+/// from the newest lead back to the window's start (the rows of those
+/// minutes only, however long the backlog), the oldest through the due
+/// index; a lead both is claimed once.
 const CLAIM_DUE_SQL: &str = concat!(
     "UPDATE leads SET lease_until = ?2, delivery_attempts = delivery_attempts + 1 \
-     WHERE id IN (SELECT id FROM leads INDEXED BY leads_due \
-       WHERE delivery_status = 'pending' AND next_attempt_at <= ?1 \
-         AND (lease_until IS NULL OR lease_until < ?1) \
-       ORDER BY next_attempt_at LIMIT ?3)",
+     WHERE id IN (SELECT id FROM ( \
+         SELECT id, 0 AS newest FROM (SELECT id FROM leads INDEXED BY leads_newest \
+           WHERE created_at >= ?4 AND delivery_status = 'pending' AND next_attempt_at <= ?1 \
+             AND (lease_until IS NULL OR lease_until < ?1) \
+           ORDER BY created_at DESC, id DESC LIMIT ?5) \
+         UNION ALL \
+         SELECT id, 1 FROM (SELECT id FROM leads INDEXED BY leads_due \
+           WHERE delivery_status = 'pending' AND next_attempt_at <= ?1 \
+             AND (lease_until IS NULL OR lease_until < ?1) \
+           ORDER BY next_attempt_at LIMIT ?3)) \
+       GROUP BY id ORDER BY min(newest) LIMIT ?3) AND ",
+    not_paused!("jetimob", "?1"),
     returning_claimed!()
 );
 
@@ -74,7 +88,9 @@ const CLAIM_DUE_SQL: &str = concat!(
 const CLAIM_CORRECTION_SQL: &str = concat!(
     "UPDATE leads SET update_lease_until = ?3, update_attempts = update_attempts + 1 \
      WHERE id = ?1 AND update_status = 'pending' AND update_next_attempt_at <= ?2 \
-       AND delivery_status = 'sent' AND (update_lease_until IS NULL OR update_lease_until < ?2)",
+       AND delivery_status = 'sent' AND (update_lease_until IS NULL OR update_lease_until < ?2) \
+       AND ",
+    not_paused!("jetimob", "?2"),
     returning_claimed_correction!()
 );
 
@@ -84,7 +100,8 @@ const CLAIM_DUE_CORRECTIONS_SQL: &str = concat!(
      WHERE id IN (SELECT id FROM leads INDEXED BY leads_update_due \
        WHERE update_status = 'pending' AND update_next_attempt_at <= ?1 \
          AND delivery_status = 'sent' AND (update_lease_until IS NULL OR update_lease_until < ?1) \
-       ORDER BY update_next_attempt_at LIMIT ?3)",
+       ORDER BY update_next_attempt_at LIMIT ?3) AND ",
+    not_paused!("jetimob", "?1"),
     returning_claimed_correction!()
 );
 
@@ -448,13 +465,28 @@ pub async fn claim_one(
     db::first::<ClaimedLead>(&query!(db, CLAIM_ONE_SQL, id, now, lease_until)).await
 }
 
+/// How recent a lead the newest-first part of the cron's claim looks for.
+pub const NEWEST_WINDOW_MS: i64 = 15 * 60 * 1000;
+
+/// Claims up to `limit` due leads, up to `newest` of them the newest
+/// ([`CLAIM_DUE_SQL`]).
 pub async fn claim_due(
     db: &D1Database,
     now: i64,
     lease_until: i64,
     limit: usize,
+    newest: usize,
 ) -> worker::Result<Vec<ClaimedLead>> {
-    db::rows_of::<ClaimedLead>(&query!(db, CLAIM_DUE_SQL, now, lease_until, limit as i64)).await
+    db::rows_of::<ClaimedLead>(&query!(
+        db,
+        CLAIM_DUE_SQL,
+        now,
+        lease_until,
+        limit as i64,
+        now - NEWEST_WINDOW_MS,
+        newest as i64
+    ))
+    .await
 }
 
 pub async fn claim_correction(

@@ -15,7 +15,7 @@ use crate::http::{self, ApiError, ApiResult, BodyKind, Fields, HeaderText};
 use crate::platform;
 use crate::rate_limit::{self, Counter};
 use crate::turnstile::{TOKEN_FIELD, Turnstile};
-use crate::{config, crm, messages};
+use crate::{config, crm, delivery, messages};
 
 /// Where a plain form post (the page's script had not run) lands: pages a
 /// visitor can read without JavaScript.
@@ -170,7 +170,7 @@ async fn accept(
     match saved {
         Saved::Limited => Err(limited()),
         Saved::Created { id } => {
-            ctx.wait_until(crm::deliver_new_lead(env.clone(), id.clone()));
+            ctx.wait_until(delivery::deliver_new_lead(env.clone(), id.clone()));
             Ok(Some(id))
         }
         // New details for a lead the CRM already has: it learns them at once.

@@ -15,6 +15,7 @@ export function IncidentBanner({ incident }: { incident: Incident }) {
       <h2 id="incident-title" className="incident__title">
         {incident.summary}
       </h2>
+      {incident.oldest_waiting && <p className="incident__waiting">{incident.oldest_waiting}</p>}
       <ul className="incident__details">
         {incident.details.map((detail) => (
           <li key={detail.what}>

@@ -108,6 +108,8 @@ export type Incident = {
   /** When it began; null for a cron that never ran. */
   since: number | null;
   summary: string;
+  /** While leads wait: how long the oldest has ('O mais antigo espera há 35 minutos.'). */
+  oldest_waiting?: string;
   /** Each trouble, and what to do; `owners`: a step only an owner of the panel can take. */
   details: { what: string; todo: string; owners: boolean }[];
   /** What became of the leads: all kept, or some visitors refused by the form. */
