@@ -12,10 +12,10 @@ const OWNER = "dona@agencia.example";
 
 beforeAll(async () => {
   dev = await startDevServer({
-    // An owner, who gets the new-lead notices and the delivery alerts.
+    // An owner (approved), who gets the new-lead notices and the delivery alerts.
     before: [
-      "INSERT INTO staff_users (id, email, password_hash, created_at, confirmed_at, role, lead_notices, notices_sent_through) " +
-        `VALUES ('dev-owner', '${OWNER}', '!', 0, 0, 'owner', 1, 0)`,
+      "INSERT INTO staff_users (id, email, password_hash, created_at, confirmed_at, approved_at, role, lead_notices, " +
+        `notices_sent_through) VALUES ('dev-owner', '${OWNER}', '!', 0, 0, 0, 'owner', 1, 0)`,
     ],
   });
   baseUrl = dev.url;
