@@ -75,7 +75,10 @@ CREATE TABLE leads (
   -- The optional questions answered after 'Sucesso!' (agency.json): a JSON
   -- object of question id → the option chosen; and when they last changed.
   answers           TEXT CHECK (answers IS NULL OR json_valid(answers)),
-  answers_at        INTEGER
+  answers_at        INTEGER,
+  -- The visitor's answer to the ads' consent box (ADS_CONSENT=checkbox, 0025):
+  -- 1 ticked, 0 not; NULL where no box was asked.
+  ads_consent       INTEGER CHECK (ads_consent IS NULL OR ads_consent IN (0, 1))
 );
 
 -- One lead per person: a repeat submission updates the existing row (its
@@ -366,7 +369,8 @@ CREATE INDEX audit_log_action ON audit_log (action, at);
 -- minutes), 'given_up' (a lead given up after its week of retries waits for a
 -- person), 'corrections' (so did the oldest visitor's correction), 'off' (no
 -- keys while leads wait), 'form_blocked' (the form refused visitors: its bot
--- check could not be made), 'webhook_failing'. Each alert is claimed (its
+-- check could not be made), 'webhook_failing', 'meta_refused' (Meta refused
+-- our token or pixel since it last took an event, 0025). Each alert is claimed (its
 -- column set) before it is sent, so overlapping cron runs send it once.
 CREATE TABLE delivery_incidents (
   id                 INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -611,6 +615,8 @@ CREATE TABLE campaign_daily (
   leads      INTEGER NOT NULL DEFAULT 0,
   delivered  INTEGER NOT NULL DEFAULT 0,
   duplicates INTEGER NOT NULL DEFAULT 0,
+  -- Of its leads, those that reached Meta's Conversions API (0025).
+  meta_sent  INTEGER NOT NULL DEFAULT 0,
   PRIMARY KEY (day, source, campaign, content)
 ) WITHOUT ROWID;
 -- A lead list narrowed to a campaign counts its leads here.
@@ -627,7 +633,9 @@ END;
 -- Before the row goes, while its ties to other leads are still there.
 CREATE TRIGGER campaign_daily_delete BEFORE DELETE ON leads BEGIN
   UPDATE campaign_daily SET leads = leads - 1, delivered = delivered - OLD.jetimob_enviado,
-      duplicates = duplicates - EXISTS (SELECT 1 FROM lead_links WHERE lead_id = OLD.id)
+      duplicates = duplicates - EXISTS (SELECT 1 FROM lead_links WHERE lead_id = OLD.id),
+      meta_sent = meta_sent - EXISTS (SELECT 1 FROM deliveries
+        WHERE lead_id = OLD.id AND destination = 'meta' AND status = 'sent')
     WHERE day = date(OLD.created_at / 1000 - 10800, 'unixepoch') AND source = OLD.source
       AND campaign = coalesce(OLD.utm_campaign, '') AND content = coalesce(OLD.utm_content, '');
 END;
@@ -661,3 +669,52 @@ BEGIN
         coalesce(utm_content, '')
       FROM leads WHERE id = OLD.lead_id);
 END;
+
+-- A lead's delivery to each destination besides Jetimob (whose own is in the
+-- lead's columns), made with the lead for each destination it is for (0025;
+-- worker/src/delivery/): the Meta Conversions API. No row: 'não se aplica'.
+-- Claimed with a lease before each attempt, retried with backoff, 'sent',
+-- 'failed' (refused for itself) or 'expired' (its window over: Meta takes no
+-- event older than 7 days). `event_at` is the lead's time, its event's.
+CREATE TABLE deliveries (
+  lead_id         TEXT NOT NULL REFERENCES leads (id) ON DELETE CASCADE,
+  destination     TEXT NOT NULL CHECK (destination IN ('meta')),
+  status          TEXT NOT NULL DEFAULT 'pending'
+                  CHECK (status IN ('pending', 'sent', 'failed', 'expired')),
+  event_at        INTEGER NOT NULL,
+  attempts        INTEGER NOT NULL DEFAULT 0,
+  next_attempt_at INTEGER,
+  lease_until     INTEGER,
+  last_attempt_at INTEGER,
+  last_error      TEXT,
+  sent_at         INTEGER,
+  PRIMARY KEY (lead_id, destination)
+) WITHOUT ROWID;
+-- The cron's claim: what is due to a destination, oldest due first.
+CREATE INDEX deliveries_due ON deliveries (destination, next_attempt_at) WHERE status = 'pending';
+
+-- A delivery to Meta that becomes sent (or stops being) moves its lead's day
+-- and campaign; one written as sent (a backup restored) counts too.
+CREATE TRIGGER campaign_daily_meta_sent AFTER UPDATE OF status ON deliveries
+  WHEN NEW.destination = 'meta' AND (OLD.status = 'sent') IS NOT (NEW.status = 'sent')
+BEGIN
+  UPDATE campaign_daily SET meta_sent = meta_sent + (NEW.status = 'sent') - (OLD.status = 'sent')
+    WHERE (day, source, campaign, content) = (
+      SELECT date(created_at / 1000 - 10800, 'unixepoch'), source, coalesce(utm_campaign, ''),
+        coalesce(utm_content, '')
+      FROM leads WHERE id = NEW.lead_id);
+END;
+
+CREATE TRIGGER campaign_daily_meta_restored AFTER INSERT ON deliveries
+  WHEN NEW.destination = 'meta' AND NEW.status = 'sent'
+BEGIN
+  UPDATE campaign_daily SET meta_sent = meta_sent + 1
+    WHERE (day, source, campaign, content) = (
+      SELECT date(created_at / 1000 - 10800, 'unixepoch'), source, coalesce(utm_campaign, ''),
+        coalesce(utm_content, '')
+      FROM leads WHERE id = NEW.lead_id);
+END;
+
+-- Google Ads' conversions file: the leads of the last 90 days with a Google click (0025).
+CREATE INDEX leads_google_clicks ON leads (created_at)
+  WHERE gclid IS NOT NULL OR gbraid IS NOT NULL OR wbraid IS NOT NULL;

@@ -90,7 +90,12 @@ beforeAll(async () => {
       "VALUES ('2026-11-20', 'instagram', 'verao', 'video-1', 7); " +
       "INSERT INTO visit_networks (day, network, visits, new_keys) " +
       "VALUES ('2026-11-20', '0123456789abcdef0123456789abcdef', 203, 1); " +
-      "INSERT INTO visits_uncounted (day, n) VALUES ('2026-11-20', 3)",
+      "INSERT INTO visits_uncounted (day, n) VALUES ('2026-11-20', 3); " +
+      // A lead sent to Meta, another still waiting for it.
+      "INSERT INTO deliveries (lead_id, destination, status, event_at, attempts, sent_at) " +
+      "SELECT id, 'meta', 'sent', created_at, 1, created_at + 1000 FROM leads ORDER BY id LIMIT 1; " +
+      "INSERT INTO deliveries (lead_id, destination, event_at, next_attempt_at, last_error) " +
+      "SELECT id, 'meta', created_at, created_at + 60000, 'Meta recusou (HTTP 503)' FROM leads ORDER BY id DESC LIMIT 1",
   );
   file = join(made.dir, "backup.sql");
   await backup({ where: "--local", output: file, cwd: made.dir });

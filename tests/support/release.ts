@@ -101,6 +101,11 @@ const COLUMNS_ADDED: Record<
     leads: () => ({ gbraid: null, wbraid: null, msclkid: null, ttclid: null }),
     lead_submissions: () => ({ gbraid: null, wbraid: null, msclkid: null, ttclid: null }),
   },
+  // No lead of a release was asked the ads' consent; no day counted a lead sent to Meta.
+  25: {
+    leads: () => ({ ads_consent: null }),
+    campaign_daily: () => ({ meta_sent: 0 }),
+  },
   // A landline is marked 'fixo', read from the number; nothing answered yet.
   22: {
     leads: (row) => ({
@@ -130,6 +135,10 @@ const COLUMNS_ADDED: Record<
  * {@link COLUMNS_ADDED}, only after 0012.
  */
 const TABLES_ADDED: Record<number, Record<string, string | null>> = {
+  // No lead of a release owes Meta anything: it was not configured.
+  25: {
+    deliveries: null,
+  },
   // No visit counted yet; the leads counted per day and campaign, as the
   // leads read once upgraded; each search row's lead, the campaign rows too.
   15: {

@@ -37,8 +37,21 @@ macro_rules! mail_failure_told_at {
         "mail_failure_told_at"
     };
 }
+/// Meta refused our token or pixel (`delivery::meta::Refusal::Settings`).
+macro_rules! meta_refused_at {
+    () => {
+        "meta_refused_at"
+    };
+}
+/// Meta took a request of events.
+macro_rules! meta_sent_at {
+    () => {
+        "meta_sent_at"
+    };
+}
 pub(crate) use {
-    delivery_watched_at, mail_failed_at, mail_failure_told_at, mail_sent_at, turnstile_failed_at,
+    delivery_watched_at, mail_failed_at, mail_failure_told_at, mail_sent_at, meta_refused_at,
+    meta_sent_at, turnstile_failed_at,
 };
 
 /// The time noted under a name (one of the macros above), as a SQL expression.

@@ -57,6 +57,10 @@ pub async fn fetch(req: Request, env: Env, ctx: Context) -> worker::Result<Respo
             Method::Get => health::check(&env).await,
             _ => Err(ApiError::MethodNotAllowed("GET")),
         },
+        "/api/conversions/google-ads.csv" => match method {
+            Method::Get => delivery::google_ads::serve(&req, &env).await,
+            _ => Err(ApiError::MethodNotAllowed("GET")),
+        },
         "/api/config" => match method {
             Method::Get => site::public_config(&env),
             _ => Err(ApiError::MethodNotAllowed("GET")),

@@ -113,6 +113,8 @@ pub const CORRECTIONS_RECOVERED_SUBJECT: &str = "Correções de leads normalizad
 pub const FORM_RECOVERED_SUBJECT: &str = "Formulário do site normalizado";
 pub const WEBHOOK_ALERT_SUBJECT: &str = "O webhook do site não está recebendo os avisos";
 pub const WEBHOOK_RECOVERED_SUBJECT: &str = "Webhook do site normalizado";
+pub const META_ALERT_SUBJECT: &str = "Os leads não estão chegando ao Meta";
+pub const META_RECOVERED_SUBJECT: &str = "Envio dos leads ao Meta normalizado";
 /// Several troubles at once, none of them leads failing to reach Jetimob.
 pub const SITE_ALERT_SUBJECT: &str = "O site precisa de atenção";
 pub const SITE_RECOVERED_SUBJECT: &str = "Site normalizado";
@@ -191,16 +193,25 @@ pub const WEBHOOK_FAILING_TODO: &str = "Confira se o endereço em ALERT_WEBHOOK_
      tail. Os avisos que esperam são reenviados sozinhos durante uma semana; os leads estão todos \
      no painel.";
 
+pub const META_REFUSED: &str = "O Meta recusou o token de acesso ou o pixel da integração \
+     (API de Conversões): os novos leads não chegam às campanhas do Meta, que ficam sem saber \
+     quais cliques viraram leads.";
+pub const META_REFUSED_TODO: &str = "Confira no Gerenciador de Eventos do Meta se o pixel \
+     (META_PIXEL_ID) existe e se o token (META_ACCESS_TOKEN, npx wrangler secret put) continua \
+     válido e com permissão de enviar eventos; a resposta do Meta aparece na página de cada lead \
+     que esperou. Os leads que esperam são enviados sozinhos depois, por até 7 dias.";
+
 /// The steps only an owner can take (a secret, the worker's settings, the
 /// services' accounts): the panel shows them to everyone else as something
 /// to tell an owner.
-pub const OWNERS_TODOS: [&str; 6] = [
+pub const OWNERS_TODOS: [&str; 7] = [
     DELIVERY_KEYS_REFUSED_TODO,
     DELIVERY_OFF_TODO,
     WATCH_STOPPED_TODO,
     MAIL_FAILING_TODO,
     FORM_BLOCKED_TODO,
     WEBHOOK_FAILING_TODO,
+    META_REFUSED_TODO,
 ];
 
 /// The alert's last word on the leads themselves.
@@ -255,6 +266,12 @@ pub fn site_recovered(since: &str) -> String {
     )
 }
 
+pub fn meta_recovered(since: &str) -> String {
+    format!(
+        "Envio dos leads ao Meta normalizado: o Meta voltou a aceitar os eventos dos novos leads (o problema começou em {since})."
+    )
+}
+
 pub fn webhook_recovered(since: &str) -> String {
     format!(
         "Webhook do site normalizado: nenhum aviso espera mais para ser reenviado (o problema começou em {since})."
@@ -270,6 +287,16 @@ pub const CRM_NOT_CONFIGURED: &str = "A integração com o Jetimob não está co
 // Changes to a lead waiting for staff ('Alteração pendente').
 pub const CHANGE_NOT_FOUND: &str = "Alteração não encontrada.";
 pub const CHANGE_NOT_PENDING: &str = "Esta alteração já foi aceita ou recusada.";
+pub const GOOGLE_IMPORT_REFUSED: &str =
+    "Usuário ou senha do arquivo de conversões do Google Ads incorretos.";
+pub const TOO_MANY_FETCHES: &str = "Muitas tentativas deste endereço. Tente de novo em uma hora.";
+pub const META_NOT_CONFIGURED: &str =
+    "A integração com o Meta não está configurada (META_PIXEL_ID e META_ACCESS_TOKEN).";
+pub const META_NOT_RESENDABLE: &str =
+    "Este lead não tem envio ao Meta para refazer: já foi enviado, ou passaram 7 dias.";
+/// Why a delivery to Meta was never sent: its 7 days passed first.
+pub const META_EXPIRED: &str =
+    "Não enviado: passaram 7 dias, e o Meta não aceita eventos mais antigos.";
 pub const NO_CHANGE_WAITING: &str = "Nenhuma alteração aguarda neste lead.";
 pub const CHANGE_TAKEN_BY_ANOTHER_LEAD: &str =
     "O novo e-mail ou WhatsApp desta alteração já é de outro lead: não é possível aceitá-la.";

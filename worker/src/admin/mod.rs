@@ -19,7 +19,7 @@ use crate::crm::{self, Outcome};
 use crate::db::{self, D1Database, D1PreparedStatement, D1Result};
 use crate::http::{self, ApiError, ApiResult, HeaderText};
 use crate::whatsapp::format_whatsapp;
-use crate::{config, dates, messages, platform};
+use crate::{config, dates, delivery, messages, platform};
 use changes::Decision;
 use query::{Cursor, LeadQuery, PAGE_SIZE, StatusFilter};
 use store::{Action, ActionRow, AttemptRow, Counts, LeadRow, StatusRow, StoryTotals};
@@ -34,6 +34,8 @@ pub async fn route(mut req: Request, env: &Env, ctx: &Context, path: &str) -> Ap
         ([id], Method::Get) => story(env, &staff, id).await,
         ([id, "mark-sent"], Method::Post) => mark_sent(&mut req, env, &staff, id).await,
         ([id, "resend"], Method::Post) => resend(&req, env, &staff, id).await,
+        ([id, "resend", "meta"], Method::Post) => resend_to_meta(&req, env, &staff, id).await,
+        ([_, "resend", _], _) => Err(ApiError::MethodNotAllowed("POST")),
         ([id, "unmark-sent"], Method::Post) => unmark_sent(&req, env, &staff, id).await,
         ([id], Method::Delete) => delete(&req, env, &staff, id).await,
         ([id, "changes", "refuse-all"], Method::Post) => {
@@ -90,8 +92,26 @@ struct StoryAnswer<'a> {
     /// oldest attempts and actions), for it to say so.
     hidden: StoryTotals,
     crm_configured: bool,
+    /// Its deliveries besides Jetimob's, each destination's state (none: não se aplica).
+    deliveries: Vec<DeliveryShown<'a>>,
+    /// Whether Meta's Conversions API is configured.
+    meta_configured: bool,
     /// What the person asking may do to it: the page shows only those buttons.
     rights: Rights,
+}
+
+/// A delivery as the lead's page shows it: its times as the panel reads them.
+#[derive(Serialize)]
+struct DeliveryShown<'a> {
+    destination: &'a str,
+    status: &'a str,
+    attempts: i64,
+    next_attempt_at: Option<String>,
+    last_attempt_at: Option<String>,
+    last_error: Option<&'a str>,
+    sent_at: Option<String>,
+    /// Whether 'Reenviar' can still send it (its event's window is open).
+    can_resend: bool,
 }
 
 /// `GET /api/leads/{id}`: the lead's story (its newest entries, see
@@ -123,6 +143,22 @@ async fn story(env: &Env, staff: &Staff, id: &str) -> ApiResult<Response> {
             actions: totals.actions - story.actions.len() as i64,
         },
         crm_configured: crm::is_configured(env),
+        deliveries: story
+            .deliveries
+            .iter()
+            .map(|d| DeliveryShown {
+                destination: &d.destination,
+                status: &d.status,
+                attempts: d.attempts,
+                next_attempt_at: d.next_attempt_at.and_then(dates::iso),
+                last_attempt_at: d.last_attempt_at.and_then(dates::iso),
+                last_error: d.last_error.as_deref(),
+                sent_at: d.sent_at.and_then(dates::iso),
+                can_resend: matches!(d.status.as_str(), "failed" | "pending")
+                    && story.lead.created_at >= platform::now_ms() - delivery::meta::WINDOW_MS,
+            })
+            .collect(),
+        meta_configured: delivery::meta::Settings::from_env(env).is_some(),
         rights: staff.rights,
     })
 }
@@ -570,6 +606,54 @@ async fn resend(req: &Request, env: &Env, staff: &Staff, id: &str) -> ApiResult<
     })
 }
 
+/// 'Reenviar' to Meta, while its 7 days last: the lead's event is due now,
+/// in the activity ('resend', with the destination), and is sent at once.
+const AUDIT_RESEND_META_SQL: &str = concat!(
+    "INSERT INTO audit_log (at, staff_id, staff_email, action, lead_id, detail) \
+     SELECT ?2, ?4, ?5, 'resend', ?1, json_object('destino', 'meta') \
+     WHERE EXISTS (SELECT 1 FROM deliveries WHERE lead_id = ?1 AND destination = 'meta' \
+       AND status IN ('failed', 'pending') AND event_at >= ?6) AND ",
+    crate::live_session::session_is_live!("?3", "?2")
+);
+
+/// `POST /api/leads/{id}/resend/meta`.
+async fn resend_to_meta(req: &Request, env: &Env, staff: &Staff, id: &str) -> ApiResult<Response> {
+    http::require_same_origin(req)?;
+    if delivery::meta::Settings::from_env(env).is_none() {
+        return Err(ApiError::Conflict(messages::META_NOT_CONFIGURED.into()));
+    }
+    let db = config::database(env)?;
+    let now = platform::now_ms();
+    let since = now - delivery::meta::WINDOW_MS;
+    let audit = db::query!(
+        &db,
+        AUDIT_RESEND_META_SQL,
+        id,
+        now,
+        staff.session_id,
+        staff.user_id,
+        staff.email,
+        since
+    );
+    let change = delivery::store::retry(&db, id, delivery::meta::DESTINATION, now, since);
+    let results = act_with(&db, staff, audit, vec![change], now).await?;
+    if !db::returned_row(&results, 1) {
+        return Err(ApiError::Conflict(messages::META_NOT_RESENDABLE.into()));
+    }
+    let sent = delivery::resend_to_meta(env, id).await?;
+    http::success(&ResentToMeta {
+        delivered: sent.is_ok(),
+        last_error: sent.err(),
+    })
+}
+
+/// The answer of 'Reenviar' to Meta.
+#[derive(Serialize)]
+struct ResentToMeta {
+    delivered: bool,
+    last_error: Option<String>,
+}
+
 /// The answer of 'Reenviar': how the attempt went, and the lead as it is now.
 #[derive(Serialize)]
 struct Resent<'a> {
@@ -762,6 +846,8 @@ mod tests {
                 actions: 0,
             },
             crm_configured: true,
+            deliveries: vec![],
+            meta_configured: false,
             rights: ALL,
         };
         let mut json = serde_json::to_value(&answer).unwrap();
@@ -796,6 +882,8 @@ mod tests {
                 }],
                 "hidden": { "submissions": 0, "attempts": 2, "actions": 0 },
                 "crm_configured": true,
+                "deliveries": [],
+                "meta_configured": false,
                 "rights": { "export": true, "delete": true, "mark_sent": true }
             })
         );

@@ -4,6 +4,8 @@
 //! a column and its member share a name, and the few members the panel
 //! reads otherwise (times in ISO 8601, flags as booleans) say so at the field.
 
+use crate::delivery;
+use crate::delivery::store::State as DeliveryState;
 use std::collections::BTreeMap;
 
 use serde::de::DeserializeOwned;
@@ -489,6 +491,8 @@ pub struct Story {
     pub submissions: Vec<SubmissionRow>,
     /// The changes waiting for staff, oldest first, apart from the history.
     pub waiting: Vec<SubmissionRow>,
+    /// Its deliveries besides Jetimob's (Meta's).
+    pub deliveries: Vec<DeliveryState>,
     pub attempts: Vec<AttemptRow>,
     pub actions: Vec<ActionRow>,
     pub linked: Vec<LinkedRow>,
@@ -562,6 +566,7 @@ pub async fn story(db: &D1Database, lead_id: &str) -> worker::Result<Option<Stor
             query!(db, LINKED_SQL, lead_id),
             query!(db, TOTALS_SQL, lead_id),
             query!(db, WAITING_SQL, lead_id, WAITING_LISTED),
+            delivery::store::of_lead(db, lead_id),
         ],
     )
     .await?;
@@ -576,5 +581,6 @@ pub async fn story(db: &D1Database, lead_id: &str) -> worker::Result<Option<Stor
         linked: db::rows(&results, 4)?,
         totals: db::first_row(&results, 5)?.unwrap_or_default(),
         waiting: db::rows(&results, 6)?,
+        deliveries: db::rows(&results, 7)?,
     }))
 }

@@ -35,6 +35,7 @@ use crate::cron_state::noted;
 use crate::dates::{format_date, iso};
 use crate::db::{self, D1Database, D1PreparedStatement, query};
 use crate::mail::{Block, Letter, Span, Written};
+use crate::site::disclosure::AdsDisclosure;
 use crate::{agency, config, crm, messages};
 
 /// Past this, an undelivered lead is a problem someone must look at.
@@ -63,6 +64,9 @@ pub enum Reason {
     FormBlocked,
     /// The webhook refused an event three times: its channel hears nothing.
     WebhookFailing,
+    /// Meta refused our token or pixel since it last took an event: new
+    /// leads do not reach the campaigns.
+    MetaRefused,
 }
 
 impl Reason {
@@ -75,6 +79,7 @@ impl Reason {
             Reason::Off => "off",
             Reason::FormBlocked => "form_blocked",
             Reason::WebhookFailing => "webhook_failing",
+            Reason::MetaRefused => "meta_refused",
         }
     }
 
@@ -87,6 +92,7 @@ impl Reason {
             "off" => Some(Reason::Off),
             "form_blocked" => Some(Reason::FormBlocked),
             "webhook_failing" => Some(Reason::WebhookFailing),
+            "meta_refused" => Some(Reason::MetaRefused),
             _ => None,
         }
     }
@@ -112,6 +118,8 @@ pub struct Snapshot {
     pub last_submission_at: Option<i64>,
     /// When the oldest webhook event still refused after three tries was made.
     pub webhook_failing_since: Option<i64>,
+    /// When Meta refused our token or pixel, if it has not taken an event since.
+    pub meta_refused_at: Option<i64>,
 }
 
 /// Why delivery is unhealthy now; empty when it is fine.
@@ -158,6 +166,9 @@ pub fn reasons(snapshot: &Snapshot, configured: bool, now: i64) -> Vec<Reason> {
     }
     if snapshot.webhook_failing_since.is_some() {
         reasons.push(Reason::WebhookFailing);
+    }
+    if snapshot.meta_refused_at.is_some() {
+        reasons.push(Reason::MetaRefused);
     }
     reasons
 }
@@ -335,7 +346,14 @@ const SNAPSHOT_SQL: &str = concat!(
        (SELECT submitted_at FROM lead_submissions ORDER BY id DESC LIMIT 1) AS last_submission_at, \
        (SELECT min(created_at) FROM webhook_events INDEXED BY webhook_events_refused \
           WHERE status = 'pending' AND last_error IS NOT NULL AND attempts >= 3) \
-         AS webhook_failing_since"
+         AS webhook_failing_since, \
+       CASE WHEN ",
+    noted!(meta_refused_at),
+    " > coalesce(",
+    noted!(meta_sent_at),
+    ", 0) THEN ",
+    noted!(meta_refused_at),
+    " END AS meta_refused_at"
 );
 
 /// An [`Incident`]'s columns.
@@ -407,6 +425,10 @@ pub async fn watch(env: &Env, db: &D1Database, now: i64) -> worker::Result<()> {
         // Switched off: its events left waiting are not a webhook that
         // refuses (this run's `webhook::run` marks them failed).
         snapshot.webhook_failing_since = None;
+    }
+    if !AdsDisclosure::from_env(env).meta {
+        // Switched off: what Meta refused before is no one's to fix.
+        snapshot.meta_refused_at = None;
     }
     let open: Option<Incident> = db::first_row(&results, 1)?;
     let now_reasons = reasons(&snapshot, crm::is_configured(env), now);
@@ -664,6 +686,7 @@ enum Topic {
     Corrections,
     Form,
     Webhook,
+    Meta,
     /// Several of the troubles above, none of them the leads (the alert lists each).
     Site,
 }
@@ -681,6 +704,7 @@ fn topic(reasons: &[Reason]) -> Topic {
         [Reason::Corrections] => Topic::Corrections,
         [Reason::FormBlocked] => Topic::Form,
         [Reason::WebhookFailing] => Topic::Webhook,
+        [Reason::MetaRefused] => Topic::Meta,
         _ => Topic::Site,
     }
 }
@@ -692,6 +716,7 @@ pub fn headline(reasons: &[Reason]) -> &'static str {
         Topic::Corrections => messages::CORRECTIONS_ALERT_SUBJECT,
         Topic::Form => messages::FORM_ALERT_SUBJECT,
         Topic::Webhook => messages::WEBHOOK_ALERT_SUBJECT,
+        Topic::Meta => messages::META_ALERT_SUBJECT,
         Topic::Site => messages::SITE_ALERT_SUBJECT,
     }
 }
@@ -714,6 +739,10 @@ pub fn recovery(named: &[Reason], since: &str) -> (&'static str, String) {
         Topic::Webhook => (
             messages::WEBHOOK_RECOVERED_SUBJECT,
             messages::webhook_recovered(since),
+        ),
+        Topic::Meta => (
+            messages::META_RECOVERED_SUBJECT,
+            messages::meta_recovered(since),
         ),
         Topic::Site => (
             messages::SITE_RECOVERED_SUBJECT,
@@ -756,6 +785,10 @@ pub fn describe(incident: &Incident) -> Words {
                 messages::WEBHOOK_FAILING.to_string(),
                 messages::WEBHOOK_FAILING_TODO.to_string(),
             ),
+            Reason::MetaRefused => (
+                messages::META_REFUSED.to_string(),
+                messages::META_REFUSED_TODO.to_string(),
+            ),
         })
         .collect();
     let kept = if reasons.contains(&Reason::FormBlocked) {
@@ -763,8 +796,13 @@ pub fn describe(incident: &Incident) -> Words {
     } else {
         messages::ALERT_LEADS_KEPT
     };
+    // The count is of the leads not in Jetimob: not what Meta's trouble is about.
+    let waiting = match topic(&reasons) {
+        Topic::Meta => 0,
+        _ => incident.waiting,
+    };
     Words {
-        summary: messages::delivery_incident(headline(&reasons), &since, incident.waiting),
+        summary: messages::delivery_incident(headline(&reasons), &since, waiting),
         details,
         kept,
     }

@@ -8,7 +8,7 @@ use crate::attribution::{
 };
 use crate::characters::{breaks_line, is_visible, looks_blank, plain_text};
 use crate::email;
-use crate::http::{FieldErrors, Fields};
+use crate::http::{Field, FieldErrors, Fields};
 use crate::messages;
 use crate::whatsapp::WhatsApp;
 
@@ -86,6 +86,8 @@ pub struct NewLead {
     pub attribution: Attribution,
     /// Where the visit came from, as the campaign report groups it.
     pub source: Source,
+    /// Whether the visitor ticked the ads' consent box (`ADS_CONSENT=checkbox`).
+    pub ads_consent: bool,
 }
 
 /// Why a submission was refused: a message for the toast and one per field.
@@ -108,6 +110,21 @@ pub struct Submission {
     pub old_honeypot: Option<String>,
     /// The sending browser's `User-Agent`, read for its source and never kept.
     pub user_agent: Option<String>,
+    /// The ads' consent box was ticked: `true` in JSON, `on` from a plain form post.
+    pub ads_consent: bool,
+}
+
+/// The body field of the ads' consent box.
+pub const ADS_CONSENT_FIELD: &str = "ads_consent";
+
+/// Whether a box's field says ticked: JSON's `true`, a form's `on` (a
+/// checkbox's value when it has none of its own), `true` or `1`.
+fn ticked(field: Option<&Field>) -> bool {
+    match field {
+        Some(Field::Bool(flag)) => *flag,
+        Some(Field::Text(text)) => matches!(text.trim(), "on" | "true" | "1"),
+        _ => false,
+    }
 }
 
 /// Name of the hidden honeypot field of the landing form: a name no
@@ -138,6 +155,7 @@ impl Submission {
             honeypot: take(HONEYPOT_FIELD),
             old_honeypot: take(OLD_HONEYPOT_FIELD),
             user_agent: None,
+            ads_consent: ticked(body.get(ADS_CONSENT_FIELD)),
         };
         if fields.is_empty() {
             Ok(submission)
@@ -220,6 +238,7 @@ impl NewLead {
             origem,
             attribution,
             source,
+            ads_consent: submission.ads_consent,
         })
     }
 }

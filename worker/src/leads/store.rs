@@ -35,7 +35,9 @@
 //! without proof), `?11`/`?12` the rate-limit counter's key and maximum (NULL
 //! when the counter lives at the edge). The two statements that keep a
 //! waiting change also bind `?13`, its sender (NULL without a signing key),
-//! and `?14`, [`MAX_WAITING_CHANGES`].
+//! and `?14`, [`MAX_WAITING_CHANGES`]; a new lead's `?13`, whether its
+//! visitor ticked the ads' consent box; its deliveries' `?13`, the
+//! destinations it is for (a JSON array, `delivery::destinations_for`).
 
 use serde::Deserialize;
 use wasm_bindgen::JsValue;
@@ -57,15 +59,21 @@ macro_rules! within_limit {
 /// A new lead, when nobody has its e-mail or WhatsApp.
 const INSERT_SQL: &str = concat!(
     "INSERT INTO leads (id, name, email, whatsapp, origem, created_at, last_submitted_at, \
-       next_attempt_at, source, referrer_host, ",
+       next_attempt_at, source, referrer_host, ads_consent, ",
     attribution_columns!(),
-    ") SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?6, ?6, ?8, ?9, ",
+    ") SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?6, ?6, ?8, ?9, ?13, ",
     attribution_from_json!("?7"),
     " WHERE ",
     within_limit!(),
     " AND NOT EXISTS (SELECT 1 FROM leads WHERE email = ?3 OR whatsapp = ?4) \
      RETURNING id"
 );
+
+/// A new lead's deliveries besides Jetimob's, one row per destination it is
+/// for (`?13`), made with it: in this batch, only if it was.
+const DELIVERIES_SQL: &str = "INSERT INTO deliveries (lead_id, destination, event_at, next_attempt_at) \
+     SELECT ?1, value, ?6, ?6 FROM json_each(?13) \
+     WHERE EXISTS (SELECT 1 FROM leads WHERE id = ?1 AND created_at = ?6)";
 
 /// The e-mail is one lead's and the WhatsApp another's: each points at the other.
 const LINK_SQL: &str = concat!(
@@ -202,6 +210,8 @@ pub struct Sender<'a> {
     pub proof: Option<&'a str>,
     /// The sender's keyed hash, kept on a change while it waits.
     pub key: Option<&'a str>,
+    /// Where a new lead of theirs is delivered besides Jetimob.
+    pub destinations: &'a [&'a str],
 }
 
 /// Stores the submission in one D1 round trip. `limit` is `Some` when the
@@ -233,19 +243,24 @@ pub async fn save(
         limit_max.value(),
     ];
     let waiting = [sender.key.value(), MAX_WAITING_CHANGES.value()];
+    let consent = i64::from(lead.ads_consent);
+    let destinations = serde_json::to_string(sender.destinations)?;
     let bind = |sql: &str| -> D1PreparedStatement { db::bind(db, sql, &values) };
-    let bind_waiting =
-        |sql: &str| -> D1PreparedStatement { db::bind(db, sql, &[&values[..], &waiting].concat()) };
+    let bind_with = |sql: &str, extra: &[JsValue]| -> D1PreparedStatement {
+        db::bind(db, sql, &[&values[..], extra].concat())
+    };
     let mut statements = Vec::with_capacity(6);
     if let Some((l, subject)) = limit {
         statements.push(rate_limit::hit(db, l, subject, now_ms));
     }
     let first = statements.len();
-    for sql in [INSERT_SQL, LINK_SQL, UPDATE_SQL, CONFLICT_SQL] {
+    statements.push(bind_with(INSERT_SQL, &[consent.value()]));
+    for sql in [LINK_SQL, UPDATE_SQL, CONFLICT_SQL] {
         statements.push(bind(sql));
     }
-    statements.push(bind_waiting(SUBMISSION_SQL));
-    statements.push(bind_waiting(REPLACE_SQL));
+    statements.push(bind_with(SUBMISSION_SQL, &waiting));
+    statements.push(bind_with(REPLACE_SQL, &waiting));
+    statements.push(bind_with(DELIVERIES_SQL, &[destinations.value()]));
     let results = db::batch(db, statements).await?;
     if let Some((l, _)) = limit {
         let count = db::first_row::<CountRow>(&results, 0)?.map_or(i64::MAX, |r| r.count);
@@ -288,9 +303,13 @@ mod tests {
     /// placeholder is not the last value bound.
     #[test]
     fn every_statement_uses_its_last_value() {
-        for sql in [INSERT_SQL, LINK_SQL, UPDATE_SQL, CONFLICT_SQL] {
+        for sql in [LINK_SQL, UPDATE_SQL, CONFLICT_SQL] {
             assert!(sql.contains("?12"), "{sql}");
             assert!(!sql.contains("?13"), "{sql}");
+        }
+        for sql in [INSERT_SQL, DELIVERIES_SQL] {
+            assert!(sql.contains("?13"), "{sql}");
+            assert!(!sql.contains("?14"), "{sql}");
         }
         for sql in [SUBMISSION_SQL, REPLACE_SQL] {
             assert!(sql.contains("?12") && sql.contains("?14"), "{sql}");

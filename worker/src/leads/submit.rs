@@ -11,6 +11,7 @@ use super::proof;
 use super::store::{self, Saved, Sender};
 use crate::attribution::Attribution;
 use crate::cookies;
+use crate::delivery::meta::Visitor;
 use crate::http::{self, ApiError, ApiResult, BodyKind, Fields, HeaderText};
 use crate::platform;
 use crate::rate_limit::{self, Counter};
@@ -162,15 +163,21 @@ async fn accept(
     }
 
     let sender_key = key.map(|key| proof::sender_of(key, &network));
+    let destinations = delivery::destinations_for(env, lead.ads_consent);
     let sender = Sender {
         proof: proved,
         key: sender_key.as_deref(),
+        destinations: &destinations,
     };
     let saved = store::save(&db, &lead, sender, d1_limit, platform::now_ms()).await?;
     match saved {
         Saved::Limited => Err(limited()),
         Saved::Created { id } => {
-            ctx.wait_until(delivery::deliver_new_lead(env.clone(), id.clone()));
+            let visitor = Visitor {
+                ip: Some(ip.clone()),
+                user_agent: req.header("User-Agent"),
+            };
+            ctx.wait_until(delivery::deliver_new_lead(env.clone(), id.clone(), visitor));
             Ok(Some(id))
         }
         // New details for a lead the CRM already has: it learns them at once.

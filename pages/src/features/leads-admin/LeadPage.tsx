@@ -10,6 +10,7 @@ import { LeadActionDialogs } from "./LeadActionDialogs";
 import { LeadAnswers } from "./LeadAnswers";
 import { LeadAttempts } from "./LeadAttempts";
 import { LeadCard } from "./LeadCard";
+import { LeadDeliveries } from "./LeadDeliveries";
 import { LeadStaffActions } from "./LeadStaffActions";
 import { LeadSubmissions } from "./LeadSubmissions";
 import { storyMessages } from "./messages";
@@ -86,6 +87,7 @@ function LeadStoryPanel() {
       <LeadAnswers lead={story.lead} />
       <LeadSubmissions story={story} />
       <LeadAttempts story={story} />
+      <LeadDeliveries story={story} changed={() => void reload()} />
       <LeadStaffActions story={story} />
       <LeadActionDialogs actions={actions} />
     </div>

@@ -247,6 +247,10 @@ export type LeadStory = {
   actions: StaffAction[];
   possible_duplicates: LinkedLead[];
   hidden: { submissions: number; attempts: number; actions: number };
+  /** Its deliveries besides Jetimob's (Meta's); none for a destination: não se aplica. */
+  deliveries: Delivery[];
+  /** Whether Meta's Conversions API is configured. */
+  meta_configured: boolean;
   crm_configured: boolean;
   rights: Rights;
 };
@@ -294,6 +298,24 @@ export function resendLead(id: string): Promise<ResendResult> {
     body: {},
     staff: true,
   });
+}
+
+/** A lead's delivery to a destination besides Jetimob. */
+export type Delivery = {
+  destination: "meta";
+  status: "pending" | "sent" | "failed" | "expired";
+  attempts: number;
+  next_attempt_at: string | null;
+  last_attempt_at: string | null;
+  last_error: string | null;
+  sent_at: string | null;
+  /** 'Reenviar' can still send it (its 7 days are not over). */
+  can_resend: boolean;
+};
+
+/** 'Reenviar' to Meta: whether Meta took it now, and what it answered if not. */
+export function resendToMeta(id: string): Promise<{ delivered: boolean; last_error: string | null }> {
+  return apiRequest(`/api/leads/${encodeURIComponent(id)}/resend/meta`, { method: "POST", body: {}, staff: true });
 }
 
 /** Downloads the CSV of the current filter (the whole list, not just the page shown). */

@@ -48,6 +48,19 @@ export function refusedAllMessage(n: number): ToastInput {
   };
 }
 
+/** 'Envio ao Meta' on a lead's page. */
+export const deliveryMessages = {
+  metaSent: { title: "Enviado ao Meta", description: "O Meta recebeu o lead." },
+  failed: { title: "Erro", description: "Não foi possível reenviar ao Meta.", variant: "destructive" },
+  notApplicable:
+    "Não se aplica: este lead chegou quando o envio ao Meta estava desligado, ou sem o consentimento pedido no formulário.",
+  metaNotSent: (error: string | null): ToastInput => ({
+    title: "O Meta não aceitou",
+    description: error ?? "Tente de novo em alguns minutos.",
+    variant: "destructive",
+  }),
+} as const;
+
 /** A lead's page ('/admin/leads/{id}'). */
 export const storyMessages = {
   title: "Lead",
