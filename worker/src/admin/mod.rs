@@ -353,7 +353,13 @@ fn list_tag(
     incident: &str,
 ) -> Option<String> {
     let changes = changes?;
-    let rights = [rights.export, rights.delete, rights.mark_sent].map(u8::from);
+    let rights = [
+        rights.export,
+        rights.delete,
+        rights.mark_sent,
+        rights.import_spend,
+    ]
+    .map(u8::from);
     let digest = Sha256::new()
         .chain_update(query)
         .chain_update([0, u8::from(crm_configured)])
@@ -593,6 +599,7 @@ mod tests {
         export: true,
         delete: true,
         mark_sent: true,
+        import_spend: true,
     };
 
     #[test]
@@ -779,7 +786,7 @@ mod tests {
                 }],
                 "hidden": { "submissions": 0, "attempts": 2, "actions": 0 },
                 "crm_configured": true,
-                "rights": { "export": true, "delete": true, "mark_sent": true }
+                "rights": { "export": true, "delete": true, "mark_sent": true, "import_spend": true }
             })
         );
     }

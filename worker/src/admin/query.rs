@@ -313,7 +313,8 @@ impl Narrowing {
         match key {
             "de" => self.from = Day::parse(value.trim()),
             "ate" => self.to = Day::parse(value.trim()),
-            "fonte" => self.source = optional(),
+            // Any spelling of a source is its one name ('ig' is 'Instagram').
+            "fonte" => self.source = optional().map(|s| crate::campaigns::sources::canonical(&s)),
             "campanha" => self.campaign = Some(optional()),
             "anuncio" => self.content = Some(optional()),
             _ => return false,
@@ -386,7 +387,43 @@ impl Narrowing {
     pub fn daily_values(&self) -> Vec<Bound> {
         self.parts().into_iter().map(|p| p.daily.1).collect()
     }
+
+    /// The counters and chips of a list narrowed to a period or a campaign
+    /// (one row, [`FILTERED_COUNTS_COLUMNS`]): the leads, those sent and the
+    /// possible duplicates from the campaign report's counters; those that
+    /// failed or wait for a person through the few leads the attention
+    /// index holds; those with a change waiting through the few waiting
+    /// submissions. Its values: [`Narrowing::daily_values`] from `?1`, then
+    /// [`Narrowing::values`].
+    pub fn counts_sql(&self) -> String {
+        let daily = numbered(self.parts().iter().map(|p| p.daily.0), 1);
+        let leads = self.condition(self.parts().len() + 1);
+        let from_daily = |column: &str| {
+            format!("(SELECT coalesce(sum({column}), 0) FROM campaign_daily WHERE 1{daily})")
+        };
+        format!(
+            "SELECT {} AS total, {} AS sent, {} AS duplicates, \
+               (SELECT count(*) FROM leads INDEXED BY leads_attention_newest WHERE {ATTENTION} \
+                  AND delivery_status = 'failed'{leads}) AS failed, \
+               (SELECT count(*) FROM leads INDEXED BY leads_attention_newest WHERE {ATTENTION}{leads}) AS attention, \
+               (SELECT count(*) FROM leads WHERE id IN \
+                  (SELECT lead_id FROM lead_submissions WHERE kind = 'pending'){leads}) AS pending_changes",
+            from_daily("leads"),
+            from_daily("delivered"),
+            from_daily("duplicates"),
+        )
+    }
+
+    /// What [`Narrowing::counts_sql`] binds, in its order.
+    pub fn counts_values(&self) -> Vec<Bound> {
+        let mut values = self.daily_values();
+        values.extend(self.values());
+        values
+    }
 }
+
+/// A lead that waits for a person: as the partial index `leads_attention_newest` states it.
+const ATTENTION: &str = "(delivery_status = 'failed' OR update_status = 'failed')";
 
 /// A condition of a [`Narrowing`]: a column and its comparison, and the
 /// value, on `leads` and on `campaign_daily`.
@@ -527,6 +564,22 @@ impl LeadQuery {
             "SELECT {LEAD_COLUMNS} FROM leads WHERE {} AND (created_at, id) < (?2, ?3) \
              ORDER BY created_at DESC, id DESC LIMIT ?4",
             self.filter(5)
+        )
+    }
+
+    /// The counters and chips of a searched list (one row): the term's
+    /// matches, by what became of them; `?1` the term, then the narrowing's values.
+    pub fn searched_counts_sql(&self) -> String {
+        format!(
+            "SELECT count(*) AS total, coalesce(sum(jetimob_enviado = 1), 0) AS sent, \
+               coalesce(sum(id IN (SELECT lead_id FROM lead_links)), 0) AS duplicates, \
+               coalesce(sum(delivery_status = 'failed'), 0) AS failed, \
+               coalesce(sum({ATTENTION}), 0) AS attention, \
+               coalesce(sum(id IN (SELECT lead_id FROM lead_submissions WHERE kind = 'pending')), 0) \
+                 AS pending_changes \
+             FROM leads WHERE 1{}{}",
+            self.search.condition(),
+            self.narrowing.condition(2)
         )
     }
 
