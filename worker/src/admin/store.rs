@@ -296,10 +296,11 @@ pub async fn page_and_counts(db: &D1Database, q: &LeadQuery) -> worker::Result<L
             .map(Counts::from)
             .unwrap_or_default();
     }
-    for c in db::rows::<Counter>(&results, 1)?
-        .into_iter()
-        .filter(|_| !filtered)
-    {
+    let counters = match filtered {
+        true => Vec::new(),
+        false => db::rows::<Counter>(&results, 1)?,
+    };
+    for c in counters {
         match c.name.as_str() {
             "sent" => counts.sent = c.n,
             "failed" => counts.failed = c.n,
