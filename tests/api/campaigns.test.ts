@@ -265,11 +265,13 @@ describe("the report", () => {
   });
 
   function sorted(lines: Line[]) {
-    return lines.map(plain).sort((a, b) =>
-      JSON.stringify([a.source, a.campaign, a.content]).localeCompare(
-        JSON.stringify([b.source, b.campaign, b.content]),
-      ),
-    );
+    return lines
+      .map(plain)
+      .sort((a, b) =>
+        JSON.stringify([a.source, a.campaign, a.content]).localeCompare(
+          JSON.stringify([b.source, b.campaign, b.content]),
+        ),
+      );
   }
 
   it("equals, line by line and day by day, what a plain SQL over the leads and visits says", async () => {

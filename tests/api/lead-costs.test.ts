@@ -165,7 +165,7 @@ describe("spend imports", () => {
       '"All time"\n' +
       "Day,Campaign,Campaign ID,Ad group,Currency code,Cost,Clicks\n" +
       `${day},google-export,987654321,marca,BRL,"1,234.50",40\n` +
-      "Total: Account,,,,BRL,\"1,234.50\",40\n";
+      'Total: Account,,,,BRL,"1,234.50",40\n';
     expect(await imported(googleFile, "google.csv")).toMatchObject({ kind: "google", lines: 1, added: 1 });
     const [row] = await app.sql<{ source: string; campaign_id: string; cents: number }>(
       "SELECT source, campaign_id, cents FROM campaign_spend WHERE campaign = 'google-export'",
@@ -175,7 +175,11 @@ describe("spend imports", () => {
 
   it("refuse a file with a bad line, naming each line, and keep nothing of it", async () => {
     const count = async () =>
-      (await app.sql<{ n: number }>("SELECT (SELECT count(*) FROM campaign_spend) + (SELECT count(*) FROM spend_imports) AS n"))[0]?.n;
+      (
+        await app.sql<{ n: number }>(
+          "SELECT (SELECT count(*) FROM campaign_spend) + (SELECT count(*) FROM spend_imports) AS n",
+        )
+      )[0]?.n;
     const before = await count();
     const answer = await importSpend(
       owner,
