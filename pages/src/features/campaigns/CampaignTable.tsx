@@ -98,7 +98,7 @@ export function CampaignTable({ groups, totals, range, loading, sort, onSort }: 
         <tbody>
           {groups.map((platform) => (
             <Fragment key={platform.platform}>
-              <Row level="platform" label={platform.platform} counts={platform} />
+              {!isItsOwnSource(platform) && <Row level="platform" label={platform.platform} counts={platform} />}
               {platform.sources.map((source) => {
                 const fonte = { ...period, fonte: source.source };
                 return (
@@ -139,6 +139,11 @@ export function CampaignTable({ groups, totals, range, loading, sort, onSort }: 
       {overflows && <p className="panel__note campaigns__overflow-note">{campaignMessages.conversionOverflow}</p>}
     </div>
   );
+}
+
+/** A platform of one source of its own name ('Direto'): its source's row says it all. */
+function isItsOwnSource(platform: PlatformGroup): boolean {
+  return platform.sources.length === 1 && platform.sources[0]?.source === platform.platform;
 }
 
 function hasOverflow(groups: PlatformGroup[]): boolean {
