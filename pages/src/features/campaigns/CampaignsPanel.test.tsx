@@ -6,7 +6,7 @@ import type { CampaignReport } from "./api";
 import { CampaignsPanel } from "./CampaignsPanel";
 
 /** The week's leads by day of November and source; the other days brought none. */
-const LEADS: Record<string, Record<string, number>> = { "24": { instagram: 2, direto: 1 }, "25": { instagram: 1 } };
+const LEADS: Record<string, Record<string, number>> = { "24": { Instagram: 2, Direto: 1 }, "25": { Instagram: 1 } };
 
 const NOTHING = { visits: 0, leads: 0, delivered: 0, duplicates: 0, spend: null };
 
@@ -26,11 +26,11 @@ const WEEK: CampaignReport = {
     visits: d === "24" ? 30 : 5,
     leads: LEADS[d] ?? {},
   })),
-  sources: ["instagram", "direto"],
+  sources: ["Instagram", "Direto"],
   rows: [
     {
       platform: "Meta",
-      source: "instagram",
+      source: "Instagram",
       campaign: "lancamento",
       content: "video-1",
       visits: 5,
@@ -42,7 +42,7 @@ const WEEK: CampaignReport = {
     },
     {
       platform: "Meta",
-      source: "instagram",
+      source: "Instagram",
       campaign: "lancamento",
       content: "",
       visits: 10,
@@ -54,7 +54,7 @@ const WEEK: CampaignReport = {
     },
     {
       platform: "Direto",
-      source: "direto",
+      source: "Direto",
       campaign: "",
       content: "",
       visits: 45,
@@ -129,15 +129,15 @@ describe("CampaignsPanel", () => {
     expect(screen.getByText("20/11/2026 – 26/11/2026")).toBeTruthy();
 
     const period = "de=2026-11-20&ate=2026-11-26";
-    expect(link("Leads de Instagram").getAttribute("href")).toBe(`/admin?${period}&fonte=instagram`);
+    expect(link("Leads de Instagram").getAttribute("href")).toBe(`/admin?${period}&fonte=Instagram`);
     expect(link("Leads de Instagram › lancamento").getAttribute("href")).toBe(
-      `/admin?${period}&fonte=instagram&campanha=lancamento`,
+      `/admin?${period}&fonte=Instagram&campanha=lancamento`,
     );
     expect(link("Leads de Instagram › lancamento › video-1").getAttribute("href")).toBe(
-      `/admin?${period}&fonte=instagram&campanha=lancamento&anuncio=video-1`,
+      `/admin?${period}&fonte=Instagram&campanha=lancamento&anuncio=video-1`,
     );
     expect(link("Leads de Instagram › lancamento › (sem anúncio)").getAttribute("href")).toBe(
-      `/admin?${period}&fonte=instagram&campanha=lancamento&anuncio=`,
+      `/admin?${period}&fonte=Instagram&campanha=lancamento&anuncio=`,
     );
     expect(link("Total: leads do período").getAttribute("href")).toBe(`/admin?${period}`);
 

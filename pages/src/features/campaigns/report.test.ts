@@ -14,7 +14,7 @@ import {
 const NOTHING = { visits: 0, leads: 0, delivered: 0, duplicates: 0, spend: null };
 
 const row = (source: string, campaign: string, content: string, visits: number, leads: number): ReportRow => ({
-  platform: source === "direto" ? "Direto" : source === "google" ? "Google" : "Meta",
+  platform: source === "Direto" ? "Direto" : source === "google" ? "Google" : "Meta",
   source,
   campaign,
   content,
@@ -29,11 +29,11 @@ const row = (source: string, campaign: string, content: string, visits: number, 
 describe("groupRows", () => {
   it("groups the leaves platform → source → campaign → ad, each group with the sums under it", () => {
     const platforms = groupRows([
-      row("instagram", "lancamento", "video-1", 5, 2),
-      row("direto", "", "", 40, 1),
-      row("instagram", "lancamento", "carrossel", 10, 1),
-      row("instagram", "", "", 3, 0),
-      row("instagram", "verao", "video-2", 7, 2),
+      row("Instagram", "lancamento", "video-1", 5, 2),
+      row("Direto", "", "", 40, 1),
+      row("Instagram", "lancamento", "carrossel", 10, 1),
+      row("Instagram", "", "", 3, 0),
+      row("Instagram", "verao", "video-2", 7, 2),
     ]);
     expect(platforms.map((p) => [p.platform, p.visits, p.leads])).toEqual([
       ["Meta", 25, 5],
@@ -61,9 +61,9 @@ describe("groupRows", () => {
 describe("sorting, money and the period before", () => {
   it("sorts each level by a column, the lines without a figure last", () => {
     const rows = [
-      { ...row("instagram", "a", "", 10, 1), spend: 5_000 },
-      { ...row("instagram", "b", "", 10, 5), spend: 5_000 },
-      row("instagram", "c", "", 2, 2),
+      { ...row("Instagram", "a", "", 10, 1), spend: 5_000 },
+      { ...row("Instagram", "b", "", 10, 5), spend: 5_000 },
+      row("Instagram", "c", "", 2, 2),
     ];
     const by = (key: "conversion" | "cpl", descending: boolean) =>
       groupRows(rows, { key, descending })[0]?.sources[0]?.campaigns.map((c) => c.campaign);
@@ -101,18 +101,18 @@ describe("formatConversion", () => {
 });
 
 const days: ReportDay[] = [
-  { day: "2026-11-23", visits: 10, leads: { instagram: 1 } },
-  { day: "2026-11-24", visits: 30, leads: { instagram: 3, google: 1 } },
+  { day: "2026-11-23", visits: 10, leads: { Instagram: 1 } },
+  { day: "2026-11-24", visits: 30, leads: { Instagram: 3, google: 1 } },
   { day: "2026-11-25", visits: 5, leads: {} },
 ];
 
 describe("the chart", () => {
   it("sums up the period, its best day and the source that brought most", () => {
-    expect(chartSummary(days, ["instagram", "google", "direto"])).toBe(
+    expect(chartSummary(days, ["Instagram", "google", "Direto"])).toBe(
       "5 leads em 3 dias; o dia com mais leads foi 24/11 (4). Instagram trouxe 4.",
     );
-    expect(chartSummary(days.slice(1, 2), ["instagram", "google"])).toBe("4 leads em 1 dia. Instagram trouxe 3.");
-    expect(chartSummary(days.slice(2), ["direto"])).toBe("Nenhum lead em 1 dia.");
+    expect(chartSummary(days.slice(1, 2), ["Instagram", "google"])).toBe("4 leads em 1 dia. Instagram trouxe 3.");
+    expect(chartSummary(days.slice(2), ["Direto"])).toBe("Nenhum lead em 1 dia.");
   });
 
   it("gives the first six sources with leads a line each and sums the rest as 'Outras'", () => {
@@ -128,7 +128,7 @@ describe("the chart", () => {
       ["f", [6]],
       ["Outras", [15]],
     ]);
-    expect(dailySeries(days, ["instagram", "direto", "google"]).map((s) => s.label)).toEqual(["Instagram", "Google"]);
+    expect(dailySeries(days, ["Instagram", "Direto", "google"]).map((s) => s.label)).toEqual(["Instagram", "Google"]);
   });
 });
 
