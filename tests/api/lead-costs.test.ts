@@ -45,7 +45,7 @@ async function report(query = ""): Promise<Report> {
 /** Sends a spend file as the page does: the file as the body, its name in the address. */
 async function importSpend(
   by: StaffClient,
-  file: string | Uint8Array,
+  file: string,
   name = "investimento.csv",
 ): Promise<{ status: number; body: Record<string, unknown> }> {
   const response = await fetch(`${app.baseUrl}/api/campaigns/spend?arquivo=${encodeURIComponent(name)}`, {

@@ -6,6 +6,7 @@ import { FakeJetimob } from "./fake-jetimob";
 import { FakeMail } from "./fake-mail";
 import { repoRoot } from "./paths";
 import { statementsOf } from "./schema";
+import { sourceOf } from "./seed";
 
 export type Rows = Record<string, unknown>[];
 
@@ -96,6 +97,12 @@ const COLUMNS_ADDED: Record<
     staff_users: () => ({ can_mark_sent: 1 }),
     audit_log: () => ({ detail: null }),
   },
+  // Nobody but owners may import spend; each lead's source takes its one name.
+  24: {
+    staff_users: () => ({ can_import_spend: 0 }),
+    leads: (row) => ({ source: sourceOf(String(row.source)) ?? row.source }),
+    lead_changes: (row, release) => ({ n: Number(row.n) + renamedLeads(release.leads) }),
+  },
   // A landline is marked 'fixo', read from the number; nothing answered yet.
   22: {
     leads: (row) => ({
@@ -125,6 +132,17 @@ const COLUMNS_ADDED: Record<
  * {@link COLUMNS_ADDED}, only after 0012.
  */
 const TABLES_ADDED: Record<number, Record<string, string | null>> = {
+  // No spend yet; the report's weekly sums and the chart's rows, from its daily rows.
+  24: {
+    spend_imports: null,
+    spend_import_rows: null,
+    campaign_spend: null,
+    spend_weekly: null,
+    campaign_weekly: `SELECT date(day, '-6 days', 'weekday 1') AS week, source, campaign, content,
+        sum(visits) AS visits, sum(leads) AS leads, sum(delivered) AS delivered, sum(duplicates) AS duplicates
+      FROM campaign_daily GROUP BY 1, 2, 3, 4`,
+    source_daily: "SELECT day, source, sum(visits) AS visits, sum(leads) AS leads FROM campaign_daily GROUP BY 1, 2",
+  },
   // No visit counted yet; the leads counted per day and campaign, as the
   // leads read once upgraded; each search row's lead, the campaign rows too.
   15: {
@@ -168,7 +186,28 @@ export function visitsByLine(rows: Rows): Rows {
  */
 const TABLES_REWRITTEN: Record<number, Record<string, (rows: Rows) => Rows>> = {
   20: { visit_counts: visitsByLine },
+  // One name per source: the rows of a day and line under other spellings added into one.
+  24: {
+    visit_counts: (rows) => foldedSources(rows, ["n"]),
+    campaign_daily: (rows) => foldedSources(rows, ["visits", "leads", "delivered", "duplicates"]),
+  },
 };
+
+/** `rows` under each source's one name, those that meet added up in `figures`. */
+function foldedSources(rows: Rows, figures: string[]): Rows {
+  const lines = new Map<string, Rows[number]>();
+  for (const row of rows) {
+    const source = sourceOf(String(row.source)) ?? String(row.source);
+    const key = JSON.stringify([row.day, source, row.campaign, row.content]);
+    const line = lines.get(key);
+    if (!line) lines.set(key, { ...row, source });
+    else for (const f of figures) line[f] = Number(line[f]) + Number(row[f]);
+  }
+  return [...lines.values()];
+}
+
+/** A lead whose source 0024 renamed moved the change counter once. */
+const renamedLeads = (leads: Rows = []) => leads.filter((l) => sourceOf(String(l.source)) !== l.source).length;
 
 /**
  * Rows migrations added to tables that were there before, by migration:
