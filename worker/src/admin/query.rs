@@ -389,28 +389,28 @@ impl Narrowing {
     }
 
     /// The counters and chips of a list narrowed to a period or a campaign
-    /// (one row, [`FILTERED_COUNTS_COLUMNS`]): the leads, those sent and the
-    /// possible duplicates from the campaign report's counters; those that
-    /// failed or wait for a person through the few leads the attention
-    /// index holds; those with a change waiting through the few waiting
-    /// submissions. Its values: [`Narrowing::daily_values`] from `?1`, then
+    /// (one row): the leads, those sent and the possible duplicates from the
+    /// campaign report's counters, in one read; those that failed or wait for
+    /// a person, in another; those with a change waiting through the few
+    /// waiting submissions. Its values: [`Narrowing::daily_values`] from `?1`, then
     /// [`Narrowing::values`].
     pub fn counts_sql(&self) -> String {
         let daily = numbered(self.parts().iter().map(|p| p.daily.0), 1);
         let leads = self.condition(self.parts().len() + 1);
-        let from_daily = |column: &str| {
-            format!("(SELECT coalesce(sum({column}), 0) FROM campaign_daily WHERE 1{daily})")
+        // A line's leads through their own index (a few hundred); a period's
+        // through the attention index's range (the few that wait).
+        let index = match self.source {
+            Some(_) => "leads_source_newest",
+            None => "leads_attention_newest",
         };
         format!(
-            "SELECT {} AS total, {} AS sent, {} AS duplicates, \
-               (SELECT count(*) FROM leads INDEXED BY leads_attention_newest WHERE {ATTENTION} \
-                  AND delivery_status = 'failed'{leads}) AS failed, \
-               (SELECT count(*) FROM leads INDEXED BY leads_attention_newest WHERE {ATTENTION}{leads}) AS attention, \
+            "SELECT d.total, d.sent, d.duplicates, a.failed, a.attention, \
                (SELECT count(*) FROM leads WHERE id IN \
-                  (SELECT lead_id FROM lead_submissions WHERE kind = 'pending'){leads}) AS pending_changes",
-            from_daily("leads"),
-            from_daily("delivered"),
-            from_daily("duplicates"),
+                  (SELECT lead_id FROM lead_submissions WHERE kind = 'pending'){leads}) AS pending_changes \
+             FROM (SELECT coalesce(sum(leads), 0) AS total, coalesce(sum(delivered), 0) AS sent, \
+                     coalesce(sum(duplicates), 0) AS duplicates FROM campaign_daily WHERE 1{daily}) d, \
+               (SELECT coalesce(sum(delivery_status = 'failed'), 0) AS failed, count(*) AS attention \
+                  FROM leads INDEXED BY {index} WHERE {ATTENTION}{leads}) a"
         )
     }
 

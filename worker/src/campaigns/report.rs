@@ -450,18 +450,24 @@ fn assemble(period: Period, today: Day, read: Read) -> Report {
         .collect();
 
     let mut per_source: HashMap<&str, Figures> = HashMap::new();
-    let mut per_platform: HashMap<Platform, Figures> = HashMap::new();
+    // A handful of platforms: a list is enough.
+    let mut per_platform: Vec<(Platform, Figures)> = Vec::new();
     for line in &lines {
         per_source
             .entry(&line.source)
             .or_default()
             .add(&line.now.figures);
-        per_platform
-            .entry(line.platform)
-            .or_default()
-            .add(&line.now.figures);
+        match per_platform.iter_mut().find(|(p, _)| *p == line.platform) {
+            Some((_, figures)) => figures.add(&line.now.figures),
+            None => per_platform.push((line.platform, line.now.figures)),
+        }
     }
-    let weight = |f: Option<&Figures>| f.map_or((0, 0), |f| (f.leads, f.visits));
+    let weight = |platform: Platform| {
+        per_platform
+            .iter()
+            .find(|(p, _)| *p == platform)
+            .map_or((0, 0), |(_, f)| (f.leads, f.visits))
+    };
     let mut sources: Vec<(&str, Figures)> = per_source.into_iter().collect();
     sources.sort_by(|(a, fa), (b, fb)| {
         (fb.leads, fb.visits)
@@ -471,8 +477,8 @@ fn assemble(period: Period, today: Day, read: Read) -> Report {
     let sources: Vec<String> = sources.into_iter().map(|(s, _)| s.to_string()).collect();
     let place = |source: &str| sources.iter().position(|s| s == source);
     lines.sort_by(|a, b| {
-        weight(per_platform.get(&b.platform))
-            .cmp(&weight(per_platform.get(&a.platform)))
+        weight(b.platform)
+            .cmp(&weight(a.platform))
             .then(a.platform.cmp(&b.platform))
             .then(place(&a.source).cmp(&place(&b.source)))
             .then(

@@ -50,6 +50,7 @@ struct Imports<'a> {
 
 #[derive(Serialize)]
 struct Imported<'a> {
+    success: bool,
     import: Shown<'a>,
 }
 
@@ -132,7 +133,10 @@ async fn import(req: &mut Request, db: &D1Database, staff: &Staff) -> ApiResult<
     match store::import(db, &importer, &import, &token, now).await? {
         Some(row) => http::json(
             201,
-            &serde_json::json!({ "success": true, "import": shown(&row) }),
+            &Imported {
+                success: true,
+                import: shown(&row),
+            },
         ),
         // Signed out, switched off or the right taken since this request's check.
         None => Err(ApiError::Forbidden(messages::SPEND_FORBIDDEN.into())),
@@ -171,9 +175,13 @@ async fn undo(req: &Request, db: &D1Database, staff: &Staff, id: &str) -> ApiRes
         return Err(ApiError::NotFound(messages::SPEND_IMPORT_NOT_FOUND.into()));
     };
     match store::undo(db, id, &staff.email, &staff.session_id, platform::now_ms()).await? {
-        Undone::Done(row) => http::success(&Imported {
-            import: shown(&row),
-        }),
+        Undone::Done(row) => http::json(
+            200,
+            &Imported {
+                success: true,
+                import: shown(&row),
+            },
+        ),
         Undone::Already => Err(ApiError::Conflict(messages::SPEND_ALREADY_UNDONE.into())),
         Undone::NotFound => Err(ApiError::NotFound(messages::SPEND_IMPORT_NOT_FOUND.into())),
         Undone::Refused => Err(ApiError::Forbidden(messages::SPEND_FORBIDDEN.into())),

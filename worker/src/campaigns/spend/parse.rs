@@ -222,7 +222,7 @@ fn folded(name: &str) -> String {
 }
 
 /// What a column holds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Field {
     Day,
     /// Meta's 'Encerramento dos relatórios': a line must be one day.
@@ -234,6 +234,25 @@ enum Field {
     AdId,
     Amount,
     Currency,
+}
+
+/// Where each [`Field`] is among a header's cells, if it is.
+#[derive(Debug, Clone, Copy, Default)]
+struct Columns([Option<usize>; 9]);
+
+impl Columns {
+    fn get(&self, field: Field) -> Option<usize> {
+        self.0[field as usize]
+    }
+
+    fn has(&self, field: Field) -> bool {
+        self.get(field).is_some()
+    }
+
+    /// The first cell found for a field stays.
+    fn set(&mut self, field: Field, at: usize) {
+        self.0[field as usize].get_or_insert(at);
+    }
 }
 
 /// The names each format gives its columns (folded), and which it needs.
@@ -309,8 +328,8 @@ const FORMATS: [Format; 3] = [
 
 /// The columns of a header line, if it is one of `format`'s, and the
 /// currency its money column names ('BRL' in 'Valor usado (BRL)').
-fn header_of(format: &Format, cells: &[String]) -> Option<(HashMap<Field, usize>, Option<String>)> {
-    let mut found: HashMap<Field, usize> = HashMap::new();
+fn header_of(format: &Format, cells: &[String]) -> Option<(Columns, Option<String>)> {
+    let mut found = Columns::default();
     let mut currency = None;
     let names: Vec<String> = cells.iter().map(|c| folded(c)).collect();
     for (i, name) in names.iter().enumerate() {
@@ -320,16 +339,16 @@ fn header_of(format: &Format, cells: &[String]) -> Option<(HashMap<Field, usize>
             .find(|(_, known)| known.contains(&name.as_str()))
         {
             // The first of two names for one field wins ('Dia' before 'Início dos relatórios').
-            found.entry(*field).or_insert(i);
+            found.set(*field, i);
         }
     }
-    if let std::collections::hash_map::Entry::Vacant(amount) = found.entry(Field::Amount)
+    if !found.has(Field::Amount)
         && let Some((i, name)) = names
             .iter()
             .enumerate()
             .find(|(_, name)| format.amount_prefixes.iter().any(|p| name.starts_with(p)))
     {
-        amount.insert(i);
+        found.set(Field::Amount, i);
         // 'Valor usado (BRL)': the currency; '(Converted currency)' names none.
         currency = name
             .split_once('(')
@@ -340,7 +359,7 @@ fn header_of(format: &Format, cells: &[String]) -> Option<(HashMap<Field, usize>
     format
         .required
         .iter()
-        .all(|f| found.contains_key(f))
+        .all(|f| found.has(*f))
         .then_some((found, currency))
 }
 
@@ -483,13 +502,7 @@ fn text(raw: &str) -> String {
 
 /// A file's delimiter, format, header line (its index among the records),
 /// columns, and the currency its money column names.
-type Header = (
-    char,
-    &'static Format,
-    usize,
-    HashMap<Field, usize>,
-    Option<String>,
-);
+type Header = (char, &'static Format, usize, Columns, Option<String>);
 
 /// The delimiter and the header of `text`: the first of the first
 /// [`HEADER_WITHIN`] lines that reads as a known format's header.
@@ -529,8 +542,8 @@ pub fn parse(bytes: &[u8], today: Day) -> Result<SpendFile, Refusal> {
     }
     let cell = |record: &Record, field: Field| -> String {
         columns
-            .get(&field)
-            .and_then(|&i| record.cells.get(i))
+            .get(field)
+            .and_then(|i| record.cells.get(i))
             .map(|c| c.trim().to_string())
             .unwrap_or_default()
     };
@@ -571,7 +584,7 @@ pub fn parse(bytes: &[u8], today: Day) -> Result<SpendFile, Refusal> {
             fail(format!("data no futuro ({})", shown(&raw_day)));
             continue;
         }
-        if columns.contains_key(&Field::DayEnd) {
+        if columns.has(Field::DayEnd) {
             let end = cell(record, Field::DayEnd);
             if !end.is_empty() && day(&end) != Some(line_day) {
                 fail("a linha soma vários dias; exporte o relatório dividido por dia".into());
