@@ -141,9 +141,10 @@ export function CampaignTable({ groups, totals, range, loading, sort, onSort }: 
   );
 }
 
-/** A platform of one source of its own name ('Direto'): its source's row says it all. */
+/** A platform of one source of its own name ('Direto', 'Outras origens'): its source's row says it all. */
 function isItsOwnSource(platform: PlatformGroup): boolean {
-  return platform.sources.length === 1 && platform.sources[0]?.source === platform.platform;
+  const [only] = platform.sources;
+  return platform.sources.length === 1 && only !== undefined && sourceName(only.source).startsWith(platform.platform);
 }
 
 function hasOverflow(groups: PlatformGroup[]): boolean {
