@@ -373,17 +373,7 @@ impl Narrowing {
         self.parts().into_iter().map(|p| p.leads.1).collect()
     }
 
-    /// How many leads it covers, from the campaign report's counters: a
-    /// few rows a day of the period, where counting the leads reads every
-    /// one. Its values are [`Narrowing::daily_values`], from `?1`.
-    pub fn daily_count_sql(&self) -> String {
-        format!(
-            "SELECT coalesce(sum(leads), 0) AS n FROM campaign_daily WHERE 1{}",
-            numbered(self.parts().iter().map(|p| p.daily.0), 1)
-        )
-    }
-
-    /// What [`Narrowing::daily_count_sql`] binds, in its order.
+    /// What the conditions on `campaign_daily` bind, in their order.
     pub fn daily_values(&self) -> Vec<Bound> {
         self.parts().into_iter().map(|p| p.daily.1).collect()
     }
@@ -564,22 +554,6 @@ impl LeadQuery {
             "SELECT {LEAD_COLUMNS} FROM leads WHERE {} AND (created_at, id) < (?2, ?3) \
              ORDER BY created_at DESC, id DESC LIMIT ?4",
             self.filter(5)
-        )
-    }
-
-    /// The counters and chips of a searched list (one row): the term's
-    /// matches, by what became of them; `?1` the term, then the narrowing's values.
-    pub fn searched_counts_sql(&self) -> String {
-        format!(
-            "SELECT count(*) AS total, coalesce(sum(jetimob_enviado = 1), 0) AS sent, \
-               coalesce(sum(id IN (SELECT lead_id FROM lead_links)), 0) AS duplicates, \
-               coalesce(sum(delivery_status = 'failed'), 0) AS failed, \
-               coalesce(sum({ATTENTION}), 0) AS attention, \
-               coalesce(sum(id IN (SELECT lead_id FROM lead_submissions WHERE kind = 'pending')), 0) \
-                 AS pending_changes \
-             FROM leads WHERE 1{}{}",
-            self.search.condition(),
-            self.narrowing.condition(2)
         )
     }
 

@@ -242,9 +242,10 @@ pub async fn list_state(db: &D1Database) -> worker::Result<ListState> {
 
 /// A page of the list, the counters, how many leads a search matches (when
 /// there is one) and the [`ListState`], in one batch. The counters (and the
-/// chips' counts) are the list's: of the leads of the search, the period and
-/// the campaign it is narrowed to, whatever status it shows; of every lead
-/// without either. The page is read from
+/// chips' counts) are the list's: of the leads of the period and the
+/// campaign it is narrowed to, whatever status it shows; of every lead
+/// without either. (A search's matches are counted once, for its total:
+/// counting them again by status would read each match once more.) The page is read from
 /// where 'Próxima'/'Anterior' says it starts when it says so (an index
 /// seek), else by its number.
 pub async fn page_and_counts(db: &D1Database, q: &LeadQuery) -> worker::Result<ListPage> {
@@ -258,9 +259,7 @@ pub async fn page_and_counts(db: &D1Database, q: &LeadQuery) -> worker::Result<L
         }
         None => narrowed(db, &q.page_sql(), &[&term, &PAGE_SIZE, &q.offset()], q),
     };
-    let counts = if term.is_some() {
-        narrowed(db, &q.searched_counts_sql(), &[&term], q)
-    } else if q.is_narrowed() {
+    let counts = if q.is_narrowed() {
         let values: Vec<_> = q
             .narrowing
             .counts_values()
@@ -273,15 +272,9 @@ pub async fn page_and_counts(db: &D1Database, q: &LeadQuery) -> worker::Result<L
     };
     let mut statements = vec![page, counts];
     statements.extend(state_statements(db));
-    if q.counted_daily() {
-        let values: Vec<_> = q
-            .narrowing
-            .daily_values()
-            .iter()
-            .map(Param::value)
-            .collect();
-        statements.push(db::bind(db, &q.narrowing.daily_count_sql(), &values));
-    } else if term.is_some() || q.is_narrowed() {
+    // A narrowed list of every status is as long as its counters say (read
+    // above from the report's rows); any other narrowed or searched list is counted.
+    if !q.counted_daily() && (term.is_some() || q.is_narrowed()) {
         statements.push(narrowed(db, &q.count_sql(), &[&term], q));
     }
     let results = db::batch(db, statements).await?;
@@ -290,7 +283,7 @@ pub async fn page_and_counts(db: &D1Database, q: &LeadQuery) -> worker::Result<L
         leads.reverse();
     }
     let mut counts = Counts::default();
-    let filtered = term.is_some() || q.is_narrowed();
+    let filtered = q.is_narrowed();
     if filtered {
         counts = db::first_row::<FilteredCounts>(&results, 1)?
             .map(Counts::from)
