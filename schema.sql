@@ -52,9 +52,11 @@ CREATE TABLE leads (
   update_lease_until INTEGER,
   update_last_error TEXT,
   -- Where it came from, as the campaign report groups it (0015): the
-  -- utm_source, else the referrer's family or host ('instagram', 'google',
-  -- 'blogdovinho.com.br'), else 'direto'; and the referrer's host when no
-  -- utm_source named it.
+  -- utm_source, else the referrer's family or host, else 'direto'; since
+  -- 0024 under one name per source (worker/src/campaigns/sources.rs:
+  -- 'Instagram' for 'ig', 'Google', 'Direto'), another site's host or an
+  -- unknown utm_source as given; and the referrer's host when no utm_source
+  -- named it.
   source            TEXT NOT NULL DEFAULT 'direto',
   referrer_host     TEXT,
   -- The specification's 'Enviado' (0017): read from the delivery status,
@@ -269,7 +271,9 @@ CREATE TABLE staff_users (
   can_export      INTEGER NOT NULL DEFAULT 1 CHECK (can_export IN (0, 1)),
   can_delete      INTEGER NOT NULL DEFAULT 1 CHECK (can_delete IN (0, 1)),
   -- Whether the colleague may 'Marcar Enviado' (and 'Desfazer') (0019).
-  can_mark_sent   INTEGER NOT NULL DEFAULT 1 CHECK (can_mark_sent IN (0, 1))
+  can_mark_sent   INTEGER NOT NULL DEFAULT 1 CHECK (can_mark_sent IN (0, 1)),
+  -- Whether the colleague may import campaigns' spend (0024; owners always may).
+  can_import_spend INTEGER NOT NULL DEFAULT 0 CHECK (can_import_spend IN (0, 1))
 );
 
 -- One-time e-mail confirmation links; only the token's hash is kept, with
@@ -668,6 +672,156 @@ BEGIN
       SELECT date(created_at / 1000 - 10800, 'unixepoch'), source, coalesce(utm_campaign, ''),
         coalesce(utm_content, '')
       FROM leads WHERE id = OLD.lead_id);
+END;
+
+-- What each lead costs (0024): spend by import and by day and line, and the
+-- report's sums by week and the chart's rows, kept by triggers.
+-- An import: who made it (staff_id NULL: the cron, from Meta's
+-- API), from what ('planilha', 'meta', 'google': a file; 'meta_api'), its
+-- lines and days, its total, and what it changed when it was made: lines new,
+-- lines whose amount it replaced, lines it left as they were, and by how much
+-- the spend grew (negative: shrank). `token` names it within the batch that
+-- makes it.
+CREATE TABLE spend_imports (
+  id          INTEGER PRIMARY KEY AUTOINCREMENT,
+  token       TEXT NOT NULL UNIQUE,
+  at          INTEGER NOT NULL,
+  staff_id    TEXT,
+  staff_email TEXT NOT NULL,
+  kind        TEXT NOT NULL CHECK (kind IN ('planilha', 'meta', 'google', 'meta_api')),
+  file_name   TEXT,
+  lines       INTEGER NOT NULL,
+  first_day   TEXT NOT NULL,
+  last_day    TEXT NOT NULL,
+  cents       INTEGER NOT NULL,
+  added       INTEGER NOT NULL DEFAULT 0,
+  changed     INTEGER NOT NULL DEFAULT 0,
+  unchanged   INTEGER NOT NULL DEFAULT 0,
+  added_cents INTEGER NOT NULL DEFAULT 0,
+  undone_at   INTEGER,
+  undone_by   TEXT
+);
+CREATE INDEX spend_imports_newest ON spend_imports (at);
+
+-- Each line of an import: a day, a source (one name; 'Meta' for the whole
+-- platform), a campaign and an ad ('' for none) by name, their ids when the
+-- file gave them (a link may carry the id instead of the name), the amount.
+CREATE TABLE spend_import_rows (
+  import_id   INTEGER NOT NULL,
+  day         TEXT NOT NULL,
+  source      TEXT NOT NULL,
+  campaign    TEXT NOT NULL,
+  content     TEXT NOT NULL,
+  campaign_id TEXT NOT NULL DEFAULT '',
+  content_id  TEXT NOT NULL DEFAULT '',
+  cents       INTEGER NOT NULL CHECK (cents >= 0),
+  PRIMARY KEY (import_id, day, source, campaign, content)
+) WITHOUT ROWID;
+CREATE INDEX spend_import_rows_line ON spend_import_rows (day, source, campaign, content, import_id);
+
+-- The spend the report reads: one row per day and line, from the newest
+-- import not undone that named it.
+CREATE TABLE campaign_spend (
+  day         TEXT NOT NULL,
+  source      TEXT NOT NULL,
+  campaign    TEXT NOT NULL,
+  content     TEXT NOT NULL,
+  campaign_id TEXT NOT NULL DEFAULT '',
+  content_id  TEXT NOT NULL DEFAULT '',
+  cents       INTEGER NOT NULL,
+  import_id   INTEGER NOT NULL,
+  PRIMARY KEY (day, source, campaign, content)
+) WITHOUT ROWID;
+CREATE INDEX campaign_spend_import ON campaign_spend (import_id);
+
+-- Sums by week (`week`: its Monday) and the chart's rows, kept with the daily rows.
+CREATE TABLE campaign_weekly (
+  week       TEXT NOT NULL,
+  source     TEXT NOT NULL,
+  campaign   TEXT NOT NULL,
+  content    TEXT NOT NULL,
+  visits     INTEGER NOT NULL DEFAULT 0,
+  leads      INTEGER NOT NULL DEFAULT 0,
+  delivered  INTEGER NOT NULL DEFAULT 0,
+  duplicates INTEGER NOT NULL DEFAULT 0,
+  meta_sent  INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (week, source, campaign, content)
+) WITHOUT ROWID;
+
+CREATE TABLE source_daily (
+  day    TEXT NOT NULL,
+  source TEXT NOT NULL,
+  visits INTEGER NOT NULL DEFAULT 0,
+  leads  INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (day, source)
+) WITHOUT ROWID;
+
+-- `n`: the days with spend in the week (a line with spend of R$ 0,00 has spend).
+CREATE TABLE spend_weekly (
+  week        TEXT NOT NULL,
+  source      TEXT NOT NULL,
+  campaign    TEXT NOT NULL,
+  content     TEXT NOT NULL,
+  campaign_id TEXT NOT NULL DEFAULT '',
+  content_id  TEXT NOT NULL DEFAULT '',
+  cents       INTEGER NOT NULL DEFAULT 0,
+  n           INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (week, source, campaign, content)
+) WITHOUT ROWID;
+
+-- The daily rows' key never changes: an update moves only their figures.
+CREATE TRIGGER campaign_weekly_insert AFTER INSERT ON campaign_daily BEGIN
+  INSERT INTO campaign_weekly (week, source, campaign, content, visits, leads, delivered, duplicates,
+    meta_sent)
+  VALUES (date(NEW.day, '-6 days', 'weekday 1'), NEW.source, NEW.campaign, NEW.content, NEW.visits,
+    NEW.leads, NEW.delivered, NEW.duplicates, NEW.meta_sent)
+  ON CONFLICT (week, source, campaign, content) DO UPDATE SET visits = visits + excluded.visits,
+    leads = leads + excluded.leads, delivered = delivered + excluded.delivered,
+    duplicates = duplicates + excluded.duplicates, meta_sent = meta_sent + excluded.meta_sent;
+  INSERT INTO source_daily (day, source, visits, leads) VALUES (NEW.day, NEW.source, NEW.visits, NEW.leads)
+  ON CONFLICT (day, source) DO UPDATE SET visits = visits + excluded.visits, leads = leads + excluded.leads;
+END;
+
+CREATE TRIGGER campaign_weekly_update AFTER UPDATE ON campaign_daily BEGIN
+  UPDATE campaign_weekly SET visits = visits + NEW.visits - OLD.visits, leads = leads + NEW.leads - OLD.leads,
+      delivered = delivered + NEW.delivered - OLD.delivered,
+      duplicates = duplicates + NEW.duplicates - OLD.duplicates,
+      meta_sent = meta_sent + NEW.meta_sent - OLD.meta_sent
+    WHERE week = date(NEW.day, '-6 days', 'weekday 1') AND source = NEW.source
+      AND campaign = NEW.campaign AND content = NEW.content;
+  UPDATE source_daily SET visits = visits + NEW.visits - OLD.visits, leads = leads + NEW.leads - OLD.leads
+    WHERE day = NEW.day AND source = NEW.source;
+END;
+
+CREATE TRIGGER campaign_weekly_delete AFTER DELETE ON campaign_daily BEGIN
+  UPDATE campaign_weekly SET visits = visits - OLD.visits, leads = leads - OLD.leads,
+      delivered = delivered - OLD.delivered, duplicates = duplicates - OLD.duplicates,
+      meta_sent = meta_sent - OLD.meta_sent
+    WHERE week = date(OLD.day, '-6 days', 'weekday 1') AND source = OLD.source
+      AND campaign = OLD.campaign AND content = OLD.content;
+  UPDATE source_daily SET visits = visits - OLD.visits, leads = leads - OLD.leads
+    WHERE day = OLD.day AND source = OLD.source;
+END;
+
+CREATE TRIGGER spend_weekly_insert AFTER INSERT ON campaign_spend BEGIN
+  INSERT INTO spend_weekly (week, source, campaign, content, campaign_id, content_id, cents, n)
+  VALUES (date(NEW.day, '-6 days', 'weekday 1'), NEW.source, NEW.campaign, NEW.content,
+    NEW.campaign_id, NEW.content_id, NEW.cents, 1)
+  ON CONFLICT (week, source, campaign, content) DO UPDATE SET cents = cents + excluded.cents, n = n + 1,
+    campaign_id = max(campaign_id, excluded.campaign_id), content_id = max(content_id, excluded.content_id);
+END;
+
+CREATE TRIGGER spend_weekly_update AFTER UPDATE ON campaign_spend BEGIN
+  UPDATE spend_weekly SET cents = cents + NEW.cents - OLD.cents,
+      campaign_id = max(campaign_id, NEW.campaign_id), content_id = max(content_id, NEW.content_id)
+    WHERE week = date(NEW.day, '-6 days', 'weekday 1') AND source = NEW.source
+      AND campaign = NEW.campaign AND content = NEW.content;
+END;
+
+CREATE TRIGGER spend_weekly_delete AFTER DELETE ON campaign_spend BEGIN
+  UPDATE spend_weekly SET cents = cents - OLD.cents, n = n - 1
+    WHERE week = date(OLD.day, '-6 days', 'weekday 1') AND source = OLD.source
+      AND campaign = OLD.campaign AND content = OLD.content;
 END;
 
 -- A lead's delivery to each destination besides Jetimob (whose own is in the

@@ -73,3 +73,44 @@ END;
 
 CREATE INDEX leads_google_clicks ON leads (created_at)
   WHERE gclid IS NOT NULL OR gbraid IS NOT NULL OR wbraid IS NOT NULL;
+
+-- The report's sums by week (0024) carry the leads that reached Meta too:
+-- none has yet, so the column starts at 0 and the triggers that keep the
+-- weeks with the days move it from now on.
+ALTER TABLE campaign_weekly ADD COLUMN meta_sent INTEGER NOT NULL DEFAULT 0;
+
+DROP TRIGGER campaign_weekly_insert;
+CREATE TRIGGER campaign_weekly_insert AFTER INSERT ON campaign_daily BEGIN
+  INSERT INTO campaign_weekly (week, source, campaign, content, visits, leads, delivered, duplicates,
+    meta_sent)
+  VALUES (date(NEW.day, '-6 days', 'weekday 1'), NEW.source, NEW.campaign, NEW.content, NEW.visits,
+    NEW.leads, NEW.delivered, NEW.duplicates, NEW.meta_sent)
+  ON CONFLICT (week, source, campaign, content) DO UPDATE SET visits = visits + excluded.visits,
+    leads = leads + excluded.leads, delivered = delivered + excluded.delivered,
+    duplicates = duplicates + excluded.duplicates, meta_sent = meta_sent + excluded.meta_sent;
+  INSERT INTO source_daily (day, source, visits, leads) VALUES (NEW.day, NEW.source, NEW.visits, NEW.leads)
+  ON CONFLICT (day, source) DO UPDATE SET visits = visits + excluded.visits, leads = leads + excluded.leads;
+END;
+
+DROP TRIGGER campaign_weekly_update;
+CREATE TRIGGER campaign_weekly_update AFTER UPDATE ON campaign_daily BEGIN
+  UPDATE campaign_weekly SET visits = visits + NEW.visits - OLD.visits, leads = leads + NEW.leads - OLD.leads,
+      delivered = delivered + NEW.delivered - OLD.delivered,
+      duplicates = duplicates + NEW.duplicates - OLD.duplicates,
+      meta_sent = meta_sent + NEW.meta_sent - OLD.meta_sent
+    WHERE week = date(NEW.day, '-6 days', 'weekday 1') AND source = NEW.source
+      AND campaign = NEW.campaign AND content = NEW.content;
+  UPDATE source_daily SET visits = visits + NEW.visits - OLD.visits, leads = leads + NEW.leads - OLD.leads
+    WHERE day = NEW.day AND source = NEW.source;
+END;
+
+DROP TRIGGER campaign_weekly_delete;
+CREATE TRIGGER campaign_weekly_delete AFTER DELETE ON campaign_daily BEGIN
+  UPDATE campaign_weekly SET visits = visits - OLD.visits, leads = leads - OLD.leads,
+      delivered = delivered - OLD.delivered, duplicates = duplicates - OLD.duplicates,
+      meta_sent = meta_sent - OLD.meta_sent
+    WHERE week = date(OLD.day, '-6 days', 'weekday 1') AND source = OLD.source
+      AND campaign = OLD.campaign AND content = OLD.content;
+  UPDATE source_daily SET visits = visits - OLD.visits, leads = leads - OLD.leads
+    WHERE day = OLD.day AND source = OLD.source;
+END;

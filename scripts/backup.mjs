@@ -30,8 +30,20 @@ import { promisify } from "node:util";
 const run = promisify(execFile);
 const WRANGLER = fileURLToPath(new URL("../node_modules/wrangler/bin/wrangler.js", import.meta.url));
 
-/** Tables the triggers keep from the others: a restore makes them again. */
-export const KEPT_BY_TRIGGERS = ["campaign_daily", "lead_changes", "lead_counters", "leads_search_rows"];
+/**
+ * Tables the triggers keep from the others: a restore makes them again (the
+ * report's daily rows from the leads and visits, its weekly sums and the
+ * chart's rows from the daily rows, the weekly spend from the daily spend).
+ */
+export const KEPT_BY_TRIGGERS = [
+  "campaign_daily",
+  "campaign_weekly",
+  "source_daily",
+  "spend_weekly",
+  "lead_changes",
+  "lead_counters",
+  "leads_search_rows",
+];
 /**
  * Tables kept for a day only, which a backup (kept for months) must not
  * keep longer: the marks of the networks that visited today (docs/campaigns.md).

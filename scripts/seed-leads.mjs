@@ -232,6 +232,14 @@ const DDDS = [
   [61, 1],
   [62, 1],
 ];
+/** The one name the worker gives each of the seed's sources (worker/src/campaigns/sources.rs). */
+const ONE_NAME = {
+  instagram: "Instagram",
+  facebook: "Facebook",
+  google: "Google",
+  whatsapp: "WhatsApp",
+  direto: "Direto",
+};
 const CAMPAIGNS = ["pre-lancamento", "pre-lancamento-2026", "vinicola-lifestyle", "remarketing", "lista-vip"];
 const SOURCES = [
   {
@@ -377,10 +385,12 @@ export function generateLeads(count, { seed = 1, now = Date.now(), days = 90 } =
     // The report's source, as the worker reads it (attribution.rs): the
     // seed's referrers are all of families named after their site.
     const reportSource =
-      source.utm_source ??
-      (source.click === "gclid" && clickId ? "google" : null) ??
-      (referrerHost ? referrerHost.split(".").at(-2) : null) ??
-      (source.click === "fbclid" && clickId ? "facebook" : "direto");
+      ONE_NAME[
+        source.utm_source ??
+          (source.click === "gclid" && clickId ? "google" : null) ??
+          (referrerHost ? referrerHost.split(".").at(-2) : null) ??
+          (source.click === "fbclid" && clickId ? "facebook" : "direto")
+      ];
 
     const repeats = rand() < 0.05 ? 1 + Math.floor(rand() * 2) : 0;
     const lastSubmittedAt = repeats ? Math.min(now, createdAt + Math.floor(rand() * 7 * DAY_MS)) : createdAt;
@@ -542,11 +552,11 @@ export async function seedLeadsThrough(db, { count, seed = 1, now = Date.now() }
 
 /** Visit-only traffic of a day: arrivals without a lead, by where they came from. */
 const VISIT_ONLY = [
-  { source: "direto", weight: 30 },
-  { source: "instagram", weight: 20 },
-  { source: "google", weight: 15 },
-  { source: "facebook", weight: 10 },
-  { source: "whatsapp", weight: 10 },
+  { source: "Direto", weight: 30 },
+  { source: "Instagram", weight: 20 },
+  { source: "Google", weight: 15 },
+  { source: "Facebook", weight: 10 },
+  { source: "WhatsApp", weight: 10 },
   { source: "blogdovinho.com.br", weight: 3 },
   { source: "guiadaserra.com.br", weight: 2 },
 ];
@@ -598,6 +608,50 @@ export async function seedVisitsThrough(db, { total, seed = 2 }) {
     await db.batch(statements.slice(i, i + 50).map((statement) => db.prepare(statement)));
   }
   return { visits: total, rows: rows.length };
+}
+
+/**
+ * A year of daily spend for every ad the seeded leads came from (and every
+ * campaign of a paid source without one), up to today, as one import: what
+ * the report reads beside its visits and leads at scale.
+ * @param {import("./local-worker.mjs").D1} db a running worker's D1 binding, its leads seeded
+ * @param {{ days?: number, seed?: number }} [options]
+ */
+export async function seedSpendThrough(db, { days = 365, seed = 3 } = {}) {
+  const rand = random(seed);
+  const { results: lines } = await db
+    .prepare(
+      `SELECT DISTINCT source, coalesce(utm_campaign, '') AS campaign, coalesce(utm_content, '') AS content
+       FROM leads WHERE source IN ('Instagram', 'Facebook', 'Google') AND utm_campaign IS NOT NULL`,
+    )
+    .all();
+  const today = new Date(Date.now() - 3 * 3_600_000);
+  const dayOf = (n) => new Date(today.getTime() - n * DAY_MS).toISOString().slice(0, 10);
+  await db
+    .prepare(
+      `INSERT INTO spend_imports (token, at, staff_email, kind, lines, first_day, last_day, cents)
+       VALUES ('seed', ?1, 'seed', 'planilha', ?2, ?3, ?4, 0)`,
+    )
+    .bind(Date.now(), lines.length * days, dayOf(days - 1), dayOf(0))
+    .run();
+  const values = [];
+  for (let n = 0; n < days; n++) {
+    for (const l of lines) {
+      const cents = Math.round(2_000 + rand() * 20_000);
+      values.push(`(${[dayOf(n), l.source, l.campaign, l.content].map(sqlValue).join(",")},${cents},1)`);
+    }
+  }
+  const statements = [];
+  for (let i = 0; i < values.length; i += 100) {
+    statements.push(
+      "INSERT INTO campaign_spend (day, source, campaign, content, cents, import_id) VALUES " +
+        `${values.slice(i, i + 100).join(",")}`,
+    );
+  }
+  for (let i = 0; i < statements.length; i += 50) {
+    await db.batch(statements.slice(i, i + 50).map((statement) => db.prepare(statement)));
+  }
+  return { lines: lines.length, rows: values.length };
 }
 
 /**

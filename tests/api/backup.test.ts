@@ -85,9 +85,17 @@ beforeAll(async () => {
     "DELETE FROM webhook_events WHERE id = (SELECT max(id) FROM webhook_events); " +
       "DELETE FROM crm_attempts WHERE id = (SELECT max(id) FROM crm_attempts); " +
       "INSERT INTO visit_counts (day, source, campaign, content, n) " +
-      "VALUES ('2026-11-20', 'instagram', 'verao', 'video-1', 7); " +
+      "VALUES ('2026-11-20', 'Instagram', 'verao', 'video-1', 7); " +
       "INSERT INTO campaign_daily (day, source, campaign, content, visits) " +
-      "VALUES ('2026-11-20', 'instagram', 'verao', 'video-1', 7); " +
+      "VALUES ('2026-11-20', 'Instagram', 'verao', 'video-1', 7); " +
+      // What the ad spent that day, imported from a spreadsheet.
+      "INSERT INTO spend_imports (token, at, staff_email, kind, file_name, lines, first_day, last_day, cents, " +
+      "added, added_cents) VALUES ('planilha-1', 1763650000000, 'dono@vinhedo.com.br', 'planilha', 'gastos.csv', " +
+      "1, '2026-11-20', '2026-11-20', 5000, 1, 5000); " +
+      "INSERT INTO spend_import_rows (import_id, day, source, campaign, content, cents) " +
+      "SELECT id, '2026-11-20', 'Instagram', 'verao', 'video-1', 5000 FROM spend_imports; " +
+      "INSERT INTO campaign_spend (day, source, campaign, content, cents, import_id) " +
+      "SELECT '2026-11-20', 'Instagram', 'verao', 'video-1', 5000, id FROM spend_imports; " +
       "INSERT INTO visit_networks (day, network, visits, new_keys) " +
       "VALUES ('2026-11-20', '0123456789abcdef0123456789abcdef', 203, 1); " +
       "INSERT INTO visits_uncounted (day, n) VALUES ('2026-11-20', 3); " +

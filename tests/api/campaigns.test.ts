@@ -129,7 +129,7 @@ describe("visits", () => {
       );
       return row?.n ?? 0;
     };
-    const sources = ["whatsapp", "instagram", "google", "direto"];
+    const sources = ["WhatsApp", "Instagram", "Google", "Direto"];
     const counts = await Promise.all(sources.map(before));
     await Promise.all([
       visit("/", { Referer: "android-app://com.whatsapp/" }),
@@ -165,11 +165,11 @@ describe("the report", () => {
   const campaign = (day: string, n: number) => ({ day, n });
   /** Visits of earlier days, as the counter holds them. */
   const seededVisits = [
-    { ...campaign(daysAgo(3), 40), source: "instagram", campaign: "verao", content: "video-1" },
-    { ...campaign(daysAgo(2), 25), source: "instagram", campaign: "verao", content: "carrossel" },
-    { ...campaign(daysAgo(2), 60), source: "google", campaign: "busca", content: "" },
-    { ...campaign(daysAgo(1), 10), source: "direto", campaign: "", content: "" },
-    { ...campaign(daysAgo(40), 99), source: "instagram", campaign: "antiga", content: "" },
+    { ...campaign(daysAgo(3), 40), source: "Instagram", campaign: "verao", content: "video-1" },
+    { ...campaign(daysAgo(2), 25), source: "Instagram", campaign: "verao", content: "carrossel" },
+    { ...campaign(daysAgo(2), 60), source: "Google", campaign: "busca", content: "" },
+    { ...campaign(daysAgo(1), 10), source: "Direto", campaign: "", content: "" },
+    { ...campaign(daysAgo(40), 99), source: "Instagram", campaign: "antiga", content: "" },
   ];
 
   beforeAll(async () => {
@@ -209,7 +209,7 @@ describe("the report", () => {
         delivery_status: "sent",
       },
       { utm_source: "google", utm_medium: "cpc", utm_campaign: "busca", created_at: at(1, 2) },
-      { source: "whatsapp", created_at: at(1, 11) },
+      { source: "WhatsApp", created_at: at(1, 11) },
       { created_at: at(1, 12) },
       { utm_source: "instagram", utm_campaign: "antiga", created_at: at(40, 12), delivery_status: "sent" },
     ]);
@@ -253,12 +253,25 @@ describe("the report", () => {
     return { lines: [...lines.values()], perDay };
   }
 
+  /** A report's line as the plain SQL tells it: its names and its figures. */
+  const plain = ({ source, campaign, content, visits, leads, delivered, duplicates }: Line): Line => ({
+    source,
+    campaign,
+    content,
+    visits,
+    leads,
+    delivered,
+    duplicates,
+  });
+
   function sorted(lines: Line[]) {
-    return [...lines].sort((a, b) =>
-      JSON.stringify([a.source, a.campaign, a.content]).localeCompare(
-        JSON.stringify([b.source, b.campaign, b.content]),
-      ),
-    );
+    return lines
+      .map(plain)
+      .sort((a, b) =>
+        JSON.stringify([a.source, a.campaign, a.content]).localeCompare(
+          JSON.stringify([b.source, b.campaign, b.content]),
+        ),
+      );
   }
 
   it("equals, line by line and day by day, what a plain SQL over the leads and visits says", async () => {
@@ -276,9 +289,9 @@ describe("the report", () => {
     expect(answer.totals.visits).toBe(lines.reduce((n, l) => n + l.visits, 0));
     const video = answer.rows.find((r) => r.campaign === "verao" && r.content === "video-1");
     expect(video).toMatchObject({ visits: 40, leads: 3, delivered: 2 });
-    expect(answer.rows.find((r) => r.source === "whatsapp" && r.campaign === "")).toMatchObject({ leads: 1 });
+    expect(answer.rows.find((r) => r.source === "WhatsApp" && r.campaign === "")).toMatchObject({ leads: 1 });
     expect(answer.rows.find((r) => r.campaign === "antiga")).toBeUndefined();
-    expect(answer.sources[0]).toBe("instagram");
+    expect(answer.sources[0]).toBe("Instagram");
   });
 
   it("stays equal to it after a lead is sent, marked sent, tied to another and deleted", async () => {
@@ -303,16 +316,22 @@ describe("the report", () => {
     expect(late).toBeDefined();
     expect(new Date(late?.created_at ?? 0).toISOString().slice(0, 10)).not.toBe(day);
     const answer = await report(`?de=${day}&ate=${day}`);
-    expect(answer.days).toEqual([{ day, visits: 40, leads: { instagram: 2 } }]);
+    expect(answer.days).toEqual([{ day, visits: 40, leads: { Instagram: 2 } }]);
     const next = await report(`?de=${daysAgo(2)}&ate=${daysAgo(2)}`);
-    expect(next.days[0]?.leads.instagram).toBe(2);
+    expect(next.days[0]?.leads.Instagram).toBe(2);
     const listed = await staff.call("GET", `/api/leads?de=${day}&ate=${day}`);
     expect(listed.body.total).toBe(2);
   });
 
   it("without dates is the last 30 days, and says where the launch began", async () => {
     const answer = await report();
-    expect(answer.period).toEqual({ from: daysAgo(29), to: today, today, first_day: daysAgo(40) });
+    expect(answer.period).toEqual({
+      from: daysAgo(29),
+      to: today,
+      today,
+      first_day: daysAgo(40),
+      previous: { from: daysAgo(59), to: daysAgo(30) },
+    });
     expect(answer.days).toHaveLength(30);
   });
 
@@ -336,7 +355,7 @@ describe("the report", () => {
     expect((await fetch(`${app.baseUrl}/api/campaigns/export.csv`)).status).toBe(401);
   });
 
-  it("downloads as CSV with each line's conversion", async () => {
+  it("downloads as CSV with a row per day and line, and each one's conversion", async () => {
     const from = daysAgo(6);
     const response = await fetch(`${app.baseUrl}/api/campaigns/export.csv?de=${from}&ate=${today}`, {
       headers: { Authorization: `Bearer ${staff.accessToken}` },
@@ -348,8 +367,14 @@ describe("the report", () => {
       .replace(/^\uFEFF/, "")
       .trimEnd()
       .split("\r\n");
-    expect(lines[0]).toBe("Fonte;Campanha;Anúncio;Visitas;Leads;Conversão;Enviados ao Jetimob;Possíveis duplicados");
-    expect(lines).toContain("instagram;verao;video-1;40;3;7,5%;2;0");
+    expect(lines[0]).toBe(
+      "Dia;Plataforma;Fonte;Campanha;Anúncio;Visitas;Leads;Conversão;Enviados ao Jetimob;Possíveis duplicados;Enviados ao Meta;" +
+        "Investimento (R$);Custo por lead (R$);Custo por lead enviado (R$)",
+    );
+    // The ad's 40 visits and 2 leads of its first day (both sent), and its third lead the day after (its tie
+    // to another lead went with the lead deleted above).
+    expect(lines).toContain(`${daysAgo(3)};Meta;Instagram;verao;video-1;40;2;5%;2;0;0;;;`);
+    expect(lines).toContain(`${daysAgo(2)};Meta;Instagram;verao;video-1;0;1;;0;0;0;;;`);
   });
 });
 
@@ -364,7 +389,7 @@ describe("the lead list narrowed to a campaign", () => {
     expect(video.total).toBe(3);
     expect(video.leads).toHaveLength(3);
     const none = await listed("fonte=whatsapp&campanha=&anuncio=");
-    expect(none.leads.map((l) => [l.source, l.utm_campaign])).toEqual([["whatsapp", null]]);
+    expect(none.leads.map((l) => [l.source, l.utm_campaign])).toEqual([["WhatsApp", null]]);
     expect(none.total).toBe(1);
     const pending = await listed("status=pendentes&fonte=instagram&campanha=verao");
     expect(pending.leads.length).toBe(pending.total);
@@ -389,15 +414,15 @@ describe("a lead and the visits that brought it", () => {
     }
     await afterTheCountsBefore();
     const line = (await report()).rows.find((r) => r.campaign === "lancamento");
-    expect(line).toMatchObject({ source: "instagram", content: "video-1", visits: 5, leads: 2 });
+    expect(line).toMatchObject({ source: "Instagram", content: "video-1", visits: 5, leads: 2 });
   });
 
   it("is sourced as a visit is: a WhatsApp referrer, Instagram's browser, or direct", async () => {
     const cases: [Record<string, string>, Record<string, string>, string][] = [
-      [{ referrer: "android-app://com.whatsapp/" }, {}, "whatsapp"],
-      [{}, { "User-Agent": `${CHROME} Instagram 312.0.0.21.109` }, "instagram"],
-      [{ gclid: "Cj0KCQ" }, {}, "google"],
-      [{}, {}, "direto"],
+      [{ referrer: "android-app://com.whatsapp/" }, {}, "WhatsApp"],
+      [{}, { "User-Agent": `${CHROME} Instagram 312.0.0.21.109` }, "Instagram"],
+      [{ gclid: "Cj0KCQ" }, {}, "Google"],
+      [{}, {}, "Direto"],
     ];
     for (const [extra, headers, source] of cases) {
       const lead = aLead(extra);
@@ -429,7 +454,7 @@ describe("the leads' CSV", () => {
     expect(cells.Data).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d-03:00$/);
     expect(Date.parse(cells.Data ?? "")).toBeGreaterThan(Date.now() - 60_000);
     expect(cells.GCLID).toBe("Cj0KCQ-clique");
-    expect(cells.Fonte).toBe("google");
+    expect(cells.Fonte).toBe("Google");
   });
 });
 

@@ -78,9 +78,9 @@ describe("'Marcar Enviado' is a right an owner can take away", () => {
     ]);
 
     const list = await bia.client.call("GET", "/api/leads");
-    expect(list.body.rights).toEqual({ export: true, delete: true, mark_sent: false });
+    expect(list.body.rights).toEqual({ export: true, delete: true, mark_sent: false, import_spend: false });
     const story = await bia.client.call("GET", `/api/leads/${other}`);
-    expect(story.body.rights).toEqual({ export: true, delete: true, mark_sent: false });
+    expect(story.body.rights).toEqual({ export: true, delete: true, mark_sent: false, import_spend: false });
 
     // The activity says which right, and that it was taken; given back, it works again.
     const [entry] = await app.sql<{ action: string; detail: string }>(
@@ -101,6 +101,7 @@ describe("'Marcar Enviado' is a right an owner can take away", () => {
       export: true,
       delete: true,
       mark_sent: true,
+      import_spend: true,
     });
   });
 });
@@ -109,13 +110,13 @@ describe("the answers the panel draws its buttons from", () => {
   it("name each right the person has, and a reload after one is taken is not told 'unchanged'", async () => {
     const caio = await colleague("delete");
     const first = await caio.client.call("GET", "/api/leads");
-    expect(first.body.rights as Rights).toEqual({ export: true, delete: false, mark_sent: true });
+    expect(first.body.rights as Rights).toEqual({ export: true, delete: false, mark_sent: true, import_spend: false });
     expect((await act(owner.client, caio.account, "deny-export")).status).toBe(200);
     const again = await caio.client.call("GET", "/api/leads", undefined, {
       "If-None-Match": first.headers.get("ETag") ?? "",
     });
     expect(again.status).toBe(200);
-    expect(again.body.rights as Rights).toEqual({ export: false, delete: false, mark_sent: true });
+    expect(again.body.rights as Rights).toEqual({ export: false, delete: false, mark_sent: true, import_spend: false });
   });
 });
 

@@ -12,6 +12,7 @@ import {
   upgradeRelease,
   visitsByLine,
 } from "../support/release";
+import { sourceOf } from "../support/seed";
 import { StaffClient } from "../support/staff";
 
 // A database as each kept release left it: its own migrations applied the way
@@ -176,12 +177,15 @@ const RELEASES: Release[] = [
           const answer = await staff.call("GET", `/api/campaigns?de=${day}&ate=${day}`);
           expect(answer.status).toBe(200);
           const body = answer.body as unknown as { rows: ReportLine[]; limits: unknown[] };
-          const visits = (rows: Rows) =>
-            Object.fromEntries(
-              rows
-                .filter((r) => r.day === day && Number(r.visits ?? r.n) > 0)
-                .map((r) => [JSON.stringify([r.source, r.campaign, r.content]), Number(r.visits ?? r.n)]),
-            );
+          // Under each source's one name (0024): the spellings of a line added into one.
+          const visits = (rows: Rows) => {
+            const lines: Record<string, number> = {};
+            for (const r of rows.filter((r) => r.day === day && Number(r.visits ?? r.n) > 0)) {
+              const key = JSON.stringify([sourceOf(String(r.source)), r.campaign, r.content]);
+              lines[key] = (lines[key] ?? 0) + Number(r.visits ?? r.n);
+            }
+            return lines;
+          };
           // What the release's report read (campaign_daily), what its keys add up to, and what it reads now.
           expect(visits(before.campaign_daily ?? [])).toEqual(visits(visitsByLine(before.visit_counts ?? [])));
           expect(visits(body.rows.filter((r) => r.visits > 0).map((r) => ({ ...r, day })))).toEqual(
@@ -189,6 +193,39 @@ const RELEASES: Release[] = [
           );
           expect(body.limits).toEqual([]);
         }
+      },
+      "0024: 'Instagram', 'instagram' and 'ig' are one source, its leads and visits on one line; spend imports": async (
+        upgrade,
+      ) => {
+        const { app } = upgrade;
+        expect(await app.sql("SELECT DISTINCT source FROM leads ORDER BY 1")).toEqual([
+          { source: "Direto" },
+          { source: "Google" },
+          { source: "Instagram" },
+        ]);
+        expect(
+          await app.sql(
+            "SELECT source, campaign, content, visits FROM campaign_daily WHERE campaign = 'lancamento' ORDER BY content",
+          ),
+        ).toEqual([
+          { source: "Instagram", campaign: "lancamento", content: "", visits: 1 },
+          { source: "Instagram", campaign: "lancamento", content: "video-1", visits: 2 },
+        ]);
+        const owner = await signedInOwner(upgrade);
+        const day = "2026-11-28";
+        const report = (await owner.call("GET", `/api/campaigns?de=${day}&ate=${day}`)).body as unknown as {
+          rows: (ReportLine & { platform: string })[];
+        };
+        expect(report.rows.filter((r) => r.campaign === "lancamento").map((r) => [r.platform, r.source])).toEqual([
+          ["Meta", "Instagram"],
+          ["Meta", "Instagram"],
+        ]);
+        const imported = await fetch(`${app.baseUrl}/api/campaigns/spend`, {
+          method: "POST",
+          headers: { Authorization: `Bearer ${owner.accessToken}`, Origin: app.baseUrl },
+          body: "data;origem;campanha;investimento\n28/11/2026;ig;lancamento;R$ 10,00\n",
+        });
+        expect(imported.status).toBe(201);
       },
     },
   },
@@ -243,14 +280,15 @@ describe("a day release 14fd90c counted keyword by keyword, past its 500 keys", 
     );
     expect(lines).toEqual([
       { source: "(outras)", campaign: "", content: "", n: 40 },
-      { source: "google", campaign: "", content: "", n: 5 },
-      { source: "instagram", campaign: "verao", content: "carrossel", n: 1 },
-      { source: "instagram", campaign: "verao", content: "video-1", n: 10 },
+      { source: "Google", campaign: "", content: "", n: 5 },
+      { source: "Instagram", campaign: "verao", content: "carrossel", n: 1 },
+      { source: "Instagram", campaign: "verao", content: "video-1", n: 10 },
     ]);
-    // What the release's report read, column by column (later migrations add their own).
+    // What the release's report read, column by column (later migrations add their own),
+    // each under its source's one name (0024).
     const columns = Object.keys(campaignRows[0] ?? {}).join(", ");
     expect(await app.sql(`SELECT ${columns} FROM campaign_daily WHERE day = ?1 ORDER BY 1, 2, 3, 4`, DAY)).toEqual(
-      campaignRows,
+      campaignRows.map((r) => ({ ...r, source: sourceOf(String(r.source)) })),
     );
     const staff = new StaffClient(app);
     expect((await staff.login(OWNER.email, OWNER.password)).status).toBe(200);

@@ -55,4 +55,6 @@ describe("the built worker", () => {
 });
 
 /** The shipped module's gzip size, at most. */
-const WASM_GZIP_BUDGET = 512 * 1024;
+// 544 KiB since what each lead costs (issue 47: spend files, Meta's API, the report by weeks) brought
+// it to 520 KiB with no new dependency.
+const WASM_GZIP_BUDGET = 544 * 1024;

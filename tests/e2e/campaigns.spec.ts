@@ -30,7 +30,7 @@ async function arrive(page: Page, url: string, person?: Person) {
 /** The visits the worker has counted for the ad (it counts each after answering the page). */
 async function adVisits(): Promise<number> {
   const [row] = await sql<{ n: number | null }>(
-    "SELECT sum(n) AS n FROM visit_counts WHERE source = 'instagram' AND campaign = 'lancamento' AND content = 'video-1'",
+    "SELECT sum(n) AS n FROM visit_counts WHERE source = 'Instagram' AND campaign = 'lancamento' AND content = 'video-1'",
   );
   return row?.n ?? 0;
 }
@@ -59,20 +59,20 @@ test("the ad's visits and leads show in 'Campanhas', and its row leads to its le
   const chart = page.getByRole("region", { name: "Leads por dia" });
   const summary = chart.locator(".leads-chart__summary");
   await expect(summary).toHaveText(
-    /^\d+ leads em 7 dias; o dia com mais leads foi \d\d\/\d\d \(\d+\)\. .+ trouxe \d+\.$/,
+    /^\d+ leads em 7 dias; o dia com mais leads foi \d\d\/\d\d \(\d+\)\. .+ trouxe \d+\.( Investimento de R\$ [\d.,]+: R\$ [\d.,]+ por lead\.)?$/,
   );
   await expect(chart.getByRole("img", { name: (await summary.textContent()) ?? "" })).toBeVisible();
 
   const ad = page.getByRole("link", { name: "Leads de Instagram › lancamento › video-1" });
   const adRow = page.getByRole("row").filter({ has: ad });
-  // Visits, leads, conversion, then those sent to Jetimob and the possible duplicates.
-  await expect(adRow.locator("td")).toHaveText(["4", "2", "50%", /^\d+$/, /^\d+$/]);
+  // Visits, leads, conversion, those sent to Jetimob, then no spend: no cost per lead.
+  await expect(adRow.locator("td .campaign-table__value")).toHaveText(["4", "2", "50%", /^\d+$/, "—", "—", "—"]);
   await screenshot(page, testInfo, "campaigns");
 
   await ad.click();
   await expect(page).toHaveURL(/\/admin\?/);
   const filters = new URL(page.url()).searchParams;
-  expect(Object.fromEntries(filters)).toMatchObject({ fonte: "instagram", campanha: "lancamento", anuncio: "video-1" });
+  expect(Object.fromEntries(filters)).toMatchObject({ fonte: "Instagram", campanha: "lancamento", anuncio: "video-1" });
   await expect(
     page.getByRole("button", { name: "Remover filtro Campanha: Instagram › lancamento › video-1" }),
   ).toBeVisible();
@@ -159,7 +159,7 @@ test("the report says on which day one address's flood reached the limit of new 
   await expect(note).toContainText("As campanhas já vistas continuam na própria linha");
   // Its overflow is the table's 'Outras origens' line.
   const others = page.getByRole("row").filter({ has: page.getByRole("link", { name: "Leads de Outras origens" }) });
-  await expect(others.locator("td").first()).toHaveText(count(overflow));
+  await expect(others.locator("td .campaign-table__value").first()).toHaveText(count(overflow));
   await note.scrollIntoViewIfNeeded();
   await screenshot(page, testInfo, "campaigns-limits");
   // The note as the screen shows it, with the table under it.

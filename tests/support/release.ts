@@ -6,6 +6,7 @@ import { FakeJetimob } from "./fake-jetimob";
 import { FakeMail } from "./fake-mail";
 import { repoRoot } from "./paths";
 import { statementsOf } from "./schema";
+import { sourceOf } from "./seed";
 
 export type Rows = Record<string, unknown>[];
 
@@ -87,6 +88,19 @@ const COLUMNS_ADDED: Record<
   number,
   Record<string, (row: Rows[number], release: Record<string, Rows>) => Rows[number]>
 > = {
+  15: {
+    leads: sourceBefore0015,
+    // Each lead's source written moved the change counter once; a referrer's host, once more.
+    lead_changes: (row, release) => ({
+      n:
+        Number(row.n) +
+        (release.leads ?? []).reduce((n, lead) => n + 1 + (sourceBefore0015(lead).referrer_host === null ? 0 : 1), 0),
+    }),
+  },
+  // Every account there before is approved, with both permissions.
+  16: {
+    staff_users: (row) => ({ approved_at: row.confirmed_at, can_export: 1, can_delete: 1 }),
+  },
   // No change of a release waited with a sender, nor was set aside without staff.
   18: {
     lead_submissions: () => ({ sender: null, auto_refused: null }),
@@ -101,11 +115,6 @@ const COLUMNS_ADDED: Record<
     leads: () => ({ gbraid: null, wbraid: null, msclkid: null, ttclid: null }),
     lead_submissions: () => ({ gbraid: null, wbraid: null, msclkid: null, ttclid: null }),
   },
-  // No lead of a release was asked the ads' consent; no day counted a lead sent to Meta.
-  25: {
-    leads: () => ({ ads_consent: null }),
-    campaign_daily: () => ({ meta_sent: 0 }),
-  },
   // A landline is marked 'fixo', read from the number; nothing answered yet.
   22: {
     leads: (row) => ({
@@ -114,18 +123,17 @@ const COLUMNS_ADDED: Record<
       answers_at: null,
     }),
   },
-  // Every account there before is approved, with both permissions.
-  16: {
-    staff_users: (row) => ({ approved_at: row.confirmed_at, can_export: 1, can_delete: 1 }),
+  // Nobody but owners may import spend; each lead's source takes its one name.
+  24: {
+    staff_users: () => ({ can_import_spend: 0 }),
+    leads: (row) => ({ source: sourceOf(String(row.source)) ?? row.source }),
+    lead_changes: (row, release) => ({ n: Number(row.n) + renamedLeads(release.leads) }),
   },
-  15: {
-    leads: sourceBefore0015,
-    // Each lead's source written moved the change counter once; a referrer's host, once more.
-    lead_changes: (row, release) => ({
-      n:
-        Number(row.n) +
-        (release.leads ?? []).reduce((n, lead) => n + 1 + (sourceBefore0015(lead).referrer_host === null ? 0 : 1), 0),
-    }),
+  // No lead of a release was asked the ads' consent; no day or week counted a lead sent to Meta.
+  25: {
+    leads: () => ({ ads_consent: null }),
+    campaign_daily: () => ({ meta_sent: 0 }),
+    campaign_weekly: () => ({ meta_sent: 0 }),
   },
 };
 
@@ -138,6 +146,17 @@ const TABLES_ADDED: Record<number, Record<string, string | null>> = {
   // No lead of a release owes Meta anything: it was not configured.
   25: {
     deliveries: null,
+  },
+  // No spend yet; the report's weekly sums and the chart's rows, from its daily rows.
+  24: {
+    spend_imports: null,
+    spend_import_rows: null,
+    campaign_spend: null,
+    spend_weekly: null,
+    campaign_weekly: `SELECT date(day, '-6 days', 'weekday 1') AS week, source, campaign, content,
+        sum(visits) AS visits, sum(leads) AS leads, sum(delivered) AS delivered, sum(duplicates) AS duplicates
+      FROM campaign_daily GROUP BY 1, 2, 3, 4`,
+    source_daily: "SELECT day, source, sum(visits) AS visits, sum(leads) AS leads FROM campaign_daily GROUP BY 1, 2",
   },
   // No visit counted yet; the leads counted per day and campaign, as the
   // leads read once upgraded; each search row's lead, the campaign rows too.
@@ -182,7 +201,28 @@ export function visitsByLine(rows: Rows): Rows {
  */
 const TABLES_REWRITTEN: Record<number, Record<string, (rows: Rows) => Rows>> = {
   20: { visit_counts: visitsByLine },
+  // One name per source: the rows of a day and line under other spellings added into one.
+  24: {
+    visit_counts: (rows) => foldedSources(rows, ["n"]),
+    campaign_daily: (rows) => foldedSources(rows, ["visits", "leads", "delivered", "duplicates"]),
+  },
 };
+
+/** `rows` under each source's one name, those that meet added up in `figures`. */
+function foldedSources(rows: Rows, figures: string[]): Rows {
+  const lines = new Map<string, Rows[number]>();
+  for (const row of rows) {
+    const source = sourceOf(String(row.source)) ?? String(row.source);
+    const key = JSON.stringify([row.day, source, row.campaign, row.content]);
+    const line = lines.get(key);
+    if (!line) lines.set(key, { ...row, source });
+    else for (const f of figures) line[f] = Number(line[f]) + Number(row[f]);
+  }
+  return [...lines.values()];
+}
+
+/** A lead whose source 0024 renamed moved the change counter once. */
+const renamedLeads = (leads: Rows = []) => leads.filter((l) => sourceOf(String(l.source)) !== l.source).length;
 
 /**
  * Rows migrations added to tables that were there before, by migration:

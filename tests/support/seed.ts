@@ -13,7 +13,7 @@ export type SeedLead = {
   /** A sent lead's correction (of its WhatsApp) the CRM has not learned: waiting, or given up. */
   update_status?: "pending" | "failed" | null;
   update_last_error?: string | null;
-  /** The first touch's campaign; `source` defaults to utm_source, else 'direto', as the worker derives it. */
+  /** The first touch's campaign; `source` defaults to utm_source's one name, else 'Direto', as the worker derives it. */
   utm_source?: string | null;
   utm_medium?: string | null;
   utm_campaign?: string | null;
@@ -21,6 +21,29 @@ export type SeedLead = {
   utm_term?: string | null;
   source?: string;
 };
+
+/**
+ * The one name of the spellings tests give a lead's utm_source, as the
+ * worker folds them (worker/src/campaigns/sources.rs holds the whole table);
+ * anything else as typed, trimmed.
+ */
+export function sourceOf(utmSource: string | null | undefined): string | undefined {
+  if (utmSource === null || utmSource === undefined) return undefined;
+  const names: Record<string, string> = {
+    instagram: "Instagram",
+    ig: "Instagram",
+    insta: "Instagram",
+    facebook: "Facebook",
+    fb: "Facebook",
+    google: "Google",
+    whatsapp: "WhatsApp",
+    youtube: "YouTube",
+    tiktok: "TikTok",
+    email: "E-mail",
+    direto: "Direto",
+  };
+  return names[utmSource.trim().toLowerCase()] ?? utmSource.trim();
+}
 
 let serial = 0;
 
@@ -65,7 +88,7 @@ export async function insertLeads(
       utm_campaign: l.utm_campaign ?? null,
       utm_content: l.utm_content ?? null,
       utm_term: l.utm_term ?? null,
-      source: l.source ?? l.utm_source ?? "direto",
+      source: l.source ?? sourceOf(l.utm_source) ?? "Direto",
     };
   });
   await db.batch(

@@ -203,7 +203,7 @@ impl Source {
     pub fn of(arrival: &Arrival, own_host: &str) -> Self {
         if let Some(utm_source) = present(arrival.utm_source) {
             return Self {
-                name: utm_source.to_string(),
+                name: crate::campaigns::sources::canonical(utm_source),
                 referrer_host: None,
             };
         }
@@ -225,7 +225,7 @@ impl Source {
             DIRECT.to_string()
         };
         Self {
-            name,
+            name: crate::campaigns::sources::canonical(&name),
             referrer_host: host,
         }
     }
@@ -625,7 +625,7 @@ mod tests {
         assert_eq!(
             source,
             Source {
-                name: "instagram".into(),
+                name: "Instagram".into(),
                 referrer_host: None
             }
         );
@@ -636,22 +636,22 @@ mod tests {
         for (referrer, name, host) in [
             (
                 "https://l.instagram.com/?u=x",
-                "instagram",
+                "Instagram",
                 "l.instagram.com",
             ),
             (
                 "https://www.google.com.br/search?q=x",
-                "google",
+                "Google",
                 "google.com.br",
             ),
-            ("https://wa.me/", "whatsapp", "wa.me"),
-            ("android-app://com.whatsapp/", "whatsapp", "com.whatsapp"),
+            ("https://wa.me/", "WhatsApp", "wa.me"),
+            ("android-app://com.whatsapp/", "WhatsApp", "com.whatsapp"),
             (
                 "https://lm.facebook.com/l.php",
-                "facebook",
+                "Facebook",
                 "lm.facebook.com",
             ),
-            ("https://t.co/abc", "x", "t.co"),
+            ("https://t.co/abc", "X", "t.co"),
             (
                 "https://www.blogdovinho.com.br/post",
                 "blogdovinho.com.br",
@@ -689,7 +689,7 @@ mod tests {
             assert_eq!(
                 from_referrer(referrer),
                 Source {
-                    name: DIRECT.into(),
+                    name: "Direto".into(),
                     referrer_host: None
                 },
                 "{referrer:?}"
@@ -705,14 +705,14 @@ mod tests {
                 gclid: Some("abc"),
                 ..Arrival::default()
             }),
-            "google"
+            "Google"
         );
         assert_eq!(
             of(Arrival {
                 fbclid: Some("abc"),
                 ..Arrival::default()
             }),
-            "facebook"
+            "Facebook"
         );
         let instagram = "Mozilla/5.0 (iPhone) Mobile/15E148 Instagram 312.0.0.21.109";
         assert_eq!(
@@ -721,7 +721,7 @@ mod tests {
                 fbclid: Some("x"),
                 ..Arrival::default()
             }),
-            "instagram"
+            "Instagram"
         );
         let facebook = "Mozilla/5.0 (iPhone) [FBAN/FBIOS;FBAV/450.0.0.38.108]";
         assert_eq!(
@@ -729,7 +729,7 @@ mod tests {
                 user_agent: Some(facebook),
                 ..Arrival::default()
             }),
-            "facebook"
+            "Facebook"
         );
         // A referrer says more than the browser it was opened in.
         assert_eq!(
@@ -738,7 +738,7 @@ mod tests {
                 referrer: Some("https://www.google.com/"),
                 ..Arrival::default()
             }),
-            "google"
+            "Google"
         );
     }
 }

@@ -158,6 +158,12 @@ impl Day {
         later.0 - self.0
     }
 
+    /// Days since the Monday of its week (0 on a Monday, 6 on a Sunday).
+    pub fn days_since_monday(self) -> i64 {
+        // 1970-01-01 was a Thursday.
+        (self.0 + 3).rem_euclid(7)
+    }
+
     /// The first moment of the day in Brasília, in ms since the epoch.
     pub fn start_ms(self) -> i64 {
         self.0 * 86_400_000 - BRASILIA_OFFSET_MS
@@ -206,6 +212,16 @@ mod tests {
         );
         assert_eq!(super::iso(i64::MAX), None);
         assert_eq!(super::format_date(i64::MIN), "");
+    }
+
+    #[test]
+    fn a_day_knows_its_place_in_the_week() {
+        let day = |s: &str| super::Day::parse(s).unwrap().days_since_monday();
+        assert_eq!(day("2026-11-23"), 0); // a Monday
+        assert_eq!(day("2026-11-26"), 3);
+        assert_eq!(day("2026-11-29"), 6);
+        assert_eq!(day("2026-11-30"), 0);
+        assert_eq!(day("2000-01-01"), 5); // a Saturday
     }
 
     #[test]

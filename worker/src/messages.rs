@@ -93,6 +93,31 @@ pub const PERIOD_DAY_INVALID: &str = "Data inválida: use o formato aaaa-mm-dd."
 pub const PERIOD_BACKWARDS: &str = "A data inicial não pode ser depois da data final.";
 pub const PERIOD_TOO_LONG: &str = "Escolha um período de até dois anos.";
 
+// Spend ('Investimento' in 'Campanhas').
+pub const SPEND_FORBIDDEN: &str =
+    "Você não tem permissão para importar investimento. Peça a um responsável em Equipe.";
+pub const SPEND_EMPTY: &str = "O arquivo está vazio: nenhuma linha de investimento.";
+pub const SPEND_NO_HEADER: &str = "Não reconhecemos o arquivo: use as colunas data;origem;campanha;investimento \
+     (e anuncio, se quiser), ou o relatório exportado do Gerenciador de Anúncios da Meta ou do Google Ads.";
+pub const SPEND_TOO_LARGE: &str =
+    "Arquivo grande demais: importe até 50.000 linhas (5 MB) de cada vez.";
+pub const SPEND_IMPORT_NOT_FOUND: &str = "Importação não encontrada.";
+pub const SPEND_ALREADY_UNDONE: &str = "Esta importação já foi desfeita.";
+
+/// A file in another currency.
+pub fn spend_currency(code: &str) -> String {
+    format!("O arquivo está em {code}; o relatório soma reais: exporte em BRL.")
+}
+
+/// A file with lines that could not be read: nothing was imported.
+pub fn spend_bad_lines(total: usize) -> String {
+    if total == 1 {
+        "1 linha do arquivo tem erro; nada foi importado.".to_string()
+    } else {
+        format!("{total} linhas do arquivo têm erro; nada foi importado.")
+    }
+}
+
 // The team ('Equipe') and the activity ('Atividade'): owners only.
 pub const OWNERS_ONLY: &str = "Apenas os responsáveis pelo painel podem fazer isso.";
 pub const STAFF_NOT_FOUND: &str = "Conta não encontrada.";

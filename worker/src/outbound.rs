@@ -92,6 +92,16 @@ pub fn post(
 /// Sends `request` and reads its answer, giving up after `timeout` (the
 /// request is aborted then, so nothing keeps running after the caller moved on).
 pub async fn send(request: Request, timeout: Duration) -> Result<Answer, Failure> {
+    send_up_to(request, timeout, MAX_ANSWER_BYTES).await
+}
+
+/// [`send`], reading up to `max_bytes` of the answer: a page of data (Meta's
+/// spend insights) rather than an id or an error.
+pub async fn send_up_to(
+    request: Request,
+    timeout: Duration,
+    max_bytes: usize,
+) -> Result<Answer, Failure> {
     let network = |e: worker::Error| Failure::Network(e.to_string());
     let controller = AbortController::default();
     let signal = controller.signal();
@@ -107,7 +117,7 @@ pub async fn send(request: Request, timeout: Duration) -> Result<Answer, Failure
             .and_then(|h| retry_after_seconds(&h));
         // An unreadable body does not change what the status said.
         let body = match response.stream() {
-            Ok(stream) => read_up_to(stream, MAX_ANSWER_BYTES)
+            Ok(stream) => read_up_to(stream, max_bytes)
                 .await
                 .map(|(bytes, _)| String::from_utf8_lossy(&bytes).into_owned())
                 .unwrap_or_default(),

@@ -35,6 +35,8 @@ export function sessionEnded(error: unknown): boolean {
 type RequestOptions = {
   method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   body?: unknown;
+  /** A file sent as it is (a spend import), instead of a JSON body. */
+  rawBody?: Blob;
   headers?: Record<string, string>;
   signal?: AbortSignal;
   /** Send the staff access token; on 401 refresh once, then sign out. */
@@ -61,9 +63,9 @@ async function send(path: string, options: RequestOptions): Promise<Response> {
   if (token) headers.Authorization = `Bearer ${token}`;
   try {
     return await fetch(path, {
-      method: options.method ?? (options.body === undefined ? "GET" : "POST"),
+      method: options.method ?? (options.body === undefined && !options.rawBody ? "GET" : "POST"),
       headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      body: options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
       credentials: "same-origin",
       signal: options.signal,
     });

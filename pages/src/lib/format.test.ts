@@ -28,8 +28,9 @@ describe("formatDays", () => {
 
 describe("sourceName", () => {
   it("names the sources the worker tells apart, and leaves any other as it is", () => {
-    expect(sourceName("direto")).toBe("Direto (sem origem)");
-    expect(sourceName("whatsapp")).toBe("WhatsApp");
+    expect(sourceName("Direto")).toBe("Direto (sem origem)");
+    expect(sourceName("(outras)")).toBe("Outras origens");
+    expect(sourceName("WhatsApp")).toBe("WhatsApp");
     expect(sourceName("blogdovinho.com.br")).toBe("blogdovinho.com.br");
     expect(sourceName("constructor")).toBe("constructor");
   });

@@ -43,11 +43,15 @@ export function formatShortDay(day: string): string {
 }
 
 /**
- * The names of the sources the worker tells apart by where a visit came
- * from; any other source (a campaign's own utm_source, another site's host)
- * reads as it is.
+ * The worker names each source once (worker/src/campaigns/sources.rs: 'ig'
+ * and 'instagram' are 'Instagram'); these two read better with a word more.
+ * Any other source reads as it is.
  */
 const SOURCE_NAMES = new Map([
+  ["Direto", "Direto (sem origem)"],
+  // Visits past a day's limit of new lines, counted together by the worker.
+  ["(outras)", "Outras origens"],
+  // The names rows had before 0024 gave each source one name (a backup, a test's seed).
   ["direto", "Direto (sem origem)"],
   ["instagram", "Instagram"],
   ["facebook", "Facebook"],
@@ -58,11 +62,9 @@ const SOURCE_NAMES = new Map([
   ["linkedin", "LinkedIn"],
   ["x", "X"],
   ["bing", "Bing"],
-  // Visits past a day's limit of distinct sources, counted together by the worker.
-  ["(outras)", "Outras origens"],
 ]);
 
-/** A lead's or visit's source as staff read it: `instagram` → `Instagram`, `direto` → `Direto (sem origem)`. */
+/** A lead's or visit's source as staff read it: `Direto` → `Direto (sem origem)`, `(outras)` → `Outras origens`. */
 export function sourceName(source: string): string {
   return SOURCE_NAMES.get(source) ?? source;
 }

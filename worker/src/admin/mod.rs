@@ -400,7 +400,13 @@ fn list_tag(
     incident: &str,
 ) -> Option<String> {
     let changes = changes?;
-    let rights = [rights.export, rights.delete, rights.mark_sent].map(u8::from);
+    let rights = [
+        rights.export,
+        rights.delete,
+        rights.mark_sent,
+        rights.import_spend,
+    ]
+    .map(u8::from);
     let digest = Sha256::new()
         .chain_update(query)
         .chain_update([0, u8::from(crm_configured)])
@@ -688,6 +694,7 @@ mod tests {
         export: true,
         delete: true,
         mark_sent: true,
+        import_spend: true,
     };
 
     #[test]
@@ -884,7 +891,7 @@ mod tests {
                 "crm_configured": true,
                 "deliveries": [],
                 "meta_configured": false,
-                "rights": { "export": true, "delete": true, "mark_sent": true }
+                "rights": { "export": true, "delete": true, "mark_sent": true, "import_spend": true }
             })
         );
     }

@@ -316,7 +316,8 @@ impl Narrowing {
         match key {
             "de" => self.from = Day::parse(value.trim()),
             "ate" => self.to = Day::parse(value.trim()),
-            "fonte" => self.source = optional(),
+            // Any spelling of a source is its one name ('ig' is 'Instagram').
+            "fonte" => self.source = optional().map(|s| crate::campaigns::sources::canonical(&s)),
             "campanha" => self.campaign = Some(optional()),
             "anuncio" => self.content = Some(optional()),
             _ => return false,
@@ -375,21 +376,47 @@ impl Narrowing {
         self.parts().into_iter().map(|p| p.leads.1).collect()
     }
 
-    /// How many leads it covers, from the campaign report's counters: a
-    /// few rows a day of the period, where counting the leads reads every
-    /// one. Its values are [`Narrowing::daily_values`], from `?1`.
-    pub fn daily_count_sql(&self) -> String {
-        format!(
-            "SELECT coalesce(sum(leads), 0) AS n FROM campaign_daily WHERE 1{}",
-            numbered(self.parts().iter().map(|p| p.daily.0), 1)
-        )
-    }
-
-    /// What [`Narrowing::daily_count_sql`] binds, in its order.
+    /// What the conditions on `campaign_daily` bind, in their order.
     pub fn daily_values(&self) -> Vec<Bound> {
         self.parts().into_iter().map(|p| p.daily.1).collect()
     }
+
+    /// The counters and chips of a list narrowed to a period or a campaign
+    /// (one row): the leads, those sent and the possible duplicates from the
+    /// campaign report's counters, in one read; those that failed or wait for
+    /// a person, in another; those with a change waiting through the few
+    /// waiting submissions. Its values: [`Narrowing::daily_values`] from `?1`, then
+    /// [`Narrowing::values`].
+    pub fn counts_sql(&self) -> String {
+        let daily = numbered(self.parts().iter().map(|p| p.daily.0), 1);
+        let leads = self.condition(self.parts().len() + 1);
+        // A line's leads through their own index (a few hundred); a period's
+        // through the attention index's range (the few that wait).
+        let index = match self.source {
+            Some(_) => "leads_source_newest",
+            None => "leads_attention_newest",
+        };
+        format!(
+            "SELECT d.total, d.sent, d.duplicates, a.failed, a.attention, \
+               (SELECT count(*) FROM leads WHERE id IN \
+                  (SELECT lead_id FROM lead_submissions WHERE kind = 'pending'){leads}) AS pending_changes \
+             FROM (SELECT coalesce(sum(leads), 0) AS total, coalesce(sum(delivered), 0) AS sent, \
+                     coalesce(sum(duplicates), 0) AS duplicates FROM campaign_daily WHERE 1{daily}) d, \
+               (SELECT coalesce(sum(delivery_status = 'failed'), 0) AS failed, count(*) AS attention \
+                  FROM leads INDEXED BY {index} WHERE {ATTENTION}{leads}) a"
+        )
+    }
+
+    /// What [`Narrowing::counts_sql`] binds, in its order.
+    pub fn counts_values(&self) -> Vec<Bound> {
+        let mut values = self.daily_values();
+        values.extend(self.values());
+        values
+    }
 }
+
+/// A lead that waits for a person: as the partial index `leads_attention_newest` states it.
+const ATTENTION: &str = "(delivery_status = 'failed' OR update_status = 'failed')";
 
 /// A condition of a [`Narrowing`]: a column and its comparison, and the
 /// value, on `leads` and on `campaign_daily`.

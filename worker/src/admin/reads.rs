@@ -186,6 +186,7 @@ mod tests {
                 export: false,
                 delete: true,
                 mark_sent: true,
+                import_spend: false,
             },
         };
         let a = View::new(&staff, "q=maria+silva");

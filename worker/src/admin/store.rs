@@ -165,6 +165,30 @@ struct Counter {
     n: i64,
 }
 
+/// The counters of a filtered list, in one row.
+#[derive(Deserialize)]
+struct FilteredCounts {
+    total: i64,
+    sent: i64,
+    duplicates: i64,
+    failed: i64,
+    attention: i64,
+    pending_changes: i64,
+}
+
+impl From<FilteredCounts> for Counts {
+    fn from(f: FilteredCounts) -> Self {
+        Counts {
+            pending: f.total - f.sent - f.failed,
+            sent: f.sent,
+            failed: f.failed,
+            duplicates: f.duplicates,
+            attention: f.attention,
+            pending_changes: f.pending_changes,
+        }
+    }
+}
+
 /// What the list's answer depends on besides its page: whether any lead
 /// changed, and what the incident banner says.
 pub struct ListState {
@@ -216,7 +240,11 @@ pub async fn list_state(db: &D1Database) -> worker::Result<ListState> {
 }
 
 /// A page of the list, the counters, how many leads a search matches (when
-/// there is one) and the [`ListState`], in one batch. The page is read from
+/// there is one) and the [`ListState`], in one batch. The counters (and the
+/// chips' counts) are the list's: of the leads of the period and the
+/// campaign it is narrowed to, whatever status it shows; of every lead
+/// without either. (A search's matches are counted once, for its total:
+/// counting them again by status would read each match once more.) The page is read from
 /// where 'Próxima'/'Anterior' says it starts when it says so (an index
 /// seek), else by its number.
 pub async fn page_and_counts(db: &D1Database, q: &LeadQuery) -> worker::Result<ListPage> {
@@ -230,17 +258,22 @@ pub async fn page_and_counts(db: &D1Database, q: &LeadQuery) -> worker::Result<L
         }
         None => narrowed(db, &q.page_sql(), &[&term, &PAGE_SIZE, &q.offset()], q),
     };
-    let mut statements = vec![page, db.prepare(COUNTS_SQL)];
-    statements.extend(state_statements(db));
-    if q.counted_daily() {
+    let counts = if q.is_narrowed() {
         let values: Vec<_> = q
             .narrowing
-            .daily_values()
+            .counts_values()
             .iter()
             .map(Param::value)
             .collect();
-        statements.push(db::bind(db, &q.narrowing.daily_count_sql(), &values));
-    } else if term.is_some() || q.is_narrowed() {
+        db::bind(db, &q.narrowing.counts_sql(), &values)
+    } else {
+        db.prepare(COUNTS_SQL)
+    };
+    let mut statements = vec![page, counts];
+    statements.extend(state_statements(db));
+    // A narrowed list of every status is as long as its counters say (read
+    // above from the report's rows); any other narrowed or searched list is counted.
+    if !q.counted_daily() && (term.is_some() || q.is_narrowed()) {
         statements.push(narrowed(db, &q.count_sql(), &[&term], q));
     }
     let results = db::batch(db, statements).await?;
@@ -249,7 +282,17 @@ pub async fn page_and_counts(db: &D1Database, q: &LeadQuery) -> worker::Result<L
         leads.reverse();
     }
     let mut counts = Counts::default();
-    for c in db::rows::<Counter>(&results, 1)? {
+    let filtered = q.is_narrowed();
+    if filtered {
+        counts = db::first_row::<FilteredCounts>(&results, 1)?
+            .map(Counts::from)
+            .unwrap_or_default();
+    }
+    let counters = match filtered {
+        true => Vec::new(),
+        false => db::rows::<Counter>(&results, 1)?,
+    };
+    for c in counters {
         match c.name.as_str() {
             "sent" => counts.sent = c.n,
             "failed" => counts.failed = c.n,

@@ -25,7 +25,9 @@ pub struct Staff {
 }
 
 /// What an owner may take away from a colleague: 'Exportar CSV', 'Excluir'
-/// and 'Marcar Enviado' (with its 'Desfazer'). Owners always have them. The
+/// and 'Marcar Enviado' (with its 'Desfazer'); and what an owner may give
+/// one: 'Importar investimento' (campaigns' spend, 0024). Owners always
+/// have them. The
 /// panel shows only the buttons a person may use (`rights` in the leads'
 /// answers); the endpoints refuse the others with 403 all the same.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -33,6 +35,7 @@ pub struct Rights {
     pub export: bool,
     pub delete: bool,
     pub mark_sent: bool,
+    pub import_spend: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -94,6 +97,7 @@ pub async fn require_session(req: &Request, env: &Env) -> ApiResult<Staff> {
                     export: owner || row.can_export == 1,
                     delete: owner || row.can_delete == 1,
                     mark_sent: owner || row.can_mark_sent == 1,
+                    import_spend: owner || row.can_import_spend == 1,
                 },
             })
         }

@@ -187,8 +187,8 @@ const REVOKE_USER_SESSIONS_FROM: &str = concat!(
 
 /// The session behind an access token, if it may still act.
 const LIVE_SESSION: &str = concat!(
-    "SELECT s.user_id, u.email, u.role, u.approved_at, u.can_export, u.can_delete, u.can_mark_sent \
-     FROM staff_sessions s \
+    "SELECT s.user_id, u.email, u.role, u.approved_at, u.can_export, u.can_delete, u.can_mark_sent, \
+       u.can_import_spend FROM staff_sessions s \
      JOIN staff_users u ON u.id = s.user_id WHERE s.id = ?1 AND ",
     may_act!("s", "u", "?2")
 );
@@ -256,6 +256,7 @@ pub struct LiveSessionRow {
     pub can_export: i64,
     pub can_delete: i64,
     pub can_mark_sent: i64,
+    pub can_import_spend: i64,
 }
 
 pub fn find_user(db: &D1Database, email: &str) -> D1PreparedStatement {

@@ -1,10 +1,14 @@
-//! 'Campanhas': which campaign and which ad bring visits and leads. Visits
-//! are counted as the pages are served (`visits`); the report of a period
-//! (`GET /api/campaigns?de=&ate=`) and its CSV (`/api/campaigns/export.csv`)
-//! are for every staff member.
+//! 'Campanhas': which campaign and which ad bring visits and leads, and at
+//! what cost. Visits are counted as the pages are served (`visits`), under
+//! one name per source (`sources`); the report of a period beside the one
+//! before it (`GET /api/campaigns?de=&ate=`) and its CSV, a row per day and
+//! line (`/api/campaigns/export.csv`), are for every staff member; spend is
+//! imported by owners and those they let (`/api/campaigns/spend`, `spend`).
 
 mod export;
 mod report;
+pub mod sources;
+pub mod spend;
 pub mod visits;
 
 use worker::{Env, Method, Request, Response};
@@ -13,13 +17,22 @@ use crate::auth::guard;
 use crate::dates::Day;
 use crate::http::{self, ApiError, ApiResult};
 use crate::{config, messages, platform};
-use report::{Period, Report};
+use report::Period;
 
-pub async fn route(req: Request, env: &Env, path: &str) -> ApiResult<Response> {
-    guard::require_staff(&req, env).await?;
-    let csv = match path {
-        "/api/campaigns" => false,
-        "/api/campaigns/export.csv" => true,
+pub async fn route(mut req: Request, env: &Env, path: &str) -> ApiResult<Response> {
+    let staff = guard::require_staff(&req, env).await?;
+    let segments: Vec<&str> = path
+        .trim_start_matches("/api/campaigns")
+        .split('/')
+        .filter(|s| !s.is_empty())
+        .collect();
+    let csv = match segments.as_slice() {
+        [] => false,
+        ["export.csv"] => true,
+        ["spend", rest @ ..] => {
+            let db = config::database(env)?;
+            return spend::route(&mut req, &db, &staff, rest).await;
+        }
         _ => return Err(ApiError::NotFound(messages::NOT_FOUND.into())),
     };
     if req.method() != Method::Get {
@@ -33,13 +46,14 @@ pub async fn route(req: Request, env: &Env, path: &str) -> ApiResult<Response> {
     };
     let today = Day::in_brasilia(platform::now_ms());
     let period = Period::parse(param("de").as_deref(), param("ate").as_deref(), today)?;
-    let (report, rows_read) = report::read(&config::database(env)?, period, today).await?;
-    let response = if csv {
-        csv_file(&report)?
-    } else {
-        // `{"success": true}` and the report's members.
-        http::success(&report)?
-    };
+    let db = config::database(env)?;
+    if csv {
+        let lines = report::read_days(&db, period).await?;
+        return csv_file(&export::file(&lines), period);
+    }
+    let (report, rows_read) = report::read(&db, period, today).await?;
+    // `{"success": true}` and the report's members.
+    let response = http::success(&report)?;
     // What the report cost in D1 rows, for `make bench` (staff only see it).
     response
         .headers()
@@ -47,12 +61,9 @@ pub async fn route(req: Request, env: &Env, path: &str) -> ApiResult<Response> {
     Ok(response)
 }
 
-fn csv_file(report: &Report) -> worker::Result<Response> {
-    let response = http::text(200, "text/csv; charset=utf-8", export::file(report));
-    let name = format!(
-        "campanhas-{}-a-{}.csv",
-        report.period.from, report.period.to
-    );
+fn csv_file(body: &str, period: Period) -> ApiResult<Response> {
+    let response = http::text(200, "text/csv; charset=utf-8", body);
+    let name = format!("campanhas-{}-a-{}.csv", period.from, period.to);
     response.headers().set(
         "Content-Disposition",
         &format!("attachment; filename=\"{name}\""),

@@ -1,17 +1,21 @@
-//! The campaign report of a period: visits beside leads per source,
-//! campaign and ad, and the leads of each day by source. Read from the
-//! counters kept per Brasília day and campaign (`campaign_daily`), never
-//! from the leads or the visits themselves, so a month costs a row a day
-//! and campaign; and the days a visit limit was reached (`visits`), with
-//! what it left out of the lines.
+//! The campaign report of a period: visits beside leads and spend per
+//! platform, source, campaign and ad, each beside the period of the same
+//! length before it, and the leads of each day by source. Read from the
+//! counters, never from the leads or the visits themselves: whole weeks
+//! from the weekly sums (`campaign_weekly`, `spend_weekly`), the days at the
+//! period's edges from the daily rows (`campaign_daily`, `campaign_spend`),
+//! the chart from `source_daily`; so a month beside the month before costs
+//! a few rows a campaign. And the days a visit limit was reached
+//! (`visits`), with what it left out of the lines.
 
 use std::collections::{BTreeMap, HashMap};
 
 use serde::{Deserialize, Serialize};
 
+use super::sources::{self, Platform};
 use super::visits::OVERFLOW;
 use crate::dates::Day;
-use crate::db::{self, D1Database, query};
+use crate::db::{self, D1Database, D1PreparedStatement, D1Result, query};
 use crate::http::{ApiError, FieldErrors};
 use crate::messages;
 
@@ -70,23 +74,99 @@ impl Period {
     }
 }
 
-/// A period's counters, a row a day and campaign.
-const PERIOD_SQL: &str = "SELECT day, source, campaign, content, visits, leads, delivered, duplicates \
+/// A first and a last day.
+type Days = (Day, Day);
+
+impl Period {
+    /// The period of the same length just before it: what the report sets it beside.
+    pub fn previous(self) -> Self {
+        let length = self.from.days_until(self.to) + 1;
+        Self {
+            from: self.from.plus(-length),
+            to: self.from.plus(-1),
+        }
+    }
+
+    /// The whole weeks (Monday to Sunday) inside it, as their first and last
+    /// Mondays, and the days at its edges outside them: a long period is
+    /// read from the weekly sums and its edges from the daily rows.
+    fn split(self) -> (Option<Days>, Vec<Days>) {
+        let first_monday = match self.from.days_since_monday() {
+            0 => self.from,
+            n => self.from.plus(7 - n),
+        };
+        let last_sunday = self.to.plus(-((self.to.days_since_monday() + 1) % 7));
+        if first_monday.plus(6) > last_sunday {
+            return (None, vec![(self.from, self.to)]);
+        }
+        let mut edges = Vec::new();
+        if self.from < first_monday {
+            edges.push((self.from, first_monday.plus(-1)));
+        }
+        if last_sunday < self.to {
+            edges.push((last_sunday.plus(1), self.to));
+        }
+        (Some((first_monday, last_sunday.plus(-6))), edges)
+    }
+}
+
+/// The lines' sums of whole weeks (`?1`, `?2`: their Mondays).
+const WEEKS_SQL: &str = "SELECT source, campaign, content, visits, leads, delivered, duplicates, meta_sent \
+     FROM campaign_weekly WHERE week BETWEEN ?1 AND ?2";
+/// The lines of days (`?1` to `?2`).
+const DAYS_SQL: &str = "SELECT source, campaign, content, visits, leads, delivered, duplicates, meta_sent \
      FROM campaign_daily WHERE day BETWEEN ?1 AND ?2";
+/// The spend of whole weeks, and of days.
+const SPEND_WEEKS_SQL: &str = "SELECT source, campaign, content, campaign_id, content_id, cents, n \
+     FROM spend_weekly WHERE week BETWEEN ?1 AND ?2 AND n > 0";
+const SPEND_DAYS_SQL: &str = "SELECT source, campaign, content, campaign_id, content_id, cents, \
+       1 AS n FROM campaign_spend WHERE day BETWEEN ?1 AND ?2";
+/// Each day's visits and leads by source: the chart.
+const CHART_SQL: &str =
+    "SELECT day, source, visits, leads FROM source_daily WHERE day BETWEEN ?1 AND ?2";
 /// The first day anything was counted: the start of 'Todo o lançamento'.
 const FIRST_DAY_SQL: &str = "SELECT min(day) AS day FROM campaign_daily";
 /// The period's visits left uncounted by their network's limit, a row a day.
 const UNCOUNTED_SQL: &str = "SELECT day, n FROM visits_uncounted WHERE day BETWEEN ?1 AND ?2";
 
-/// One day's counters of one campaign.
-#[derive(Debug, Deserialize)]
-struct DayRow {
+/// The CSV's rows: a period's lines and spend day by day.
+const CSV_DAYS_SQL: &str = "SELECT day, source, campaign, content, visits, leads, delivered, duplicates, meta_sent \
+     FROM campaign_daily WHERE day BETWEEN ?1 AND ?2";
+const CSV_SPEND_SQL: &str = "SELECT day, source, campaign, content, campaign_id, content_id, cents, \
+       1 AS n FROM campaign_spend WHERE day BETWEEN ?1 AND ?2";
+
+/// A line's figures in some days.
+#[derive(Debug, Clone, Deserialize)]
+struct LineRow {
+    #[serde(default)]
     day: String,
     source: String,
     campaign: String,
     content: String,
     #[serde(flatten)]
     figures: Figures,
+}
+
+/// A line's spend in some days.
+#[derive(Debug, Clone, Deserialize)]
+struct SpendRow {
+    #[serde(default)]
+    day: String,
+    source: String,
+    campaign: String,
+    content: String,
+    campaign_id: String,
+    content_id: String,
+    cents: i64,
+    n: i64,
+}
+
+#[derive(Debug, Deserialize)]
+struct ChartRow {
+    day: String,
+    source: String,
+    visits: i64,
+    leads: i64,
 }
 
 #[derive(Debug, Deserialize)]
@@ -109,6 +189,9 @@ pub struct Figures {
     pub delivered: i64,
     /// Leads marked 'Possível duplicado'.
     pub duplicates: i64,
+    /// Leads whose event reached Meta's Conversions API (0025).
+    #[serde(default)]
+    pub meta_sent: i64,
 }
 
 impl Figures {
@@ -117,6 +200,7 @@ impl Figures {
         self.leads += other.leads;
         self.delivered += other.delivered;
         self.duplicates += other.duplicates;
+        self.meta_sent += other.meta_sent;
     }
 
     fn is_empty(&self) -> bool {
@@ -124,15 +208,53 @@ impl Figures {
     }
 }
 
-/// A line of the report: a source, a campaign and an ad (empty when the
-/// visits and leads carried none), and its figures.
+/// A line's figures and what it spent (in cents; `None`: no spend known).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Costed {
+    #[serde(flatten)]
+    pub figures: Figures,
+    pub spend: Option<i64>,
+}
+
+impl Costed {
+    fn add(&mut self, other: &Costed) {
+        self.figures.add(&other.figures);
+        self.add_spend(other.spend);
+    }
+
+    fn add_spend(&mut self, cents: Option<i64>) {
+        if let Some(cents) = cents {
+            self.spend = Some(self.spend.unwrap_or(0) + cents);
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.figures.is_empty() && self.spend.is_none()
+    }
+}
+
+/// A line of the report: its platform, a source, a campaign and an ad
+/// (empty when the visits and leads carried none), its figures and spend in
+/// the period, and the same in the period before.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Line {
+    pub platform: Platform,
     pub source: String,
     pub campaign: String,
     pub content: String,
     #[serde(flatten)]
-    pub figures: Figures,
+    pub now: Costed,
+    pub previous: Costed,
+}
+
+/// Spend of the period that matched no line's campaign: its name is not
+/// what the links carry (`utm_campaign`), or its ads brought nobody.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Unmatched {
+    pub source: String,
+    pub campaign: String,
+    pub content: String,
+    pub spend: i64,
 }
 
 /// One day of the chart: its visits and its leads by source.
@@ -154,40 +276,223 @@ pub struct DayLimit {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Span {
+    pub from: String,
+    pub to: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct PeriodAnswer {
     pub from: String,
     pub to: String,
     pub today: String,
     pub first_day: Option<String>,
+    /// The period of the same length before it, which each figure is set beside.
+    pub previous: Span,
 }
 
 /// The whole report, as the panel reads it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Report {
     pub period: PeriodAnswer,
-    pub totals: Figures,
+    pub totals: Costed,
+    pub previous_totals: Costed,
     /// Every day of the period, in order.
     pub days: Vec<DayFigures>,
     /// Every source of the period, the most leads (then visits) first.
     pub sources: Vec<String>,
-    /// The lines, by their source's place, then the most leads and visits.
+    /// The lines, by their platform's and source's place, then the most leads and visits.
     pub rows: Vec<Line>,
+    /// The period's spend that matched no line.
+    pub unmatched: Vec<Unmatched>,
     /// The days of the period a visit limit was reached, in order.
     pub limits: Vec<DayLimit>,
 }
 
 type Key = (String, String, String);
 
-/// Adds up the counters' rows per line and per day.
-fn assemble(
-    period: Period,
-    today: Day,
-    first_day: Option<String>,
-    rows: Vec<DayRow>,
-    uncounted: Vec<UncountedRow>,
-) -> Report {
-    let limits = limits_of(&rows, uncounted);
+/// Names compared as staff type them: without case or surrounding spaces.
+fn same_name(a: &str, b: &str) -> bool {
+    a.trim().to_lowercase() == b.trim().to_lowercase()
+}
+
+/// Where a line of spend goes: the line its campaign (and ad) names, by
+/// name or by id, among the lines of its source, or of its platform's when
+/// it names the platform whole ('Meta'); `None` when no line has its campaign.
+///
+/// A campaign Meta spent on whole whose leads came through one placement
+/// only goes to that source's line; through several, it stays under 'Meta',
+/// counted in the platform's total and cost per lead: splitting it between
+/// them would be a guess.
+fn resolve(spend: &SpendRow, lines: &[&Key]) -> Option<Key> {
+    let whole = sources::whole_platform(&spend.source);
+    let of_source = |line: &&&Key| match whole {
+        Some(p) => sources::platform(&line.0) == p,
+        None => line.0 == spend.source,
+    };
+    let campaign_matches = |line: &&&Key| {
+        same_name(&line.1, &spend.campaign)
+            || (!spend.campaign_id.is_empty() && line.1 == spend.campaign_id)
+    };
+    let ad_matches = |line: &&&Key| {
+        same_name(&line.2, &spend.content)
+            || (!spend.content_id.is_empty() && line.2 == spend.content_id)
+    };
+    let campaign_lines: Vec<&&Key> = lines
+        .iter()
+        .filter(of_source)
+        .filter(campaign_matches)
+        .collect();
+    let first = campaign_lines.first()?;
+    let one_source = campaign_lines.iter().all(|l| l.0 == first.0);
+    let source = if one_source {
+        first.0.clone()
+    } else {
+        spend.source.clone()
+    };
+    let content = campaign_lines
+        .iter()
+        .find(|l| l.0 == source && ad_matches(l))
+        .map_or_else(|| spend.content.clone(), |l| l.2.clone());
+    Some((source, first.1.clone(), content))
+}
+
+/// The figures of each line in `rows`.
+fn lines_of(rows: Vec<LineRow>) -> HashMap<Key, Figures> {
     let mut lines: HashMap<Key, Figures> = HashMap::new();
+    for row in rows {
+        lines
+            .entry((row.source, row.campaign, row.content))
+            .or_default()
+            .add(&row.figures);
+    }
+    lines
+}
+
+/// Everything the report reads, before it is added up.
+struct Read {
+    now: Vec<LineRow>,
+    before: Vec<LineRow>,
+    spend_now: Vec<SpendRow>,
+    spend_before: Vec<SpendRow>,
+    chart: Vec<ChartRow>,
+    first_day: Option<String>,
+    uncounted: Vec<UncountedRow>,
+}
+
+/// Adds up the rows per line, sets spend on the lines its names match, and
+/// each line beside the period before.
+fn assemble(period: Period, today: Day, read: Read) -> Report {
+    let now = lines_of(read.now);
+    let before = lines_of(read.before);
+    let known: Vec<&Key> = now.keys().chain(before.keys()).collect();
+    let mut unmatched: Vec<Unmatched> = Vec::new();
+    let mut spend_now: HashMap<Key, i64> = HashMap::new();
+    let mut spend_before: HashMap<Key, i64> = HashMap::new();
+    for (rows, into, list) in [
+        (&read.spend_now, &mut spend_now, true),
+        (&read.spend_before, &mut spend_before, false),
+    ] {
+        for row in rows.iter().filter(|r| r.n > 0) {
+            let key = resolve(row, &known).unwrap_or_else(|| {
+                (
+                    row.source.clone(),
+                    row.campaign.clone(),
+                    row.content.clone(),
+                )
+            });
+            if list && resolve(row, &known).is_none() {
+                match unmatched.iter_mut().find(|u| {
+                    (&u.source, &u.campaign, &u.content)
+                        == (&row.source, &row.campaign, &row.content)
+                }) {
+                    Some(u) => u.spend += row.cents,
+                    None => unmatched.push(Unmatched {
+                        source: row.source.clone(),
+                        campaign: row.campaign.clone(),
+                        content: row.content.clone(),
+                        spend: row.cents,
+                    }),
+                }
+            }
+            *into.entry(key).or_default() += row.cents;
+        }
+    }
+    let mut keys: Vec<Key> = now
+        .keys()
+        .chain(before.keys())
+        .chain(spend_now.keys())
+        .chain(spend_before.keys())
+        .cloned()
+        .collect();
+    keys.sort();
+    keys.dedup();
+    let mut totals = Costed::default();
+    let mut previous_totals = Costed::default();
+    let mut lines: Vec<Line> = keys
+        .into_iter()
+        .map(|key| {
+            let line = Line {
+                platform: sources::platform(&key.0),
+                now: Costed {
+                    figures: now.get(&key).copied().unwrap_or_default(),
+                    spend: spend_now.get(&key).copied(),
+                },
+                previous: Costed {
+                    figures: before.get(&key).copied().unwrap_or_default(),
+                    spend: spend_before.get(&key).copied(),
+                },
+                source: key.0,
+                campaign: key.1,
+                content: key.2,
+            };
+            totals.add(&line.now);
+            previous_totals.add(&line.previous);
+            line
+        })
+        .filter(|l| !l.now.is_empty() || !l.previous.is_empty())
+        .collect();
+
+    let mut per_source: HashMap<&str, Figures> = HashMap::new();
+    // A handful of platforms: a list is enough.
+    let mut per_platform: Vec<(Platform, Figures)> = Vec::new();
+    for line in &lines {
+        per_source
+            .entry(&line.source)
+            .or_default()
+            .add(&line.now.figures);
+        match per_platform.iter_mut().find(|(p, _)| *p == line.platform) {
+            Some((_, figures)) => figures.add(&line.now.figures),
+            None => per_platform.push((line.platform, line.now.figures)),
+        }
+    }
+    let weight = |platform: Platform| {
+        per_platform
+            .iter()
+            .find(|(p, _)| *p == platform)
+            .map_or((0, 0), |(_, f)| (f.leads, f.visits))
+    };
+    let mut sources: Vec<(&str, Figures)> = per_source.into_iter().collect();
+    sources.sort_by(|(a, fa), (b, fb)| {
+        (fb.leads, fb.visits)
+            .cmp(&(fa.leads, fa.visits))
+            .then(a.cmp(b))
+    });
+    let sources: Vec<String> = sources.into_iter().map(|(s, _)| s.to_string()).collect();
+    let place = |source: &str| sources.iter().position(|s| s == source);
+    lines.sort_by(|a, b| {
+        weight(b.platform)
+            .cmp(&weight(a.platform))
+            .then(a.platform.cmp(&b.platform))
+            .then(place(&a.source).cmp(&place(&b.source)))
+            .then(
+                (b.now.figures.leads, b.now.figures.visits)
+                    .cmp(&(a.now.figures.leads, a.now.figures.visits)),
+            )
+            .then_with(|| (&a.campaign, &a.content).cmp(&(&b.campaign, &b.content)))
+    });
+    unmatched.sort_by(|a, b| b.spend.cmp(&a.spend).then(a.campaign.cmp(&b.campaign)));
+
     let mut days: BTreeMap<String, DayFigures> = period
         .days()
         .map(|d| {
@@ -202,110 +507,202 @@ fn assemble(
             )
         })
         .collect();
-    for row in rows {
+    let mut limits: BTreeMap<String, DayLimit> = BTreeMap::new();
+    for row in &read.chart {
         if let Some(d) = days.get_mut(&row.day) {
-            d.visits += row.figures.visits;
-            if row.figures.leads != 0 {
-                *d.leads.entry(row.source.clone()).or_default() += row.figures.leads;
+            d.visits += row.visits;
+            if row.leads != 0 {
+                *d.leads.entry(row.source.clone()).or_default() += row.leads;
             }
         }
-        lines
-            .entry((row.source, row.campaign, row.content))
-            .or_default()
-            .add(&row.figures);
+        if row.source == OVERFLOW && row.visits > 0 {
+            limits
+                .entry(row.day.clone())
+                .or_insert_with(|| DayLimit {
+                    day: row.day.clone(),
+                    overflow: 0,
+                    uncounted: 0,
+                })
+                .overflow += row.visits;
+        }
     }
-    lines.retain(|_, f| !f.is_empty());
-
-    let mut totals = Figures::default();
-    let mut per_source: HashMap<&str, Figures> = HashMap::new();
-    for ((source, _, _), figures) in &lines {
-        totals.add(figures);
-        per_source.entry(source).or_default().add(figures);
+    for row in &read.uncounted {
+        limits
+            .entry(row.day.clone())
+            .or_insert_with(|| DayLimit {
+                day: row.day.clone(),
+                overflow: 0,
+                uncounted: 0,
+            })
+            .uncounted += row.n;
     }
-    let mut sources: Vec<(&str, Figures)> = per_source.into_iter().collect();
-    sources.sort_by(|(a, fa), (b, fb)| {
-        (fb.leads, fb.visits)
-            .cmp(&(fa.leads, fa.visits))
-            .then(a.cmp(b))
-    });
-    let sources: Vec<String> = sources.into_iter().map(|(s, _)| s.to_string()).collect();
-    let place = |source: &str| sources.iter().position(|s| s == source);
-
-    let mut lines: Vec<Line> = lines
-        .into_iter()
-        .map(|((source, campaign, content), figures)| Line {
-            source,
-            campaign,
-            content,
-            figures,
-        })
-        .collect();
-    lines.sort_by(|a, b| {
-        place(&a.source)
-            .cmp(&place(&b.source))
-            .then((b.figures.leads, b.figures.visits).cmp(&(a.figures.leads, a.figures.visits)))
-            .then_with(|| (&a.campaign, &a.content).cmp(&(&b.campaign, &b.content)))
-    });
+    let previous = period.previous();
     Report {
         period: PeriodAnswer {
             from: period.from.to_string(),
             to: period.to.to_string(),
             today: today.to_string(),
-            first_day,
+            first_day: read.first_day,
+            previous: Span {
+                from: previous.from.to_string(),
+                to: previous.to.to_string(),
+            },
         },
         totals,
+        previous_totals,
         days: days.into_values().collect(),
         sources,
         rows: lines,
-        limits,
+        unmatched,
+        limits: limits
+            .into_values()
+            .filter(|d| d.overflow > 0 || d.uncounted > 0)
+            .collect(),
     }
 }
 
-/// The days a limit left visits out of their lines: those counted on the
-/// day's [`OVERFLOW`] row, and those not counted.
-fn limits_of(rows: &[DayRow], uncounted: Vec<UncountedRow>) -> Vec<DayLimit> {
-    let mut days: BTreeMap<&str, DayLimit> = BTreeMap::new();
-    let day = |d: &str| DayLimit {
-        day: d.to_string(),
-        overflow: 0,
-        uncounted: 0,
-    };
-    for row in rows {
-        if row.source == OVERFLOW && row.campaign.is_empty() && row.content.is_empty() {
-            days.entry(&row.day)
-                .or_insert_with(|| day(&row.day))
-                .overflow += row.figures.visits;
-        }
+/// The statements that read a period's lines (or spend): its whole weeks
+/// from `weeks_sql`, its edges' days from `days_sql`; `count` of them.
+fn span_statements(
+    db: &D1Database,
+    period: Period,
+    weeks_sql: &str,
+    days_sql: &str,
+) -> Vec<D1PreparedStatement> {
+    let (weeks, edges) = period.split();
+    let mut statements = Vec::new();
+    if let Some((first, last)) = weeks {
+        statements.push(query!(db, weeks_sql, first.to_string(), last.to_string()));
     }
-    for row in &uncounted {
-        days.entry(&row.day)
-            .or_insert_with(|| day(&row.day))
-            .uncounted += row.n;
+    for (from, to) in edges {
+        statements.push(query!(db, days_sql, from.to_string(), to.to_string()));
     }
-    days.into_values()
-        .filter(|d| d.overflow > 0 || d.uncounted > 0)
-        .collect()
+    statements
 }
 
-/// The report of `period`, and the D1 rows it read.
+/// The rows of statements `range` of a batch, one after the other.
+fn rows_in<T: serde::de::DeserializeOwned>(
+    results: &[D1Result],
+    range: std::ops::Range<usize>,
+) -> worker::Result<Vec<T>> {
+    let mut rows = Vec::new();
+    for i in range {
+        rows.extend(db::rows::<T>(results, i)?);
+    }
+    Ok(rows)
+}
+
+/// The report of `period` beside the period before, and the D1 rows it read.
 pub async fn read(db: &D1Database, period: Period, today: Day) -> worker::Result<(Report, usize)> {
+    let (from, to) = (period.from.to_string(), period.to.to_string());
+    let previous = period.previous();
+    let mut statements = vec![
+        query!(db, CHART_SQL, from, to),
+        db.prepare(FIRST_DAY_SQL),
+        query!(db, UNCOUNTED_SQL, from, to),
+    ];
+    let mut ranges = Vec::new();
+    for (span, weeks, days) in [
+        (period, WEEKS_SQL, DAYS_SQL),
+        (previous, WEEKS_SQL, DAYS_SQL),
+        (period, SPEND_WEEKS_SQL, SPEND_DAYS_SQL),
+        (previous, SPEND_WEEKS_SQL, SPEND_DAYS_SQL),
+    ] {
+        let start = statements.len();
+        statements.extend(span_statements(db, span, weeks, days));
+        ranges.push(start..statements.len());
+    }
+    let results = db::batch(db, statements).await?;
+    let read = Read {
+        chart: db::rows(&results, 0)?,
+        first_day: db::first_row::<FirstDay>(&results, 1)?.and_then(|f| f.day),
+        uncounted: db::rows(&results, 2)?,
+        now: rows_in(&results, ranges[0].clone())?,
+        before: rows_in(&results, ranges[1].clone())?,
+        spend_now: rows_in(&results, ranges[2].clone())?,
+        spend_before: rows_in(&results, ranges[3].clone())?,
+    };
+    Ok((assemble(period, today, read), db::cost(&results).read))
+}
+
+/// A line of one day, for the CSV.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DayLine {
+    pub day: String,
+    pub platform: Platform,
+    pub source: String,
+    pub campaign: String,
+    pub content: String,
+    pub figures: Figures,
+    pub spend: Option<i64>,
+}
+
+/// Each day's lines of `period` with their spend, matched as the report
+/// matches it: the CSV, a row per day and line.
+pub async fn read_days(db: &D1Database, period: Period) -> worker::Result<Vec<DayLine>> {
     let (from, to) = (period.from.to_string(), period.to.to_string());
     let results = db::batch(
         db,
         vec![
-            query!(db, PERIOD_SQL, from, to),
-            db.prepare(FIRST_DAY_SQL),
-            query!(db, UNCOUNTED_SQL, from, to),
+            query!(db, CSV_DAYS_SQL, from, to),
+            query!(db, CSV_SPEND_SQL, from, to),
         ],
     )
     .await?;
-    let rows = db::rows::<DayRow>(&results, 0)?;
-    let first_day = db::first_row::<FirstDay>(&results, 1)?.and_then(|f| f.day);
-    let uncounted = db::rows::<UncountedRow>(&results, 2)?;
-    Ok((
-        assemble(period, today, first_day, rows, uncounted),
-        db::cost(&results).read,
-    ))
+    let lines: Vec<LineRow> = db::rows(&results, 0)?;
+    let spend: Vec<SpendRow> = db::rows(&results, 1)?;
+    Ok(day_lines(lines, spend))
+}
+
+fn day_lines(lines: Vec<LineRow>, spend: Vec<SpendRow>) -> Vec<DayLine> {
+    let keys: Vec<Key> = lines
+        .iter()
+        .map(|l| (l.source.clone(), l.campaign.clone(), l.content.clone()))
+        .collect();
+    let known: Vec<&Key> = keys.iter().collect();
+    let mut out: HashMap<(String, Key), (Figures, Option<i64>)> = HashMap::new();
+    for line in lines {
+        let entry = out
+            .entry((line.day, (line.source, line.campaign, line.content)))
+            .or_default();
+        entry.0.add(&line.figures);
+    }
+    for row in &spend {
+        let key = resolve(row, &known).unwrap_or_else(|| {
+            (
+                row.source.clone(),
+                row.campaign.clone(),
+                row.content.clone(),
+            )
+        });
+        let entry = out.entry((row.day.clone(), key)).or_default();
+        entry.1 = Some(entry.1.unwrap_or(0) + row.cents);
+    }
+    let mut rows: Vec<DayLine> = out
+        .into_iter()
+        .filter(|(_, (f, s))| !f.is_empty() || s.is_some())
+        .map(
+            |((day, (source, campaign, content)), (figures, spend))| DayLine {
+                day,
+                platform: sources::platform(&source),
+                source,
+                campaign,
+                content,
+                figures,
+                spend,
+            },
+        )
+        .collect();
+    rows.sort_by(|a, b| {
+        (&a.day, a.platform, &a.source, &a.campaign, &a.content).cmp(&(
+            &b.day,
+            b.platform,
+            &b.source,
+            &b.campaign,
+            &b.content,
+        ))
+    });
+    rows
 }
 
 #[cfg(test)]
@@ -365,16 +762,9 @@ mod tests {
         assert!(Period::parse(Some("2024-11-26"), Some("2026-11-26"), today).is_ok());
     }
 
-    fn row(
-        day: &str,
-        source: &str,
-        campaign: &str,
-        content: &str,
-        visits: i64,
-        leads: i64,
-    ) -> DayRow {
-        DayRow {
-            day: day.into(),
+    fn line(source: &str, campaign: &str, content: &str, visits: i64, leads: i64) -> LineRow {
+        LineRow {
+            day: String::new(),
             source: source.into(),
             campaign: campaign.into(),
             content: content.into(),
@@ -383,124 +773,269 @@ mod tests {
                 leads,
                 delivered: leads / 2,
                 duplicates: 0,
+                meta_sent: leads / 2,
             },
         }
     }
 
+    fn spend(source: &str, campaign: &str, content: &str, cents: i64) -> SpendRow {
+        SpendRow {
+            day: String::new(),
+            source: source.into(),
+            campaign: campaign.into(),
+            content: content.into(),
+            campaign_id: String::new(),
+            content_id: String::new(),
+            cents,
+            n: 1,
+        }
+    }
+
+    fn nothing() -> Read {
+        Read {
+            now: vec![],
+            before: vec![],
+            spend_now: vec![],
+            spend_before: vec![],
+            chart: vec![],
+            first_day: None,
+            uncounted: vec![],
+        }
+    }
+
+    fn period(from: &str, to: &str) -> Period {
+        Period {
+            from: day(from),
+            to: day(to),
+        }
+    }
+
     #[test]
-    fn visits_and_leads_of_a_campaign_meet_on_one_line_and_every_day_is_listed() {
-        let period = Period {
-            from: day("2026-11-24"),
-            to: day("2026-11-26"),
-        };
-        let report = assemble(
-            period,
-            day("2026-11-26"),
-            Some("2026-10-01".into()),
-            vec![
-                row("2026-11-24", "instagram", "lancamento", "video-1", 3, 0),
-                row("2026-11-26", "instagram", "lancamento", "video-1", 2, 2),
-                row("2026-11-26", "direto", "", "", 7, 0),
-                row("2026-11-25", "google", "busca", "", 0, 3),
-                // A lead deleted since: nothing left to show.
-                row("2026-11-25", "facebook", "x", "", 0, 0),
-            ],
-            vec![],
-        );
+    fn a_period_is_read_in_whole_weeks_and_the_days_at_its_edges() {
+        // Thursday 2026-10-29 to Thursday 2026-11-26.
+        let (weeks, edges) = period("2026-10-29", "2026-11-26").split();
+        assert_eq!(weeks, Some((day("2026-11-02"), day("2026-11-16"))));
         assert_eq!(
-            report.rows,
-            vec![
-                Line {
-                    source: "google".into(),
-                    campaign: "busca".into(),
-                    content: "".into(),
-                    figures: Figures {
-                        visits: 0,
-                        leads: 3,
-                        delivered: 1,
-                        duplicates: 0
-                    }
-                },
-                Line {
-                    source: "instagram".into(),
-                    campaign: "lancamento".into(),
-                    content: "video-1".into(),
-                    figures: Figures {
-                        visits: 5,
-                        leads: 2,
-                        delivered: 1,
-                        duplicates: 0
-                    }
-                },
-                Line {
-                    source: "direto".into(),
-                    campaign: "".into(),
-                    content: "".into(),
-                    figures: Figures {
-                        visits: 7,
-                        leads: 0,
-                        delivered: 0,
-                        duplicates: 0
-                    }
-                },
-            ]
-        );
-        assert_eq!(report.sources, ["google", "instagram", "direto"]);
-        assert_eq!(
-            report.totals,
-            Figures {
-                visits: 12,
-                leads: 5,
-                delivered: 2,
-                duplicates: 0
-            }
-        );
-        let days: Vec<String> = report
-            .days
-            .iter()
-            .map(|d| format!("{} {} {:?}", d.day, d.visits, d.leads))
-            .collect();
-        assert_eq!(
-            days,
+            edges,
             [
-                "2026-11-24 3 {}",
-                "2026-11-25 0 {\"google\": 3}",
-                "2026-11-26 9 {\"instagram\": 2}",
+                (day("2026-10-29"), day("2026-11-01")),
+                (day("2026-11-23"), day("2026-11-26"))
             ]
+        );
+        // A week exactly, and less than one.
+        assert_eq!(
+            period("2026-11-23", "2026-11-29").split(),
+            (Some((day("2026-11-23"), day("2026-11-23"))), vec![])
+        );
+        assert_eq!(
+            period("2026-11-24", "2026-11-29").split(),
+            (None, vec![(day("2026-11-24"), day("2026-11-29"))])
+        );
+        assert_eq!(
+            period("2026-11-26", "2026-11-26").previous(),
+            period("2026-11-25", "2026-11-25")
+        );
+        assert_eq!(
+            period("2026-10-28", "2026-11-26").previous(),
+            period("2026-09-28", "2026-10-27")
         );
     }
 
     #[test]
-    fn the_answer_reads_as_the_panel_expects() {
-        let period = Period {
-            from: day("2026-11-26"),
-            to: day("2026-11-26"),
-        };
+    fn lines_meet_their_spend_and_the_period_before_under_their_platform() {
         let report = assemble(
-            period,
+            period("2026-11-20", "2026-11-26"),
             day("2026-11-26"),
-            None,
-            vec![row(
-                "2026-11-26",
-                "instagram",
-                "lancamento",
-                "video-1",
-                5,
-                2,
-            )],
-            vec![],
+            Read {
+                now: vec![
+                    line("Instagram", "lancamento", "video-1", 3, 2),
+                    line("Instagram", "lancamento", "video-1", 2, 0),
+                    line("Direto", "", "", 7, 0),
+                    line("Google", "busca", "", 0, 3),
+                ],
+                before: vec![line("Instagram", "lancamento", "video-1", 10, 1)],
+                spend_now: vec![
+                    spend("Instagram", "Lancamento", "video-1", 10_000),
+                    spend("Google", "busca", "", 4_500),
+                    spend("Google", "outra", "", 100),
+                ],
+                spend_before: vec![spend("Instagram", "lancamento", "video-1", 3_000)],
+                ..nothing()
+            },
+        );
+        type Summary<'a> = (
+            Platform,
+            &'a str,
+            &'a str,
+            i64,
+            i64,
+            Option<i64>,
+            i64,
+            Option<i64>,
+        );
+        let summary: Vec<Summary> = report
+            .rows
+            .iter()
+            .map(|l| {
+                (
+                    l.platform,
+                    l.source.as_str(),
+                    l.campaign.as_str(),
+                    l.now.figures.visits,
+                    l.now.figures.leads,
+                    l.now.spend,
+                    l.previous.figures.leads,
+                    l.previous.spend,
+                )
+            })
+            .collect();
+        assert_eq!(
+            summary,
+            [
+                // Google brought 3 leads, Meta 2: each platform by its leads.
+                (
+                    Platform::Google,
+                    "Google",
+                    "busca",
+                    0,
+                    3,
+                    Some(4_500),
+                    0,
+                    None
+                ),
+                (
+                    Platform::Google,
+                    "Google",
+                    "outra",
+                    0,
+                    0,
+                    Some(100),
+                    0,
+                    None
+                ),
+                (
+                    Platform::Meta,
+                    "Instagram",
+                    "lancamento",
+                    5,
+                    2,
+                    Some(10_000),
+                    1,
+                    Some(3_000)
+                ),
+                (Platform::Direct, "Direto", "", 7, 0, None, 0, None),
+            ]
+        );
+        assert_eq!(report.totals.spend, Some(14_600));
+        assert_eq!(report.totals.figures.leads, 5);
+        assert_eq!(report.previous_totals.spend, Some(3_000));
+        assert_eq!(report.previous_totals.figures.visits, 10);
+        assert_eq!(
+            report.unmatched,
+            [Unmatched {
+                source: "Google".into(),
+                campaign: "outra".into(),
+                content: "".into(),
+                spend: 100
+            }]
+        );
+    }
+
+    #[test]
+    fn spend_for_meta_whole_goes_to_the_one_placement_that_brought_its_leads() {
+        let read = |lines: Vec<LineRow>| {
+            assemble(
+                period("2026-11-26", "2026-11-26"),
+                day("2026-11-26"),
+                Read {
+                    now: lines,
+                    spend_now: vec![spend("Meta", "lancamento", "video-1", 5_000)],
+                    ..nothing()
+                },
+            )
+        };
+        let one = read(vec![line("Instagram", "lancamento", "video-1", 4, 2)]);
+        assert_eq!(one.rows.len(), 1);
+        assert_eq!(one.rows[0].now.spend, Some(5_000));
+        assert!(one.unmatched.is_empty());
+        // Through two placements it stays with Meta, whose total has it.
+        let two = read(vec![
+            line("Instagram", "lancamento", "video-1", 4, 2),
+            line("Facebook", "lancamento", "video-1", 1, 1),
+        ]);
+        let meta: Vec<(&str, Option<i64>)> = two
+            .rows
+            .iter()
+            .map(|l| (l.source.as_str(), l.now.spend))
+            .collect();
+        assert_eq!(
+            meta,
+            [
+                ("Instagram", None),
+                ("Facebook", None),
+                ("Meta", Some(5_000))
+            ]
+        );
+        assert!(two.rows.iter().all(|l| l.platform == Platform::Meta));
+        assert!(two.unmatched.is_empty());
+    }
+
+    #[test]
+    fn spend_matches_a_campaign_and_an_ad_by_their_ids_too() {
+        let mut by_id = spend("Google", "Busca Marca", "Grupo 1", 700);
+        by_id.campaign_id = "987654321".into();
+        by_id.content_id = "555".into();
+        let report = assemble(
+            period("2026-11-26", "2026-11-26"),
+            day("2026-11-26"),
+            Read {
+                now: vec![line("Google", "987654321", "555", 9, 1)],
+                spend_now: vec![by_id],
+                ..nothing()
+            },
+        );
+        assert_eq!(report.rows.len(), 1);
+        assert_eq!(report.rows[0].now.spend, Some(700));
+    }
+
+    #[test]
+    fn the_answer_reads_as_the_panel_expects() {
+        let report = assemble(
+            period("2026-11-26", "2026-11-26"),
+            day("2026-11-26"),
+            Read {
+                now: vec![line("Instagram", "lancamento", "video-1", 5, 2)],
+                spend_now: vec![spend("Instagram", "lancamento", "video-1", 10_000)],
+                chart: vec![ChartRow {
+                    day: "2026-11-26".into(),
+                    source: "Instagram".into(),
+                    visits: 5,
+                    leads: 2,
+                }],
+                ..nothing()
+            },
         );
         assert_eq!(
             serde_json::to_value(&report).unwrap(),
             serde_json::json!({
-                "period": { "from": "2026-11-26", "to": "2026-11-26", "today": "2026-11-26", "first_day": null },
-                "totals": { "visits": 5, "leads": 2, "delivered": 1, "duplicates": 0 },
-                "days": [{ "day": "2026-11-26", "visits": 5, "leads": { "instagram": 2 } }],
-                "sources": ["instagram"],
+                "period": {
+                    "from": "2026-11-26", "to": "2026-11-26", "today": "2026-11-26", "first_day": null,
+                    "previous": { "from": "2026-11-25", "to": "2026-11-25" }
+                },
+                "totals": { "visits": 5, "leads": 2, "delivered": 1, "duplicates": 0, "meta_sent": 1, "spend": 10000 },
+                "previous_totals": {
+                    "visits": 0, "leads": 0, "delivered": 0, "duplicates": 0, "meta_sent": 0, "spend": null
+                },
+                "days": [{ "day": "2026-11-26", "visits": 5, "leads": { "Instagram": 2 } }],
+                "sources": ["Instagram"],
                 "rows": [{
-                    "source": "instagram", "campaign": "lancamento", "content": "video-1",
-                    "visits": 5, "leads": 2, "delivered": 1, "duplicates": 0
+                    "platform": "Meta", "source": "Instagram", "campaign": "lancamento", "content": "video-1",
+                    "visits": 5, "leads": 2, "delivered": 1, "duplicates": 0, "meta_sent": 1, "spend": 10000,
+                    "previous": {
+                        "visits": 0, "leads": 0, "delivered": 0, "duplicates": 0, "meta_sent": 0, "spend": null
+                    }
                 }],
+                "unmatched": [],
                 "limits": []
             })
         );
@@ -508,23 +1043,27 @@ mod tests {
 
     #[test]
     fn the_days_a_limit_was_reached_say_what_went_to_the_overflow_and_what_was_not_counted() {
-        let period = Period {
-            from: day("2026-11-24"),
-            to: day("2026-11-26"),
+        let chart = |day: &str, source: &str, visits, leads| ChartRow {
+            day: day.into(),
+            source: source.into(),
+            visits,
+            leads,
         };
         let uncounted = |day: &str, n| UncountedRow { day: day.into(), n };
         let report = assemble(
-            period,
+            period("2026-11-24", "2026-11-26"),
             day("2026-11-26"),
-            None,
-            vec![
-                row("2026-11-24", OVERFLOW, "", "", 80, 0),
-                row("2026-11-25", "instagram", "verao", "", 9, 1),
-                // A lead whose link named the overflow: no visit, no limit.
-                row("2026-11-25", OVERFLOW, "", "", 0, 1),
-                row("2026-11-26", OVERFLOW, "", "", 3, 0),
-            ],
-            vec![uncounted("2026-11-24", 400), uncounted("2026-11-25", 12)],
+            Read {
+                chart: vec![
+                    chart("2026-11-24", OVERFLOW, 80, 0),
+                    chart("2026-11-25", "Instagram", 9, 1),
+                    // A lead whose link named the overflow: no visit, no limit.
+                    chart("2026-11-25", OVERFLOW, 0, 1),
+                    chart("2026-11-26", OVERFLOW, 3, 0),
+                ],
+                uncounted: vec![uncounted("2026-11-24", 400), uncounted("2026-11-25", 12)],
+                ..nothing()
+            },
         );
         let limits: Vec<(&str, i64, i64)> = report
             .limits
@@ -539,7 +1078,41 @@ mod tests {
                 ("2026-11-26", 3, 0),
             ]
         );
-        // The overflow's visits stay on its line and in the totals.
-        assert_eq!(report.totals.visits, 92);
+        let visits: Vec<i64> = report.days.iter().map(|d| d.visits).collect();
+        assert_eq!(visits, [80, 9, 3]);
+    }
+
+    #[test]
+    fn the_csv_has_a_row_per_day_and_line_with_its_spend() {
+        let on = |day: &str, mut l: LineRow| {
+            l.day = day.into();
+            l
+        };
+        let spent = |day: &str, mut s: SpendRow| {
+            s.day = day.into();
+            s
+        };
+        let rows = day_lines(
+            vec![
+                on("2026-11-25", line("Instagram", "lancamento", "", 3, 1)),
+                on("2026-11-26", line("Instagram", "lancamento", "", 2, 1)),
+            ],
+            vec![
+                spent("2026-11-25", spend("Instagram", "lancamento", "", 5_000)),
+                spent("2026-11-26", spend("Google", "busca", "", 100)),
+            ],
+        );
+        let summary: Vec<(&str, &str, i64, Option<i64>)> = rows
+            .iter()
+            .map(|r| (r.day.as_str(), r.source.as_str(), r.figures.leads, r.spend))
+            .collect();
+        assert_eq!(
+            summary,
+            [
+                ("2026-11-25", "Instagram", 1, Some(5_000)),
+                ("2026-11-26", "Instagram", 1, None),
+                ("2026-11-26", "Google", 0, Some(100)),
+            ]
+        );
     }
 }

@@ -420,14 +420,14 @@ mod tests {
         ]);
         let visit = Visit {
             day: "2026-11-26".into(),
-            source: "instagram".into(),
+            source: "Instagram".into(),
             campaign: "lancamento".into(),
             content: "video-1".into(),
         };
         assert_eq!(view(&query).visit(day()), Some(visit.clone()));
-        // Another keyword or medium is the same line.
+        // Another keyword or medium, or another spelling of the source, is the same line.
         let other = pairs(&[
-            ("utm_source", "instagram"),
+            ("utm_source", "IG"),
             ("utm_medium", "cpc"),
             ("utm_campaign", "lancamento"),
             ("utm_content", "video-1"),
@@ -446,17 +446,17 @@ mod tests {
         };
         assert_eq!(
             from(Some("https://l.instagram.com/")),
-            Some("instagram".into())
+            Some("Instagram".into())
         );
         assert_eq!(
             from(Some("android-app://com.whatsapp/")),
-            Some("whatsapp".into())
+            Some("WhatsApp".into())
         );
         assert_eq!(
             from(Some("https://www.blogdovinho.com.br/post")),
             Some("blogdovinho.com.br".into())
         );
-        assert_eq!(from(None), Some("direto".into()));
+        assert_eq!(from(None), Some("Direto".into()));
     }
 
     #[test]

@@ -30,12 +30,14 @@ use crate::{http, outbound, signing};
 /// The destination's name, in `deliveries` and `cron_state`.
 pub const DESTINATION: &str = "meta";
 
-/// The Graph API version the events go to. Meta keeps each version of the
-/// Conversions API for at least two years after its release (v26.0: July
-/// 2026); a newer one is this line.
+/// The Graph API version the events go to, and the insights come from
+/// (`campaigns::spend::meta`). Meta keeps each version of the Conversions API
+/// for at least two years after its release (v26.0: July 2026); a newer one
+/// is this line.
 pub const GRAPH_VERSION: &str = "v26.0";
 
-const DEFAULT_GRAPH_URL: &str = "https://graph.facebook.com";
+/// Where the Graph API answers, unless `META_GRAPH_URL` says otherwise (tests).
+pub const DEFAULT_GRAPH_URL: &str = "https://graph.facebook.com";
 
 /// Meta takes at most this many events a request.
 pub const MAX_EVENTS: usize = 1_000;

@@ -635,7 +635,7 @@ mod tests {
         let lead = NewLead::parse(s, "x.example").unwrap();
         assert_eq!(lead.attribution.page_url, None);
         assert_eq!(lead.attribution.referrer, None);
-        assert_eq!(lead.source.name, "whatsapp");
+        assert_eq!(lead.source.name, "WhatsApp");
         assert_eq!(lead.origem, "com.whatsapp");
 
         let mut s = submission("Ana", "ana@b.com", "49999998888");

@@ -41,6 +41,7 @@ struct Account<'a> {
     can_export: bool,
     can_delete: bool,
     can_mark_sent: bool,
+    can_import_spend: bool,
     live_sessions: i64,
     alert_missed_at: Option<String>,
 }
@@ -63,6 +64,7 @@ impl<'a> From<&'a AccountRow> for Account<'a> {
             can_export: owner || a.can_export == 1,
             can_delete: owner || a.can_delete == 1,
             can_mark_sent: owner || a.can_mark_sent == 1,
+            can_import_spend: owner || a.can_import_spend == 1,
             live_sessions: a.live_sessions,
             alert_missed_at: a.alert_missed_at.and_then(iso),
         }
@@ -184,6 +186,7 @@ mod tests {
             can_export: 1,
             can_delete: 0,
             can_mark_sent: 1,
+            can_import_spend: 0,
             live_sessions: 2,
             alert_missed_at: None,
         };
@@ -195,7 +198,8 @@ mod tests {
                 r#""role":"staff","confirmed":true,"disabled":false,"#,
                 r#""created_at":"1970-01-01T00:00:00.000Z","confirmed_at":"1970-01-01T00:00:01.000Z","#,
                 r#""last_sign_in_at":null,"disabled_at":null,"approved":true,"can_export":true,"#,
-                r#""can_delete":false,"can_mark_sent":true,"live_sessions":2,"alert_missed_at":null}"#
+                r#""can_delete":false,"can_mark_sent":true,"can_import_spend":false,"live_sessions":2,"#,
+                r#""alert_missed_at":null}"#
             )
         );
     }

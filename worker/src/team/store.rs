@@ -22,7 +22,7 @@ macro_rules! account_columns {
     ($now:literal) => {
         concat!(
             "u.id, u.email, u.role, u.created_at, u.confirmed_at, u.last_sign_in_at, u.disabled_at, \
-             u.approved_at, u.can_export, u.can_delete, u.can_mark_sent, \
+             u.approved_at, u.can_export, u.can_delete, u.can_mark_sent, u.can_import_spend, \
              (SELECT count(*) FROM staff_sessions s \
                 WHERE s.user_id = u.id AND s.revoked_at IS NULL AND s.expires_at > ",
             $now,
@@ -122,6 +122,7 @@ pub struct AccountRow {
     pub can_export: i64,
     pub can_delete: i64,
     pub can_mark_sent: i64,
+    pub can_import_spend: i64,
     pub live_sessions: i64,
     /// For an owner still on: when the newest incident e-mail the e-mail API
     /// kept refusing to this address was written, if none reached it since.
@@ -154,6 +155,9 @@ pub enum TeamAction {
     DenyDelete,
     AllowMarkSent,
     DenyMarkSent,
+    /// 'Importar investimento': given or taken (nobody but owners has it at first).
+    AllowImportSpend,
+    DenyImportSpend,
 }
 
 impl TeamAction {
@@ -172,6 +176,8 @@ impl TeamAction {
             "deny-delete" => TeamAction::DenyDelete,
             "allow-mark-sent" => TeamAction::AllowMarkSent,
             "deny-mark-sent" => TeamAction::DenyMarkSent,
+            "allow-import-spend" => TeamAction::AllowImportSpend,
+            "deny-import-spend" => TeamAction::DenyImportSpend,
             _ => return None,
         })
     }
@@ -190,7 +196,9 @@ impl TeamAction {
             | TeamAction::AllowDelete
             | TeamAction::DenyDelete
             | TeamAction::AllowMarkSent
-            | TeamAction::DenyMarkSent => Action::Permissions,
+            | TeamAction::DenyMarkSent
+            | TeamAction::AllowImportSpend
+            | TeamAction::DenyImportSpend => Action::Permissions,
         }
     }
 
@@ -204,6 +212,8 @@ impl TeamAction {
             TeamAction::DenyDelete => r#"json('{"right":"delete","allowed":false}')"#,
             TeamAction::AllowMarkSent => r#"json('{"right":"mark_sent","allowed":true}')"#,
             TeamAction::DenyMarkSent => r#"json('{"right":"mark_sent","allowed":false}')"#,
+            TeamAction::AllowImportSpend => r#"json('{"right":"import_spend","allowed":true}')"#,
+            TeamAction::DenyImportSpend => r#"json('{"right":"import_spend","allowed":false}')"#,
             _ => "NULL",
         }
     }
@@ -269,6 +279,18 @@ impl TeamAction {
                     actor_is_owner!()
                 )
             }
+            TeamAction::AllowImportSpend => {
+                concat!(
+                    "role = 'staff' AND can_import_spend = 0 AND ",
+                    actor_is_owner!()
+                )
+            }
+            TeamAction::DenyImportSpend => {
+                concat!(
+                    "role = 'staff' AND can_import_spend = 1 AND ",
+                    actor_is_owner!()
+                )
+            }
         }
     }
 
@@ -299,6 +321,8 @@ impl TeamAction {
             TeamAction::DenyDelete => Some("UPDATE staff_users SET can_delete = 0"),
             TeamAction::AllowMarkSent => Some("UPDATE staff_users SET can_mark_sent = 1"),
             TeamAction::DenyMarkSent => Some("UPDATE staff_users SET can_mark_sent = 0"),
+            TeamAction::AllowImportSpend => Some("UPDATE staff_users SET can_import_spend = 1"),
+            TeamAction::DenyImportSpend => Some("UPDATE staff_users SET can_import_spend = 0"),
         }
     }
 

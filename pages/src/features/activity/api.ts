@@ -7,7 +7,7 @@ export type ExportDetail = {
   state?: "running" | "complete" | "right_taken" | "session_ended" | "failed";
 };
 /** A right an owner gave a colleague or took away. */
-export type PermissionDetail = { right?: "export" | "delete" | "mark_sent"; allowed?: boolean };
+export type PermissionDetail = { right?: "export" | "delete" | "mark_sent" | "import_spend"; allowed?: boolean };
 /** Leads someone without 'Exportar CSV' was shown in an hour, and how many they worked. */
 export type BulkReadDetail = { read?: number; worked?: number };
 

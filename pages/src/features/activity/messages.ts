@@ -50,6 +50,7 @@ const RIGHT_NAMES: Record<string, string> = {
   export: "exportar CSV",
   delete: "excluir leads",
   mark_sent: "marcar leads como enviados",
+  import_spend: "importar investimento",
 };
 
 /** What a permission change did: 'Tirou a permissão de exportar CSV'. */

@@ -6,29 +6,64 @@ import type { CampaignReport } from "./api";
 import { CampaignsPanel } from "./CampaignsPanel";
 
 /** The week's leads by day of November and source; the other days brought none. */
-const LEADS: Record<string, Record<string, number>> = { "24": { instagram: 2, direto: 1 }, "25": { instagram: 1 } };
+const LEADS: Record<string, Record<string, number>> = { "24": { Instagram: 2, Direto: 1 }, "25": { Instagram: 1 } };
+
+const NOTHING = { visits: 0, leads: 0, delivered: 0, duplicates: 0, spend: null };
 
 const WEEK: CampaignReport = {
-  period: { from: "2026-11-20", to: "2026-11-26", today: "2026-11-26", first_day: "2026-10-01" },
-  totals: { visits: 60, leads: 4, delivered: 3, duplicates: 1 },
+  period: {
+    from: "2026-11-20",
+    to: "2026-11-26",
+    today: "2026-11-26",
+    first_day: "2026-10-01",
+    previous: { from: "2026-11-13", to: "2026-11-19" },
+  },
+  totals: { visits: 60, leads: 4, delivered: 3, duplicates: 1, spend: null },
+  previous_totals: NOTHING,
+  unmatched: [],
   days: ["20", "21", "22", "23", "24", "25", "26"].map((d) => ({
     day: `2026-11-${d}`,
     visits: d === "24" ? 30 : 5,
     leads: LEADS[d] ?? {},
   })),
-  sources: ["instagram", "direto"],
+  sources: ["Instagram", "Direto"],
   rows: [
     {
-      source: "instagram",
+      platform: "Meta",
+      source: "Instagram",
       campaign: "lancamento",
       content: "video-1",
       visits: 5,
       leads: 2,
       delivered: 2,
       duplicates: 0,
+      spend: null,
+      previous: NOTHING,
     },
-    { source: "instagram", campaign: "lancamento", content: "", visits: 10, leads: 1, delivered: 0, duplicates: 1 },
-    { source: "direto", campaign: "", content: "", visits: 45, leads: 1, delivered: 1, duplicates: 0 },
+    {
+      platform: "Meta",
+      source: "Instagram",
+      campaign: "lancamento",
+      content: "",
+      visits: 10,
+      leads: 1,
+      delivered: 0,
+      duplicates: 1,
+      spend: null,
+      previous: NOTHING,
+    },
+    {
+      platform: "Direto",
+      source: "Direto",
+      campaign: "",
+      content: "",
+      visits: 45,
+      leads: 1,
+      delivered: 1,
+      duplicates: 0,
+      spend: null,
+      previous: NOTHING,
+    },
   ],
   limits: [],
 };
@@ -39,6 +74,12 @@ function answering(...answers: { status: number; body: unknown }[]) {
   vi.stubGlobal(
     "fetch",
     vi.fn(async (path: string) => {
+      // The spend imports under the report have tests of their own.
+      if (path.startsWith("/api/campaigns/spend")) {
+        return new Response(JSON.stringify({ success: true, imports: [], may_import: false }), {
+          headers: { "Content-Type": "application/json" },
+        });
+      }
       asked.push(path);
       const answer = answers.shift() ?? answers.at(-1) ?? { status: 500, body: {} };
       return new Response(JSON.stringify(answer.body), {
@@ -88,28 +129,28 @@ describe("CampaignsPanel", () => {
     expect(screen.getByText("20/11/2026 – 26/11/2026")).toBeTruthy();
 
     const period = "de=2026-11-20&ate=2026-11-26";
-    expect(link("Leads de Instagram").getAttribute("href")).toBe(`/admin?${period}&fonte=instagram`);
+    expect(link("Leads de Instagram").getAttribute("href")).toBe(`/admin?${period}&fonte=Instagram`);
     expect(link("Leads de Instagram › lancamento").getAttribute("href")).toBe(
-      `/admin?${period}&fonte=instagram&campanha=lancamento`,
+      `/admin?${period}&fonte=Instagram&campanha=lancamento`,
     );
     expect(link("Leads de Instagram › lancamento › video-1").getAttribute("href")).toBe(
-      `/admin?${period}&fonte=instagram&campanha=lancamento&anuncio=video-1`,
+      `/admin?${period}&fonte=Instagram&campanha=lancamento&anuncio=video-1`,
     );
     expect(link("Leads de Instagram › lancamento › (sem anúncio)").getAttribute("href")).toBe(
-      `/admin?${period}&fonte=instagram&campanha=lancamento&anuncio=`,
+      `/admin?${period}&fonte=Instagram&campanha=lancamento&anuncio=`,
     );
     expect(link("Total: leads do período").getAttribute("href")).toBe(`/admin?${period}`);
 
     const cells = (name: string) =>
       within(link(name).closest("tr") as HTMLElement)
         .getAllByRole("cell")
-        .map((cell) => cell.textContent);
-    expect(cells("Leads de Instagram")).toEqual(["15", "3", "20%", "2", "1"]);
-    expect(cells("Leads de Instagram › lancamento › video-1")).toEqual(["5", "2", "40%", "2", "0"]);
-    expect(cells("Total: leads do período")).toEqual(["60", "4", "6,7%", "3", "1"]);
+        .map((cell) => cell.querySelector(".campaign-table__value")?.textContent);
+    expect(cells("Leads de Instagram")).toEqual(["15", "3", "20%", "2", "—", "—", "—"]);
+    expect(cells("Leads de Instagram › lancamento › video-1")).toEqual(["5", "2", "40%", "2", "—", "—", "—"]);
+    expect(cells("Total: leads do período")).toEqual(["60", "4", "6,7%", "3", "—", "—", "—"]);
 
     // 'Direto' has no campaign: no '(sem campanha) › (sem anúncio)' rows repeating its numbers.
-    expect(cells("Leads de Direto (sem origem)")).toEqual(["45", "1", "2,2%", "1", "0"]);
+    expect(cells("Leads de Direto (sem origem)")).toEqual(["45", "1", "2,2%", "1", "—", "—", "—"]);
     expect(screen.queryByRole("link", { name: /^Leads de Direto \(sem origem\) ›/ })).toBeNull();
   });
 
@@ -118,7 +159,18 @@ describe("CampaignsPanel", () => {
       ...WEEK,
       rows: [
         ...WEEK.rows,
-        { source: "(outras)", campaign: "", content: "", visits: 80, leads: 0, delivered: 0, duplicates: 0 },
+        {
+          platform: "Outras origens",
+          source: "(outras)",
+          campaign: "",
+          content: "",
+          visits: 80,
+          leads: 0,
+          delivered: 0,
+          duplicates: 0,
+          spend: null,
+          previous: NOTHING,
+        },
       ],
       limits: [{ day: "2026-11-24", overflow: 80, uncounted: 400 }],
     };

@@ -3,6 +3,7 @@ import { Button } from "../../components/Button";
 import { LoadFailed } from "../../components/LoadFailed";
 import { useToast } from "../../components/toast";
 import { brasiliaDay } from "../../lib/days";
+import { formatDays, sourceName } from "../../lib/format";
 import { useLoad } from "../../lib/useLoad";
 import { type CampaignReport, exportCampaignsCsv, fetchCampaigns } from "./api";
 import { CampaignTable } from "./CampaignTable";
@@ -10,7 +11,8 @@ import { LeadsChart } from "./LeadsChart";
 import { campaignMessages } from "./messages";
 import { PeriodPicker } from "./PeriodPicker";
 import { type Calendar, type Period, periodRange } from "./period";
-import { chartSummary, groupRows, limitNotes } from "./report";
+import { chartSummary, DEFAULT_SORT, formatMoney, groupRows, limitNotes, type Sort } from "./report";
+import { SpendPanel } from "./SpendPanel";
 import { usePeriod } from "./usePeriod";
 
 /** The period picker, the chart of leads per day and the table of sources, campaigns and ads. */
@@ -38,7 +40,8 @@ export function CampaignsPanel() {
     },
     failure: campaignMessages.loadFailed,
     refusals: [422],
-    announce: (answer) => (isEmpty(answer) ? campaignMessages.empty : chartSummary(answer.days, answer.sources)),
+    announce: (answer) =>
+      isEmpty(answer) ? campaignMessages.empty : chartSummary(answer.days, answer.sources, answer.totals),
   });
   const [exporting, setExporting] = useState(false);
 
@@ -46,7 +49,8 @@ export function CampaignsPanel() {
     void load(period);
   }, [period, load]);
 
-  const groups = useMemo(() => (report ? groupRows(report.rows) : []), [report]);
+  const [sort, setSort] = useState<Sort>(DEFAULT_SORT);
+  const groups = useMemo(() => (report ? groupRows(report.rows, sort, sourceName) : []), [report, sort]);
 
   const onExport = async () => {
     if (!report) return;
@@ -87,10 +91,16 @@ export function CampaignsPanel() {
         <p className="panel list-status">{campaignMessages.empty}</p>
       ) : report ? (
         <>
-          <LeadsChart days={report.days} sources={report.sources} />
+          <LeadsChart days={report.days} sources={report.sources} totals={report.totals} />
           <section className="panel" aria-labelledby="campaign-table-title">
             <div className="panel__head">
               <h2 id="campaign-table-title">Origens, campanhas e anúncios</h2>
+              <p className="campaigns__previous">
+                {campaignMessages.previousPeriod(formatDays(report.period.previous.from, report.period.previous.to))}
+              </p>
+              <Button type="button" className="button button--ghost campaigns__print" onClick={() => window.print()}>
+                {campaignMessages.print}
+              </Button>
               <Button
                 type="button"
                 className="button button--ghost campaigns__export"
@@ -101,11 +111,40 @@ export function CampaignsPanel() {
               </Button>
             </div>
             {report.limits.length > 0 && <LimitsNote notes={limitNotes(report.limits)} />}
-            <CampaignTable groups={groups} totals={report.totals} range={report.period} loading={loading} />
+            <CampaignTable
+              groups={groups}
+              totals={{ ...report.totals, previous: report.previous_totals }}
+              range={report.period}
+              loading={loading}
+              sort={sort}
+              onSort={setSort}
+            />
+            {report.unmatched.length > 0 && <UnmatchedSpend report={report} />}
             <p className="panel__note campaigns__note">{campaignMessages.visitsNote}</p>
           </section>
         </>
       ) : null}
+      <SpendPanel onChanged={() => void load(period)} />
+    </div>
+  );
+}
+
+/** Spend whose campaign no line carries: the names to check in the ads' links. */
+function UnmatchedSpend({ report }: { report: CampaignReport }) {
+  return (
+    <div className="notice campaigns__unmatched" role="note" aria-labelledby="campaign-unmatched-title">
+      <h3 id="campaign-unmatched-title" className="campaigns__limits-title">
+        {campaignMessages.unmatchedTitle}
+      </h3>
+      <ul>
+        {report.unmatched.map((u) => (
+          <li key={`${u.source}/${u.campaign}/${u.content}`}>
+            {sourceName(u.source)} › {u.campaign || "(sem campanha)"}
+            {u.content ? ` › ${u.content}` : ""}: {formatMoney(u.spend)}
+          </li>
+        ))}
+      </ul>
+      <p className="campaigns__limits-why">{campaignMessages.unmatchedWhy}</p>
     </div>
   );
 }

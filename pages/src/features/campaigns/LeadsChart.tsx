@@ -1,24 +1,24 @@
 import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, Tooltip } from "chart.js";
 import { useEffect, useMemo, useRef } from "react";
 import { formatCount, formatDay, formatShortDay } from "../../lib/format";
-import type { ReportDay } from "./api";
+import type { Counts, ReportDay } from "./api";
 import { chartSummary, dailySeries, dayTotals, type Series } from "./report";
 
 // Only what a stacked bar chart needs, so the rest of Chart.js stays out of the page's chunk.
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, Tooltip, Legend);
 
-type Props = { days: ReportDay[]; sources: string[] };
+type Props = { days: ReportDay[]; sources: string[]; totals?: Counts };
 
 /**
  * 'Leads por dia': a bar a day, stacked by source. The chart says the same
  * as the sentence above it, and the visually hidden table under it gives
  * screen readers every number.
  */
-export function LeadsChart({ days, sources }: Props) {
+export function LeadsChart({ days, sources, totals }: Props) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const chart = useRef<Chart<"bar"> | null>(null);
   const series = useMemo(() => dailySeries(days, sources), [days, sources]);
-  const summary = useMemo(() => chartSummary(days, sources), [days, sources]);
+  const summary = useMemo(() => chartSummary(days, sources, totals), [days, sources, totals]);
 
   useEffect(() => {
     // Without a drawing surface (a test's DOM) the sentence and the table say it all.

@@ -1,8 +1,20 @@
 import { describe, expect, it } from "vitest";
 import type { DayLimit, ReportDay, ReportRow } from "./api";
-import { chartSummary, dailySeries, formatConversion, groupRows, limitNotes } from "./report";
+import {
+  chartSummary,
+  costPer,
+  dailySeries,
+  formatChange,
+  formatConversion,
+  formatMoney,
+  groupRows,
+  limitNotes,
+} from "./report";
+
+const NOTHING = { visits: 0, leads: 0, delivered: 0, duplicates: 0, spend: null };
 
 const row = (source: string, campaign: string, content: string, visits: number, leads: number): ReportRow => ({
+  platform: source === "Direto" ? "Direto" : source === "google" ? "Google" : "Meta",
   source,
   campaign,
   content,
@@ -10,21 +22,24 @@ const row = (source: string, campaign: string, content: string, visits: number, 
   leads,
   delivered: leads,
   duplicates: 0,
+  spend: null,
+  previous: NOTHING,
 });
 
 describe("groupRows", () => {
-  it("groups the leaves source → campaign → ad, each group with the sums under it", () => {
-    const groups = groupRows([
-      row("instagram", "lancamento", "video-1", 5, 2),
-      row("direto", "", "", 40, 1),
-      row("instagram", "lancamento", "carrossel", 10, 1),
-      row("instagram", "", "", 3, 0),
-      row("instagram", "verao", "video-2", 7, 2),
+  it("groups the leaves platform → source → campaign → ad, each group with the sums under it", () => {
+    const platforms = groupRows([
+      row("Instagram", "lancamento", "video-1", 5, 2),
+      row("Direto", "", "", 40, 1),
+      row("Instagram", "lancamento", "carrossel", 10, 1),
+      row("Instagram", "", "", 3, 0),
+      row("Instagram", "verao", "video-2", 7, 2),
     ]);
-    expect(groups.map((g) => [g.source, g.visits, g.leads])).toEqual([
-      ["instagram", 25, 5],
-      ["direto", 40, 1],
+    expect(platforms.map((p) => [p.platform, p.visits, p.leads])).toEqual([
+      ["Meta", 25, 5],
+      ["Direto", 40, 1],
     ]);
+    const groups = platforms.flatMap((p) => p.sources);
     const [instagram] = groups;
     expect(instagram?.campaigns.map((c) => [c.campaign, c.visits, c.leads, c.delivered])).toEqual([
       ["lancamento", 15, 3, 3],
@@ -38,8 +53,36 @@ describe("groupRows", () => {
   });
 
   it("puts the unnamed ('(sem campanha)') after the named among equals", () => {
-    const [google] = groupRows([row("google", "", "", 4, 1), row("google", "busca", "", 4, 1)]);
+    const [google] = groupRows([row("google", "", "", 4, 1), row("google", "busca", "", 4, 1)])[0]?.sources ?? [];
     expect(google?.campaigns.map((c) => c.campaign)).toEqual(["busca", ""]);
+  });
+});
+
+describe("sorting, money and the period before", () => {
+  it("sorts each level by a column, the lines without a figure last", () => {
+    const rows = [
+      { ...row("Instagram", "a", "", 10, 1), spend: 5_000 },
+      { ...row("Instagram", "b", "", 10, 5), spend: 5_000 },
+      row("Instagram", "c", "", 2, 2),
+    ];
+    const by = (key: "conversion" | "cpl", descending: boolean) =>
+      groupRows(rows, { key, descending })[0]?.sources[0]?.campaigns.map((c) => c.campaign);
+    expect(by("conversion", true)).toEqual(["c", "b", "a"]);
+    expect(by("conversion", false)).toEqual(["a", "b", "c"]);
+    expect(by("cpl", false)).toEqual(["b", "a", "c"]);
+  });
+
+  it("writes reais the Brazilian way and each change with its arrow", () => {
+    expect(formatMoney(5_000)).toBe("R$ 50,00");
+    expect(formatMoney(123_456)).toBe("R$ 1.234,56");
+    expect(formatMoney(null)).toBe("—");
+    expect(costPer(10_000, 2)).toBe(5_000);
+    expect(costPer(10_000, 0)).toBeNull();
+    expect(formatChange(12, 10)).toBe("▲ 20%");
+    expect(formatChange(5, 10)).toBe("▼ 50%");
+    expect(formatChange(10, 10)).toBe("= 0%");
+    expect(formatChange(3, 0)).toBe("novo");
+    expect(formatChange(null, null)).toBeNull();
   });
 });
 
@@ -50,25 +93,26 @@ describe("formatConversion", () => {
     expect(formatConversion({ visits: 12, leads: 0 })).toBe("0%");
   });
 
-  it("says '—' without visits, and never '0%' for a rate that brought leads", () => {
+  it("says '—' without visits or above 100%, and never '0%' for a rate that brought leads", () => {
     expect(formatConversion({ visits: 0, leads: 3 })).toBe("—");
+    expect(formatConversion({ visits: 3, leads: 1109 })).toBe("—");
     expect(formatConversion({ visits: 5000, leads: 1 })).toBe("< 0,1%");
   });
 });
 
 const days: ReportDay[] = [
-  { day: "2026-11-23", visits: 10, leads: { instagram: 1 } },
-  { day: "2026-11-24", visits: 30, leads: { instagram: 3, google: 1 } },
+  { day: "2026-11-23", visits: 10, leads: { Instagram: 1 } },
+  { day: "2026-11-24", visits: 30, leads: { Instagram: 3, google: 1 } },
   { day: "2026-11-25", visits: 5, leads: {} },
 ];
 
 describe("the chart", () => {
   it("sums up the period, its best day and the source that brought most", () => {
-    expect(chartSummary(days, ["instagram", "google", "direto"])).toBe(
+    expect(chartSummary(days, ["Instagram", "google", "Direto"])).toBe(
       "5 leads em 3 dias; o dia com mais leads foi 24/11 (4). Instagram trouxe 4.",
     );
-    expect(chartSummary(days.slice(1, 2), ["instagram", "google"])).toBe("4 leads em 1 dia. Instagram trouxe 3.");
-    expect(chartSummary(days.slice(2), ["direto"])).toBe("Nenhum lead em 1 dia.");
+    expect(chartSummary(days.slice(1, 2), ["Instagram", "google"])).toBe("4 leads em 1 dia. Instagram trouxe 3.");
+    expect(chartSummary(days.slice(2), ["Direto"])).toBe("Nenhum lead em 1 dia.");
   });
 
   it("gives the first six sources with leads a line each and sums the rest as 'Outras'", () => {
@@ -84,7 +128,7 @@ describe("the chart", () => {
       ["f", [6]],
       ["Outras", [15]],
     ]);
-    expect(dailySeries(days, ["instagram", "direto", "google"]).map((s) => s.label)).toEqual(["Instagram", "Google"]);
+    expect(dailySeries(days, ["Instagram", "Direto", "google"]).map((s) => s.label)).toEqual(["Instagram", "Google"]);
   });
 });
 

@@ -1,22 +1,35 @@
 import { formatCount, formatShortDay, sourceName } from "../../lib/format";
-import type { Counts, DayLimit, ReportDay, ReportRow } from "./api";
+import type { Compared, Counts, DayLimit, ReportDay, ReportRow } from "./api";
 import { limitMessages } from "./messages";
 
-export type AdGroup = Counts & { content: string };
-export type CampaignGroup = Counts & { campaign: string; ads: AdGroup[] };
-export type SourceGroup = Counts & { source: string; campaigns: CampaignGroup[] };
+export type AdGroup = Compared & { content: string };
+export type CampaignGroup = Compared & { campaign: string; ads: AdGroup[] };
+export type SourceGroup = Compared & { source: string; campaigns: CampaignGroup[] };
+export type PlatformGroup = Compared & { platform: string; sources: SourceGroup[] };
+
+/** A column the table can be sorted by. */
+export type SortKey = "name" | "visits" | "leads" | "conversion" | "delivered" | "spend" | "cpl" | "cplDelivered";
+export type Sort = { key: SortKey; descending: boolean };
+/** The report's own order: the most leads first. */
+export const DEFAULT_SORT: Sort = { key: "leads", descending: true };
+
+const empty = (): Counts => ({ visits: 0, leads: 0, delivered: 0, duplicates: 0, spend: null });
 
 /**
- * The report's leaves grouped source → campaign → ad, each group with the
- * sums of what is under it. At every level the most leads come first, then
- * the most visits; among equals the named before the unnamed ('(sem
- * campanha)'), then by name.
+ * The report's leaves grouped platform → source → campaign → ad, each group
+ * with the sums under it, now and in the period before; each level in
+ * `sort`'s order (the unnamed, '(sem campanha)', after the named among equals).
  */
-export function groupRows(rows: ReportRow[]): SourceGroup[] {
-  const sources: SourceGroup[] = [];
+export function groupRows(rows: ReportRow[], sort: Sort = DEFAULT_SORT, name = (s: string) => s): PlatformGroup[] {
+  const platforms: PlatformGroup[] = [];
   for (const row of rows) {
+    const platform = childOf(
+      platforms,
+      (p) => p.platform === row.platform,
+      () => ({ platform: row.platform, sources: [] }),
+    );
     const source = childOf(
-      sources,
+      platform.sources,
       (s) => s.source === row.source,
       () => ({ source: row.source, campaigns: [] }),
     );
@@ -30,19 +43,25 @@ export function groupRows(rows: ReportRow[]): SourceGroup[] {
       (a) => a.content === row.content,
       () => ({ content: row.content }),
     );
-    for (const group of [source, campaign, ad]) addCounts(group, row);
+    for (const group of [platform, source, campaign, ad]) {
+      addCounts(group, row);
+      addCounts(group.previous, row.previous);
+    }
   }
-  for (const source of sources) {
-    for (const campaign of source.campaigns) campaign.ads.sort(byWeight((a) => a.content));
-    source.campaigns.sort(byWeight((c) => c.campaign));
+  for (const platform of platforms) {
+    for (const source of platform.sources) {
+      for (const campaign of source.campaigns) campaign.ads.sort(bySort(sort, (a) => a.content));
+      source.campaigns.sort(bySort(sort, (c) => c.campaign));
+    }
+    platform.sources.sort(bySort(sort, (s) => name(s.source)));
   }
-  return sources.sort(byWeight((s) => s.source));
+  return platforms.sort(bySort(sort, (p) => p.platform));
 }
 
-function childOf<T extends Counts>(list: T[], isIt: (item: T) => boolean, make: () => Omit<T, keyof Counts>): T {
+function childOf<T extends Compared>(list: T[], isIt: (item: T) => boolean, make: () => Omit<T, keyof Compared>): T {
   const found = list.find(isIt);
   if (found) return found;
-  const made = { ...make(), visits: 0, leads: 0, delivered: 0, duplicates: 0 } as T;
+  const made = { ...make(), ...empty(), previous: empty() } as T;
   list.push(made);
   return made;
 }
@@ -52,27 +71,74 @@ function addCounts(group: Counts, row: Counts) {
   group.leads += row.leads;
   group.delivered += row.delivered;
   group.duplicates += row.duplicates;
+  if (row.spend !== null) group.spend = (group.spend ?? 0) + row.spend;
 }
 
-function byWeight<T extends Counts>(name: (item: T) => string) {
-  return (a: T, b: T) =>
-    b.leads - a.leads ||
-    b.visits - a.visits ||
-    Number(name(a) === "") - Number(name(b) === "") ||
-    name(a).localeCompare(name(b), "pt-BR");
+/** A column's value for sorting: null (no value, '—') always last. */
+export function sortValue(key: Exclude<SortKey, "name">, c: Counts): number | null {
+  switch (key) {
+    case "conversion":
+      return c.visits > 0 && c.leads <= c.visits ? c.leads / c.visits : null;
+    case "spend":
+      return c.spend;
+    case "cpl":
+      return costPer(c.spend, c.leads);
+    case "cplDelivered":
+      return costPer(c.spend, c.delivered);
+    default:
+      return c[key];
+  }
+}
+
+function bySort<T extends Counts>(sort: Sort, name: (item: T) => string) {
+  const byName = (a: T, b: T) =>
+    Number(name(a) === "") - Number(name(b) === "") || name(a).localeCompare(name(b), "pt-BR");
+  if (sort.key === "name") return (a: T, b: T) => (sort.descending ? -1 : 1) * byName(a, b);
+  const key = sort.key;
+  return (a: T, b: T) => {
+    const [x, y] = [sortValue(key, a), sortValue(key, b)];
+    if (x === null || y === null) return Number(x === null) - Number(y === null) || byName(a, b);
+    return (sort.descending ? y - x : x - y) || b.leads - a.leads || b.visits - a.visits || byName(a, b);
+  };
+}
+
+/** Spend per lead, in cents; null without spend or without leads. */
+export function costPer(spend: number | null, leads: number): number | null {
+  return spend === null || leads <= 0 ? null : spend / leads;
+}
+
+const money = new Intl.NumberFormat("pt-BR", { style: "currency", currency: "BRL" });
+
+/** Cents as reais, the Brazilian way ('R$ 1.234,56'); '—' for none. */
+export function formatMoney(cents: number | null): string {
+  return cents === null ? "—" : money.format(Math.round(cents) / 100).replace(/\u00a0/g, " ");
 }
 
 const percent = new Intl.NumberFormat("pt-BR", { style: "percent", maximumFractionDigits: 1 });
 
+/** Whether leads outnumber counted visits: no conversion to read (leads sent straight to the form, a day's visits not counted). */
+export function conversionOverflows({ visits, leads }: Pick<Counts, "visits" | "leads">): boolean {
+  return visits > 0 && leads > visits;
+}
+
 /**
  * Leads per visit as a pt-BR percentage with at most one decimal ('40%',
- * '3,3%'); '—' without visits. A rate that rounds to nothing reads '< 0,1%'
- * rather than a '0%' that would hide its leads.
+ * '3,3%'); '—' without visits or above 100% (see {@link conversionOverflows}).
+ * A rate that rounds to nothing reads '< 0,1%' rather than a '0%' that would hide its leads.
  */
 export function formatConversion({ visits, leads }: Pick<Counts, "visits" | "leads">): string {
-  if (visits === 0) return "—";
+  if (visits === 0 || leads > visits) return "—";
   const text = percent.format(leads / visits);
   return leads > 0 && text === percent.format(0) ? `< ${percent.format(0.001)}` : text;
+}
+
+/** A figure beside the period before: '▲ 25%', '▼ 10%', '= 0%', 'novo' (nothing before), or null when neither has it. */
+export function formatChange(now: number | null, before: number | null): string | null {
+  if (now === null && before === null) return null;
+  if (before === null || before === 0) return now === null || now === 0 ? "=" : "novo";
+  const change = ((now ?? 0) - before) / before;
+  if (Math.abs(change) < 0.0005) return "= 0%";
+  return `${change > 0 ? "▲" : "▼"} ${percent.format(Math.abs(change))}`;
 }
 
 /** A line of the chart: a source's leads on each day of the period, or `source` null for 'Outras'. */
@@ -108,7 +174,7 @@ export function dayTotals(days: ReportDay[]): number[] {
  * The chart in a sentence, for everyone and for screen readers: '9 leads em
  * 7 dias; o dia com mais leads foi 24/11 (4). Instagram trouxe 5.'
  */
-export function chartSummary(days: ReportDay[], sources: string[]): string {
+export function chartSummary(days: ReportDay[], sources: string[], spent?: Counts): string {
   const totals = dayTotals(days);
   const leads = totals.reduce((sum, n) => sum + n, 0);
   const span = days.length === 1 ? "1 dia" : `${formatCount(days.length)} dias`;
@@ -123,6 +189,10 @@ export function chartSummary(days: ReportDay[], sources: string[]): string {
   if (top) {
     const brought = days.reduce((sum, d) => sum + (d.leads[top] ?? 0), 0);
     sentence += `. ${sourceName(top)} trouxe ${formatCount(brought)}`;
+  }
+  const cost = spent ? costPer(spent.spend, spent.leads) : null;
+  if (spent && cost !== null) {
+    sentence += `. Investimento de ${formatMoney(spent.spend)}: ${formatMoney(cost)} por lead`;
   }
   return `${sentence}.`;
 }

@@ -34,6 +34,7 @@ export function AccountRow({ account, isYou, busy, onAct }: Props) {
             <PermissionSwitch account={account} permission="export" busy={busy} onFlip={onAct} />
             <PermissionSwitch account={account} permission="delete" busy={busy} onFlip={onAct} />
             <PermissionSwitch account={account} permission="mark-sent" busy={busy} onFlip={onAct} />
+            <PermissionSwitch account={account} permission="import-spend" busy={busy} onFlip={onAct} />
           </div>
         )}
       </td>

@@ -14,9 +14,12 @@ type Props = {
  * says whose it is ('Permitir que ana@… exporte CSV'): every row has the same three.
  */
 export function PermissionSwitch({ account, permission, busy, onFlip }: Props) {
-  const allowed = { export: account.can_export, delete: account.can_delete, "mark-sent": account.can_mark_sent }[
-    permission
-  ];
+  const allowed = {
+    export: account.can_export,
+    delete: account.can_delete,
+    "mark-sent": account.can_mark_sent,
+    "import-spend": account.can_import_spend,
+  }[permission];
   const words = permissionLabels[permission];
   return (
     <Button

@@ -19,6 +19,7 @@ export function testAccount(id: string, email: string, extra: Partial<Account> =
     can_export: true,
     can_delete: true,
     can_mark_sent: true,
+    can_import_spend: false,
     ...extra,
   };
 }

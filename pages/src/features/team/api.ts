@@ -19,6 +19,8 @@ export type Account = {
   can_export: boolean;
   can_delete: boolean;
   can_mark_sent: boolean;
+  /** 'Importar investimento' in 'Campanhas': always for owners, for a colleague what an owner gave them. */
+  can_import_spend: boolean;
   /** An incident alert the e-mail API refused to this address for a day, with none reaching it since. */
   alert_missed_at: string | null;
 };
@@ -26,7 +28,7 @@ export type Account = {
 export type Team = { accounts: Account[]; you: string };
 
 /** What an owner may give a colleague or take away (owners always may). */
-export type Permission = "export" | "delete" | "mark-sent";
+export type Permission = "export" | "delete" | "mark-sent" | "import-spend";
 export type PermissionAction = `${"allow" | "deny"}-${Permission}`;
 
 /** What an owner can do to an account (the API's path segment). */

@@ -36,6 +36,10 @@ export const permissionLabels: Record<Permission, { label: string; name: (email:
   export: { label: "Exportar CSV", name: (email) => `Permitir que ${email} exporte CSV` },
   delete: { label: "Excluir leads", name: (email) => `Permitir que ${email} exclua leads` },
   "mark-sent": { label: "Marcar enviado", name: (email) => `Permitir que ${email} marque leads como enviados` },
+  "import-spend": {
+    label: "Importar investimento",
+    name: (email) => `Permitir que ${email} importe investimento das campanhas`,
+  },
 };
 
 /** Each action's button and the toast once it is done. */
@@ -53,4 +57,6 @@ export const actionLabels: Record<TeamAction, { button: string; done: string }> 
   "deny-delete": { button: "Não permitir excluir leads", done: "Não pode mais excluir leads" },
   "allow-mark-sent": { button: "Permitir marcar enviado", done: "Pode marcar leads como enviados" },
   "deny-mark-sent": { button: "Não permitir marcar enviado", done: "Não pode mais marcar leads como enviados" },
+  "allow-import-spend": { button: "Permitir importar investimento", done: "Pode importar investimento" },
+  "deny-import-spend": { button: "Não permitir importar investimento", done: "Não pode mais importar investimento" },
 };
