@@ -40,6 +40,7 @@ type Report = {
   days: { day: string; visits: number; leads: Record<string, number> }[];
   sources: string[];
   rows: Line[];
+  ads: { meta: boolean; google_ads: unknown };
 };
 
 /** Opens `path` on this file's site as a person's browser opens a page. */
@@ -347,6 +348,10 @@ describe("the report", () => {
       expect(answer.body.error).toMatch(/data|período/i);
       expect(Object.keys(answer.body.fields as object)).toEqual([field]);
     }
+  });
+
+  it("says where leads go besides Jetimob: neither to Meta nor to Google Ads while they are not set up", async () => {
+    expect((await report()).ads).toEqual({ meta: false, google_ads: null });
   });
 
   it("is for staff only", async () => {

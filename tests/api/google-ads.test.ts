@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, spawnApp } from "../support/app";
+import { FakeMail } from "../support/fake-mail";
 import { aLead, postLead, uniqueIp } from "../support/leads";
+import { signedInStaff } from "../support/staff";
 
 // Google Ads fetches its offline click conversions from the site, with a
 // user and password (HTTP Basic), as a scheduled upload: the file is
@@ -10,10 +12,13 @@ const USER = "google-ads";
 const PASSWORD = "uma-senha-longa-de-importacao";
 const PATH = "/api/conversions/google-ads.csv";
 let app: App;
+const mail = new FakeMail();
 
 beforeAll(async () => {
+  await mail.start();
   app = await spawnApp({
     vars: {
+      ...mail.settings(),
       GOOGLE_ADS_IMPORT_USER: USER,
       GOOGLE_ADS_IMPORT_PASSWORD: PASSWORD,
       GOOGLE_ADS_CONVERSION_NAME: "Lead do pré-lançamento",
@@ -23,6 +28,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await app?.stop();
+  await mail.stop();
 });
 
 function basic(user: string, password: string): string {
@@ -141,6 +147,25 @@ describe("the Google Ads conversions file", () => {
     expect(statuses.filter((s) => s === 429)).toHaveLength(10);
     expect(statuses.filter((s) => s === 200 || s === 401)).toHaveLength(30);
     expect((await fetchFile(app)).status).toBe(200);
+  });
+});
+
+describe("'Campanhas'", () => {
+  it("gives owners the address, user and conversion name for Google Ads, never the password; a colleague none", async () => {
+    const owner = await signedInStaff(app, mail);
+    const colleague = await signedInStaff(app, mail);
+    const seen = async (who: typeof owner) => {
+      const answer = await who.client.call("GET", "/api/campaigns");
+      expect(answer.status).toBe(200);
+      return answer.body.ads;
+    };
+    const ads = await seen(owner);
+    expect(ads).toEqual({
+      meta: false,
+      google_ads: { path: PATH, user: USER, conversion_name: "Lead do pré-lançamento" },
+    });
+    expect(JSON.stringify(ads)).not.toContain(PASSWORD);
+    expect(await seen(colleague)).toEqual({ meta: false, google_ads: null });
   });
 });
 

@@ -236,6 +236,46 @@ describe("the lead's page", () => {
   });
 });
 
+describe("'Campanhas'", () => {
+  type Line = { campaign: string; leads: number; meta_sent: number };
+  const lineOf = async (campaign: string) => {
+    const answer = await staff.call("GET", "/api/campaigns");
+    expect(answer.status).toBe(200);
+    return {
+      ads: answer.body.ads,
+      line: (answer.body.rows as Line[]).find((r) => r.campaign === campaign),
+    };
+  };
+
+  it("counts the leads Meta took beside the leads of each campaign, by day and week, and forgets a deleted one", async () => {
+    const campaign = `meta-${Date.now()}`;
+    const { id: taken } = await newLead({ utm_source: "instagram", utm_campaign: campaign });
+    await eventually(async () => (await delivery(taken))?.status === "sent");
+    meta.answerEveryone(() => ({ status: 400, body: { error: { message: "Invalid parameter", code: 100 } } }));
+    const { id: refused } = await newLead({ utm_source: "instagram", utm_campaign: campaign });
+    await eventually(async () => (await delivery(refused))?.status === "failed");
+    meta.answerEveryone(null);
+
+    const { ads, line } = await lineOf(campaign);
+    expect(ads).toEqual({ meta: true, google_ads: null });
+    expect(line).toMatchObject({ leads: 2, meta_sent: 1 });
+    // The weekly sums a longer period reads agree with the days.
+    const [week] = await app.sql<{ meta_sent: number }>(
+      "SELECT sum(meta_sent) AS meta_sent FROM campaign_weekly WHERE campaign = ?1",
+      campaign,
+    );
+    expect(week?.meta_sent).toBe(1);
+    const csv = await fetch(`${app.baseUrl}/api/campaigns/export.csv`, {
+      headers: { Authorization: `Bearer ${staff.accessToken}` },
+    });
+    const header = (await csv.text()).replace(/^\uFEFF/, "").split("\r\n")[0];
+    expect(header).toContain(";Possíveis duplicados;Enviados ao Meta;");
+
+    expect((await staff.call("DELETE", `/api/leads/${taken}`)).status).toBe(200);
+    expect((await lineOf(campaign)).line).toMatchObject({ leads: 1, meta_sent: 0 });
+  });
+});
+
 describe("Meta asking to slow down (429)", () => {
   it("gets nothing more until its Retry-After, then the rest", async () => {
     meta.clear();

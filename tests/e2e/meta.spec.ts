@@ -5,7 +5,7 @@ import { type App, spawnApp } from "../support/app";
 import { FakeMail } from "../support/fake-mail";
 import { FakeMeta } from "../support/fake-meta";
 import { LOG_DIR } from "./fixtures";
-import { createStaff, signIn } from "./staff";
+import { createOwner, createStaff, signIn } from "./staff";
 import {
   asNewVisitor,
   fillLeadForm,
@@ -29,7 +29,12 @@ const test = base.extend<object, { site: { app: App; meta: FakeMeta } }>({
       const mail = await new FakeMail().start();
       const meta = await new FakeMeta().start();
       const app = await spawnApp({
-        vars: { ...mail.settings(), ...meta.settings() },
+        vars: {
+          ...mail.settings(),
+          ...meta.settings(),
+          GOOGLE_ADS_IMPORT_USER: "agencia",
+          GOOGLE_ADS_IMPORT_PASSWORD: "senha-do-arquivo-de-conversoes",
+        },
         logFile: join(LOG_DIR, `meta-${workerInfo.workerIndex}-${Date.now()}.log`),
       });
       await app.sql("INSERT INTO cron_state (name, value) VALUES ('delivery_watched_at', ?1)", Date.now() + 86_400_000);
@@ -75,4 +80,29 @@ test("a lead from a Meta ad reaches Meta once, its details hashed, and its page 
   await section.scrollIntoViewIfNeeded();
   await screenshot(page, testInfo, "lead-sent-to-meta");
   expect(site.meta.eventsFor(lead?.id ?? "")).toHaveLength(1);
+});
+
+test("'Campanhas' shows the leads sent to Meta, and owners what to give Google Ads' scheduled upload", async ({
+  page,
+  request,
+  site,
+}, testInfo) => {
+  const person = uniquePerson(testInfo);
+  await asNewVisitor(page);
+  await openLanding(page, "/?utm_source=facebook&utm_campaign=vindima-meta&fbclid=XYZ");
+  await fillLeadForm(page, person);
+  await page.getByRole("button", { name: SUBMIT }).click();
+  await expect(page.getByRole("heading", { name: "Sucesso!" })).toBeVisible();
+  const [lead] = await sql<{ id: string }>("SELECT id FROM leads WHERE email = ?1", person.email);
+  await expect.poll(() => site.meta.eventsFor(lead?.id ?? "").length).toBe(1);
+
+  await signIn(page, await createOwner(request));
+  await page.goto("/admin/campanhas?periodo=hoje");
+  const row = page.getByRole("row", { name: /vindima-meta/ });
+  await expect(row.locator('td[data-label="Enviados ao Meta"] .campaign-table__value')).toHaveText("1");
+  const box = page.getByRole("region", { name: "Conversões no Google Ads" });
+  await expect(box).toContainText(`${new URL(page.url()).origin}/api/conversions/google-ads.csv`);
+  await expect(box).toContainText("agencia");
+  await expect(box).not.toContainText("senha-do-arquivo-de-conversoes");
+  await screenshot(page, testInfo, "campaigns-meta-google");
 });

@@ -57,7 +57,7 @@ pub async fn fetch(req: Request, env: Env, ctx: Context) -> worker::Result<Respo
             Method::Get => health::check(&env).await,
             _ => Err(ApiError::MethodNotAllowed("GET")),
         },
-        "/api/conversions/google-ads.csv" => match method {
+        delivery::google_ads::PATH => match method {
             Method::Get => delivery::google_ads::serve(&req, &env).await,
             _ => Err(ApiError::MethodNotAllowed("GET")),
         },

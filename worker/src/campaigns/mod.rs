@@ -11,13 +11,31 @@ pub mod sources;
 pub mod spend;
 pub mod visits;
 
+use serde::Serialize;
 use worker::{Env, Method, Request, Response};
 
-use crate::auth::guard;
+use crate::auth::guard::{self, Role};
 use crate::dates::Day;
+use crate::delivery::{google_ads, meta};
 use crate::http::{self, ApiError, ApiResult};
 use crate::{config, messages, platform};
-use report::Period;
+use report::{Period, Report};
+
+/// The report, and where its leads go besides Jetimob: whether Meta's
+/// Conversions API is on (the table's 'Enviados ao Meta'), and, for owners,
+/// the account Google Ads fetches its conversions file with.
+#[derive(Serialize)]
+struct Answer {
+    #[serde(flatten)]
+    report: Report,
+    ads: Ads,
+}
+
+#[derive(Serialize)]
+struct Ads {
+    meta: bool,
+    google_ads: Option<google_ads::ImportAccount>,
+}
 
 pub async fn route(mut req: Request, env: &Env, path: &str) -> ApiResult<Response> {
     let staff = guard::require_staff(&req, env).await?;
@@ -52,8 +70,12 @@ pub async fn route(mut req: Request, env: &Env, path: &str) -> ApiResult<Respons
         return csv_file(&export::file(&lines), period);
     }
     let (report, rows_read) = report::read(&db, period, today).await?;
+    let ads = Ads {
+        meta: meta::Settings::from_env(env).is_some(),
+        google_ads: google_ads::import_account(env).filter(|_| staff.role == Role::Owner),
+    };
     // `{"success": true}` and the report's members.
-    let response = http::success(&report)?;
+    let response = http::success(&Answer { report, ads })?;
     // What the report cost in D1 rows, for `make bench` (staff only see it).
     response
         .headers()

@@ -44,6 +44,9 @@ pub const FETCHES: Limit = Limit {
     binding: None,
 };
 
+/// Where Google Ads fetches the file.
+pub const PATH: &str = "/api/conversions/google-ads.csv";
+
 const DEFAULT_CONVERSION_NAME: &str = "Lead do site";
 const DEFAULT_CONVERSION_VALUE: &str = "1";
 const CURRENCY: &str = "BRL";
@@ -69,6 +72,24 @@ impl Settings {
                 .unwrap_or_else(|| DEFAULT_CONVERSION_VALUE.into()),
         })
     }
+}
+
+/// What 'Campanhas' shows owners of the import, when it is on: the user
+/// Google Ads signs in with and the conversion's name (the password stays
+/// in the worker's secrets, where the owner set it).
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct ImportAccount {
+    pub path: &'static str,
+    pub user: String,
+    pub conversion_name: String,
+}
+
+pub fn import_account(env: &Env) -> Option<ImportAccount> {
+    Settings::from_env(env).map(|s| ImportAccount {
+        path: PATH,
+        user: s.user,
+        conversion_name: s.conversion_name,
+    })
 }
 
 /// Whether `authorization` (the request's header) carries `user` and

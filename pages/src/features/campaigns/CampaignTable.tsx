@@ -19,6 +19,8 @@ import {
 
 type Props = {
   groups: PlatformGroup[];
+  /** Meta's Conversions API is on: a column of the leads it took. */
+  meta: boolean;
   totals: Compared;
   range: DayRange;
   loading: boolean;
@@ -51,6 +53,12 @@ const COLUMNS: Column[] = [
     value: (c) => formatCount(c.delivered),
     compared: (c) => c.delivered,
   },
+  {
+    key: "meta_sent",
+    label: "Enviados ao Meta",
+    value: (c) => formatCount(c.meta_sent),
+    compared: (c) => c.meta_sent,
+  },
   { key: "spend", label: "Investimento", value: (c) => formatMoney(c.spend), compared: (c) => c.spend, cost: true },
   {
     key: "cpl",
@@ -74,8 +82,9 @@ const COLUMNS: Column[] = [
  * before (▲▼ and the change in %). Every column sorts the table (each level
  * among its own). Every source, campaign and ad links to the lead list.
  */
-export function CampaignTable({ groups, totals, range, loading, sort, onSort }: Props) {
+export function CampaignTable({ groups, meta, totals, range, loading, sort, onSort }: Props) {
   const period = { de: range.from, ate: range.to };
+  const columns = meta ? COLUMNS : COLUMNS.filter((c) => c.key !== "meta_sent");
   const overflows = hasOverflow(groups) || conversionOverflows(totals);
   return (
     <div className="campaign-table-wrap" aria-busy={loading}>
@@ -90,7 +99,7 @@ export function CampaignTable({ groups, totals, range, loading, sort, onSort }: 
               sort={sort}
               onSort={onSort}
             />
-            {COLUMNS.map((column) => (
+            {columns.map((column) => (
               <SortHeader key={column.key} column={column} sort={sort} onSort={onSort} />
             ))}
           </tr>
@@ -98,17 +107,26 @@ export function CampaignTable({ groups, totals, range, loading, sort, onSort }: 
         <tbody>
           {groups.map((platform) => (
             <Fragment key={platform.platform}>
-              {!isItsOwnSource(platform) && <Row level="platform" label={platform.platform} counts={platform} />}
+              {!isItsOwnSource(platform) && (
+                <Row columns={columns} level="platform" label={platform.platform} counts={platform} />
+              )}
               {platform.sources.map((source) => {
                 const fonte = { ...period, fonte: source.source };
                 return (
                   <Fragment key={source.source}>
-                    <Row level="source" label={sourceName(source.source)} filters={fonte} counts={source} />
+                    <Row
+                      columns={columns}
+                      level="source"
+                      label={sourceName(source.source)}
+                      filters={fonte}
+                      counts={source}
+                    />
                     {worthShowing(source.campaigns, (c) => c.campaign).map((campaign) => {
                       const campanha = { ...fonte, campanha: campaign.campaign };
                       return (
                         <Fragment key={campaign.campaign}>
                           <Row
+                            columns={columns}
                             level="campaign"
                             label={campaignName(campaign.campaign)}
                             filters={campanha}
@@ -116,6 +134,7 @@ export function CampaignTable({ groups, totals, range, loading, sort, onSort }: 
                           />
                           {worthShowing(campaign.ads, (a) => a.content).map((ad) => (
                             <Row
+                              columns={columns}
                               key={ad.content}
                               level="ad"
                               label={adName(ad.content)}
@@ -133,7 +152,7 @@ export function CampaignTable({ groups, totals, range, loading, sort, onSort }: 
           ))}
         </tbody>
         <tfoot>
-          <Row level="total" label="Total" filters={period} counts={totals} />
+          <Row columns={columns} level="total" label="Total" filters={period} counts={totals} />
         </tfoot>
       </table>
       {overflows && <p className="panel__note campaigns__overflow-note">{campaignMessages.conversionOverflow}</p>}
@@ -195,13 +214,14 @@ function worthShowing<T>(children: T[], name: (child: T) => string): T[] {
 }
 
 type RowProps = {
+  columns: Column[];
   level: "platform" | "source" | "campaign" | "ad" | "total";
   label: string;
   filters?: Partial<ListFilters>;
   counts: Compared;
 };
 
-function Row({ level, label, filters, counts }: RowProps) {
+function Row({ columns, level, label, filters, counts }: RowProps) {
   return (
     <tr className={`campaign-table__row campaign-table__row--${level}`}>
       <th scope="row" className="campaign-table__label">
@@ -216,7 +236,7 @@ function Row({ level, label, filters, counts }: RowProps) {
           label
         )}
       </th>
-      {COLUMNS.map((column) => (
+      {columns.map((column) => (
         <td key={column.key} className="campaign-table__count" data-label={column.label}>
           <span className="campaign-table__value">{column.value(counts)}</span>
           <Change column={column} counts={counts} />

@@ -8,7 +8,7 @@ import { CampaignsPanel } from "./CampaignsPanel";
 /** The week's leads by day of November and source; the other days brought none. */
 const LEADS: Record<string, Record<string, number>> = { "24": { Instagram: 2, Direto: 1 }, "25": { Instagram: 1 } };
 
-const NOTHING = { visits: 0, leads: 0, delivered: 0, duplicates: 0, spend: null };
+const NOTHING = { visits: 0, leads: 0, delivered: 0, duplicates: 0, meta_sent: 0, spend: null };
 
 const WEEK: CampaignReport = {
   period: {
@@ -18,7 +18,7 @@ const WEEK: CampaignReport = {
     first_day: "2026-10-01",
     previous: { from: "2026-11-13", to: "2026-11-19" },
   },
-  totals: { visits: 60, leads: 4, delivered: 3, duplicates: 1, spend: null },
+  totals: { visits: 60, leads: 4, delivered: 3, duplicates: 1, meta_sent: 2, spend: null },
   previous_totals: NOTHING,
   unmatched: [],
   days: ["20", "21", "22", "23", "24", "25", "26"].map((d) => ({
@@ -37,6 +37,7 @@ const WEEK: CampaignReport = {
       leads: 2,
       delivered: 2,
       duplicates: 0,
+      meta_sent: 2,
       spend: null,
       previous: NOTHING,
     },
@@ -49,6 +50,7 @@ const WEEK: CampaignReport = {
       leads: 1,
       delivered: 0,
       duplicates: 1,
+      meta_sent: 0,
       spend: null,
       previous: NOTHING,
     },
@@ -61,11 +63,13 @@ const WEEK: CampaignReport = {
       leads: 1,
       delivered: 1,
       duplicates: 0,
+      meta_sent: 0,
       spend: null,
       previous: NOTHING,
     },
   ],
   limits: [],
+  ads: { meta: false, google_ads: null },
 };
 
 /** The worker's answers, in order; every request's path is kept. */
@@ -152,6 +156,30 @@ describe("CampaignsPanel", () => {
     // 'Direto' has no campaign: no '(sem campanha) › (sem anúncio)' rows repeating its numbers.
     expect(cells("Leads de Direto (sem origem)")).toEqual(["45", "1", "2,2%", "1", "—", "—", "—"]);
     expect(screen.queryByRole("link", { name: /^Leads de Direto \(sem origem\) ›/ })).toBeNull();
+    // Meta's Conversions API is off: no column of what it took.
+    expect(screen.queryByRole("columnheader", { name: /Enviados ao Meta/ })).toBeNull();
+  });
+
+  it("with Meta's Conversions API on, counts the leads it took beside those Jetimob took", async () => {
+    answering(ok({ ...WEEK, ads: { meta: true, google_ads: null } }));
+    openReport("/admin/campanhas?periodo=7d");
+    const link = async (name: string) => screen.findByRole("link", { name });
+    const cells = async (name: string) =>
+      within((await link(name)).closest("tr") as HTMLElement)
+        .getAllByRole("cell")
+        .map((cell) => cell.querySelector(".campaign-table__value")?.textContent);
+    expect(await cells("Leads de Instagram › lancamento › video-1")).toEqual([
+      "5",
+      "2",
+      "40%",
+      "2",
+      "2",
+      "—",
+      "—",
+      "—",
+    ]);
+    expect(await cells("Total: leads do período")).toEqual(["60", "4", "6,7%", "3", "2", "—", "—", "—"]);
+    expect(screen.getByRole("columnheader", { name: /Enviados ao Meta/ })).toBeTruthy();
   });
 
   it("says on which day the limit of new campaigns was reached, and what went to 'Outras origens'", async () => {
@@ -168,6 +196,7 @@ describe("CampaignsPanel", () => {
           leads: 0,
           delivered: 0,
           duplicates: 0,
+          meta_sent: 0,
           spend: null,
           previous: NOTHING,
         },

@@ -7,6 +7,7 @@ import { formatDays, sourceName } from "../../lib/format";
 import { useLoad } from "../../lib/useLoad";
 import { type CampaignReport, exportCampaignsCsv, fetchCampaigns } from "./api";
 import { CampaignTable } from "./CampaignTable";
+import { GoogleAdsImport } from "./GoogleAdsImport";
 import { LeadsChart } from "./LeadsChart";
 import { campaignMessages } from "./messages";
 import { PeriodPicker } from "./PeriodPicker";
@@ -113,6 +114,7 @@ export function CampaignsPanel() {
             {report.limits.length > 0 && <LimitsNote notes={limitNotes(report.limits)} />}
             <CampaignTable
               groups={groups}
+              meta={report.ads.meta}
               totals={{ ...report.totals, previous: report.previous_totals }}
               range={report.period}
               loading={loading}
@@ -125,6 +127,7 @@ export function CampaignsPanel() {
         </>
       ) : null}
       <SpendPanel onChanged={() => void load(period)} />
+      {report?.ads.google_ads && <GoogleAdsImport account={report.ads.google_ads} />}
     </div>
   );
 }

@@ -4,9 +4,17 @@ import { downloadStaffFile } from "../../lib/download";
 
 /**
  * What the report counts: visits from outside, the leads they brought, what
- * became of those leads, and what was spent on them (in cents; null: no spend known).
+ * became of those leads (sent to Jetimob, to Meta), and what was spent on
+ * them (in cents; null: no spend known).
  */
-export type Counts = { visits: number; leads: number; delivered: number; duplicates: number; spend: number | null };
+export type Counts = {
+  visits: number;
+  leads: number;
+  delivered: number;
+  duplicates: number;
+  meta_sent: number;
+  spend: number | null;
+};
 
 /** A figure of the period, beside the same of the period of the same length before it. */
 export type Compared = Counts & { previous: Counts };
@@ -51,6 +59,17 @@ export type CampaignReport = {
   unmatched: Unmatched[];
   /** The days of the period a visit limit was reached, in order. */
   limits: DayLimit[];
+  /** Where leads go besides Jetimob. */
+  ads: Ads;
+};
+
+/**
+ * Whether Meta's Conversions API is on, and (for owners, when it is on) the
+ * account Google Ads signs in with to fetch its conversions file at `path`.
+ */
+export type Ads = {
+  meta: boolean;
+  google_ads: { path: string; user: string; conversion_name: string } | null;
 };
 
 /** The report of `range`; without one, the worker's own default (the last 30 days). */

@@ -35,6 +35,18 @@ export const campaignMessages = {
   unmatchedWhy:
     "Estas campanhas têm investimento, mas nenhuma visita ou lead com o mesmo nome em utm_campaign (ou o mesmo " +
     "ID). Confira o nome da campanha no link do anúncio. O valor entra no total da plataforma.",
+  googleAdsTitle: "Conversões no Google Ads",
+  googleAdsIntro:
+    "O Google Ads busca sozinho, uma vez por dia, os leads que chegaram por um clique num anúncio do Google, " +
+    "para otimizar as campanhas por lead. Em Google Ads › Metas › Uploads › Programações, escolha HTTPS e " +
+    "use estes dados; a ação de conversão precisa ter exatamente este nome.",
+  googleAdsAddress: "Endereço",
+  googleAdsUser: "Usuário",
+  googleAdsConversion: "Nome da conversão",
+  googleAdsPassword:
+    "A senha é a definida em GOOGLE_ADS_IMPORT_PASSWORD nas configurações do site; ela não aparece aqui.",
+  copy: "Copiar",
+  copied: "Copiado",
   print: "Imprimir",
   previousPeriod: (from: string) => `Comparado com ${from}`,
   visitsNote:

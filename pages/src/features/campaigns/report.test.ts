@@ -11,7 +11,7 @@ import {
   limitNotes,
 } from "./report";
 
-const NOTHING = { visits: 0, leads: 0, delivered: 0, duplicates: 0, spend: null };
+const NOTHING = { visits: 0, leads: 0, delivered: 0, duplicates: 0, meta_sent: 0, spend: null };
 
 const row = (source: string, campaign: string, content: string, visits: number, leads: number): ReportRow => ({
   platform: source === "Direto" ? "Direto" : source === "google" ? "Google" : "Meta",
@@ -22,6 +22,7 @@ const row = (source: string, campaign: string, content: string, visits: number, 
   leads,
   delivered: leads,
   duplicates: 0,
+  meta_sent: 0,
   spend: null,
   previous: NOTHING,
 });

@@ -8,12 +8,21 @@ export type SourceGroup = Compared & { source: string; campaigns: CampaignGroup[
 export type PlatformGroup = Compared & { platform: string; sources: SourceGroup[] };
 
 /** A column the table can be sorted by. */
-export type SortKey = "name" | "visits" | "leads" | "conversion" | "delivered" | "spend" | "cpl" | "cplDelivered";
+export type SortKey =
+  | "name"
+  | "visits"
+  | "leads"
+  | "conversion"
+  | "delivered"
+  | "meta_sent"
+  | "spend"
+  | "cpl"
+  | "cplDelivered";
 export type Sort = { key: SortKey; descending: boolean };
 /** The report's own order: the most leads first. */
 export const DEFAULT_SORT: Sort = { key: "leads", descending: true };
 
-const empty = (): Counts => ({ visits: 0, leads: 0, delivered: 0, duplicates: 0, spend: null });
+const empty = (): Counts => ({ visits: 0, leads: 0, delivered: 0, duplicates: 0, meta_sent: 0, spend: null });
 
 /**
  * The report's leaves grouped platform → source → campaign → ad, each group
@@ -71,6 +80,7 @@ function addCounts(group: Counts, row: Counts) {
   group.leads += row.leads;
   group.delivered += row.delivered;
   group.duplicates += row.duplicates;
+  group.meta_sent += row.meta_sent;
   if (row.spend !== null) group.spend = (group.spend ?? 0) + row.spend;
 }
 
