@@ -4,7 +4,7 @@
 //! are for every staff member.
 
 mod export;
-mod report;
+pub(crate) mod report;
 pub mod visits;
 
 use worker::{Env, Method, Request, Response};

@@ -65,4 +65,7 @@ export const staffActionNames: Record<string, string> = {
   delete: "Excluiu o lead",
   accept_change: "Aceitou uma alteração dos dados",
   refuse_change: "Recusou uma alteração dos dados",
+  contact: "Registrou o primeiro contato (Já falei)",
+  uncontact: "Desfez o registro de contato",
+  correct_whatsapp: "Corrigiu o WhatsApp",
 };
