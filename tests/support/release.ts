@@ -104,6 +104,13 @@ const COLUMNS_ADDED: Record<
       answers_at: null,
     }),
   },
+  // No lead of a release has a first contact, nor can anyone tell now
+  // whether it was called: each is marked as arriving before contacts were
+  // recorded, which moved the change counter once a lead.
+  23: {
+    leads: () => ({ first_contact_at: null, first_contact_by: null, contact_tracked: 0 }),
+    lead_changes: (row, release) => ({ n: Number(row.n) + (release.leads ?? []).length }),
+  },
   // Every account there before is approved, with both permissions.
   16: {
     staff_users: (row) => ({ approved_at: row.confirmed_at, can_export: 1, can_delete: 1 }),
@@ -144,6 +151,11 @@ const TABLES_ADDED: Record<number, Record<string, string | null>> = {
   },
   // No network has visited yet; no visit went uncounted.
   20: { visit_networks: null, visits_uncounted: null },
+  // No lead of a release waits for a first contact; the owners' choices at their defaults.
+  23: {
+    contact_counters: "SELECT 'uncontacted' AS name, 0 AS n",
+    panel_settings: "SELECT 'colleague_notices' AS name, 1 AS value UNION ALL SELECT 'contact_target_minutes', 5",
+  },
 };
 
 /**

@@ -324,7 +324,11 @@ pub async fn page_and_counts(
         counts.uncontacted = all.uncontacted;
         counts.mine = all.mine;
     }
-    if let Some(t) = db::first_row::<Tally>(&results, 6)?.filter(|_| tallied) {
+    let tally = match tallied {
+        true => db::first_row::<Tally>(&results, 6)?,
+        false => None,
+    };
+    if let Some(t) = tally {
         counts = Counts {
             pending: t.pending,
             sent: t.sent,

@@ -321,14 +321,8 @@ pub(crate) use oldest_correction;
 /// 5 minutes later) means the webhook is failing, not hiccuping: the three
 /// is written in the statement because the partial index it reads
 /// (`webhook_events_refused`, migration 0013) holds it too.
-/// The oldest lead still retried is read without those Jetimob refused for
-/// their own data (HTTP 400, 409, 422: a number it does not take, say): they
-/// are not an outage, Jetimob is up for them (walking the oldest pending
-/// leads, it skips only those).
 const SNAPSHOT_SQL: &str = concat!(
-    "SELECT (SELECT min(created_at) FROM leads WHERE delivery_status = 'pending' \
-         AND NOT (coalesce(last_error, '') LIKE 'HTTP 400%' OR coalesce(last_error, '') LIKE 'HTTP 409%' \
-           OR coalesce(last_error, '') LIKE 'HTTP 422%')) AS oldest_pending_at, \
+    "SELECT (SELECT min(created_at) FROM leads WHERE delivery_status = 'pending') AS oldest_pending_at, \
        (SELECT min(created_at) FROM leads WHERE delivery_status = 'failed') AS oldest_given_up_at, ",
     oldest_correction!(),
     " AS oldest_correction_at, \
@@ -969,13 +963,6 @@ mod tests {
         }
         assert_eq!(standing(&[Reason::FormBlocked]), Standing::Other);
         assert_eq!(standing(&[Reason::Corrections]), Standing::Other);
-    }
-
-    #[test]
-    fn a_lead_refused_for_its_data_is_no_backlog() {
-        assert!(SNAPSHOT_SQL.contains(
-            "AND NOT (coalesce(last_error, '') LIKE 'HTTP 400%' OR coalesce(last_error, '') LIKE 'HTTP 409%'"
-        ));
     }
 
     #[test]
