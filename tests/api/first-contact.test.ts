@@ -50,7 +50,16 @@ type Listed = {
     contact_tracked: boolean;
   }[];
   total: number;
-  counts: Record<string, number>;
+  counts: {
+    total: number;
+    pending: number;
+    sent: number;
+    failed: number;
+    attention: number;
+    delivered: number;
+    uncontacted: number;
+    mine: number;
+  };
 };
 
 async function list(by: StaffClient, query: string): Promise<Listed> {
@@ -85,7 +94,10 @@ describe("'Já falei'", () => {
       );
       expect(row?.first_contact_by).toBe(await userId(winner));
       expect(new Date(row?.first_contact_at ?? 0).toISOString()).toBe(a.body.first_contact_at);
-      const entries = await app.sql("SELECT staff_email FROM audit_log WHERE lead_id = ?1 AND action = 'contact'", lead.id);
+      const entries = await app.sql(
+        "SELECT staff_email FROM audit_log WHERE lead_id = ?1 AND action = 'contact'",
+        lead.id,
+      );
       expect(entries).toEqual([{ staff_email: winner.email }]);
       // Whoever looks next reads who contacted it.
       const seen = (await list(owner.client, `?q=${encodeURIComponent(lead.email)}`)).leads[0];
@@ -156,7 +168,12 @@ describe("'Já falei'", () => {
       { first_contact_at: null },
     ]);
     // Another site's page cannot make a broker's browser record it.
-    const forged = await ana.client.call("POST", `/api/leads/${waiting.id}/contact`, {}, { Origin: "https://evil.example" });
+    const forged = await ana.client.call(
+      "POST",
+      `/api/leads/${waiting.id}/contact`,
+      {},
+      { Origin: "https://evil.example" },
+    );
     expect(forged.status).toBe(403);
   });
 
@@ -363,7 +380,9 @@ describe("'Corrigir WhatsApp' on a lead Jetimob refused", () => {
     expect(taken.body.error).toMatch(/outro lead/);
     const fixed = await ana.client.call("POST", `/api/leads/${lead.id}/whatsapp`, { whatsapp: "(49) 99876-5432" });
     expect(fixed.status).toBe(200);
-    expect(await app.sql("SELECT whatsapp FROM leads WHERE id = ?1", lead.id)).toEqual([{ whatsapp: "+5549998765432" }]);
+    expect(await app.sql("SELECT whatsapp FROM leads WHERE id = ?1", lead.id)).toEqual([
+      { whatsapp: "+5549998765432" },
+    ]);
     expect(await app.sql("SELECT staff_email, detail FROM audit_log WHERE lead_id = ?1", lead.id)).toEqual([
       { staff_email: ana.email, detail: null },
     ]);

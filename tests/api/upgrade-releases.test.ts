@@ -174,7 +174,10 @@ const RELEASES: Release[] = [
           const waiting = async () => {
             const answer = await owner.call("GET", "/api/leads?contato=nao");
             expect(answer.status).toBe(200);
-            return answer.body as unknown as { leads: { id: string; email: string }[]; counts: { uncontacted: number } };
+            return answer.body as unknown as {
+              leads: { id: string; email: string }[];
+              counts: { uncontacted: number };
+            };
           };
           const first = await waiting();
           expect(first.leads.filter((l) => theirs.has(l.id))).toEqual([]);

@@ -4,6 +4,7 @@ import { LoadFailed } from "../../components/LoadFailed";
 import { useToast } from "../../components/toast";
 import { brasiliaDay } from "../../lib/days";
 import { useLoad } from "../../lib/useLoad";
+import { FirstContactBlock } from "../first-contact/FirstContactBlock";
 import { type CampaignReport, exportCampaignsCsv, fetchCampaigns } from "./api";
 import { CampaignTable } from "./CampaignTable";
 import { LeadsChart } from "./LeadsChart";
@@ -104,6 +105,7 @@ export function CampaignsPanel() {
             <CampaignTable groups={groups} totals={report.totals} range={report.period} loading={loading} />
             <p className="panel__note campaigns__note">{campaignMessages.visitsNote}</p>
           </section>
+          <FirstContactBlock range={report.period} />
         </>
       ) : null}
     </div>
