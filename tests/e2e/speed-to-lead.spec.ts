@@ -83,7 +83,8 @@ test("the newest lead's card is whole on a phone's first screen, with an open in
     await page.reload();
     await panelLoaded(page);
     await expect(page.locator(".incident")).toBeVisible();
-    await inFirstScreen();
+    // On a phone the banner is its line; a desk shows an outage in full, above its table.
+    if (onPhone(testInfo)) await inFirstScreen();
     await firstScreen(page, testInfo, `speed-list-incident-${reasons}`);
   }
   if (!onPhone(testInfo)) {

@@ -1,5 +1,4 @@
 import { useId, useState } from "react";
-import { Link } from "../../lib/Link";
 import { safeStorage } from "../../lib/storage";
 import { useSession } from "../staff-auth/session";
 import type { Incident } from "./api";
@@ -7,6 +6,8 @@ import { bannerMessages, refusedTitle } from "./messages";
 
 type Props = {
   incident: Incident;
+  /** 'Ver os leads': the list turns to 'Falharam'. */
+  onShowRefused: () => void;
   /** Leads Jetimob refused for good, over every lead. */
   refused: number;
   /** On a phone the banner starts folded to its line: it never covers the first lead. */
@@ -27,7 +28,7 @@ function foldKey(userId: string): string {
  * owner can take (a secret, the worker's settings) is, for everyone else,
  * something to tell an owner, with the step to pass on.
  */
-export function IncidentBanner({ incident, refused, phone }: Props) {
+export function IncidentBanner({ incident, refused, phone, onShowRefused }: Props) {
   const session = useSession();
   const user = session.status === "signed-in" ? session.user : null;
   const isOwner = user?.role === "owner";
@@ -68,9 +69,16 @@ export function IncidentBanner({ incident, refused, phone }: Props) {
           {isRefused && refused > 0 && (
             <>
               {" "}
-              <Link to="/admin?status=falhas" className="incident__link">
+              <a
+                href="/admin?status=falhas"
+                className="incident__link"
+                onClick={(event) => {
+                  event.preventDefault();
+                  onShowRefused();
+                }}
+              >
                 {bannerMessages.seeRefused}
-              </Link>
+              </a>
             </>
           )}
         </p>

@@ -104,7 +104,14 @@ export function LeadsPanel() {
 
   return (
     <>
-      {page?.incident && <IncidentBanner incident={page.incident} refused={page.refused} phone={phone} />}
+      {page?.incident && (
+        <IncidentBanner
+          incident={page.incident}
+          refused={page.refused}
+          phone={phone}
+          onShowRefused={() => setParams({ ...params, status: "falhas", page: 1 })}
+        />
+      )}
       <LeadCounters counts={page?.counts} />
       {page && !page.incident && !page.crm_configured && (
         <p className="notice" role="note">
