@@ -78,6 +78,15 @@ CREATE TABLE leads (
   -- object of question id → the option chosen; and when they last changed.
   answers           TEXT CHECK (answers IS NULL OR json_valid(answers)),
   answers_at        INTEGER,
+  -- The first contact (0023): when a person of the staff ('Já falei') first
+  -- spoke to the lead, and who (staff_users.id). `contact_tracked` is 0 for
+  -- leads that arrived before the panel recorded contacts: nobody can tell
+  -- whether they were called, so 'Não contatados' and the time to first
+  -- contact leave them out.
+  first_contact_at  INTEGER,
+  first_contact_by  TEXT,
+  contact_tracked   INTEGER NOT NULL DEFAULT 1
+                    CHECK (contact_tracked IN (0, 1)),
   -- The visitor's answer to the ads' consent box (ADS_CONSENT=checkbox, 0025):
   -- 1 ticked, 0 not; NULL where no box was asked.
   ads_consent       INTEGER CHECK (ads_consent IS NULL OR ads_consent IN (0, 1))
@@ -108,6 +117,11 @@ CREATE INDEX leads_corrections_waiting ON leads (update_requested_at)
 -- The lead list filtered to a source, a campaign and an ad ('Campanhas').
 CREATE INDEX leads_source_newest
   ON leads (source, utm_campaign, utm_content, created_at DESC, id DESC);
+-- 'Não contatados' and 'Contatados por mim' (0023).
+CREATE INDEX leads_uncontacted_newest ON leads (created_at DESC, id DESC)
+  WHERE first_contact_at IS NULL AND contact_tracked = 1;
+CREATE INDEX leads_contacted_by_newest ON leads (first_contact_by, created_at DESC, id DESC)
+  WHERE first_contact_by IS NOT NULL;
 
 -- Every time the form was sent: the details as typed (normalised) and the
 -- visit's origin and attribution (the lead's last touch is its newest).
@@ -356,7 +370,8 @@ CREATE TABLE audit_log (
                 'accept_change', 'refuse_change',
                 'sign_in', 'sign_in_failed', 'confirm', 'password_reset', 'password_change',
                 'disable', 'enable', 'end_sessions', 'make_owner', 'remove_owner',
-                'approve', 'refuse', 'permissions', 'bulk_read')),
+                'approve', 'refuse', 'permissions', 'bulk_read',
+                'contact', 'uncontact', 'correct_whatsapp', 'settings')),
   lead_id     TEXT,
   account_id  TEXT,
   detail      TEXT CHECK (detail IS NULL OR json_valid(detail))
@@ -673,6 +688,44 @@ BEGIN
         coalesce(utm_content, '')
       FROM leads WHERE id = OLD.lead_id);
 END;
+
+-- The leads waiting for their first contact ('Não contatados', 0023): kept by
+-- the triggers below, as lead_counters is, so a panel load reads one row.
+CREATE TABLE contact_counters (
+  name TEXT PRIMARY KEY CHECK (name IN ('uncontacted')),
+  n    INTEGER NOT NULL
+) WITHOUT ROWID;
+
+CREATE TRIGGER contact_counters_insert AFTER INSERT ON leads
+  WHEN NEW.first_contact_at IS NULL AND NEW.contact_tracked = 1
+BEGIN
+  UPDATE contact_counters SET n = n + 1 WHERE name = 'uncontacted';
+END;
+
+CREATE TRIGGER contact_counters_delete AFTER DELETE ON leads
+  WHEN OLD.first_contact_at IS NULL AND OLD.contact_tracked = 1
+BEGIN
+  UPDATE contact_counters SET n = n - 1 WHERE name = 'uncontacted';
+END;
+
+CREATE TRIGGER contact_counters_change AFTER UPDATE OF first_contact_at, contact_tracked ON leads
+  WHEN (OLD.first_contact_at IS NULL AND OLD.contact_tracked = 1)
+    IS NOT (NEW.first_contact_at IS NULL AND NEW.contact_tracked = 1)
+BEGIN
+  UPDATE contact_counters
+    SET n = n + (NEW.first_contact_at IS NULL AND NEW.contact_tracked = 1)
+              - (OLD.first_contact_at IS NULL AND OLD.contact_tracked = 1)
+    WHERE name = 'uncontacted';
+END;
+
+-- The owners' choices for the panel (0023): the target for the time to first
+-- contact, in minutes ('contact_target_minutes', 5 until changed), and
+-- whether new colleagues start with the new-lead notices on
+-- ('colleague_notices', 1: on).
+CREATE TABLE panel_settings (
+  name  TEXT PRIMARY KEY CHECK (name IN ('contact_target_minutes', 'colleague_notices')),
+  value INTEGER NOT NULL
+) WITHOUT ROWID;
 
 -- What each lead costs (0024): spend by import and by day and line, and the
 -- report's sums by week and the chart's rows, kept by triggers.

@@ -42,8 +42,11 @@ export const KEPT_BY_TRIGGERS = [
   "spend_weekly",
   "lead_changes",
   "lead_counters",
+  "contact_counters",
   "leads_search_rows",
 ];
+/** Tables whose rows a migration writes (the owners' choices): the backup's rows replace them. */
+export const SEEDED_BY_MIGRATIONS = ["panel_settings"];
 /**
  * Tables kept for a day only, which a backup (kept for months) must not
  * keep longer: the marks of the networks that visited today (docs/campaigns.md).
@@ -148,8 +151,9 @@ export async function backup({ where, output, cwd = process.cwd() }) {
       "--   wrangler d1 execute DB --remote --file <this file>",
       "-- It holds every lead's personal data: keep it where only the agency can read it.",
     ];
+    const seeded = SEEDED_BY_MIGRATIONS.filter((t) => tables.includes(t)).map((t) => `DELETE FROM ${t};`);
     const tail = [...index, ...counters].join("\n");
-    await writeFile(output, `${header.join("\n")}\n${await readFile(rows, "utf8")}\n${tail}\n`);
+    await writeFile(output, `${[...header, ...seeded].join("\n")}\n${await readFile(rows, "utf8")}\n${tail}\n`);
     return { tables, lastMigration };
   } finally {
     await rm(scratch, { recursive: true, force: true });

@@ -27,10 +27,48 @@ fn main() {
         .iter()
         .map(|(name, value)| format!("pub const {name}: &str = {value:?};\n"))
         .collect();
+    out.push_str(&panel(&json));
     out.push_str(&questions(&json));
     out.push_str(&image_origins(&json));
     let dest = Path::new(&env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("agency.rs");
     fs::write(dest, out).expect("OUT_DIR is writable");
+}
+
+/// What the panel writes for the agency (`panel`): the greeting a broker's
+/// WhatsApp chat opens with (its `{…}` names only what the worker fills in);
+/// and the address of a lead in Jetimob (`{id}` for its code, empty when
+/// unknown), which only the pages use, checked.
+fn panel(json: &serde_json::Value) -> String {
+    let greeting = json
+        .pointer("/panel/whatsappGreeting")
+        .and_then(|v| v.as_str())
+        .filter(|v| !v.trim().is_empty())
+        .expect("agency.json has no text at /panel/whatsappGreeting");
+    let mut rest = greeting;
+    while let Some(open) = rest.find('{') {
+        let close = rest[open..]
+            .find('}')
+            .map(|c| open + c)
+            .expect("agency.json: a '{' of the greeting is never closed");
+        let name = &rest[open + 1..close];
+        assert!(
+            ["nome", "corretor", "imobiliaria", "empreendimento"].contains(&name),
+            "agency.json: the greeting names {{{name}}}; it may name {{nome}}, {{corretor}}, \
+             {{imobiliaria}} and {{empreendimento}}"
+        );
+        rest = &rest[close + 1..];
+    }
+    let jetimob = json
+        .pointer("/panel/jetimobLeadUrl")
+        .and_then(|v| v.as_str())
+        .unwrap_or("")
+        .trim();
+    assert!(
+        jetimob.is_empty() || (jetimob.starts_with("https://") && jetimob.contains("{id}")),
+        "agency.json: panel.jetimobLeadUrl is an https:// address with {{id}}, or empty"
+    );
+    // The Jetimob address is the pages' alone: checked here, where a bad one stops the build.
+    format!("pub const WHATSAPP_GREETING: &str = {greeting:?};\n")
 }
 
 /// The optional questions asked after 'Sucesso!' (`questions`): each id with

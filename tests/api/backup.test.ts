@@ -103,7 +103,13 @@ beforeAll(async () => {
       "INSERT INTO deliveries (lead_id, destination, status, event_at, attempts, sent_at) " +
       "SELECT id, 'meta', 'sent', created_at, 1, created_at + 1000 FROM leads ORDER BY id LIMIT 1; " +
       "INSERT INTO deliveries (lead_id, destination, event_at, next_attempt_at, last_error) " +
-      "SELECT id, 'meta', created_at, created_at + 60000, 'Meta recusou (HTTP 503)' FROM leads ORDER BY id DESC LIMIT 1",
+      "SELECT id, 'meta', created_at, created_at + 60000, 'Meta recusou (HTTP 503)' FROM leads ORDER BY id DESC LIMIT 1; " +
+      // Two leads waiting for their first contact, one a broker already called;
+      // an owner's target for the time to first contact.
+      "UPDATE leads SET contact_tracked = 1 WHERE id IN (SELECT id FROM leads ORDER BY id LIMIT 3); " +
+      "UPDATE leads SET first_contact_at = created_at + 240000, first_contact_by = (SELECT id FROM staff_users LIMIT 1) " +
+      "WHERE id = (SELECT id FROM leads ORDER BY id LIMIT 1); " +
+      "UPDATE panel_settings SET value = 10 WHERE name = 'contact_target_minutes'",
   );
   file = join(made.dir, "backup.sql");
   await backup({ where: "--local", output: file, cwd: made.dir });

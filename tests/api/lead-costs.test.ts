@@ -124,7 +124,18 @@ describe("one name per source", () => {
     const listed = await owner.call("GET", `/api/leads?fonte=ig&campanha=${campaign}&de=${today}&ate=${today}`);
     expect(listed.status).toBe(200);
     expect(listed.body.total).toBe(3);
-    expect(listed.body.counts).toEqual({ total: 3, sent: 1, pending: 2, failed: 1, attention: 1, duplicates: 0 });
+    // Each lead counted once: one in Jetimob, one on its way, one Jetimob refused; none contacted yet.
+    expect(listed.body.counts).toEqual({
+      total: 3,
+      sent: 1,
+      delivered: 1,
+      pending: 1,
+      failed: 1,
+      attention: 1,
+      duplicates: 0,
+      uncontacted: 3,
+      mine: 0,
+    });
     const all = await owner.call("GET", "/api/leads");
     expect((all.body.counts as { total: number }).total).toBeGreaterThan(4);
   });

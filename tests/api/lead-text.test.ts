@@ -118,7 +118,7 @@ describe("a lead's page and referrer", () => {
     expect((await postLead(app, lead)).status).toBe(200);
     expect(await leadByEmail(String(lead.email))).toMatchObject({
       referrer: null,
-      source: "whatsapp",
+      source: "WhatsApp",
       page_url: "https://site.example/?a=1",
     });
     expect((await sentToJetimob(String(lead.email))).url).toBe("https://site.example/?a=1");

@@ -110,7 +110,18 @@ describe("the list", () => {
     expect(first.leads[49]?.id).toBe("lead-070");
     expect(first.total).toBe(123);
     expect(first.pages).toBe(3);
-    expect(first.counts).toEqual({ total: 123, sent: 71, pending: 52, failed: 10, attention: 10, duplicates: 0 });
+    // Each lead counted once: in Jetimob, on its way, or waiting for a person.
+    expect(first.counts).toEqual({
+      total: 123,
+      sent: 71,
+      pending: 42,
+      failed: 10,
+      attention: 10,
+      duplicates: 0,
+      delivered: 71,
+      uncontacted: 123,
+      mine: 0,
+    });
     expect(first.crm_configured).toBe(true);
 
     const third = await list("?page=3");
@@ -134,9 +145,10 @@ describe("the list", () => {
   });
 
   it("filters by delivery status", async () => {
+    // 'Pendentes': on their way, the site still sending them; the given up are 'Falharam'.
     const pending = await list("?status=pendentes");
-    expect(pending.total).toBe(52);
-    expect(pending.leads.every((l) => l.jetimob_enviado === false)).toBe(true);
+    expect(pending.total).toBe(42);
+    expect(pending.leads.every((l) => l.delivery_status === "pending")).toBe(true);
     const sent = await list("?status=enviados&page=2");
     expect(sent.total).toBe(71);
     expect(sent.leads).toHaveLength(21);

@@ -67,8 +67,8 @@ beforeAll(async () => {
   colleague = await signedInStaff(app, mail);
   quiet = await signedInStaff(app, mail);
   leaver = await signedInStaff(app, mail);
-  await switchNotices(colleague, true);
-  await switchNotices(leaver, true);
+  // New colleagues start with the notices on (the owners' default): one switches them off.
+  await switchNotices(quiet, false);
   const [account] = await app.sql<{ id: string }>("SELECT id FROM staff_users WHERE email = ?1", leaver.email);
   const disabled = await owner.client.call("POST", `/api/staff/${account?.id}/disable`, {});
   expect(disabled.status).toBe(200);
@@ -87,7 +87,7 @@ beforeEach(async () => {
 });
 
 describe("'Receber aviso de novos leads'", () => {
-  it("is on for the owner and off for everyone else until they switch it on", async () => {
+  it("is on for the owner and for new colleagues, and off for whoever switched it off", async () => {
     expect((await owner.client.call("GET", "/api/auth/notices")).body).toMatchObject({ enabled: true });
     expect((await quiet.client.call("GET", "/api/auth/notices")).body).toMatchObject({ enabled: false });
     expect((await colleague.client.call("GET", "/api/auth/notices")).body).toMatchObject({ enabled: true });
@@ -124,11 +124,13 @@ describe("a new lead", () => {
       const [notice] = notices;
       expect(notice?.subject).toBe("Novo lead no site");
       expect(notice?.text).toMatch(/^• “Helena Notícia” — novo lead/);
-      expect(notice?.text).toContain("WhatsApp: (49) 98123-4567 — https://wa.me/5549981234567");
+      // The chat opens with the broker's greeting to the person, by their first names.
+      const chat = `https://wa.me/5549981234567?text=${encodeURIComponent("Olá, Helena! Aqui é Equipe, da")}`;
+      expect(notice?.text).toContain(`WhatsApp: (49) 98123-4567 — ${chat}`);
       expect(notice?.text).toMatch(/E-mail: pessoa\d+\.\d+@example\.com/);
       expect(notice?.text).toContain("Origem: “instagram” · campanha “pre-lancamento”");
       expect(notice?.text).toMatch(/Ver no painel: https:\/\/painel\.example\/admin\/leads\/[\w-]+/);
-      expect(notice?.html).toContain('href="https://wa.me/5549981234567"');
+      expect(notice?.html).toContain(`href="${chat}`);
     }
     expect(noticesTo(quiet.email)).toEqual([]);
     expect(noticesTo(leaver.email)).toEqual([]);

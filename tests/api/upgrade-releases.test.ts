@@ -166,6 +166,44 @@ const RELEASES: Release[] = [
             { landline: 1, answers: JSON.stringify({ finalidade: "Para morar" }) },
           ]);
         },
+      "0023: its leads wait for no first contact, a lead that arrives now does; 'Já falei' is recorded and its trail kept":
+        async (upgrade) => {
+          const { app, before } = upgrade;
+          const owner = await signedInOwner(upgrade);
+          const theirs = new Set((before.leads ?? []).map((l) => l.id));
+          expect(theirs.size).toBeGreaterThan(0);
+          const waiting = async () => {
+            const answer = await owner.call("GET", "/api/leads?contato=nao");
+            expect(answer.status).toBe(200);
+            return answer.body as unknown as {
+              leads: { id: string; email: string }[];
+              counts: { uncontacted: number };
+            };
+          };
+          const first = await waiting();
+          expect(first.leads.filter((l) => theirs.has(l.id))).toEqual([]);
+          // Only leads the other checks sent since are waiting.
+          expect(first.counts.uncontacted).toBe(first.leads.length);
+          const lead = { name: "Renata Nova", email: "renata.nova@example.com", whatsapp: "(49) 99123-4567" };
+          expect((await postLead(app, lead)).status).toBe(200);
+          const now = await waiting();
+          expect(now.leads[0]?.email).toBe(lead.email);
+          expect(now.counts.uncontacted).toBe(first.counts.uncontacted + 1);
+          // An old lead contacted now is 'Contatado por', and out of the time to first contact.
+          const old = before.leads?.[0] as { id: string };
+          const contacted = await owner.call("POST", `/api/leads/${old.id}/contact`, {});
+          expect(contacted.status).toBe(200);
+          expect(contacted.body).toMatchObject({ recorded: true, contacted_by: OWNER.email });
+          const report = await owner.call("GET", "/api/first-contact?de=2020-01-01&ate=2021-12-31");
+          expect(report.status).toBe(200);
+          const entries = await app.sql<{ id: number; action: string }>("SELECT id, action FROM audit_log ORDER BY id");
+          const kept = (before.audit_log ?? [])
+            .map((e) => ({ id: Number(e.id), action: e.action }))
+            .sort((a, b) => a.id - b.id);
+          expect(entries.slice(0, kept.length)).toEqual(kept);
+          expect(entries.at(-1)?.action).toBe("contact");
+          expect(entries.at(-1)?.id).toBeGreaterThan(Math.max(0, ...kept.map((e) => Number(e.id))));
+        },
       "0020: the campaign report of the release's days reads as it did, each line's visits its keys' sum": async (
         upgrade,
       ) => {

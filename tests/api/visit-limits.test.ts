@@ -35,7 +35,7 @@ async function report(): Promise<Report> {
 }
 
 /** The report's line of `campaign` today, if it has one of its own. */
-async function lineOf(campaign: string, source = "instagram"): Promise<Line | undefined> {
+async function lineOf(campaign: string, source = "Instagram"): Promise<Line | undefined> {
   return (await report()).rows.find((r) => r.source === source && r.campaign === campaign);
 }
 
@@ -73,7 +73,7 @@ describe("one address", () => {
     await flood("203.0.113.50", terms);
     await afterTheCountsBefore(app);
     const keys = await app.sql<{ n: number }>(
-      "SELECT n FROM visit_counts WHERE day = ?1 AND source = 'instagram' AND campaign = 'verao'",
+      "SELECT n FROM visit_counts WHERE day = ?1 AND source = 'Instagram' AND campaign = 'verao'",
       today,
     );
     expect(keys).toEqual([{ n: VISITS_PER_NETWORK }]);
@@ -159,11 +159,11 @@ describe("many networks that fill the day", () => {
     // Seen yesterday (as the worker counts), and one seen earlier today.
     await app.batch([
       [
-        "INSERT INTO visit_counts (day, source, campaign, content, n) VALUES (?1, 'instagram', 'ja-rodando', 'video-2', 7)",
+        "INSERT INTO visit_counts (day, source, campaign, content, n) VALUES (?1, 'Instagram', 'ja-rodando', 'video-2', 7)",
         yesterday,
       ],
       [
-        "INSERT INTO campaign_daily (day, source, campaign, content, visits) VALUES (?1, 'instagram', 'ja-rodando', 'video-2', 7)",
+        "INSERT INTO campaign_daily (day, source, campaign, content, visits) VALUES (?1, 'Instagram', 'ja-rodando', 'video-2', 7)",
         yesterday,
       ],
     ]);

@@ -55,6 +55,6 @@ describe("the built worker", () => {
 });
 
 /** The shipped module's gzip size, at most. */
-// 544 KiB since what each lead costs (issue 47: spend files, Meta's API, the report by weeks) brought
-// it to 520 KiB with no new dependency.
-const WASM_GZIP_BUDGET = 544 * 1024;
+// 640 KiB since the ads' conversions (issue 45), what each lead costs (47) and the first contact
+// (46) brought it to 570 KiB with no new dependency: our own code, not a dependency that ballooned.
+const WASM_GZIP_BUDGET = 640 * 1024;

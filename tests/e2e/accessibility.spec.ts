@@ -1,6 +1,6 @@
 import type { Locator } from "@playwright/test";
 import { expect, type Page, test } from "./fixtures";
-import { createOwner, signIn } from "./staff";
+import { createOwner, headerButton, signIn } from "./staff";
 import { markSent, panelLoaded, screenshot, seedLeads } from "./support";
 
 // What a keyboard and a finger meet across the site: a focus ring that stands
@@ -104,9 +104,10 @@ test("the focus ring stands out 3:1 in the panel: its white list and cream chips
     "the pressed filter chip": list.getByRole("button", { name: /^Todos/ }),
     "'Exportar CSV'": list.getByRole("button", { name: "Exportar CSV" }),
     "'Excluir lead'": list.getByRole("button", { name: "Excluir lead" }).first(),
-    "'Sair', on the header": page.getByRole("button", { name: "Sair" }),
     "a page of the panel, on the header": page.getByRole("link", { name: "Equipe" }),
   });
+  // 'Sair' is in the header's 'Menu' on a phone.
+  await expectRingsStandOut(page, { "'Sair', on the header": await headerButton(page, "Sair") });
 });
 
 /** The height (and width) of a control as drawn. */

@@ -1,5 +1,5 @@
 import { expect, test } from "./fixtures";
-import { createColleague, createOwner, createStaff, signIn } from "./staff";
+import { createColleague, createOwner, createStaff, openStaffMenu, signIn } from "./staff";
 import { expectOffAndFocused, holdRequests, panelLoaded, runCron, screenshot, siteUrl, sql } from "./support";
 
 // The panel's side of 'nobody misses a lead': each person's switch for the
@@ -16,6 +16,7 @@ test("'Receber aviso de novos leads' switches the signed-in person's e-mails and
     (await sql<{ lead_notices: number }>("SELECT lead_notices FROM staff_users WHERE email = ?1", staff.email))[0]
       ?.lead_notices;
   await signIn(page, staff);
+  await openStaffMenu(page);
   const notices = page.getByRole("switch", { name: "Receber aviso de novos leads" });
   await expect(notices).toBeVisible();
   const before = (await notices.getAttribute("aria-checked")) === "true";

@@ -1,6 +1,6 @@
 import { STAFF_DOMAIN, staffEmail } from "../support/staff";
 import { expect, type Page, test } from "./fixtures";
-import { createStaff, signIn, submitLogin } from "./staff";
+import { createStaff, expectSignedInAs, headerButton, signIn, submitLogin } from "./staff";
 import { emailedLink, expectOffAndFocused, holdRequests, LEAD_SUBMIT, screenshot, sql } from "./support";
 
 const PASSWORD = "vinho-tinto-2026";
@@ -163,7 +163,7 @@ test.describe("signing in", () => {
     await page.getByLabel("Senha", { exact: true }).fill(PASSWORD);
     await page.getByRole("button", { name: "Confirmar e entrar" }).click();
     await expect(page).toHaveURL(/\/admin$/);
-    await expect(page.getByText(`Logado como ${address}`)).toBeVisible();
+    await expectSignedInAs(page, address);
   });
 
   test("a wrong password shows the server's message", async ({ page, request }) => {
@@ -192,7 +192,7 @@ test.describe("signing in", () => {
     await expect(page).toHaveURL(/\/admin$/);
     // The panel starts the keyboard and the screen reader at its heading.
     await expect(page.getByRole("heading", { name: "Painel Administrativo" })).toBeFocused();
-    await expect(page.getByText(`Logado como ${staff.email}`)).toBeVisible();
+    await expectSignedInAs(page, staff.email);
     await screenshot(page, testInfo, "admin-signed-in");
   });
 });
@@ -220,7 +220,7 @@ test.describe("redirects", () => {
     await expect(page.getByText("Redirecionando para o painel...")).toBeVisible();
     release();
     await expect(page).toHaveURL(/\/admin$/);
-    await expect(page.getByText(`Logado como ${staff.email}`)).toBeVisible();
+    await expectSignedInAs(page, staff.email);
   });
 
   test("a refresh whose answer is lost after the worker replaced the cookie is asked again in time, and the session lives on", async ({
@@ -242,7 +242,7 @@ test.describe("redirects", () => {
       await route.continue();
     });
     await page.reload();
-    await expect(page.getByText(`Logado como ${staff.email}`)).toBeVisible();
+    await expectSignedInAs(page, staff.email);
     expect(lost).toBe(1);
     const revoked = await sql(
       "SELECT s.id FROM staff_sessions s JOIN staff_users u ON u.id = s.user_id WHERE u.email = ?1 AND s.revoked_at IS NOT NULL",
@@ -251,14 +251,14 @@ test.describe("redirects", () => {
     expect(revoked).toEqual([]);
     await page.unroute("**/api/auth/refresh");
     await page.reload();
-    await expect(page.getByText(`Logado como ${staff.email}`)).toBeVisible();
+    await expectSignedInAs(page, staff.email);
   });
 
   test("a reload of /admin keeps the session", async ({ page, request }) => {
     const staff = await createStaff(request);
     await signIn(page, staff);
     await page.reload();
-    await expect(page.getByText(`Logado como ${staff.email}`)).toBeVisible();
+    await expectSignedInAs(page, staff.email);
   });
 });
 
@@ -277,7 +277,7 @@ test.describe("signing out", () => {
       sessionStorage.setItem("leads-page-starts", "[]");
       localStorage.setItem("unrelated", "kept");
     });
-    await page.getByRole("button", { name: "Sair" }).click();
+    await (await headerButton(page, "Sair")).click();
     await expect(page).toHaveURL(/\/auth$/);
     const storage = await page.evaluate(() => ({ ...localStorage, ...sessionStorage }));
     expect(storage).toEqual({ unrelated: "kept" });
@@ -302,7 +302,7 @@ test.describe("signing out", () => {
     page.on("request", (r) => {
       if (r.url().endsWith("/api/auth/refresh")) refreshes.push(r.url());
     });
-    await page.getByRole("button", { name: "Sair" }).click();
+    await (await headerButton(page, "Sair")).click();
     await expect(page).toHaveURL(/\/auth$/);
     expect((await liveSessions())[0]?.n).toBeGreaterThan(0);
 
@@ -320,7 +320,7 @@ test.describe("signing out", () => {
 
     await signIn(page, staff);
     await page.reload();
-    await expect(page.getByText(`Logado como ${staff.email}`)).toBeVisible();
+    await expectSignedInAs(page, staff.email);
   });
 
   test("a refresh still on its way when 'Sair' did not reach the worker does not sign the browser back in", async ({
@@ -336,7 +336,7 @@ test.describe("signing out", () => {
     await page.evaluate(() => document.dispatchEvent(new Event("visibilitychange")));
     await expect.poll(() => refresh.requested.length).toBe(1);
 
-    await page.getByRole("button", { name: "Sair" }).click();
+    await (await headerButton(page, "Sair")).click();
     await expect(page).toHaveURL(/\/auth$/);
     await page.unroute(/\/api\/leads(\?|$)/);
     // The panel waits for a refresh's answer, and reads it, holding the tabs' refresh lock
@@ -360,13 +360,13 @@ test.describe("signing out", () => {
     const other = await context.newPage();
     await other.clock.install();
     await other.goto("/admin");
-    await expect(other.getByText(`Logado como ${staff.email}`)).toBeVisible();
+    await expectSignedInAs(other, staff.email);
     // The clock stands still (the browser context's, so in both tabs): no
     // 30-second session check can fire, so only the first tab's message can
     // sign the other out.
     await other.clock.pauseAt(Date.now() + 5_000);
 
-    await page.getByRole("button", { name: "Sair" }).click();
+    await (await headerButton(page, "Sair")).click();
     await expect(other).toHaveURL(/\/auth$/);
   });
 });

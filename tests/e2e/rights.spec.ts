@@ -3,7 +3,7 @@ import type { Browser, TestInfo } from "@playwright/test";
 import { uniqueIp } from "../support/leads";
 import { staffEmail } from "../support/staff";
 import { expect, type Page, test } from "./fixtures";
-import { createColleague, createOwner, createStaff, type Staff, signIn } from "./staff";
+import { createColleague, createOwner, createStaff, headerButton, type Staff, signIn } from "./staff";
 import { listAnswer, markSent, markSentDialog, panelLoaded, screenshot, seedLeads, siteUrl, sql } from "./support";
 
 // Rights that mean something, as staff see them: no button a person may not
@@ -219,7 +219,7 @@ test("'Esqueci minha senha' from a browser that signed in to the account is not 
   const office = { "CF-Connecting-IP": uniqueIp() };
   const { context: hers, page } = await anotherBrowser(browser, testInfo, office);
   await signIn(page, person);
-  await page.getByRole("button", { name: "Sair" }).click();
+  await (await headerButton(page, "Sair")).click();
   await expect(page).toHaveURL(/\/auth/);
   // Five resets were asked from the office this hour already.
   const hour = Date.now() - (Date.now() % 3_600_000);

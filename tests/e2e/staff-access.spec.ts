@@ -2,7 +2,7 @@ import type { Browser, TestInfo } from "@playwright/test";
 import { uniqueIp } from "../support/leads";
 import { staffEmail } from "../support/staff";
 import { expect, type Page, test } from "./fixtures";
-import { createOwner, createStaff, signIn, signUp, submitLogin } from "./staff";
+import { createOwner, createStaff, expectSignedInAs, headerButton, signIn, signUp, submitLogin } from "./staff";
 import { emailedLink, expectOffAndFocused, holdRequests, screenshot, siteUrl, sql } from "./support";
 
 function toast(page: Page, title: string) {
@@ -70,7 +70,7 @@ test.describe("'Esqueci minha senha'", () => {
     await page.getByRole("button", { name: "Redefinir senha" }).click();
     await expect(toast(page, "Senha redefinida")).toBeVisible();
     await expect(page).toHaveURL(/\/admin$/);
-    await expect(page.getByText(`Logado como ${staff.email}`)).toBeVisible();
+    await expectSignedInAs(page, staff.email);
   });
 
   test("a link already used says so and offers to ask for another", async ({ page, request }) => {
@@ -99,7 +99,7 @@ async function changePasswordDialog(
 ) {
   const staff = await createStaff(request);
   await signIn(page, staff);
-  await page.getByRole("button", { name: "Alterar senha" }).click();
+  await (await headerButton(page, "Alterar senha")).click();
   const dialog = page.getByRole("dialog", { name: "Alterar senha" });
   await dialog.getByLabel("Senha atual", { exact: true }).fill(staff.password);
   await dialog.getByLabel("Nova senha", { exact: true }).fill(next);
@@ -123,7 +123,7 @@ test.describe("'Alterar senha'", () => {
     expect(requested).toHaveLength(1);
     await expect(page.getByRole("button", { name: "Alterar senha" })).toBeFocused();
     await expect(dialog).toBeHidden();
-    await expect(page.getByText(`Logado como ${staff.email}`)).toBeVisible();
+    await expectSignedInAs(page, staff.email);
   });
 
   test("refused, says why inside the dialog, where it can be read and heard, not under its backdrop", async ({
@@ -144,7 +144,7 @@ test.describe("'Alterar senha'", () => {
     await expect(dialog).toBeVisible();
 
     await dialog.getByRole("button", { name: "Cancelar" }).click();
-    await page.getByRole("button", { name: "Alterar senha" }).click();
+    await (await headerButton(page, "Alterar senha")).click();
     await expect(dialog.getByRole("alert")).toHaveText("");
   });
 });

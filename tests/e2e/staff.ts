@@ -56,10 +56,32 @@ export async function submitLogin(page: Page, email: string, password: string): 
   await login.getByRole("button", { name: "Entrar" }).click();
 }
 
+/**
+ * Opens the header's 'Menu' where it is folded (a phone), so the person, the
+ * switch, 'Alterar senha' and 'Sair' are on screen; does nothing on a desk.
+ */
+export async function openStaffMenu(page: Page): Promise<void> {
+  const toggle = page.getByRole("button", { name: "Menu" });
+  if ((await toggle.isVisible()) && (await toggle.getAttribute("aria-expanded")) !== "true") await toggle.click();
+}
+
+/** The header says who is signed in (its 'Menu' opened first on a phone). */
+export async function expectSignedInAs(page: Page, email: string): Promise<void> {
+  await expect(page.getByText(`Logado como ${email}`)).toBeAttached();
+  await openStaffMenu(page);
+  await expect(page.getByText(`Logado como ${email}`)).toBeVisible();
+}
+
+/** A button of the header ('Sair', 'Alterar senha'), its 'Menu' opened first on a phone. */
+export async function headerButton(page: Page, name: string) {
+  await openStaffMenu(page);
+  return page.getByRole("button", { name });
+}
+
 /** Signs in through the /auth page and waits for the panel. */
 export async function signIn(page: Page, staff: Staff): Promise<void> {
   await page.goto("/auth");
   await submitLogin(page, staff.email, staff.password);
   await expect(page).toHaveURL(/\/admin$/);
-  await expect(page.getByText(`Logado como ${staff.email}`)).toBeVisible();
+  await expect(page.getByText(`Logado como ${staff.email}`)).toBeAttached();
 }

@@ -123,6 +123,13 @@ const COLUMNS_ADDED: Record<
       answers_at: null,
     }),
   },
+  // No lead of a release has a first contact, nor can anyone tell now
+  // whether it was called: each is marked as arriving before contacts were
+  // recorded, which moved the change counter once a lead.
+  23: {
+    leads: () => ({ first_contact_at: null, first_contact_by: null, contact_tracked: 0 }),
+    lead_changes: (row, release) => ({ n: Number(row.n) + (release.leads ?? []).length }),
+  },
   // Nobody but owners may import spend; each lead's source takes its one name.
   24: {
     staff_users: () => ({ can_import_spend: 0 }),
@@ -177,6 +184,11 @@ const TABLES_ADDED: Record<number, Record<string, string | null>> = {
   },
   // No network has visited yet; no visit went uncounted.
   20: { visit_networks: null, visits_uncounted: null },
+  // No lead of a release waits for a first contact; the owners' choices at their defaults.
+  23: {
+    contact_counters: "SELECT 'uncontacted' AS name, 0 AS n",
+    panel_settings: "SELECT 'colleague_notices' AS name, 1 AS value UNION ALL SELECT 'contact_target_minutes', 5",
+  },
 };
 
 /**

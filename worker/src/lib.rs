@@ -22,6 +22,8 @@ mod dates;
 mod db;
 mod delivery;
 mod email;
+mod first_contact;
+mod greeting;
 mod health;
 mod http;
 mod leads;
@@ -29,6 +31,7 @@ mod live_session;
 mod mail;
 mod messages;
 mod outbound;
+mod panel_settings;
 mod platform;
 mod rate_limit;
 mod retention;
@@ -74,6 +77,10 @@ pub async fn fetch(req: Request, env: Env, ctx: Context) -> worker::Result<Respo
             campaigns::route(req, &env, p).await
         }
         "/api/audit" => team::activity::route(req, &env, "/api/audit").await,
+        "/api/settings" => panel_settings::route(req, &env).await,
+        p if p == "/api/first-contact" || p.starts_with("/api/first-contact/") => {
+            first_contact::route(req, &env, p).await
+        }
         p if p.starts_with("/api/") => Err(ApiError::NotFound(messages::NOT_FOUND.into())),
         _ => return Ok(site::serve(req, &env, &ctx).await),
     };

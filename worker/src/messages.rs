@@ -168,6 +168,15 @@ pub const DELIVERY_OFF: &str =
 pub const DELIVERY_OFF_TODO: &str = "Cadastre JETIMOB_PUBLIC_KEY e JETIMOB_PRIVATE_KEY \
      (npx wrangler secret put); os leads que esperam serão enviados no minuto seguinte.";
 
+// The panel's banner, folded to a line: no lead reaches Jetimob, or a few
+// were refused (the panel says how many); anything else reads its summary.
+pub const BANNER_JETIMOB_DOWN: &str = "Jetimob fora do ar: os leads não estão chegando lá";
+pub const BANNER_KEYS_REFUSED: &str =
+    "O Jetimob recusou as chaves da integração: os leads não estão chegando lá";
+pub const BANNER_OFF: &str = "Entrega ao Jetimob desligada: os leads esperam no painel";
+pub const BANNER_STOPPED: &str = "Envio automático parado: os leads esperam no painel";
+pub const BANNER_REFUSED: &str = "Leads recusados pelo Jetimob";
+
 // The cron stopped: said by /api/health and the panel, since the alerts
 // themselves go out from the cron.
 pub const WATCH_NEVER_RAN: &str =
@@ -308,6 +317,25 @@ pub const LEAD_NOT_FOUND: &str =
     "Lead não encontrado. Ele pode ter sido removido por outra pessoa.";
 pub const LEAD_ALREADY_SENT: &str = "Este lead já está marcado como enviado ao Jetimob.";
 pub const CRM_NOT_CONFIGURED: &str = "A integração com o Jetimob não está configurada.";
+
+// 'Já falei' and its 'Desfazer'.
+pub const UNCONTACT_NONE: &str = "Nenhum contato registrado neste lead.";
+pub const UNCONTACT_NOT_YOURS: &str = "Só quem registrou o contato pode desfazê-lo.";
+pub const UNCONTACT_TOO_LATE: &str =
+    "O contato foi registrado há mais de um minuto e não pode mais ser desfeito.";
+
+// The owners' choices for the panel.
+pub const CONTACT_TARGET_INVALID: &str =
+    "A meta de primeiro contato é um número inteiro de minutos, de 1 a 1440.";
+
+// 'Corrigir WhatsApp' on a lead Jetimob refused.
+pub const WHATSAPP_UNCHANGED: &str = "Este já é o WhatsApp do lead.";
+pub const WHATSAPP_OF_ANOTHER_LEAD: &str =
+    "Este WhatsApp é de outro lead: confira o número com a pessoa.";
+pub const WHATSAPP_IN_CRM: &str = "O Jetimob já tem este lead e não recusou nada dele: \
+     corrija o número no próprio Jetimob.";
+pub const WHATSAPP_CHANGED_MEANWHILE: &str =
+    "O lead mudou enquanto você corrigia o número. Recarregue a página e confira.";
 
 // Changes to a lead waiting for staff ('Alteração pendente').
 pub const CHANGE_NOT_FOUND: &str = "Alteração não encontrada.";

@@ -121,6 +121,16 @@ pub fn format_whatsapp(e164: &str) -> String {
     }
 }
 
+/// A Brazilian landline ('fixo'): a DDD and eight digits starting 2 to 5 (a
+/// mobile has nine, starting with 9). The team calls it rather than writing.
+pub fn is_landline(e164: &str) -> bool {
+    e164.strip_prefix("+55").is_some_and(|n| {
+        n.len() == 10
+            && n.bytes().all(|b| b.is_ascii_digit())
+            && (b'2'..=b'5').contains(&n.as_bytes()[2])
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -171,10 +181,7 @@ mod tests {
     /// A Brazilian landline ('fixo') as the issue defines it: a DDD and
     /// eight digits starting 2 to 5 (a mobile has nine, starting with 9).
     fn landline(number: &WhatsApp) -> bool {
-        number
-            .as_str()
-            .strip_prefix("+55")
-            .is_some_and(|n| n.len() == 10 && (b'2'..=b'5').contains(&n.as_bytes()[2]))
+        is_landline(number.as_str())
     }
 
     #[test]

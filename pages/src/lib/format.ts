@@ -78,3 +78,31 @@ export function campaignName(campaign: string): string {
 export function adName(content: string): string {
   return content || "(sem anúncio)";
 }
+
+/**
+ * How long ago `iso` was, as staff say it: 'agora', 'há 5 min', 'há 2 h',
+ * 'há 3 dias' (from `now`, ms). Empty for a missing time.
+ */
+export function timeAgo(iso: string | null, now: number): string {
+  const span = elapsed(iso, now);
+  return span === null ? "" : span === "agora" ? "agora" : `há ${span}`;
+}
+
+/** A wait as staff say it: '5 min', '2 h', '3 dias' ('agora' under a minute); null for a missing time. */
+export function elapsed(iso: string | null, now: number): string | null {
+  if (!iso) return null;
+  const ms = now - new Date(iso).getTime();
+  if (Number.isNaN(ms)) return null;
+  return duration(ms);
+}
+
+/** A span of time as staff say it: 'agora' under a minute, '5 min', '2 h', '1 dia', '3 dias'. */
+export function duration(ms: number): string {
+  const minutes = Math.floor(Math.max(0, ms) / 60_000);
+  if (minutes < 1) return "agora";
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return `${hours} h`;
+  const days = Math.floor(hours / 24);
+  return days === 1 ? "1 dia" : `${days} dias`;
+}

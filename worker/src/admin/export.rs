@@ -27,7 +27,9 @@ use crate::{config, dates, messages, platform};
 pub const EXPORT_BATCH: i64 = 2_000;
 
 /// The list's filter as its address names it: what an export's entry keeps.
-const FILTER_KEYS: [&str; 7] = ["status", "q", "de", "ate", "fonte", "campanha", "anuncio"];
+const FILTER_KEYS: [&str; 8] = [
+    "status", "contato", "q", "de", "ate", "fonte", "campanha", "anuncio",
+];
 /// The longest value of the filter kept (a search term's longest is 100).
 const MAX_FILTER_CHARS: usize = 200;
 
@@ -102,7 +104,7 @@ pub async fn export(req: &Request, env: &Env, staff: &Staff) -> ApiResult<Respon
         return Err(ApiError::Forbidden(messages::EXPORT_NOT_ALLOWED.into()));
     }
     let url = req.url()?;
-    let q = LeadQuery::from_url(&url);
+    let q = LeadQuery::from_url(&url, &staff.user_id);
     let db = config::database(env)?;
     // The first page is read before answering, so a failing database is a
     // 500, not a cut file; the entry is written before any row is answered.

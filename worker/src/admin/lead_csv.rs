@@ -50,8 +50,26 @@ pub fn header() -> String {
             .chain(last_touch_fields().map(|f| format!("{} do último cadastro", f.header)))
             .chain(["Possível duplicado", "Fonte", "Site de origem", "Fixo"].map(String::from))
             .chain(questions)
-            .chain(["Respostas em".to_string()]),
+            .chain(["Respostas em".to_string()])
+            .chain(CONTACT_HEADER.iter().map(|h| h.to_string())),
     )
+}
+
+/// The first contact (0023): when, by whom, and the minutes it took from
+/// the lead's arrival (empty for a lead that arrived before the panel
+/// recorded contacts, whose wait nobody knows).
+const CONTACT_HEADER: [&str; 3] = [
+    "Primeiro contato em",
+    "Primeiro contato por",
+    "Minutos até o primeiro contato",
+];
+
+/// Whole minutes from the lead's arrival to its first contact, if it has one
+/// and arrived once contacts were recorded.
+pub fn minutes_to_first_contact(lead: &LeadRow) -> Option<i64> {
+    lead.first_contact_at
+        .filter(|_| lead.contact_tracked)
+        .map(|at| (at - lead.created_at).max(0) / 60_000)
 }
 
 pub fn row(lead: &LeadRow) -> String {
@@ -115,7 +133,14 @@ pub fn row(lead: &LeadRow) -> String {
                 .cloned()
                 .unwrap_or_default()
         }))
-        .chain([lead.answers_at.map(iso_brasilia).unwrap_or_default()]),
+        .chain([lead.answers_at.map(iso_brasilia).unwrap_or_default()])
+        .chain([
+            lead.first_contact_at.map(iso_brasilia).unwrap_or_default(),
+            lead.contacted_by.clone().unwrap_or_default(),
+            minutes_to_first_contact(lead)
+                .map(|m| m.to_string())
+                .unwrap_or_default(),
+        ]),
     )
 }
 
@@ -159,6 +184,11 @@ mod tests {
             landline: false,
             answers: None,
             answers_at: None,
+            jetimob_lead_id: None,
+            first_contact_at: None,
+            contacted_by_id: None,
+            contacted_by: None,
+            contact_tracked: true,
             last_touch: Some(LastTouch {
                 at: 1_767_236_400_000,
                 origem: "google".into(),
@@ -179,7 +209,7 @@ mod tests {
             row(&lead()),
             "Ana Souza;ana@example.com;+5549999998888;instagram;Enviado;2025-12-31T21:00:00-03:00;1;;\
              2026-01-01T00:00:00-03:00;Integração;2;instagram;;pre;;;;;;;;;;https://x.example/?utm_source=instagram;\
-             2026-01-01T00:00:00-03:00;google;google;cpc;verao;;;;instagram;;;;;\r\n"
+             2026-01-01T00:00:00-03:00;google;google;cpc;verao;;;;instagram;;;;;;;;\r\n"
         );
         assert!(header().starts_with(
             "Nome;Email;WhatsApp;Origem;Status Jetimob;Data;Tentativas de envio;Último erro;\
@@ -195,7 +225,8 @@ mod tests {
     #[test]
     fn a_landline_and_the_answers_close_the_row_one_column_per_question() {
         assert!(header().ends_with(
-            "Site de origem;Fixo;Para morar ou investir?;Quando pretende comprar?;Respostas em\r\n"
+            "Site de origem;Fixo;Para morar ou investir?;Quando pretende comprar?;Respostas em;\
+             Primeiro contato em;Primeiro contato por;Minutos até o primeiro contato\r\n"
         ));
         let answered = LeadRow {
             whatsapp: "+554833334444".into(),
@@ -205,9 +236,30 @@ mod tests {
             ..lead()
         };
         assert!(
-            row(&answered).ends_with(";instagram;;Sim;;Em até 1 ano;2026-01-01T00:00:00-03:00\r\n"),
+            row(&answered)
+                .ends_with(";instagram;;Sim;;Em até 1 ano;2026-01-01T00:00:00-03:00;;;\r\n"),
             "{}",
             row(&answered)
         );
+    }
+
+    #[test]
+    fn the_first_contact_closes_the_row_with_the_minutes_it_took() {
+        let contacted = LeadRow {
+            first_contact_at: Some(1_767_225_600_000 + 7 * 60_000 + 59_000),
+            contacted_by: Some("bia@agencia.com.br".into()),
+            ..lead()
+        };
+        assert!(
+            row(&contacted).ends_with(";2025-12-31T21:07:59-03:00;bia@agencia.com.br;7\r\n"),
+            "{}",
+            row(&contacted)
+        );
+        // Arrived before contacts were recorded: nobody knows how long it waited.
+        let untracked = LeadRow {
+            contact_tracked: false,
+            ..contacted
+        };
+        assert!(row(&untracked).ends_with(";bia@agencia.com.br;\r\n"));
     }
 }

@@ -3,6 +3,8 @@
 //! session; changes also need our own Origin, and each one is audited.
 
 mod changes;
+mod contact;
+mod correct;
 mod export;
 mod lead_csv;
 pub mod query;
@@ -13,6 +15,7 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 use worker::{Context, Env, Method, Request, Response};
 
+use crate::alerts::incidents;
 use crate::auth::guard::{self, Rights, Staff};
 use crate::crm::status::Delivery;
 use crate::crm::{self, Outcome};
@@ -37,6 +40,9 @@ pub async fn route(mut req: Request, env: &Env, ctx: &Context, path: &str) -> Ap
         ([id, "resend", "meta"], Method::Post) => resend_to_meta(&req, env, &staff, id).await,
         ([_, "resend", _], _) => Err(ApiError::MethodNotAllowed("POST")),
         ([id, "unmark-sent"], Method::Post) => unmark_sent(&req, env, &staff, id).await,
+        ([id, "contact"], Method::Post) => contact::record(&req, env, &staff, id).await,
+        ([id, "uncontact"], Method::Post) => contact::undo(&req, env, &staff, id).await,
+        ([id, "whatsapp"], Method::Post) => correct::correct(&mut req, env, ctx, &staff, id).await,
         ([id], Method::Delete) => delete(&req, env, &staff, id).await,
         ([id, "changes", "refuse-all"], Method::Post) => {
             changes::refuse_all(&req, env, &staff, id).await
@@ -51,7 +57,9 @@ pub async fn route(mut req: Request, env: &Env, ctx: &Context, path: &str) -> Ap
         ([_, "changes", _, "accept" | "refuse"], _) => Err(ApiError::MethodNotAllowed("POST")),
         ([] | ["export.csv"], _) => Err(ApiError::MethodNotAllowed("GET")),
         ([_, "mark-sent" | "resend"], _) => Err(ApiError::MethodNotAllowed("POST")),
-        ([_, "unmark-sent"], _) => Err(ApiError::MethodNotAllowed("POST")),
+        ([_, "unmark-sent" | "contact" | "uncontact" | "whatsapp"], _) => {
+            Err(ApiError::MethodNotAllowed("POST"))
+        }
         ([_], _) => Err(ApiError::MethodNotAllowed("GET, DELETE")),
         _ => Err(ApiError::NotFound(messages::NOT_FOUND.into())),
     }
@@ -167,7 +175,7 @@ async fn story(env: &Env, staff: &Staff, id: &str) -> ApiResult<Response> {
 fn filtered_total(status: StatusFilter, counts: &Counts) -> i64 {
     match status {
         StatusFilter::All => counts.total(),
-        StatusFilter::Pending => counts.pending + counts.failed,
+        StatusFilter::Pending => counts.pending,
         StatusFilter::Sent => counts.sent,
         StatusFilter::Failed => counts.attention,
         StatusFilter::Duplicates => counts.duplicates,
@@ -190,7 +198,7 @@ fn filtered_total(status: StatusFilter, counts: &Counts) -> i64 {
 /// refused with 429 past the limit.
 async fn list(req: &Request, env: &Env, ctx: &Context, staff: &Staff) -> ApiResult<Response> {
     let url = req.url()?;
-    let q = LeadQuery::from_url(&url);
+    let q = LeadQuery::from_url(&url, &staff.user_id);
     let db = config::database(env)?;
     let crm_configured = crm::is_configured(env);
     let query = url.query().unwrap_or_default();
@@ -217,7 +225,7 @@ async fn list(req: &Request, env: &Env, ctx: &Context, staff: &Staff) -> ApiResu
         true => None,
         false => Some(charge_view(&db, staff, query).await?),
     };
-    let page = store::page_and_counts(&db, &q).await?;
+    let page = store::page_and_counts(&db, &q, &staff.user_id).await?;
     if let Some((view, reads::Charge::Charged(cost), at)) = &charged {
         let shown = page.leads.len() as i64;
         settle_view(&db, ctx, env, staff, view, cost - shown, *at).await?;
@@ -240,12 +248,16 @@ async fn list(req: &Request, env: &Env, ctx: &Context, staff: &Staff) -> ApiResu
         counts: CountsAnswer {
             total: counts.total(),
             sent: counts.sent,
-            pending: counts.pending + counts.failed,
+            pending: counts.pending,
             failed: counts.failed,
             attention: counts.attention,
             duplicates: counts.duplicates,
+            delivered: counts.delivered,
+            uncontacted: counts.uncontacted,
+            mine: counts.mine,
         },
         pending_changes: counts.pending_changes,
+        refused: page.refused,
         crm_configured,
         incident,
         rights: staff.rights,
@@ -273,6 +285,9 @@ struct ListAnswer<'a> {
     counts: CountsAnswer,
     /// 'Alteração pendente': leads whose new details wait for staff.
     pending_changes: i64,
+    /// Leads Jetimob refused for good, over every lead (the banner's 'N
+    /// leads recusados pelo Jetimob'), whatever the list is narrowed to.
+    refused: i64,
     crm_configured: bool,
     incident: Option<Banner>,
     /// What the person asking may do: the panel shows only those buttons.
@@ -323,24 +338,37 @@ async fn settle_view(
     Ok(())
 }
 
-/// The counters as the panel's tabs read them.
+/// The counters as the panel's tabs read them: over the period, campaign
+/// and contact filter on screen, when there is one. `delivered`, `pending`
+/// and `attention` count each lead once (they add up to `total`).
 #[derive(Serialize)]
 struct CountsAnswer {
     total: i64,
+    /// In the CRM ('Enviados'), a correction given up or not.
     sent: i64,
-    /// Not in the CRM yet: pending or failed.
+    /// On its way to the CRM: the site still sends it by itself.
     pending: i64,
     failed: i64,
     /// 'Precisam de atenção' and 'Falharam': given up, or with a
     /// correction given up.
     attention: i64,
     duplicates: i64,
+    /// In the CRM with nothing refused ('Enviados Jetimob' of the counters).
+    delivered: i64,
+    /// 'Não contatados' and 'Contatados por mim' (over the period and campaign).
+    uncontacted: i64,
+    mine: i64,
 }
 
-/// The banner's words, and since when (ms).
+/// The banner's words, and since when (ms). `standing` tells leads that do
+/// not reach Jetimob ('down') from a few Jetimob refused ('refused', a line
+/// the panel words with how many) from the rest; `title` is its line when
+/// folded.
 #[derive(Debug, Serialize)]
 struct Banner {
     since: Option<i64>,
+    standing: incidents::Standing,
+    title: String,
     summary: String,
     /// How long the oldest lead not in Jetimob has waited, while any does:
     /// the backlog as it drains, beside how many wait (in the summary).
@@ -363,6 +391,30 @@ struct Trouble {
 /// alerts) stopped, or e-mail fails: the banner's words; else none (null).
 fn banner(state: &store::ListState, now: i64) -> Option<Banner> {
     let (since, words) = state.heartbeat.banner(state.incident.as_ref(), now)?;
+    let reasons = state
+        .incident
+        .as_ref()
+        .map(incidents::Incident::reasons)
+        .unwrap_or_default();
+    let title = if state.heartbeat.stopped(now) {
+        messages::BANNER_STOPPED
+    } else if reasons.contains(&incidents::Reason::KeysRefused) {
+        messages::BANNER_KEYS_REFUSED
+    } else if reasons.contains(&incidents::Reason::Off) {
+        messages::BANNER_OFF
+    } else if reasons.contains(&incidents::Reason::Backlog) {
+        messages::BANNER_JETIMOB_DOWN
+    } else {
+        match words.standing {
+            incidents::Standing::Refused => messages::BANNER_REFUSED,
+            // The form, the webhook, e-mail: its own first line.
+            _ => "",
+        }
+    };
+    let title = match title {
+        "" => words.summary.clone(),
+        title => title.to_string(),
+    };
     let details = words
         .details
         .into_iter()
@@ -380,6 +432,8 @@ fn banner(state: &store::ListState, now: i64) -> Option<Banner> {
         .map(|oldest| messages::oldest_waiting(now - oldest));
     Some(Banner {
         since,
+        standing: words.standing,
+        title,
         summary: words.summary,
         oldest_waiting,
         details,
@@ -673,7 +727,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn pending_counts_every_lead_not_yet_in_the_crm() {
+    fn the_counters_count_each_lead_once() {
         let counts = Counts {
             pending: 7,
             sent: 10,
@@ -682,10 +736,18 @@ mod tests {
             // The 3 given up, and 1 sent lead whose correction was given up.
             attention: 4,
             pending_changes: 1,
+            delivered: 9,
+            uncontacted: 5,
+            mine: 1,
         };
         assert_eq!(counts.total(), 20);
         assert_eq!(filtered_total(StatusFilter::All, &counts), 20);
-        assert_eq!(filtered_total(StatusFilter::Pending, &counts), 10);
+        // Each lead once: on its way, given up ('Falharam') or in the CRM.
+        assert_eq!(filtered_total(StatusFilter::Pending, &counts), 7);
+        assert_eq!(
+            counts.delivered + counts.pending + counts.attention,
+            counts.total()
+        );
         assert_eq!(filtered_total(StatusFilter::Sent, &counts), 10);
         assert_eq!(filtered_total(StatusFilter::Failed, &counts), 4);
     }
@@ -702,6 +764,8 @@ mod tests {
         let banner = serde_json::to_string(&Some(Banner {
             oldest_waiting: None,
             since: None,
+            standing: incidents::Standing::Down,
+            title: messages::BANNER_JETIMOB_DOWN.into(),
             summary: "Leads não estão chegando ao Jetimob".into(),
             details: Vec::new(),
             kept: "",
@@ -794,7 +858,9 @@ mod tests {
                     "page_url": null
                 },
                 "pending_changes": 1, "marked_by": "bia@example.com",
-                "landline": false, "answers": null, "answers_at": null
+                "landline": false, "answers": null, "answers_at": null,
+                "jetimob_lead_id": null, "first_contact_at": null, "contacted_by_id": null,
+                "contacted_by": null, "contact_tracked": false
             })
         );
         // A lead without a submission to show (or one SQLite could not
@@ -901,6 +967,8 @@ mod tests {
         let banner = Banner {
             oldest_waiting: None,
             since: Some(1_767_225_600_000),
+            standing: incidents::Standing::Refused,
+            title: "t".into(),
             summary: "Leads não estão chegando ao Jetimob".into(),
             details: vec![Trouble {
                 what: "a".into(),
@@ -911,7 +979,7 @@ mod tests {
         };
         assert_eq!(
             serde_json::to_string(&Some(banner)).unwrap(),
-            r#"{"since":1767225600000,"summary":"Leads não estão chegando ao Jetimob","details":[{"what":"a","todo":"b","owners":true}],"kept":"kept"}"#
+            r#"{"since":1767225600000,"standing":"refused","title":"t","summary":"Leads não estão chegando ao Jetimob","details":[{"what":"a","todo":"b","owners":true}],"kept":"kept"}"#
         );
         assert_eq!(serde_json::to_string(&None::<Banner>).unwrap(), "null");
     }

@@ -21,7 +21,8 @@ const MAX_TERM_CHARS: usize = 100;
 pub enum StatusFilter {
     #[default]
     All,
-    /// Not in the CRM yet: pending or failed.
+    /// On its way to the CRM: the site still sends it by itself (not one
+    /// given up, which is 'Falharam': each lead under one of the two).
     Pending,
     Sent,
     /// Needs a person: the retry window of the lead, or of its correction, is over.
@@ -51,7 +52,7 @@ impl StatusFilter {
     fn condition(self) -> &'static str {
         match self {
             Self::All => "1",
-            Self::Pending => "jetimob_enviado = 0",
+            Self::Pending => "delivery_status = 'pending'",
             Self::Sent => "jetimob_enviado = 1",
             Self::Failed => "(delivery_status = 'failed' OR update_status = 'failed')",
             Self::Duplicates => "id IN (SELECT lead_id FROM lead_links)",
@@ -61,6 +62,49 @@ impl StatusFilter {
         }
     }
 }
+
+/// Who spoke to the lead (`contato=` in the URL): every lead, the leads
+/// nobody contacted yet ('Não contatados': those since the panel records
+/// contacts, 0023), or those the person asking contacted first ('Contatados
+/// por mim'). Each has its index in `created_at DESC, id DESC` order.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum ContactFilter {
+    #[default]
+    Any,
+    Uncontacted,
+    /// The staff member's id.
+    Mine(String),
+}
+
+impl ContactFilter {
+    fn parse(raw: &str, staff_id: &str) -> Self {
+        match raw {
+            "nao" => Self::Uncontacted,
+            "meus" => Self::Mine(staff_id.to_string()),
+            _ => Self::Any,
+        }
+    }
+
+    /// The condition, the staff member's id bound as `?{param}` ('Contatados por mim').
+    fn condition(&self, param: usize) -> String {
+        match self {
+            Self::Any => String::new(),
+            Self::Uncontacted => format!(" AND {UNCONTACTED}"),
+            Self::Mine(_) => format!(" AND first_contact_by = ?{param}"),
+        }
+    }
+
+    /// What [`ContactFilter::condition`] binds: the staff member's id, for 'Contatados por mim'.
+    fn value(&self) -> Option<Bound> {
+        match self {
+            Self::Mine(id) => Some(Bound::Text(Some(id.clone()))),
+            _ => None,
+        }
+    }
+}
+
+/// A lead nobody contacted yet, as `leads_uncontacted_newest` states it.
+pub const UNCONTACTED: &str = "first_contact_at IS NULL AND contact_tracked = 1";
 
 /// How a search term is matched against the trigram index.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -238,7 +282,9 @@ pub const LEAD_COLUMNS: &str = concat!(
      CASE WHEN sent_by = 'staff' THEN (SELECT staff_email FROM audit_log \
        WHERE lead_id = leads.id AND action = 'mark_sent' AND at <= leads.sent_at \
        ORDER BY at DESC, id DESC LIMIT 1) END AS marked_by, \
-     landline, answers, answers_at"
+     landline, answers, answers_at, jetimob_lead_id, first_contact_at, contact_tracked, \
+     first_contact_by AS contacted_by_id, \
+     (SELECT email FROM staff_users WHERE id = leads.first_contact_by) AS contacted_by"
 );
 
 /// Where a page starts, from the page the panel shows: the page after its
@@ -325,42 +371,24 @@ impl Narrowing {
         true
     }
 
-    /// Each condition: on `leads` and on the report's counters
-    /// (`campaign_daily`), each with its value (the counters write a day as
-    /// text, a missing campaign or ad as empty text).
+    /// Each condition on `leads`, with its value.
     fn parts(&self) -> Vec<Part> {
         let text = |t: &str| Bound::Text(Some(t.to_string()));
-        let or_empty = |t: &Option<String>| text(t.as_deref().unwrap_or_default());
         let mut parts = Vec::new();
         if let Some(from) = self.from {
-            parts.push(Part {
-                leads: ("created_at >=", Bound::Integer(from.start_ms())),
-                daily: ("day >=", text(&from.to_string())),
-            });
+            parts.push(("created_at >=", Bound::Integer(from.start_ms())));
         }
         if let Some(to) = self.to {
-            parts.push(Part {
-                leads: ("created_at <", Bound::Integer(to.plus(1).start_ms())),
-                daily: ("day <=", text(&to.to_string())),
-            });
+            parts.push(("created_at <", Bound::Integer(to.plus(1).start_ms())));
         }
         if let Some(source) = &self.source {
-            parts.push(Part {
-                leads: ("source =", text(source)),
-                daily: ("source =", text(source)),
-            });
+            parts.push(("source =", text(source)));
         }
         if let Some(campaign) = &self.campaign {
-            parts.push(Part {
-                leads: ("utm_campaign IS", Bound::Text(campaign.clone())),
-                daily: ("campaign =", or_empty(campaign)),
-            });
+            parts.push(("utm_campaign IS", Bound::Text(campaign.clone())));
         }
         if let Some(content) = &self.content {
-            parts.push(Part {
-                leads: ("utm_content IS", Bound::Text(content.clone())),
-                daily: ("content =", or_empty(content)),
-            });
+            parts.push(("utm_content IS", Bound::Text(content.clone())));
         }
         parts
     }
@@ -368,62 +396,17 @@ impl Narrowing {
     /// The conditions on `leads`, their values ([`Narrowing::values`])
     /// bound from `?{first}` on.
     fn condition(&self, first: usize) -> String {
-        numbered(self.parts().iter().map(|p| p.leads.0), first)
+        numbered(self.parts().iter().map(|p| p.0), first)
     }
 
     /// What [`Narrowing::condition`] binds, in its order.
     pub fn values(&self) -> Vec<Bound> {
-        self.parts().into_iter().map(|p| p.leads.1).collect()
-    }
-
-    /// What the conditions on `campaign_daily` bind, in their order.
-    pub fn daily_values(&self) -> Vec<Bound> {
-        self.parts().into_iter().map(|p| p.daily.1).collect()
-    }
-
-    /// The counters and chips of a list narrowed to a period or a campaign
-    /// (one row): the leads, those sent and the possible duplicates from the
-    /// campaign report's counters, in one read; those that failed or wait for
-    /// a person, in another; those with a change waiting through the few
-    /// waiting submissions. Its values: [`Narrowing::daily_values`] from `?1`, then
-    /// [`Narrowing::values`].
-    pub fn counts_sql(&self) -> String {
-        let daily = numbered(self.parts().iter().map(|p| p.daily.0), 1);
-        let leads = self.condition(self.parts().len() + 1);
-        // A line's leads through their own index (a few hundred); a period's
-        // through the attention index's range (the few that wait).
-        let index = match self.source {
-            Some(_) => "leads_source_newest",
-            None => "leads_attention_newest",
-        };
-        format!(
-            "SELECT d.total, d.sent, d.duplicates, a.failed, a.attention, \
-               (SELECT count(*) FROM leads WHERE id IN \
-                  (SELECT lead_id FROM lead_submissions WHERE kind = 'pending'){leads}) AS pending_changes \
-             FROM (SELECT coalesce(sum(leads), 0) AS total, coalesce(sum(delivered), 0) AS sent, \
-                     coalesce(sum(duplicates), 0) AS duplicates FROM campaign_daily WHERE 1{daily}) d, \
-               (SELECT coalesce(sum(delivery_status = 'failed'), 0) AS failed, count(*) AS attention \
-                  FROM leads INDEXED BY {index} WHERE {ATTENTION}{leads}) a"
-        )
-    }
-
-    /// What [`Narrowing::counts_sql`] binds, in its order.
-    pub fn counts_values(&self) -> Vec<Bound> {
-        let mut values = self.daily_values();
-        values.extend(self.values());
-        values
+        self.parts().into_iter().map(|p| p.1).collect()
     }
 }
 
-/// A lead that waits for a person: as the partial index `leads_attention_newest` states it.
-const ATTENTION: &str = "(delivery_status = 'failed' OR update_status = 'failed')";
-
-/// A condition of a [`Narrowing`]: a column and its comparison, and the
-/// value, on `leads` and on `campaign_daily`.
-struct Part {
-    leads: (&'static str, Bound),
-    daily: (&'static str, Bound),
-}
+/// A condition of a [`Narrowing`]: a column and its comparison, and the value.
+type Part = (&'static str, Bound);
 
 /// ` AND {test} ?{n}` for each test, numbered from `first`.
 fn numbered<'a>(tests: impl Iterator<Item = &'a str>, first: usize) -> String {
@@ -437,6 +420,7 @@ fn numbered<'a>(tests: impl Iterator<Item = &'a str>, first: usize) -> String {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LeadQuery {
     pub status: StatusFilter,
+    pub contact: ContactFilter,
     pub search: Search,
     pub narrowing: Narrowing,
     /// 1-based.
@@ -447,10 +431,12 @@ pub struct LeadQuery {
 }
 
 impl LeadQuery {
-    /// From the request's address: its query's `name=value` pairs, decoded.
-    pub fn from_url(url: &Url) -> Self {
+    /// From the request's address: its query's `name=value` pairs, decoded;
+    /// `staff_id`, the person asking ('Contatados por mim').
+    pub fn from_url(url: &Url, staff_id: &str) -> Self {
         let mut query = Self {
             status: StatusFilter::All,
+            contact: ContactFilter::Any,
             search: Search::None,
             narrowing: Narrowing::default(),
             page: 1,
@@ -462,6 +448,7 @@ impl LeadQuery {
             }
             match key.as_ref() {
                 "status" => query.status = StatusFilter::parse(&value),
+                "contato" => query.contact = ContactFilter::parse(&value, staff_id),
                 "q" => query.search = Search::parse(&value),
                 "page" => query.page = value.parse::<i64>().unwrap_or(1).clamp(1, 1_000_000),
                 "after" => {
@@ -492,26 +479,67 @@ impl LeadQuery {
         // matches: 70,000 rows at 100,000 leads for one lead's e-mail. The
         // unary `+` makes the status a test of the rows found, not an index.
         let status = match (&self.search, self.status) {
-            (Search::Indexed(_), StatusFilter::Pending) => "+jetimob_enviado = 0",
+            (Search::Indexed(_), StatusFilter::Pending) => "+delivery_status = 'pending'",
             (Search::Indexed(_), StatusFilter::Sent) => "+jetimob_enviado = 1",
             (_, status) => status.condition(),
         };
         format!(
-            "{status}{}{}",
+            "{status}{}{}{}",
             self.search.condition(),
-            self.narrowing.condition(first)
+            self.narrowing.condition(first),
+            self.contact.condition(first + self.narrowing.parts().len())
         )
+    }
+
+    /// What a statement of [`LeadQuery`] binds after its fixed values: the
+    /// narrowing's, then the contact filter's.
+    pub fn values(&self) -> Vec<Bound> {
+        let mut values = self.narrowing.values();
+        values.extend(self.contact.value());
+        values
+    }
+
+    /// The counters and every chip's count over the period and campaign
+    /// (and the contact filter for the counters and the status chips), when
+    /// the list is narrowed or filtered by contact; `None` otherwise (the
+    /// counters the triggers keep say it all). `?1` is the person asking,
+    /// then the narrowing's values. Narrowed, it reads the period's and
+    /// campaign's leads; filtered by contact alone, that filter's leads
+    /// (the contact chips then come from [`CONTACT_COUNTS_SQL`]).
+    pub fn tally_sql(&self) -> Option<String> {
+        if !self.is_narrowed() && self.contact == ContactFilter::Any {
+            return None;
+        }
+        let contact = match self.contact.condition(1).strip_prefix(" AND ") {
+            Some(c) => c.to_string(),
+            None => "1".to_string(),
+        };
+        let scanned = if self.is_narrowed() {
+            self.narrowing.condition(2)
+        } else {
+            format!(" AND {contact}")
+        };
+        let c = |test: &str| format!("coalesce(sum(({contact}) AND ({test})), 0)");
+        Some(format!(
+            "SELECT {} AS total, {} AS pending, {} AS sent, {} AS failed, {} AS attention, \
+               {} AS duplicates, {} AS pending_changes, {} AS sent_clean, \
+               coalesce(sum({UNCONTACTED}), 0) AS uncontacted, \
+               coalesce(sum(first_contact_by IS ?1), 0) AS mine \
+             FROM leads WHERE 1{scanned}",
+            c("1"),
+            c("delivery_status = 'pending'"),
+            c("delivery_status = 'sent'"),
+            c("delivery_status = 'failed'"),
+            c(StatusFilter::Failed.condition()),
+            c(StatusFilter::Duplicates.condition()),
+            c(StatusFilter::PendingChanges.condition()),
+            c("delivery_status = 'sent' AND update_status IS NOT 'failed'"),
+        ))
     }
 
     /// Whether the list is narrowed to a period or a campaign.
     pub fn is_narrowed(&self) -> bool {
         !self.narrowing.is_empty()
-    }
-
-    /// How many leads a narrowed list without a search or status covers can
-    /// be read from the campaign report's counters.
-    pub fn counted_daily(&self) -> bool {
-        self.is_narrowed() && self.search == Search::None && self.status == StatusFilter::All
     }
 
     /// One page by its number, newest first. `?1` search term, `?2` limit,
@@ -542,7 +570,9 @@ impl LeadQuery {
     /// Then the narrowing's values.
     pub fn count_sql(&self) -> String {
         match (self.search.matching(), self.status) {
-            (Some(m), StatusFilter::All) if !self.is_narrowed() => {
+            (Some(m), StatusFilter::All)
+                if !self.is_narrowed() && self.contact == ContactFilter::Any =>
+            {
                 format!("SELECT count(DISTINCT lead_id) AS n FROM leads_search WHERE {m}")
             }
             _ => format!("SELECT count(*) AS n FROM leads WHERE {}", self.filter(2)),
@@ -573,6 +603,12 @@ pub const COUNTS_SQL: &str = "SELECT name, n FROM lead_counters \
      UNION ALL SELECT 'pending_changes' AS name, count(DISTINCT lead_id) AS n \
      FROM lead_submissions WHERE kind = 'pending'";
 
+/// The contact chips' counts over every lead: the leads nobody contacted yet
+/// (0023's counter, one row) and those `?1` contacted first (its index).
+pub const CONTACT_COUNTS_SQL: &str = "SELECT \
+     (SELECT n FROM contact_counters WHERE name = 'uncontacted') AS uncontacted, \
+     (SELECT count(*) FROM leads WHERE first_contact_by = ?1) AS mine";
+
 /// The counter that moves whenever anything the list shows may have
 /// changed (migration 0012): one row.
 pub const CHANGES_SQL: &str = "SELECT n FROM lead_changes WHERE id = 1";
@@ -582,7 +618,10 @@ mod tests {
     use super::*;
 
     fn query(qs: &str) -> LeadQuery {
-        LeadQuery::from_url(&Url::parse(&format!("https://x.example/api/leads?{qs}")).unwrap())
+        LeadQuery::from_url(
+            &Url::parse(&format!("https://x.example/api/leads?{qs}")).unwrap(),
+            "staff-1",
+        )
     }
 
     #[test]
@@ -601,6 +640,7 @@ mod tests {
             q,
             LeadQuery {
                 status: StatusFilter::All,
+                contact: ContactFilter::Any,
                 search: Search::None,
                 narrowing: Narrowing::default(),
                 page: 1,
@@ -778,7 +818,7 @@ mod tests {
         assert!(
             query("status=pendentes")
                 .page_sql()
-                .contains("WHERE jetimob_enviado = 0 ORDER BY")
+                .contains("WHERE delivery_status = 'pending' ORDER BY")
         );
         assert!(
             query("status=enviados")
@@ -858,7 +898,7 @@ mod tests {
         assert!(
             query("status=pendentes&q=joana")
                 .page_sql()
-                .contains("+jetimob_enviado = 0")
+                .contains("+delivery_status = 'pending'")
         );
         // Without a term the status index is what reads a page; a short term scans anyway.
         assert!(

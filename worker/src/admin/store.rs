@@ -11,7 +11,9 @@ use std::collections::BTreeMap;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use super::query::{CHANGES_SQL, COUNTS_SQL, Cursor, LEAD_COLUMNS, LeadQuery, PAGE_SIZE};
+use super::query::{
+    CHANGES_SQL, CONTACT_COUNTS_SQL, COUNTS_SQL, Cursor, LEAD_COLUMNS, LeadQuery, PAGE_SIZE,
+};
 use crate::alerts::heartbeat::{self, Heartbeat};
 use crate::alerts::incidents::{self, Incident};
 use crate::attribution::Attribution;
@@ -76,6 +78,21 @@ pub struct LeadRow {
     /// When an answer last changed.
     #[serde(default, serialize_with = "maybe_iso_time")]
     pub answers_at: Option<i64>,
+    /// The lead's code in Jetimob, once Jetimob took it and said it.
+    #[serde(default)]
+    pub jetimob_lead_id: Option<String>,
+    /// When a person of the staff first spoke to the lead ('Já falei'), and
+    /// who: their id and e-mail.
+    #[serde(default, serialize_with = "maybe_iso_time")]
+    pub first_contact_at: Option<i64>,
+    #[serde(default)]
+    pub contacted_by_id: Option<String>,
+    #[serde(default)]
+    pub contacted_by: Option<String>,
+    /// It arrived once the panel recorded first contacts (0023): without one,
+    /// it waits for its first contact.
+    #[serde(default, deserialize_with = "flag_in")]
+    pub contact_tracked: bool,
 }
 
 /// An SQLite flag (`1` or `0`), or the boolean the panel reads.
@@ -122,7 +139,10 @@ fn iso_time<S: Serializer>(ms: &i64, serializer: S) -> Result<S::Ok, S::Error> {
 }
 
 /// [`iso_time`] of a time that may be missing (`null`).
-fn maybe_iso_time<S: Serializer>(ms: &Option<i64>, serializer: S) -> Result<S::Ok, S::Error> {
+pub(super) fn maybe_iso_time<S: Serializer>(
+    ms: &Option<i64>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
     ms.and_then(dates::iso).serialize(serializer)
 }
 
@@ -151,6 +171,11 @@ pub struct Counts {
     pub attention: i64,
     /// Leads with a change waiting for staff.
     pub pending_changes: i64,
+    /// Leads in the CRM with nothing refused: sent, and no correction given up.
+    pub delivered: i64,
+    /// 'Não contatados' and 'Contatados por mim' (by the person asking).
+    pub uncontacted: i64,
+    pub mine: i64,
 }
 
 impl Counts {
@@ -165,28 +190,25 @@ struct Counter {
     n: i64,
 }
 
-/// The counters of a filtered list, in one row.
+/// The contact chips' counts over every lead ([`CONTACT_COUNTS_SQL`]).
 #[derive(Deserialize)]
-struct FilteredCounts {
-    total: i64,
-    sent: i64,
-    duplicates: i64,
-    failed: i64,
-    attention: i64,
-    pending_changes: i64,
+struct ContactCounts {
+    uncontacted: i64,
+    mine: i64,
 }
 
-impl From<FilteredCounts> for Counts {
-    fn from(f: FilteredCounts) -> Self {
-        Counts {
-            pending: f.total - f.sent - f.failed,
-            sent: f.sent,
-            failed: f.failed,
-            duplicates: f.duplicates,
-            attention: f.attention,
-            pending_changes: f.pending_changes,
-        }
-    }
+/// The counters over a narrowed or contact-filtered list ([`LeadQuery::tally_sql`]).
+#[derive(Deserialize)]
+struct Tally {
+    pending: i64,
+    sent: i64,
+    failed: i64,
+    attention: i64,
+    duplicates: i64,
+    pending_changes: i64,
+    sent_clean: i64,
+    uncontacted: i64,
+    mine: i64,
 }
 
 /// What the list's answer depends on besides its page: whether any lead
@@ -208,6 +230,8 @@ pub struct ListPage {
     pub counts: Counts,
     /// How many leads the search (or the duplicates filter with a search) matches.
     pub matches: Option<i64>,
+    /// Leads waiting for a person ('Precisam de atenção') over every lead.
+    pub refused: i64,
     /// The state the page was read in (one batch, so they agree).
     pub state: ListState,
 }
@@ -240,14 +264,17 @@ pub async fn list_state(db: &D1Database) -> worker::Result<ListState> {
 }
 
 /// A page of the list, the counters, how many leads a search matches (when
-/// there is one) and the [`ListState`], in one batch. The counters (and the
-/// chips' counts) are the list's: of the leads of the period and the
-/// campaign it is narrowed to, whatever status it shows; of every lead
-/// without either. (A search's matches are counted once, for its total:
-/// counting them again by status would read each match once more.) The page is read from
+/// there is one) and the [`ListState`], in one batch. The page is read from
 /// where 'Próxima'/'Anterior' says it starts when it says so (an index
-/// seek), else by its number.
-pub async fn page_and_counts(db: &D1Database, q: &LeadQuery) -> worker::Result<ListPage> {
+/// seek), else by its number. The counters are the triggers' (one row
+/// each) unless the list is narrowed to a period or campaign or filtered by
+/// contact: then they count those leads ([`LeadQuery::tally_sql`]).
+/// `staff_id`: the person asking ('Contatados por mim').
+pub async fn page_and_counts(
+    db: &D1Database,
+    q: &LeadQuery,
+    staff_id: &str,
+) -> worker::Result<ListPage> {
     let term = q.search.bound();
     let page = match &q.cursor {
         Some(Cursor::After(at, id)) => {
@@ -258,22 +285,18 @@ pub async fn page_and_counts(db: &D1Database, q: &LeadQuery) -> worker::Result<L
         }
         None => narrowed(db, &q.page_sql(), &[&term, &PAGE_SIZE, &q.offset()], q),
     };
-    let counts = if q.is_narrowed() {
-        let values: Vec<_> = q
-            .narrowing
-            .counts_values()
-            .iter()
-            .map(Param::value)
-            .collect();
-        db::bind(db, &q.narrowing.counts_sql(), &values)
-    } else {
-        db.prepare(COUNTS_SQL)
-    };
-    let mut statements = vec![page, counts];
+    let mut statements = vec![page, db.prepare(COUNTS_SQL)];
     statements.extend(state_statements(db));
-    // A narrowed list of every status is as long as its counters say (read
-    // above from the report's rows); any other narrowed or searched list is counted.
-    if !q.counted_daily() && (term.is_some() || q.is_narrowed()) {
+    statements.push(query!(db, CONTACT_COUNTS_SQL, staff_id));
+    let tally = q.tally_sql().map(|sql| {
+        let mut values = vec![staff_id.value()];
+        values.extend(q.narrowing.values().iter().map(Param::value));
+        db::bind(db, &sql, &values)
+    });
+    let tallied = tally.is_some();
+    statements.extend(tally);
+    let searched = term.is_some();
+    if searched {
         statements.push(narrowed(db, &q.count_sql(), &[&term], q));
     }
     let results = db::batch(db, statements).await?;
@@ -282,17 +305,7 @@ pub async fn page_and_counts(db: &D1Database, q: &LeadQuery) -> worker::Result<L
         leads.reverse();
     }
     let mut counts = Counts::default();
-    let filtered = q.is_narrowed();
-    if filtered {
-        counts = db::first_row::<FilteredCounts>(&results, 1)?
-            .map(Counts::from)
-            .unwrap_or_default();
-    }
-    let counters = match filtered {
-        true => Vec::new(),
-        false => db::rows::<Counter>(&results, 1)?,
-    };
-    for c in counters {
+    for c in db::rows::<Counter>(&results, 1)? {
         match c.name.as_str() {
             "sent" => counts.sent = c.n,
             "failed" => counts.failed = c.n,
@@ -303,11 +316,44 @@ pub async fn page_and_counts(db: &D1Database, q: &LeadQuery) -> worker::Result<L
             _ => {}
         }
     }
-    let matches = db::first_row::<Count>(&results, 5)?.map(|c| c.n);
+    // The sent leads whose correction was given up wait for a person.
+    counts.delivered = counts.sent - (counts.attention - counts.failed);
+    let refused = counts.attention;
+    if let Some(all) = db::first_row::<ContactCounts>(&results, 5)? {
+        counts.uncontacted = all.uncontacted;
+        counts.mine = all.mine;
+    }
+    let tally = match tallied {
+        true => db::first_row::<Tally>(&results, 6)?,
+        false => None,
+    };
+    if let Some(t) = tally {
+        counts = Counts {
+            pending: t.pending,
+            sent: t.sent,
+            failed: t.failed,
+            duplicates: t.duplicates,
+            attention: t.attention,
+            pending_changes: t.pending_changes,
+            delivered: t.sent_clean,
+            // Over every lead of the period and campaign; without one, every lead's.
+            uncontacted: if q.is_narrowed() {
+                t.uncontacted
+            } else {
+                counts.uncontacted
+            },
+            mine: if q.is_narrowed() { t.mine } else { counts.mine },
+        };
+    }
+    let matches = match searched {
+        true => db::first_row::<Count>(&results, 6 + usize::from(tallied))?.map(|c| c.n),
+        false => None,
+    };
     Ok(ListPage {
         leads,
         counts,
         matches,
+        refused,
         state: state_from(&results, 2)?,
     })
 }
@@ -373,7 +419,7 @@ fn narrowed(
     q: &LeadQuery,
 ) -> D1PreparedStatement {
     let mut values: Vec<_> = fixed.iter().map(|p| p.value()).collect();
-    values.extend(q.narrowing.values().iter().map(Param::value));
+    values.extend(q.values().iter().map(Param::value));
     db::bind(db, sql, &values)
 }
 

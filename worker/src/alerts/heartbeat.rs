@@ -199,6 +199,7 @@ impl Heartbeat {
                             summary: messages::mail_failing(&format_date(failed_at)),
                             details: vec![line],
                             kept: messages::MAIL_KEPT,
+                            standing: incidents::Standing::Other,
                         },
                     ))
                 }
@@ -220,6 +221,7 @@ impl Heartbeat {
                 messages::WATCH_STOPPED_TODO.to_string(),
             )],
             kept: messages::ALERT_LEADS_KEPT,
+            standing: incidents::Standing::Down,
         }
     }
 }

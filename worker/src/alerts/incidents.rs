@@ -676,6 +676,34 @@ pub struct Words {
     pub details: Vec<(String, String)>,
     /// What became of the leads: all kept, or some visitors refused.
     pub kept: &'static str,
+    /// Whether leads are not arriving at all, or a few were refused.
+    pub standing: Standing,
+}
+
+/// What an open trouble means for the leads, which the panel's banner tells
+/// apart: no lead reaches Jetimob, or Jetimob takes them and refused a few.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Standing {
+    /// Leads are not reaching Jetimob: it is down (a backlog), refuses our
+    /// keys, delivery is off, or the cron that sends them stopped.
+    Down,
+    /// Jetimob takes leads, but refused some for good: they wait for a person.
+    Refused,
+    /// Neither: corrections, the form, the webhook, e-mail.
+    Other,
+}
+
+/// The [`Standing`] of an incident open for `reasons`.
+pub fn standing(reasons: &[Reason]) -> Standing {
+    let any = |wanted: &[Reason]| reasons.iter().any(|r| wanted.contains(r));
+    if any(&[Reason::KeysRefused, Reason::Backlog, Reason::Off]) {
+        Standing::Down
+    } else if any(&[Reason::GivenUp]) {
+        Standing::Refused
+    } else {
+        Standing::Other
+    }
 }
 
 /// What an incident is about, which names its alert, its banner and its end.
@@ -805,6 +833,7 @@ pub fn describe(incident: &Incident) -> Words {
         summary: messages::delivery_incident(headline(&reasons), &since, waiting),
         details,
         kept,
+        standing: standing(&reasons),
     }
 }
 
@@ -958,6 +987,20 @@ mod tests {
             headline(&[Reason::GivenUp]),
             messages::DELIVERY_ALERT_SUBJECT
         );
+    }
+
+    #[test]
+    fn leads_given_up_alone_are_refused_not_an_outage() {
+        assert_eq!(standing(&[Reason::GivenUp]), Standing::Refused);
+        assert_eq!(
+            standing(&[Reason::GivenUp, Reason::WebhookFailing]),
+            Standing::Refused
+        );
+        for down in [Reason::Backlog, Reason::KeysRefused, Reason::Off] {
+            assert_eq!(standing(&[Reason::GivenUp, down]), Standing::Down);
+        }
+        assert_eq!(standing(&[Reason::FormBlocked]), Standing::Other);
+        assert_eq!(standing(&[Reason::Corrections]), Standing::Other);
     }
 
     #[test]

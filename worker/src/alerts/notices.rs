@@ -16,8 +16,9 @@ use worker::Env;
 
 use crate::dates::format_date;
 use crate::db::{self, D1Database, query};
+use crate::greeting::{greeting, whatsapp_chat};
 use crate::mail::{self, Block, Email, Letter, Span};
-use crate::whatsapp::format_whatsapp;
+use crate::whatsapp::{format_whatsapp, is_landline};
 use crate::{agency, config, platform};
 
 /// At most one e-mail a minute per person.
@@ -229,7 +230,15 @@ pub fn email(to: &str, news: &[&News], origin: &str) -> Email {
     };
     let mut letter = Letter::new().framed();
     for n in news {
-        let chat = format!("https://wa.me/{}", n.whatsapp.trim_start_matches('+'));
+        // The chat opens with the broker's greeting; a landline is called.
+        let (label, chat) = if is_landline(&n.whatsapp) {
+            ("Telefone (fixo): ", format!("tel:{}", n.whatsapp))
+        } else {
+            (
+                "WhatsApp: ",
+                whatsapp_chat(&n.whatsapp, &greeting(&n.name, to)),
+            )
+        };
         let panel = format!("{origin}/admin/leads/{}", n.lead_id);
         let changes = n.changes();
         let what = match (n.kind.as_str(), changes.is_empty()) {
@@ -263,7 +272,7 @@ pub fn email(to: &str, news: &[&News], origin: &str) -> Email {
                     Span::plain(format_date(n.submitted_at)),
                 ])
                 .line([
-                    Span::plain("WhatsApp: "),
+                    Span::plain(label),
                     Span::plain(format!("{whatsapp} — {chat}")).text_only(),
                     Span::link(whatsapp, chat).html_only(),
                 ])
@@ -344,16 +353,36 @@ mod tests {
         let mail = email("ana@agencia.com.br", &[&n], "https://site.example");
         assert_eq!(mail.subject, "Novo lead no site");
         assert!(mail.text.starts_with("• “Pessoa 1” — novo lead"));
+        let chat = whatsapp_chat(
+            "+5549988887777",
+            &greeting("Pessoa 1", "ana@agencia.com.br"),
+        );
+        assert!(chat.starts_with("https://wa.me/5549988887777?text=Ol%C3%A1%2C%20Pessoa!"));
         assert!(
             mail.text
-                .contains("WhatsApp: (49) 98888-7777 — https://wa.me/5549988887777")
+                .contains(&format!("WhatsApp: (49) 98888-7777 — {chat}"))
         );
+        assert!(mail.html.contains(&chat.replace('&', "&amp;")));
         assert!(mail.text.contains("Origem: “instagram” · campanha “verao”"));
         assert!(mail.text.contains("31/12/2025 21:00"));
         assert!(
             mail.text
                 .contains("https://site.example/admin/leads/lead-1")
         );
+    }
+
+    #[test]
+    fn a_landline_is_told_as_a_number_to_call() {
+        let mut n = news(1, "new", None);
+        n.whatsapp = "+554833334444".into();
+        let mail = email("ana@agencia.com.br", &[&n], "https://s");
+        assert!(
+            mail.text
+                .contains("Telefone (fixo): (48) 3333-4444 — tel:+554833334444"),
+            "{}",
+            mail.text
+        );
+        assert!(!mail.text.contains("wa.me"));
     }
 
     #[test]

@@ -7,6 +7,7 @@ use crate::alerts::notices::notices_from_now;
 use crate::auth::staff::mailbox;
 use crate::db::{self, D1Database, D1PreparedStatement, query};
 use crate::live_session::may_act;
+use crate::panel_settings::colleague_notices_on;
 
 /// A session ends this long after its sign-in, however often it is used.
 pub const SESSION_LIFETIME_MS: i64 = 30 * 24 * 60 * 60 * 1000;
@@ -68,7 +69,9 @@ macro_rules! first_owner {
 }
 
 /// The account takes the password of the link that confirmed it; the first
-/// owner (see [`first_owner`]) gets the role, with the new-lead notices on.
+/// owner (see [`first_owner`]) gets the role, with the new-lead notices on,
+/// and so does any account confirmed for the first time while the owners
+/// let new colleagues start with them (`panel_settings`).
 const CONFIRM_USER: &str = concat!(
     "UPDATE staff_users SET confirmed_at = coalesce(confirmed_at, ?2), \
        password_hash = ?3, last_sign_in_at = ?2, \
@@ -80,10 +83,14 @@ const CONFIRM_USER: &str = concat!(
     " THEN 'owner' ELSE role END, \
        lead_notices = CASE WHEN ",
     first_owner!(),
-    " THEN 1 ELSE lead_notices END, \
+    " OR (confirmed_at IS NULL AND ",
+    colleague_notices_on!(),
+    ") THEN 1 ELSE lead_notices END, \
        notices_sent_through = CASE WHEN ",
     first_owner!(),
-    " THEN ",
+    " OR (confirmed_at IS NULL AND ",
+    colleague_notices_on!(),
+    ") THEN ",
     notices_from_now!(),
     " ELSE notices_sent_through END \
      WHERE id = ?1"

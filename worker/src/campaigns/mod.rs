@@ -6,7 +6,7 @@
 //! imported by owners and those they let (`/api/campaigns/spend`, `spend`).
 
 mod export;
-mod report;
+pub(crate) mod report;
 pub mod sources;
 pub mod spend;
 pub mod visits;

@@ -24,8 +24,10 @@ pub enum BodyKind {
 pub enum Field {
     Text(String),
     Bool(bool),
+    /// A whole number.
+    Integer(i64),
     Null,
-    /// A number, an array or an object.
+    /// Another number, an array or an object.
     Other,
 }
 
@@ -35,7 +37,8 @@ impl From<Value> for Field {
             Value::String(text) => Field::Text(text),
             Value::Bool(flag) => Field::Bool(flag),
             Value::Null => Field::Null,
-            Value::Number(_) | Value::Array(_) | Value::Object(_) => Field::Other,
+            Value::Number(n) => n.as_i64().map_or(Field::Other, Field::Integer),
+            Value::Array(_) | Value::Object(_) => Field::Other,
         }
     }
 }
@@ -87,7 +90,7 @@ impl Fields {
         match self.get(key) {
             None | Some(Field::Null) => Ok(None),
             Some(Field::Text(s)) => Ok(Some(s.clone())),
-            Some(Field::Bool(_) | Field::Other) => Err(()),
+            Some(Field::Bool(_) | Field::Integer(_) | Field::Other) => Err(()),
         }
     }
 }

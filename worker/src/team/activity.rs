@@ -21,7 +21,7 @@ use crate::{config, messages};
 pub const PAGE_SIZE: i64 = 50;
 
 /// Every action the trail records, as `acao=` names it.
-const ACTIONS: [&str; 21] = [
+const ACTIONS: [&str; 25] = [
     "sign_in",
     "sign_in_failed",
     "confirm",
@@ -43,6 +43,10 @@ const ACTIONS: [&str; 21] = [
     "accept_change",
     "refuse_change",
     "delete",
+    "contact",
+    "uncontact",
+    "correct_whatsapp",
+    "settings",
 ];
 
 /// An entry as the 'Atividade' page shows it: read from D1, answered as

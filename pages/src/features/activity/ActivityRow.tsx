@@ -4,7 +4,7 @@ import { Link } from "../../lib/Link";
 import { leadPath } from "../leads-admin/LeadsTable";
 import type { Entry } from "./api";
 import { describeFilter } from "./format";
-import { actionNames, activityMessages, bulkRead, exportOutcome, permissionChange } from "./messages";
+import { actionNames, activityMessages, bulkRead, exportOutcome, permissionChange, settingChange } from "./messages";
 
 /** One entry of the trail: when, who, what (with what it kept), and the lead or account it is about. */
 export function ActivityRow({ entry }: { entry: Entry }) {
@@ -57,6 +57,8 @@ function detailsOf(entry: Entry): string[] {
     lines.push(permissionChange(detail.right, detail.allowed));
   } else if (entry.action === "bulk_read") {
     lines.push(bulkRead(detail.read, detail.worked));
+  } else if (entry.action === "settings") {
+    lines.push(settingChange(detail.name, detail.value));
   }
   return lines.filter((l): l is string => l !== null);
 }

@@ -10,6 +10,8 @@ export type ExportDetail = {
 export type PermissionDetail = { right?: "export" | "delete" | "mark_sent" | "import_spend"; allowed?: boolean };
 /** Leads someone without 'Exportar CSV' was shown in an hour, and how many they worked. */
 export type BulkReadDetail = { read?: number; worked?: number };
+/** An owners' choice for the panel and its new value (a number; 1 or 0 for a switch). */
+export type SettingsDetail = { name?: string; value?: number };
 
 export type Entry = {
   id: number;
@@ -22,7 +24,7 @@ export type Entry = {
   lead_name: string | null;
   account_id: string | null;
   account_email: string | null;
-  detail: (ExportDetail & PermissionDetail & BulkReadDetail) | null;
+  detail: (ExportDetail & PermissionDetail & BulkReadDetail & SettingsDetail) | null;
 };
 
 export type Person = { id: string; email: string };

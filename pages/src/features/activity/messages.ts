@@ -43,7 +43,22 @@ export const actionNames: Record<string, string> = {
   refuse_change: "Recusou uma alteração dos dados de um lead",
   resend: "Reenviou lead ao Jetimob",
   delete: "Excluiu lead",
+  contact: "Registrou o primeiro contato com um lead ('Já falei')",
+  uncontact: "Desfez o registro de contato com um lead",
+  correct_whatsapp: "Corrigiu o WhatsApp de um lead recusado pelo Jetimob",
+  settings: "Mudou uma configuração do painel",
 };
+
+/** An owners' choice as 'Atividade' names it, with its new value. */
+export function settingChange(name: string | undefined, value: number | undefined): string | null {
+  if (value === undefined) return null;
+  if (name === "contact_target_minutes") return `Meta de primeiro contato: ${value} min`;
+  if (name === "colleague_notices")
+    return value === 1
+      ? "Novos colegas passam a receber o aviso de novos leads"
+      : "Novos colegas deixam de receber o aviso de novos leads";
+  return null;
+}
 
 /** Each right as an owner gives or takes it. */
 const RIGHT_NAMES: Record<string, string> = {

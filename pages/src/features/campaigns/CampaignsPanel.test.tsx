@@ -84,6 +84,14 @@ function answering(...answers: { status: number; body: unknown }[]) {
           headers: { "Content-Type": "application/json" },
         });
       }
+      // So has the time to first contact under it.
+      if (path.startsWith("/api/first-contact")) {
+        const none = { leads: 0, contacted: 0, median_ms: null, within_target: 0, waiting: 0 };
+        return new Response(
+          JSON.stringify({ success: true, target_minutes: 5, overall: none, days: [], campaigns: [], colleagues: [] }),
+          { headers: { "Content-Type": "application/json" } },
+        );
+      }
       asked.push(path);
       const answer = answers.shift() ?? answers.at(-1) ?? { status: 500, body: {} };
       return new Response(JSON.stringify(answer.body), {

@@ -5,6 +5,7 @@ import { useToast } from "../../components/toast";
 import { brasiliaDay } from "../../lib/days";
 import { formatDays, sourceName } from "../../lib/format";
 import { useLoad } from "../../lib/useLoad";
+import { FirstContactBlock } from "../first-contact/FirstContactBlock";
 import { type CampaignReport, exportCampaignsCsv, fetchCampaigns } from "./api";
 import { CampaignTable } from "./CampaignTable";
 import { GoogleAdsImport } from "./GoogleAdsImport";
@@ -124,6 +125,7 @@ export function CampaignsPanel() {
             {report.unmatched.length > 0 && <UnmatchedSpend report={report} />}
             <p className="panel__note campaigns__note">{campaignMessages.visitsNote}</p>
           </section>
+          <FirstContactBlock range={report.period} />
         </>
       ) : null}
       <SpendPanel onChanged={() => void load(period)} />

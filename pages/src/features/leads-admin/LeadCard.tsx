@@ -3,9 +3,13 @@ import { EmailAddress } from "../../components/EmailAddress";
 import { formatDate } from "../../lib/format";
 import { Link } from "../../lib/Link";
 import { useFocusRescue } from "../../lib/useFocusRescue";
+import { useNow } from "../../lib/useNow";
+import { useSession } from "../staff-auth/session";
 import type { LeadStory } from "./api";
-import { attributionFacts, attributionNotes, mailtoHref, whatsappChat } from "./format";
+import { jetimobLeadHref } from "./contact";
+import { attributionFacts, attributionNotes, mailtoHref } from "./format";
 import { LeadActions } from "./LeadActions";
+import { ContactState, ReachButtons, SpokeButton } from "./LeadContact";
 import { leadPath } from "./LeadsTable";
 import { StatusBadge } from "./StatusBadge";
 import type { useLeadActions } from "./useLeadActions";
@@ -18,6 +22,10 @@ export function LeadCard({ story, actions }: Props) {
   const facts = attributionFacts(lead);
   const last = lead.last_touch;
   const card = useRef<HTMLElement>(null);
+  const session = useSession();
+  const me = session.status === "signed-in" ? session.user : { id: "", email: "" };
+  const now = useNow();
+  const jetimob = lead.jetimob_lead_id ? jetimobLeadHref(lead.jetimob_lead_id) : null;
   const status = useRef<HTMLDivElement>(null);
   // 'Marcar Enviado' gone once the lead is sent: focus goes to the status that says so.
   useFocusRescue(card, { fallback: () => status.current });
@@ -31,6 +39,11 @@ export function LeadCard({ story, actions }: Props) {
             Lead desde {formatDate(lead.created_at)} ·{" "}
             {lead.submission_count === 1 ? "1 cadastro" : `${lead.submission_count} cadastros`}
           </p>
+          <ContactState lead={lead} myId={me.id} now={now} />
+          <div className="lead-card__reach">
+            <ReachButtons lead={lead} me={me.email} />
+            <SpokeButton lead={lead} busy={actions.busy[lead.id]} onSpoke={actions.onSpoke} />
+          </div>
         </div>
         <div className="lead-card__status">
           <div ref={status} tabIndex={-1}>
@@ -51,10 +64,8 @@ export function LeadCard({ story, actions }: Props) {
         <div>
           <dt>WhatsApp</dt>
           <dd>
-            <a href={whatsappChat(lead.whatsapp)} target="_blank" rel="noopener noreferrer">
-              {lead.whatsapp_display}
-            </a>{" "}
-            <span className="lead-card__hint">(abre uma conversa no WhatsApp)</span>
+            {lead.whatsapp_display}
+            {lead.landline && <span className="lead-card__hint"> (fixo: ligue)</span>}
           </dd>
         </div>
         <div>
@@ -66,18 +77,32 @@ export function LeadCard({ story, actions }: Props) {
           </dd>
         </div>
         <div>
-          <dt>Primeiro contato</dt>
+          <dt>Primeira origem</dt>
           <dd>{lead.origem}</dd>
         </div>
         {last && (
           <div>
-            <dt>Último contato</dt>
+            <dt>Última origem</dt>
             <dd>
               {last.origem}
               {attributionNotes(last).length > 0 && (
                 <span className="lead-card__hint"> · {attributionNotes(last).join(" · ")}</span>
               )}
               <span className="lead-card__hint"> · {formatDate(last.at)}</span>
+            </dd>
+          </div>
+        )}
+        {lead.jetimob_lead_id && (
+          <div>
+            <dt>Código no Jetimob</dt>
+            <dd>
+              {jetimob ? (
+                <a href={jetimob} target="_blank" rel="noopener noreferrer">
+                  {lead.jetimob_lead_id}
+                </a>
+              ) : (
+                lead.jetimob_lead_id
+              )}
             </dd>
           </div>
         )}

@@ -15,6 +15,7 @@ import { LeadStaffActions } from "./LeadStaffActions";
 import { LeadSubmissions } from "./LeadSubmissions";
 import { storyMessages } from "./messages";
 import { PendingChanges } from "./PendingChanges";
+import { RefusedHelp } from "./RefusedHelp";
 import { useLeadActions } from "./useLeadActions";
 import { lastListAddress } from "./useListParams";
 import "./admin.css";
@@ -83,6 +84,7 @@ function LeadStoryPanel() {
     <div className="lead-page">
       <BackToList />
       <LeadCard story={story} actions={actions} />
+      <RefusedHelp lead={story.lead} crmConfigured={story.crm_configured} corrected={() => void reload()} />
       <PendingChanges lead={story.lead} changes={story.waiting_changes} decided={() => void reload()} />
       <LeadAnswers lead={story.lead} />
       <LeadSubmissions story={story} />

@@ -1,9 +1,11 @@
-import { useCallback, useEffect, useRef } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { LoadFailed } from "../../components/LoadFailed";
 import { useFocusRescue } from "../../lib/useFocusRescue";
 import { useLoad } from "../../lib/useLoad";
-import { TICK_MS } from "../staff-auth/session";
+import { useNow } from "../../lib/useNow";
+import { TICK_MS, useSession } from "../staff-auth/session";
 import { fetchLeads, type ListFilters, type ListParams, type PageStart, type TaggedPage, toSearch } from "./api";
+import { ContactFilters } from "./ContactFilters";
 import { FilterChips } from "./FilterChips";
 import { pageSummary } from "./format";
 import { IncidentBanner } from "./IncidentBanner";
@@ -13,16 +15,22 @@ import { LeadSearch } from "./LeadSearch";
 import { LeadsExportButton } from "./LeadsExportButton";
 import { LeadsPager } from "./LeadsPager";
 import { LeadsTable } from "./LeadsTable";
-import { panelMessages } from "./messages";
+import { contactMessages, panelMessages } from "./messages";
 import { PeriodSelect } from "./PeriodSelect";
 import { PageStarts } from "./pageStarts";
 import { StatusFilters } from "./StatusFilters";
 import { useLeadActions } from "./useLeadActions";
-import { useListParams } from "./useListParams";
+import { isPhone, shownContact, useListParams } from "./useListParams";
 
 /** The counters, the filters and search, the table of leads and its pages. */
 export function LeadsPanel() {
   const [params, setParams] = useListParams();
+  const session = useSession();
+  const me = session.status === "signed-in" ? session.user : { id: "", email: "", role: "staff" as const };
+  // Whether the panel opened on a phone: a broker's list starts on 'Não contatados' there.
+  const [phone] = useState(isPhone);
+  const contato = shownContact(params, me.role !== "owner", phone);
+  const now = useNow();
   /** Where each page reached with 'Próxima'/'Anterior' starts, by its address. */
   const starts = useRef<PageStarts | null>(null);
   starts.current ??= new PageStarts();
@@ -52,16 +60,22 @@ export function LeadsPanel() {
   // focus goes to the row's first action, the next row's, or the list's heading.
   useFocusRescue(list, { items: "tbody tr", target: ".row-actions button", fallback: () => heading.current });
 
+  /** What the worker is asked: the view, with its contact filter as shown. */
+  const view = useRef<ListParams>(params);
+  view.current = { ...params, contato: contato === "todos" ? "" : contato };
+  const viewKey = toSearch(view.current);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the view is read through its ref; its address says when it changed.
   useEffect(() => {
-    void load(params);
-  }, [params, load]);
+    void load(view.current);
+  }, [viewKey, load]);
 
   // New leads show up within 30 seconds while the panel is in view, and at
   // once when staff come back to its tab (a reload that finds nothing
   // changed is a 304 of a few rows).
   useEffect(() => {
     const tick = () => {
-      if (document.visibilityState === "visible") void load(params, { quiet: true });
+      if (document.visibilityState === "visible") void load(view.current, { quiet: true });
     };
     const timer = window.setInterval(tick, TICK_MS);
     document.addEventListener("visibilitychange", tick);
@@ -69,7 +83,7 @@ export function LeadsPanel() {
       window.clearInterval(timer);
       document.removeEventListener("visibilitychange", tick);
     };
-  }, [params, load]);
+  }, [load]);
 
   const search = useCallback(
     (q: string) => setParams({ ...params, q, page: 1 }, { replace: true }),
@@ -84,13 +98,20 @@ export function LeadsPanel() {
   /** 'Próxima'/'Anterior': the page number goes in the address, where it starts is kept for the worker. */
   const turnPage = (to: number, start: PageStart | null) => {
     const next = { ...params, page: to };
-    if (start) starts.current?.set(toSearch(next), start);
+    if (start) starts.current?.set(toSearch({ ...view.current, page: to }), start);
     setParams(next);
   };
 
   return (
     <>
-      {page?.incident && <IncidentBanner incident={page.incident} />}
+      {page?.incident && (
+        <IncidentBanner
+          incident={page.incident}
+          refused={page.refused}
+          phone={phone}
+          onShowRefused={() => setParams({ ...params, status: "falhas", page: 1 })}
+        />
+      )}
       <LeadCounters counts={page?.counts} />
       {page && !page.incident && !page.crm_configured && (
         <p className="notice" role="note">
@@ -103,18 +124,20 @@ export function LeadsPanel() {
           <h2 id="leads-title" ref={heading} tabIndex={-1}>
             Lista de Leads
           </h2>
-          {page?.rights.export && <LeadsExportButton view={params} onFailed={() => void reload()} />}
+          {page?.rights.export && <LeadsExportButton view={view.current} onFailed={() => void reload()} />}
         </div>
 
         <div className="toolbar">
           <LeadSearch q={params.q} onSearch={search} />
           <PeriodSelect period={params} onChange={narrow} />
+          <ContactFilters shown={contato} page={page} onChange={(c) => setParams({ ...params, contato: c, page: 1 })} />
           <StatusFilters
             status={params.status}
             page={page}
             onChange={(status) => setParams({ ...params, status, page: 1 })}
           />
         </div>
+        {!params.contato && contato === "nao" && <p className="list-note">{contactMessages.phoneDefault}</p>}
         <FilterChips filters={params} onRemove={narrow} fallback={() => heading.current} />
         <p className="sr-only" role="status">
           {said}
@@ -144,6 +167,9 @@ export function LeadsPanel() {
               onMarkSent={actions.onMarkSent}
               onResend={actions.onResend}
               onDelete={actions.onDelete}
+              onSpoke={actions.onSpoke}
+              me={me}
+              now={now}
               loading={loading}
             />
             <LeadsPager page={page} onTurn={turnPage} />

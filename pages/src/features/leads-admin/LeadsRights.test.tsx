@@ -46,6 +46,11 @@ const LEAD = {
   landline: false,
   answers: null,
   answers_at: null,
+  jetimob_lead_id: null,
+  first_contact_at: null,
+  contacted_by_id: null,
+  contacted_by: null,
+  contact_tracked: true,
 } satisfies Lead;
 
 const ALL: Rights = { export: true, delete: true, mark_sent: true };
@@ -59,8 +64,19 @@ function page(rights: Rights): LeadsPage {
     pages: 1,
     first: null,
     last: null,
-    counts: { total: 1, sent: 0, pending: 1, failed: 0, attention: 0, duplicates: 0 },
+    counts: {
+      total: 1,
+      sent: 0,
+      pending: 1,
+      failed: 0,
+      attention: 0,
+      duplicates: 0,
+      delivered: 0,
+      uncontacted: 1,
+      mine: 0,
+    },
     pending_changes: 0,
+    refused: 0,
     crm_configured: true,
     incident: null,
     rights,

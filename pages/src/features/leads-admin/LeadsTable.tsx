@@ -1,11 +1,13 @@
 import type { MouseEvent } from "react";
 import { EmailAddress } from "../../components/EmailAddress";
-import { formatDate } from "../../lib/format";
+import { formatDate, timeAgo } from "../../lib/format";
 import { Link } from "../../lib/Link";
 import { useRouter } from "../../lib/router";
 import type { Lead, Rights } from "./api";
-import { attributionNotes, mailtoHref, whatsappChat } from "./format";
+import { greeting, takesWhatsapp, telHref, whatsappHref } from "./contact";
+import { attributionNotes, mailtoHref } from "./format";
 import { LeadActions } from "./LeadActions";
+import { ContactState, ReachButtons, SpokeButton } from "./LeadContact";
 import { StatusBadge } from "./StatusBadge";
 import "./lead-page.css";
 
@@ -15,13 +17,34 @@ type Props = {
   crmConfigured: boolean;
   rights: Rights;
   loading: boolean;
+  /** The person signed in (their id and e-mail): 'Contatado por você', the greeting's broker. */
+  me: { id: string; email: string };
+  /** The time the relative times are read from (ms). */
+  now: number;
   onMarkSent: (lead: Lead) => void;
   onResend: (lead: Lead) => void;
   onDelete: (lead: Lead) => void;
+  onSpoke: (lead: Lead) => void;
 };
 
-/** The leads, newest first: a table on wide screens, one card per lead on phones. */
-export function LeadsTable({ leads, busy, crmConfigured, rights, loading, onMarkSent, onResend, onDelete }: Props) {
+/**
+ * The leads, newest first: a table on wide screens; on phones and tablets a
+ * compact card per lead (its name, how long ago, origin and ad, delivery
+ * state, and 'Ligar', 'WhatsApp', 'Já falei' first among its actions).
+ */
+export function LeadsTable({
+  leads,
+  busy,
+  crmConfigured,
+  rights,
+  loading,
+  me,
+  now,
+  onMarkSent,
+  onResend,
+  onDelete,
+  onSpoke,
+}: Props) {
   const { navigate } = useRouter();
   // A click anywhere on a row (but on its links and buttons) opens the lead;
   // the name is the link a keyboard reaches.
@@ -65,6 +88,7 @@ export function LeadsTable({ leads, busy, crmConfigured, rights, loading, onMark
                       Alteração pendente
                     </Link>
                   )}
+                  <ContactState lead={lead} myId={me.id} now={now} />
                 </div>
               </td>
               <td data-label="Email">
@@ -73,9 +97,18 @@ export function LeadsTable({ leads, busy, crmConfigured, rights, loading, onMark
                 </a>
               </td>
               <td data-label="WhatsApp">
-                <a href={whatsappChat(lead.whatsapp)} target="_blank" rel="noopener noreferrer">
-                  {lead.whatsapp_display}
-                </a>
+                {takesWhatsapp(lead) ? (
+                  <a
+                    href={whatsappHref(lead.whatsapp, greeting(lead.name, me.email))}
+                    target="_blank"
+                    rel="noopener noreferrer"
+                  >
+                    {lead.whatsapp_display}
+                  </a>
+                ) : (
+                  <a href={telHref(lead.whatsapp)}>{lead.whatsapp_display}</a>
+                )}
+                {lead.landline && <span className="leads-table__note">fixo: ligue</span>}
               </td>
               <td data-label="Origem" className="leads-table__origin">
                 <Origin lead={lead} />
@@ -83,10 +116,17 @@ export function LeadsTable({ leads, busy, crmConfigured, rights, loading, onMark
               <td data-label="Status Jetimob">
                 <StatusBadge lead={lead} />
               </td>
-              <td data-label="Data">
-                <time dateTime={lead.created_at}>{formatDate(lead.created_at)}</time>
+              <td data-label="Data" className="leads-table__date">
+                <time dateTime={lead.created_at} title={formatDate(lead.created_at)}>
+                  <span className="leads-table__when">{formatDate(lead.created_at)}</span>
+                  <span className="leads-table__ago">{timeAgo(lead.created_at, now)}</span>
+                </time>
               </td>
-              <td data-label="Ações">
+              <td data-label="Ações" className="leads-table__actions">
+                <div className="leads-table__reach">
+                  <ReachButtons lead={lead} me={me.email} />
+                  <SpokeButton lead={lead} busy={busy[lead.id]} onSpoke={onSpoke} />
+                </div>
                 <LeadActions
                   lead={lead}
                   busy={busy[lead.id]}

@@ -4,7 +4,10 @@ import { EmailAddress } from "../../components/EmailAddress";
 import { useToast } from "../../components/toast";
 import { serverMessage, sessionEnded } from "../../lib/api";
 import { formatDate } from "../../lib/format";
+import { useSession } from "../staff-auth/session";
 import { decideChange, type Lead, refuseAllChanges, type Submission } from "./api";
+import { isLandline } from "./contact";
+import { ReachButtons } from "./LeadContact";
 import { changeMessages, refusedAllMessage } from "./messages";
 
 type Props = {
@@ -22,6 +25,8 @@ type Props = {
  */
 export function PendingChanges({ lead, changes, decided }: Props) {
   const { toast } = useToast();
+  const session = useSession();
+  const me = session.status === "signed-in" ? session.user.email : "";
   /** The change being decided; 'all' while 'Recusar todas' runs. */
   const [busy, setBusy] = useState<number | "all" | null>(null);
   if (changes.length === 0) return null;
@@ -97,7 +102,27 @@ export function PendingChanges({ lead, changes, decided }: Props) {
                   sent={<EmailAddress email={change.email} />}
                   differs={lead.email !== change.email}
                 />
-                <Compared label="WhatsApp" now={lead.whatsapp_display} sent={change.whatsapp_display} />
+                {/* Each number with 'Ligar' and 'WhatsApp', so the broker can check with the person. */}
+                <Compared
+                  label="WhatsApp"
+                  differs={lead.whatsapp !== change.whatsapp}
+                  now={
+                    <>
+                      {lead.whatsapp_display}
+                      <ReachButtons lead={lead} me={me} number={lead.whatsapp_display} />
+                    </>
+                  }
+                  sent={
+                    <>
+                      {change.whatsapp_display}
+                      <ReachButtons
+                        lead={{ name: change.name, whatsapp: change.whatsapp, landline: isLandline(change.whatsapp) }}
+                        me={me}
+                        number={change.whatsapp_display}
+                      />
+                    </>
+                  }
+                />
               </tbody>
             </table>
             <div className="pending-changes__actions">

@@ -58,6 +58,14 @@ export type Lead = Attribution & {
   answers: Record<string, string> | null;
   /** When an answer last changed. */
   answers_at: string | null;
+  /** The lead's code in Jetimob, once Jetimob took it and said it. */
+  jetimob_lead_id: string | null;
+  /** The first contact ('Já falei'): when, and who (their id and e-mail); null until someone records it. */
+  first_contact_at: string | null;
+  contacted_by_id: string | null;
+  contacted_by: string | null;
+  /** It arrived once the panel recorded first contacts: without one, it waits for its first contact. */
+  contact_tracked: boolean;
 };
 
 /** The newest submission a lead took: when, its origin and its whole attribution. */
@@ -67,8 +75,11 @@ export type LastTouch = Attribution & {
 };
 
 /**
- * The panel's counters. `failed`: leads the CRM never took; `attention`: those
- * and the leads whose correction it refused, which wait for a person.
+ * The panel's counters, over the period, campaign and contact filter on
+ * screen. `delivered` (in Jetimob, nothing refused), `pending` (on its way:
+ * the site sends it by itself) and `attention` (Jetimob refused the lead, or
+ * its correction, for good: a person must act) count each lead once and add
+ * up to `total`. `sent`: every lead in Jetimob; `failed`: those it never took.
  */
 export type Counts = {
   total: number;
@@ -77,6 +88,10 @@ export type Counts = {
   failed: number;
   attention: number;
   duplicates: number;
+  delivered: number;
+  /** 'Não contatados' and 'Contatados por mim', over the period and campaign. */
+  uncontacted: number;
+  mine: number;
 };
 
 /**
@@ -98,6 +113,8 @@ export type LeadsPage = {
   counts: Counts;
   /** Leads whose new details wait for staff ('Alteração pendente'). */
   pending_changes: number;
+  /** Leads Jetimob refused for good over every lead, for the banner ('2 leads recusados pelo Jetimob'). */
+  refused: number;
   crm_configured: boolean;
   /** While leads are not reaching Jetimob: what the owners' alert said. */
   incident: Incident | null;
@@ -107,6 +124,10 @@ export type LeadsPage = {
 export type Incident = {
   /** When it began; null for a cron that never ran. */
   since: number | null;
+  /** No lead reaches Jetimob ('down'), Jetimob refused a few for good ('refused'), or something else. */
+  standing: "down" | "refused" | "other";
+  /** Its line when folded ('Jetimob fora do ar: …'); 'refused' is worded with how many. */
+  title: string;
   summary: string;
   /** While leads wait: how long the oldest has ('O mais antigo espera há 35 minutos.'). */
   oldest_waiting?: string;
@@ -118,7 +139,12 @@ export type Incident = {
 
 /** The panel's view, as it appears in the address bar. */
 export type StatusFilter = "todos" | "pendentes" | "enviados" | "falhas" | "duplicados" | "alteracoes";
-export type ListParams = { status: StatusFilter; q: string; page: number } & ListFilters;
+/**
+ * Who spoke to the lead: every lead ("todos"), 'Não contatados' ("nao"),
+ * 'Contatados por mim' ("meus"); "" is the person's default (see useListParams).
+ */
+export type ContactFilter = "" | "todos" | "nao" | "meus";
+export type ListParams = { status: StatusFilter; contato: ContactFilter; q: string; page: number } & ListFilters;
 
 /**
  * What the 'Campanhas' report links to: a period of Brasília days (`de`,
@@ -138,6 +164,7 @@ export const NO_FILTERS: ListFilters = { de: "", ate: "", fonte: "", campanha: n
 export function toSearch(params: ListParams): string {
   const search = new URLSearchParams();
   if (params.status !== "todos") search.set("status", params.status);
+  if (params.contato) search.set("contato", params.contato);
   if (params.q.trim()) search.set("q", params.q.trim());
   if (params.de) search.set("de", params.de);
   if (params.ate) search.set("ate", params.ate);
@@ -151,7 +178,7 @@ export function toSearch(params: ListParams): string {
 
 /** The address of the lead list showing only the leads `filters` name. */
 export function listAddress(filters: Partial<ListFilters>): string {
-  return `/admin${toSearch({ status: "todos", q: "", page: 1, ...NO_FILTERS, ...filters })}`;
+  return `/admin${toSearch({ status: "todos", contato: "", q: "", page: 1, ...NO_FILTERS, ...filters })}`;
 }
 
 /** Where a page starts, known when it was reached with 'Próxima' or 'Anterior'. */
@@ -316,6 +343,44 @@ export type Delivery = {
 /** 'Reenviar' to Meta: whether Meta took it now, and what it answered if not. */
 export function resendToMeta(id: string): Promise<{ delivered: boolean; last_error: string | null }> {
   return apiRequest(`/api/leads/${encodeURIComponent(id)}/resend/meta`, { method: "POST", body: {}, staff: true });
+}
+
+/** A lead's first contact as the worker answers 'Já falei' and its 'Desfazer'. */
+export type ContactAnswer = {
+  /** This call recorded it (or undid it); false: someone else had already. */
+  recorded: boolean;
+  first_contact_at: string | null;
+  contacted_by_id: string | null;
+  contacted_by: string | null;
+  /** Until when 'Desfazer' is taken, for whoever recorded it. */
+  undo_until: string | null;
+};
+
+/** 'Já falei': records the first contact, unless someone already did (then says who). */
+export function recordContact(id: string): Promise<ContactAnswer> {
+  return apiRequest<ContactAnswer>(`/api/leads/${encodeURIComponent(id)}/contact`, {
+    method: "POST",
+    body: {},
+    staff: true,
+  });
+}
+
+/** Its 'Desfazer', by whoever recorded it, within a minute. */
+export function undoContact(id: string): Promise<ContactAnswer> {
+  return apiRequest<ContactAnswer>(`/api/leads/${encodeURIComponent(id)}/uncontact`, {
+    method: "POST",
+    body: {},
+    staff: true,
+  });
+}
+
+/** 'Corrigir WhatsApp' of a lead Jetimob refused: the number as typed; 422 with why under the field. */
+export function correctWhatsapp(id: string, whatsapp: string): Promise<unknown> {
+  return apiRequest(`/api/leads/${encodeURIComponent(id)}/whatsapp`, {
+    method: "POST",
+    body: { whatsapp },
+    staff: true,
+  });
 }
 
 /** Downloads the CSV of the current filter (the whole list, not just the page shown). */

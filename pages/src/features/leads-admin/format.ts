@@ -62,14 +62,16 @@ function filled(value: string | null | undefined): string | null {
 
 /**
  * What the staff need to know, beyond the origin, about how a lead arrived:
- * the campaign and medium of its link, and whether it came from a paid click,
+ * the campaign, ad and medium of its link, and whether it came from a paid click,
  * a short line each. Empty when the link carried none of them.
  */
 export function attributionNotes(lead: Attribution): string[] {
   const parts: string[] = [];
   const campaign = filled(lead.utm_campaign);
+  const ad = filled(lead.utm_content);
   const medium = filled(lead.utm_medium);
   if (campaign) parts.push(`campanha ${campaign}`);
+  if (ad) parts.push(`anúncio ${ad}`);
   if (medium) parts.push(`mídia ${medium}`);
   if (lead.gclid || lead.gbraid || lead.wbraid) parts.push("anúncio Google");
   if (lead.fbclid) parts.push("anúncio Meta");

@@ -31,6 +31,67 @@ export const panelMessages = {
     "A integração com o Jetimob não está configurada: os leads ficam pendentes até as chaves serem cadastradas.",
 } satisfies Record<string, string | ToastInput>;
 
+/** 'Já falei': the first contact with a lead, recorded once. */
+export const contactMessages = {
+  spoke: "Já falei",
+  waiting: "Aguardando contato há",
+  justArrived: "Chegou agora: aguardando contato",
+  recorded: { title: "Contato registrado" },
+  undone: { title: "Registro de contato desfeito", description: "O lead voltou a 'Não contatados'." },
+  undoFailed: { title: "Erro ao desfazer o registro", variant: "destructive" },
+  failed: { title: "Erro ao registrar o contato", variant: "destructive" },
+  uncontacted: "Não contatados",
+  mine: "Contatados por mim",
+  /** Why a broker's phone opens on 'Não contatados'. */
+  phoneDefault: "No celular, a lista abre em 'Não contatados'.",
+} satisfies Record<string, string | ToastInput>;
+
+/** Someone else recorded the first contact first: who, and when. */
+export function alreadyContacted(who: string, ago: string): ToastInput {
+  return { title: "Este lead já foi contatado", description: `${who} registrou o contato ${ago}.` };
+}
+
+/** The banner's own words (what is wrong comes from the worker, in the alert's words). */
+export const bannerMessages = {
+  unfold: "Detalhes",
+  fold: "Ocultar",
+  seeRefused: "Ver os leads",
+};
+
+/** The banner's line for leads Jetimob refused for good: '2 leads recusados pelo Jetimob'. */
+export function refusedTitle(n: number): string {
+  if (n <= 0) return "Leads recusados pelo Jetimob";
+  return n === 1 ? "1 lead recusado pelo Jetimob" : `${n.toLocaleString("pt-BR")} leads recusados pelo Jetimob`;
+}
+
+/** A lead Jetimob refused: what it answered, what to do, 'Corrigir WhatsApp'. */
+export const refusedMessages = {
+  title: "O Jetimob recusou este lead",
+  correctionTitle: "O Jetimob recusou a correção deste lead",
+  answered: "O Jetimob respondeu:",
+  label: "WhatsApp conferido com a pessoa",
+  submit: "Corrigir WhatsApp",
+  busy: "Corrigindo...",
+  corrected: {
+    title: "WhatsApp corrigido",
+    description: "Use 'Reenviar' para enviar o lead ao Jetimob com o novo número.",
+  },
+  failed: { title: "Erro ao corrigir o WhatsApp", variant: "destructive" },
+} satisfies Record<string, string | ToastInput>;
+
+/** What to do about Jetimob's answer `answer` ('HTTP 422: …'). */
+export function refusedTodo(answer: string, crmConfigured: boolean): string {
+  const status = Number(/^HTTP (\d{3})/.exec(answer)?.[1] ?? 0);
+  if (status === 400 || status === 422)
+    return "o Jetimob não aceitou os dados do lead (quase sempre o telefone). Ligue ou chame a pessoa, confira o número, corrija-o abaixo e use 'Reenviar'. Ou cadastre o lead no Jetimob à mão e use 'Marcar Enviado'.";
+  if (status === 409)
+    return "o Jetimob diz que este lead já existe lá. Confira no Jetimob; se ele estiver lá, use 'Marcar Enviado'.";
+  if (status === 401 || status === 403)
+    return "o Jetimob recusou as chaves da integração: avise o responsável pelo painel. Quando as chaves forem corrigidas, use 'Reenviar'.";
+  if (!crmConfigured) return "a integração com o Jetimob não está configurada: avise o responsável pelo painel.";
+  return "o Jetimob não respondeu durante 7 dias de tentativas (fora do ar ou lento). Use 'Reenviar' para tentar de novo agora; se ele continuar fora, cadastre o lead no Jetimob à mão e use 'Marcar Enviado'.";
+}
+
 /** 'Alteração pendente': a change from a browser that did not send the lead, waiting for staff. */
 export const changeMessages = {
   explained:
@@ -78,4 +139,7 @@ export const staffActionNames: Record<string, string> = {
   delete: "Excluiu o lead",
   accept_change: "Aceitou uma alteração dos dados",
   refuse_change: "Recusou uma alteração dos dados",
+  contact: "Registrou o primeiro contato (Já falei)",
+  uncontact: "Desfez o registro de contato",
+  correct_whatsapp: "Corrigiu o WhatsApp",
 };

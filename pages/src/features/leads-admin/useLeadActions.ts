@@ -1,8 +1,10 @@
 import { useRef, useState } from "react";
 import { useToast } from "../../components/toast";
 import { ApiError, serverMessage } from "../../lib/api";
-import { deleteLead, type Lead, markSent, resendLead, unmarkSent } from "./api";
-import { panelMessages } from "./messages";
+import { timeAgo } from "../../lib/format";
+import { deleteLead, type Lead, markSent, recordContact, resendLead, undoContact, unmarkSent } from "./api";
+import { staffFirstName } from "./contact";
+import { alreadyContacted, contactMessages, panelMessages } from "./messages";
 
 type Options = {
   /** Reloads what is on screen once an action has ended, whether it went or not. */
@@ -81,6 +83,35 @@ export function useLeadActions({ reload, deleted }: Options) {
       return false;
     });
 
+  /** 'Já falei': recorded, with 'Desfazer' for 10 seconds; or who was first, when a colleague was. */
+  const onSpoke = (lead: Lead) =>
+    act(lead, async () => {
+      try {
+        const answer = await recordContact(lead.id);
+        if (answer.recorded) {
+          const undo = { label: panelMessages.undo, onClick: () => void onUndoSpoke(lead) };
+          toast({ ...contactMessages.recorded, action: undo });
+        } else {
+          const who = staffFirstName(answer.contacted_by ?? "") || "Alguém da equipe";
+          toast(alreadyContacted(who, timeAgo(answer.first_contact_at, Date.now())));
+        }
+      } catch (error) {
+        toast({ ...contactMessages.failed, description: serverMessage(error) });
+      }
+      return false;
+    });
+
+  const onUndoSpoke = (lead: Lead) =>
+    act(lead, async () => {
+      try {
+        await undoContact(lead.id);
+        toast(contactMessages.undone);
+      } catch (error) {
+        toast({ ...contactMessages.undoFailed, description: serverMessage(error) });
+      }
+      return false;
+    });
+
   const onConfirmDelete = async () => {
     const lead = toDelete;
     setToDelete(null);
@@ -106,6 +137,7 @@ export function useLeadActions({ reload, deleted }: Options) {
     onCancelMarkSent: () => setToMark(null),
     onConfirmMarkSent,
     onResend,
+    onSpoke,
     onDelete: setToDelete,
     /** The lead 'Excluir' asks about, for `ConfirmDelete`. */
     toDelete,

@@ -11,10 +11,12 @@ describe("useListParams", () => {
   it("reads the view from the address and writes a change back to it", () => {
     window.history.replaceState(null, "", "/admin?status=pendentes&q=ana&page=2");
     const { result } = renderHook(() => useListParams());
-    expect(result.current[0]).toEqual({ status: "pendentes", q: "ana", page: 2, ...NO_FILTERS });
+    expect(result.current[0]).toEqual({ status: "pendentes", contato: "", q: "ana", page: 2, ...NO_FILTERS });
 
-    act(() => result.current[1]({ status: "pendentes", q: "bia", page: 1, ...NO_FILTERS }, { replace: true }));
-    expect(result.current[0]).toEqual({ status: "pendentes", q: "bia", page: 1, ...NO_FILTERS });
+    act(() =>
+      result.current[1]({ status: "pendentes", contato: "", q: "bia", page: 1, ...NO_FILTERS }, { replace: true }),
+    );
+    expect(result.current[0]).toEqual({ status: "pendentes", contato: "", q: "bia", page: 1, ...NO_FILTERS });
     expect(new URLSearchParams(window.location.search).get("q")).toBe("bia");
     expect(window.location.pathname).toBe("/admin");
   });
@@ -24,7 +26,12 @@ describe("useListParams", () => {
     const { result } = renderHook(() => useListParams());
     window.history.pushState(null, "", "/admin/leads/lead-1");
 
-    act(() => result.current[1]({ status: "todos", q: "(49) 98187-9612", page: 1, ...NO_FILTERS }, { replace: true }));
+    act(() =>
+      result.current[1](
+        { status: "todos", contato: "", q: "(49) 98187-9612", page: 1, ...NO_FILTERS },
+        { replace: true },
+      ),
+    );
     expect(address()).toBe("/admin/leads/lead-1");
     expect(result.current[0].q).toBe("ana");
   });

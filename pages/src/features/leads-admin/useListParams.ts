@@ -1,13 +1,15 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { isDay } from "../../lib/days";
 import { PANEL_KEY_PREFIX, safeStorage } from "../../lib/storage";
-import { type ListParams, type StatusFilter, toSearch } from "./api";
+import { type ContactFilter, type ListParams, type StatusFilter, toSearch } from "./api";
 
 const FILTERS: StatusFilter[] = ["todos", "pendentes", "enviados", "falhas", "duplicados", "alteracoes"];
+const CONTACTS: ContactFilter[] = ["todos", "nao", "meus"];
 
 export function readParams(search: string): ListParams {
   const params = new URLSearchParams(search);
   const status = params.get("status") as StatusFilter | null;
+  const contato = params.get("contato") as ContactFilter | null;
   const page = Number.parseInt(params.get("page") ?? "1", 10);
   const day = (name: string) => {
     const value = params.get(name) ?? "";
@@ -15,6 +17,7 @@ export function readParams(search: string): ListParams {
   };
   return {
     status: status && FILTERS.includes(status) ? status : "todos",
+    contato: contato && CONTACTS.includes(contato) ? contato : "",
     q: params.get("q") ?? "",
     page: Number.isFinite(page) && page > 0 ? page : 1,
     de: day("de"),
@@ -47,6 +50,22 @@ export function lastListAddress(): string {
  * just before opening a lead, applied while the lead's page loads) is
  * dropped: it never lands in another page's address.
  */
+/**
+ * The contact filter a view shows: the one in its address, else the
+ * person's default. A broker (not an owner) on a phone starts on 'Não
+ * contatados': between visits, the first screen is who still waits for a
+ * call, newest first; owners, and everyone at a desk, start on every lead.
+ */
+export function shownContact(params: ListParams, broker: boolean, phone: boolean): Exclude<ContactFilter, ""> {
+  if (params.contato) return params.contato;
+  return broker && phone ? "nao" : "todos";
+}
+
+/** Whether the screen is a phone's (the panel's phone layout). */
+export function isPhone(): boolean {
+  return typeof window.matchMedia === "function" && window.matchMedia("(max-width: 40rem)").matches;
+}
+
 export function useListParams(): [ListParams, (next: ListParams, options?: { replace?: boolean }) => void] {
   const [params, setParams] = useState<ListParams>(() => readParams(window.location.search));
   const listPath = useRef(window.location.pathname);

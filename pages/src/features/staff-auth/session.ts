@@ -33,7 +33,11 @@ const LOADING: SessionState = { status: "loading", user: null };
 let state: SessionState = LOADING;
 let token: { value: string; expiresAt: number } | null = null;
 const listeners = new Set<() => void>();
-const channel = typeof BroadcastChannel === "undefined" ? null : new BroadcastChannel("staff-session");
+// Only in a browser: prerendering (Node) has BroadcastChannel too, and an open one keeps it running.
+const channel =
+  typeof window === "undefined" || typeof BroadcastChannel === "undefined"
+    ? null
+    : new BroadcastChannel("staff-session");
 
 function setState(next: SessionState) {
   state = next;

@@ -1,3 +1,4 @@
+import { NoticeDefault } from "../first-contact/NoticeDefault";
 import { StaffLayout } from "../staff-shell/StaffLayout";
 import { teamMessages } from "./messages";
 import { TeamPanel } from "./TeamPanel";
@@ -7,6 +8,7 @@ import "./team.css";
 export default function TeamPage() {
   return (
     <StaffLayout title={teamMessages.title} subtitle={teamMessages.subtitle} ownersOnly>
+      <NoticeDefault />
       <TeamPanel />
     </StaffLayout>
   );
