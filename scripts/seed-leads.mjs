@@ -539,8 +539,8 @@ export async function seedLeads({ count, persistTo, seed = 1, now = Date.now(), 
  * @param {{ count: number, seed?: number, now?: number }} options
  * @returns {Promise<{ count: number, seconds: number }>}
  */
-export async function seedLeadsThrough(db, { count, seed = 1, now = Date.now() }) {
-  const leads = generateLeads(count, { seed, now });
+export async function seedLeadsThrough(db, { count, seed = 1, now = Date.now(), days = 90 }) {
+  const leads = generateLeads(count, { seed, now, days });
   const started = performance.now();
   // 100 leads a statement (and their submissions), 20 of each a batch: 50 round trips for 100,000 leads.
   for (let i = 0; i < leads.length; i += 2000) {
