@@ -36,8 +36,8 @@
 // Everything runs on this machine against 127.0.0.1; results are also written
 // to .build/bench/results.json.
 import { execFile } from "node:child_process";
-import { createServer } from "node:http";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { createServer } from "node:http";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
