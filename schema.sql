@@ -879,13 +879,16 @@ END;
 
 -- A lead's delivery to each destination besides Jetimob (whose own is in the
 -- lead's columns), made with the lead for each destination it is for (0025;
--- worker/src/delivery/): the Meta Conversions API. No row: 'não se aplica'.
+-- worker/src/delivery/): the Meta Conversions API; and the visitor's answers
+-- to Jetimob (0026), made due whenever an answer changes, sent once Jetimob
+-- has the lead. No row: 'não se aplica'.
 -- Claimed with a lease before each attempt, retried with backoff, 'sent',
 -- 'failed' (refused for itself) or 'expired' (its window over: Meta takes no
--- event older than 7 days). `event_at` is the lead's time, its event's.
+-- event older than 7 days; Jetimob gets a week of retries). `event_at` is the
+-- lead's time, its event's; for answers, when they last changed.
 CREATE TABLE deliveries (
   lead_id         TEXT NOT NULL REFERENCES leads (id) ON DELETE CASCADE,
-  destination     TEXT NOT NULL CHECK (destination IN ('meta')),
+  destination     TEXT NOT NULL CHECK (destination IN ('meta', 'jetimob_answers')),
   status          TEXT NOT NULL DEFAULT 'pending'
                   CHECK (status IN ('pending', 'sent', 'failed', 'expired')),
   event_at        INTEGER NOT NULL,

@@ -688,7 +688,9 @@ test.describe("privacy page", () => {
     for (const told of [/Cloudflare, que hospeda o site/, /Jetimob/, /serviço de e-mail/, /canal de mensagens/]) {
       await expect(main.getByRole("listitem").filter({ hasText: told })).toHaveCount(1);
     }
-    await expect(main).toContainText("gclid e fbclid");
+    // Every click id the lead keeps, and the optional answers, which go to the CRM too.
+    for (const id of ["gclid, gbraid e wbraid", "fbclid", "msclkid", "ttclid"]) await expect(main).toContainText(id);
+    await expect(main).toContainText("as respostas ficam junto do seu cadastro e vão também para o nosso CRM");
     await expect(main).toContainText("essa contagem é apagada em cerca de um dia");
     await expect(main).toContainText("basta enviar o formulário de novo com o mesmo e-mail ou o mesmo WhatsApp");
     await screenshot(page, testInfo, "privacy");

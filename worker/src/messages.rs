@@ -350,6 +350,10 @@ pub const META_NOT_RESENDABLE: &str =
 /// Why a delivery to Meta was never sent: its 7 days passed first.
 pub const META_EXPIRED: &str =
     "Não enviado: passaram 7 dias, e o Meta não aceita eventos mais antigos.";
+pub const ANSWERS_EXPIRED: &str =
+    "Não enviado: o Jetimob não recebeu as respostas em uma semana de tentativas.";
+/// What Jetimob is told of the visitor's answers, before them.
+pub const ANSWERS_TO_JETIMOB: &str = "Respostas do visitante";
 pub const NO_CHANGE_WAITING: &str = "Nenhuma alteração aguarda neste lead.";
 pub const CHANGE_TAKEN_BY_ANOTHER_LEAD: &str =
     "O novo e-mail ou WhatsApp desta alteração já é de outro lead: não é possível aceitá-la.";

@@ -162,7 +162,9 @@ async fn story(env: &Env, staff: &Staff, id: &str) -> ApiResult<Response> {
                 last_attempt_at: d.last_attempt_at.and_then(dates::iso),
                 last_error: d.last_error.as_deref(),
                 sent_at: d.sent_at.and_then(dates::iso),
-                can_resend: matches!(d.status.as_str(), "failed" | "pending")
+                // 'Reenviar ao Meta'; the answers go by themselves.
+                can_resend: d.destination == delivery::meta::DESTINATION
+                    && matches!(d.status.as_str(), "failed" | "pending")
                     && story.lead.created_at >= platform::now_ms() - delivery::meta::WINDOW_MS,
             })
             .collect(),

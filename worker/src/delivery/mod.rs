@@ -13,6 +13,7 @@
 //! them side by side at each receiver's pace ([`pace`]).
 
 pub mod google_ads;
+pub mod jetimob_answers;
 pub mod meta;
 pub mod pace;
 pub mod store;
@@ -60,7 +61,21 @@ pub async fn run_due(env: &Env) -> worker::Result<usize> {
     if let Err(e) = &meta {
         worker::console_error!("delivery: the run to Meta failed: {e}");
     }
-    Ok(jetimob? + meta.unwrap_or_default())
+    // The answers follow the leads Jetimob has now, in what is left of the run.
+    let answers = drain_answers(env, &budget).await;
+    if let Err(e) = &answers {
+        worker::console_error!("delivery: the run of answers to Jetimob failed: {e}");
+    }
+    Ok(jetimob? + meta.unwrap_or_default() + answers.unwrap_or_default())
+}
+
+/// The visitor's answers to Jetimob, while it is configured.
+async fn drain_answers(env: &Env, budget: &Budget) -> worker::Result<usize> {
+    let Some(settings) = crm::jetimob::Settings::from_env(env) else {
+        return Ok(0);
+    };
+    let db = config::database(env)?;
+    jetimob_answers::drain(&db, &settings, budget).await
 }
 
 /// A lease's end for a claim made at `now`, with a few random milliseconds

@@ -34,6 +34,29 @@ const CLAIM_DUE_SQL: &str = concat!(
     returning_claimed!()
 );
 
+/// Claims up to `?4` deliveries to `?1` due at `?2` whose lead the CRM has
+/// (an update of a lead can only follow it), with the lease `?3`, unless
+/// the receiver `?5` (Jetimob, whose pace they share) asked to be left alone.
+const CLAIM_DUE_AFTER_LEAD_SQL: &str = "UPDATE deliveries SET lease_until = ?3, \
+       attempts = attempts + 1, last_attempt_at = ?2 \
+     WHERE destination = ?1 AND lead_id IN (SELECT d.lead_id FROM deliveries AS d \
+         INDEXED BY deliveries_due JOIN leads ON leads.id = d.lead_id \
+       WHERE d.destination = ?1 AND d.status = 'pending' AND d.next_attempt_at <= ?2 \
+         AND (d.lease_until IS NULL OR d.lease_until < ?2) AND leads.delivery_status = 'sent' \
+       ORDER BY d.next_attempt_at LIMIT ?4) \
+       AND NOT EXISTS (SELECT 1 FROM cron_state WHERE name = 'paused_until:' || ?5 AND value > ?2) \
+     RETURNING lead_id, attempts, event_at, lease_until";
+
+/// Lead `?1`'s delivery to `?2` is due at `?3` (its event's time too), as new:
+/// made when the lead's answers changed at `?3`, in the batch that changed
+/// them (nothing when they did not). An attempt in flight loses its lease,
+/// so what it sent is not taken for what changed since.
+const DUE_AGAIN_SQL: &str = "INSERT INTO deliveries (lead_id, destination, event_at, next_attempt_at) \
+     SELECT id, ?2, ?3, ?3 FROM leads WHERE id = ?1 AND answers_at = ?3 \
+     ON CONFLICT (lead_id, destination) DO UPDATE SET status = 'pending', \
+       event_at = excluded.event_at, next_attempt_at = excluded.next_attempt_at, attempts = 0, \
+       lease_until = NULL, last_error = NULL, sent_at = NULL";
+
 /// Claims the delivery of lead `?4` to `?1` if it is due and free.
 const CLAIM_ONE_SQL: &str = concat!(
     "UPDATE deliveries SET lease_until = ?3, attempts = attempts + 1, last_attempt_at = ?2 \
@@ -124,6 +147,39 @@ pub async fn claim_due(
         limit as i64
     ))
     .await
+}
+
+/// Claims up to `limit` deliveries to `destination` whose lead the CRM has,
+/// sharing `receiver`'s pace ([`CLAIM_DUE_AFTER_LEAD_SQL`]).
+pub async fn claim_due_after_lead(
+    db: &D1Database,
+    destination: &str,
+    receiver: &str,
+    now: i64,
+    lease_until: i64,
+    limit: usize,
+) -> worker::Result<Vec<Claimed>> {
+    db::rows_of(&query!(
+        db,
+        CLAIM_DUE_AFTER_LEAD_SQL,
+        destination,
+        now,
+        lease_until,
+        limit as i64,
+        receiver
+    ))
+    .await
+}
+
+/// The statement that makes lead `lead_id`'s delivery to `destination` due
+/// again if its answers changed at `at` ([`DUE_AGAIN_SQL`]).
+pub fn due_again_if_answered(
+    db: &D1Database,
+    lead_id: &str,
+    destination: &str,
+    at: i64,
+) -> D1PreparedStatement {
+    query!(db, DUE_AGAIN_SQL, lead_id, destination, at)
 }
 
 pub async fn claim_one(
@@ -242,6 +298,8 @@ mod tests {
         for (sql, last) in [
             (CLAIM_DUE_SQL, 4),
             (CLAIM_ONE_SQL, 4),
+            (CLAIM_DUE_AFTER_LEAD_SQL, 5),
+            (DUE_AGAIN_SQL, 3),
             (EXPIRE_SQL, 4),
             (SENT_SQL, 4),
             (FAILED_SQL, 6),

@@ -14,14 +14,16 @@
 //!   otherwise would tell a stranger whether their post created a lead, that
 //!   is whether an e-mail or number was already someone's (docs/security.md).
 //! - The per-address limit is counted in the batch that writes the answer.
-//! - `answers_at` moves only when an answer changes: the delivery that tells
-//!   the CRM sends what changed once.
+//! - `answers_at` moves only when an answer changes, and only then is their
+//!   delivery to Jetimob made due, in the same batch
+//!   (`delivery::jetimob_answers`): Jetimob hears each change once.
 
 use worker::{Env, Request, Response};
 
 use super::proof;
 use crate::agency::Question;
 use crate::db::{self, D1Database, query};
+use crate::delivery::{jetimob_answers, store as deliveries};
 use crate::http::{self, ApiError, ApiResult, BodyKind, Fields, HeaderText};
 use crate::rate_limit::{self, CountRow, Limit};
 use crate::{config, cookies, messages, platform};
@@ -147,6 +149,8 @@ async fn save(
                 limit.key(network),
                 limit.max,
             ),
+            // Jetimob hears of the change (when there was one: `answers_at` is now).
+            deliveries::due_again_if_answered(db, lead, jetimob_answers::DESTINATION, now),
         ],
     )
     .await?;

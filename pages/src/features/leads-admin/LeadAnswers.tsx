@@ -1,14 +1,21 @@
 import { questions } from "../../config/agency";
 import { formatDate } from "../../lib/format";
-import type { Lead } from "./api";
+import type { Delivery, Lead } from "./api";
 import "./lead-answers.css";
 
 /**
  * 'Sobre a pessoa': what the visitor told after 'Sucesso!' (agency.json's
  * questions, each answer or 'Sem resposta'), and whether the WhatsApp they
- * typed is a landline ('fixo': the form asked first).
+ * typed is a landline ('fixo': the form asked first); and whether Jetimob
+ * has the answers as they stand (`delivery`: their update of the lead).
  */
-export function LeadAnswers({ lead }: { lead: Pick<Lead, "answers" | "answers_at" | "landline"> }) {
+export function LeadAnswers({
+  lead,
+  delivery,
+}: {
+  lead: Pick<Lead, "answers" | "answers_at" | "landline">;
+  delivery?: Delivery;
+}) {
   if (questions.length === 0 && !lead.landline) return null;
   return (
     <section className="panel" aria-labelledby="answers-title">
@@ -34,6 +41,21 @@ export function LeadAnswers({ lead }: { lead: Pick<Lead, "answers" | "answers_at
           </div>
         )}
       </dl>
+      {delivery && <p className="panel__note lead-answers__crm">{answersInCrm(delivery)}</p>}
     </section>
   );
+}
+
+/** Where the answers stand in Jetimob, in a line. */
+function answersInCrm(delivery: Delivery): string {
+  switch (delivery.status) {
+    case "sent":
+      return `Enviadas ao Jetimob em ${formatDate(delivery.sent_at)}.`;
+    case "pending":
+      return delivery.last_error
+        ? `Aguardando envio ao Jetimob (última resposta: ${delivery.last_error}).`
+        : "Aguardando envio ao Jetimob: vão assim que o Jetimob tiver o lead.";
+    default:
+      return `Não enviadas ao Jetimob: ${delivery.last_error ?? "passou a semana de tentativas"}.`;
+  }
 }

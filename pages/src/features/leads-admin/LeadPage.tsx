@@ -86,7 +86,7 @@ function LeadStoryPanel() {
       <LeadCard story={story} actions={actions} />
       <RefusedHelp lead={story.lead} crmConfigured={story.crm_configured} corrected={() => void reload()} />
       <PendingChanges lead={story.lead} changes={story.waiting_changes} decided={() => void reload()} />
-      <LeadAnswers lead={story.lead} />
+      <LeadAnswers lead={story.lead} delivery={story.deliveries.find((d) => d.destination === "jetimob_answers")} />
       <LeadSubmissions story={story} />
       <LeadAttempts story={story} />
       <LeadDeliveries story={story} changed={() => void reload()} />

@@ -274,7 +274,7 @@ export type LeadStory = {
   actions: StaffAction[];
   possible_duplicates: LinkedLead[];
   hidden: { submissions: number; attempts: number; actions: number };
-  /** Its deliveries besides Jetimob's (Meta's); none for a destination: não se aplica. */
+  /** Its deliveries besides the lead's own to Jetimob (Meta's, its answers to Jetimob); none: não se aplica. */
   deliveries: Delivery[];
   /** Whether Meta's Conversions API is configured. */
   meta_configured: boolean;
@@ -329,7 +329,7 @@ export function resendLead(id: string): Promise<ResendResult> {
 
 /** A lead's delivery to a destination besides Jetimob. */
 export type Delivery = {
-  destination: "meta";
+  destination: "meta" | "jetimob_answers";
   status: "pending" | "sent" | "failed" | "expired";
   attempts: number;
   next_attempt_at: string | null;

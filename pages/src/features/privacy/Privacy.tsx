@@ -25,7 +25,11 @@ export default function Privacy() {
           Nome completo, e-mail e número de WhatsApp, que você digita no formulário, e a data e a hora de cada envio.
           Também registramos de onde veio a sua visita: o endereço da página do formulário, o site que trouxe você até
           ela e, quando vêm no link do anúncio, os parâmetros da campanha (utm) e os identificadores de clique do Google
-          e da Meta (gclid e fbclid).
+          (gclid, gbraid e wbraid), da Meta (fbclid), da Microsoft (msclkid) e do TikTok (ttclid).
+        </p>
+        <p>
+          Se você responder às perguntas opcionais depois do cadastro (por exemplo, se pretende morar ou investir), as
+          respostas ficam junto do seu cadastro e vão também para o nosso CRM, para que a equipe atenda você melhor.
         </p>
         <p>
           Para proteger o formulário contra envios em massa, usamos o endereço IP da sua conexão para contar quantos
