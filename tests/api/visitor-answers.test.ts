@@ -204,6 +204,39 @@ describe("the questions after 'Sucesso!'", () => {
     expect((await answersOf(id)).answers?.prazo).toBe("Ainda não sei");
   });
 
+  it("narrow the list, its counters and its CSV to the leads who chose an option", async () => {
+    const today = new Date(Date.now() - 3 * 3_600_000).toISOString().slice(0, 10);
+    const [a, b, c] = [await sentLead(), await sentLead(), await sentLead()];
+    await answer(a.browser, { question: "finalidade", answer: "Os dois" });
+    await answer(a.browser, { question: "prazo", answer: "Em até 1 ano" });
+    await answer(b.browser, { question: "finalidade", answer: "Os dois" });
+    await answer(c.browser, { question: "prazo", answer: "Em até 1 ano" });
+    const listed = async (query: string) => {
+      const page = await staff.call("GET", `/api/leads?de=${today}&ate=${today}&${query}`);
+      expect(page.status).toBe(200);
+      const ids = (page.body.leads as { id: string }[])
+        .map((l) => l.id)
+        .filter((id) => [a.id, b.id, c.id].includes(id));
+      return { ids: ids.sort(), total: (page.body.counts as { total: number }).total };
+    };
+    const both = await listed("resposta=finalidade%3AOs+dois");
+    expect(both.ids).toEqual([a.id, b.id].sort());
+    // Two questions: both answers, as chosen.
+    expect((await listed("resposta=finalidade%3AOs+dois&resposta=prazo%3AEm+at%C3%A9+1+ano")).ids).toEqual([a.id]);
+    // The counters count what the list shows: nobody else today chose 'Os dois'.
+    const everyone = await staff.call("GET", "/api/leads?resposta=finalidade%3AOs+dois");
+    expect((everyone.body.counts as { total: number }).total).toBe(everyone.body.total);
+    // An option agency.json does not offer narrows nothing.
+    expect((await listed("resposta=finalidade%3AAlugar")).ids).toEqual([a.id, b.id, c.id].sort());
+    const csv = await fetch(`${app.baseUrl}/api/leads/export.csv?resposta=prazo%3AEm+at%C3%A9+1+ano`, {
+      headers: { Authorization: `Bearer ${staff.accessToken}`, Origin: app.baseUrl },
+    });
+    const text = await csv.text();
+    expect(text).toContain(String(a.lead.email));
+    expect(text).toContain(String(c.lead.email));
+    expect(text).not.toContain(String(b.lead.email));
+  });
+
   it("show in the panel's lead and in the leads' CSV, one column per question", async () => {
     const { browser, id, lead } = await sentLead({ whatsapp: "(47) 3344-5566" });
     await answer(browser, { question: "finalidade", answer: "Para investir" });

@@ -58,9 +58,11 @@ test("shows the counters and the leads, newest first, with dates in Brasília ti
   await expect(rows.nth(2)).toContainText("Ana Vinhedo");
   const ana = row(page, "Ana Vinhedo");
   await expect(ana).toContainText("31/12/2025 21:00");
-  await expect(ana.getByRole("link", { name: "(48) 91234-5678" })).toHaveAttribute(
+  // Its chat opens with the broker's greeting to Ana (agency.json's panel.whatsappGreeting).
+  // (the number at a desk, 'WhatsApp' on a phone's card: the same chat)
+  await expect(ana.locator('a[href^="https://wa.me/"]').first()).toHaveAttribute(
     "href",
-    "https://wa.me/5548912345678",
+    /^https:\/\/wa\.me\/5548912345678\?text=Ol%C3%A1%2C%20Ana!%20Aqui%20%C3%A9%20/,
   );
   await expect(ana.locator(".badge")).toHaveText("Pendente");
   await expect(row(page, "Bruno Vinhedo").locator(".badge")).toHaveText("Enviado");
@@ -300,7 +302,7 @@ test("shows a name with HTML in it as text and never runs it", async ({ page }) 
     await d.dismiss();
   });
   await showOnly(page, "Xss");
-  await expect(row(page, "Xss").locator(".leads-table__name")).toHaveText("<img src=x onerror=alert(1)> Xss");
+  await expect(row(page, "Xss").locator(".leads-table__open")).toHaveText("<img src=x onerror=alert(1)> Xss");
   await expect(page.locator(".leads-table img")).toHaveCount(0);
   expect(dialogs).toBe(0);
 });

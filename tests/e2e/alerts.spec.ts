@@ -28,6 +28,7 @@ test("'Receber aviso de novos leads' switches the signed-in person's e-mails and
   await screenshot(page, testInfo, "admin-notice-switch");
 
   await page.reload();
+  await openStaffMenu(page);
   await expect(page.getByRole("switch", { name: "Receber aviso de novos leads" })).toHaveAttribute(
     "aria-checked",
     String(!before),
@@ -65,6 +66,9 @@ test("while leads are not reaching Jetimob, /admin says so with the alert's word
   await runCron();
   await page.reload();
   await expect(banner).toBeVisible();
+  // A phone shows the banner folded to its line, never over the first lead: 'Detalhes' unfolds it.
+  const details = banner.getByRole("button", { name: "Detalhes" });
+  if (await details.isVisible()) await details.click();
   await expect(banner.getByRole("heading")).toHaveText(
     /^Leads não estão chegando ao Jetimob desde \d\d\/\d\d\/\d{4} \d\d:\d\d\. \d+ leads? esperando envio\.$/,
   );

@@ -48,7 +48,11 @@ test("a visitor corrects a number on the landing; the panel shows the new one an
   await nameSearch;
   const row = page.getByRole("row").filter({ hasText: person.name });
   await expect(row).toHaveCount(1);
-  await expect(row.getByRole("link", { name: display(person.whatsappDigits) })).toBeVisible();
+  await expect(row).toContainText(display(person.whatsappDigits));
+  await expect(row.locator('a[href^="https://wa.me/"]').first()).toHaveAttribute(
+    "href",
+    new RegExp(`^https://wa\\.me/55${person.whatsappDigits}\\?text=`),
+  );
   await expect(row).toContainText("2 cadastros");
   await expect(row).not.toContainText(display(typo.whatsappDigits));
 
@@ -63,9 +67,9 @@ test("a visitor corrects a number on the landing; the panel shows the new one an
   await page.getByRole("link", { name: person.name }).click();
   await expect(page).toHaveURL(/\/admin\/leads\/[\w-]+$/);
   await expect(page.getByRole("heading", { name: person.name })).toBeVisible();
-  await expect(page.getByRole("link", { name: display(person.whatsappDigits) })).toHaveAttribute(
+  await expect(page.getByRole("main").locator('a[href^="https://wa.me/"]').first()).toHaveAttribute(
     "href",
-    `https://wa.me/55${person.whatsappDigits}`,
+    new RegExp(`^https://wa\\.me/55${person.whatsappDigits}\\?text=`),
   );
   const submissions = page.getByRole("region", { name: "Cadastros" }).getByRole("listitem");
   await expect(submissions).toHaveCount(2);
@@ -114,13 +118,17 @@ test("Marcar Enviado on a lead its visitor corrected since the panel showed it: 
   await page.getByLabel("Buscar por nome, e-mail, WhatsApp ou campanha").fill(person.name);
   await nameSearch;
   const row = page.getByRole("row").filter({ hasText: person.name });
-  await expect(row.getByRole("link", { name: display(person.whatsappDigits) })).toBeVisible();
+  await expect(row).toContainText(display(person.whatsappDigits));
+  await expect(row.locator('a[href^="https://wa.me/"]').first()).toHaveAttribute(
+    "href",
+    new RegExp(`^https://wa\\.me/55${person.whatsappDigits}\\?text=`),
+  );
 
   // The staff member types the lead into Jetimob by hand; meanwhile its visitor corrects the number.
   expect((await submit(corrected)).status()).toBe(200);
   await markSent(page, row);
   await expect(page.locator(".toast").filter({ hasText: "Status Jetimob atualizado" })).toBeVisible();
-  await expect(row.getByRole("link", { name: display(corrected) })).toBeVisible();
+  await expect(row).toContainText(display(corrected));
   await expect(row.locator(".badge")).toHaveText("Enviado");
   await expect(row).toContainText("Correção do visitante a enviar");
   await screenshot(page, testInfo, "admin-correction-to-enter");

@@ -75,7 +75,7 @@ test("a browser proving its own lead cannot rewrite another's by repeating its d
   await openLanding(page);
   await fillLeadForm(page, attacker);
   await page.getByRole("button", { name: LEAD_SUBMIT }).click();
-  await expect(page.getByRole("status").filter({ hasText: "Sucesso!" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Sucesso!" })).toBeVisible();
 
   // From the same browser (its cookies), the victim's exact details, then new ones.
   const send = (data: Record<string, string>) => page.request.post(LEAD_PATH, { headers: { Origin: siteUrl() }, data });

@@ -2,10 +2,13 @@
 //! from the query string once; the SQL is assembled from fixed fragments, so
 //! nothing the user types ever becomes SQL text.
 
+use std::borrow::Cow;
+
 use crate::attribution::{attribution_columns, attribution_json_members};
 use wasm_bindgen::JsValue;
 use worker::Url;
 
+use crate::agency::{QUESTIONS, Question};
 use crate::characters::{APOSTROPHES, plain_text};
 use crate::dates::Day;
 use crate::db::Param;
@@ -315,7 +318,9 @@ impl Cursor {
 /// The leads of a period (Brasília days, both included) and of a source,
 /// campaign and ad: what a line of 'Campanhas' links to (`de=`, `ate=`,
 /// `fonte=`, `campanha=`, `anuncio=`). An empty `campanha` or `anuncio` is
-/// the leads without one; an absent one, any.
+/// the leads without one; an absent one, any. And the visitor's answers
+/// (`resposta=finalidade:Para investir`, one per question of agency.json,
+/// the option word for word; anything else is no narrowing).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Narrowing {
     pub from: Option<Day>,
@@ -323,6 +328,8 @@ pub struct Narrowing {
     pub source: Option<String>,
     pub campaign: Option<Option<String>>,
     pub content: Option<Option<String>>,
+    /// (question id, option), in agency.json's order.
+    pub answers: Vec<(&'static str, &'static str)>,
 }
 
 /// A value a narrowing binds.
@@ -366,9 +373,28 @@ impl Narrowing {
             "fonte" => self.source = optional().map(|s| crate::campaigns::sources::canonical(&s)),
             "campanha" => self.campaign = Some(optional()),
             "anuncio" => self.content = Some(optional()),
+            "resposta" => self.read_answer(value),
             _ => return false,
         }
         true
+    }
+
+    /// `{question id}:{option}`: kept when agency.json asks it (the last one
+    /// of a question wins); ignored otherwise.
+    fn read_answer(&mut self, value: &str) {
+        let Some((id, option)) = value.split_once(':') else {
+            return;
+        };
+        let Some(question) = Question::find(id.trim()) else {
+            return;
+        };
+        let Some(option) = question.option(option.trim()) else {
+            return;
+        };
+        self.answers.retain(|(q, _)| *q != question.id);
+        self.answers.push((question.id, option));
+        let order = |id: &str| QUESTIONS.iter().position(|q| q.id == id);
+        self.answers.sort_by_key(|(q, _)| order(q));
     }
 
     /// Each condition on `leads`, with its value.
@@ -376,19 +402,24 @@ impl Narrowing {
         let text = |t: &str| Bound::Text(Some(t.to_string()));
         let mut parts = Vec::new();
         if let Some(from) = self.from {
-            parts.push(("created_at >=", Bound::Integer(from.start_ms())));
+            parts.push(("created_at >=".into(), Bound::Integer(from.start_ms())));
         }
         if let Some(to) = self.to {
-            parts.push(("created_at <", Bound::Integer(to.plus(1).start_ms())));
+            parts.push(("created_at <".into(), Bound::Integer(to.plus(1).start_ms())));
         }
         if let Some(source) = &self.source {
-            parts.push(("source =", text(source)));
+            parts.push(("source =".into(), text(source)));
         }
         if let Some(campaign) = &self.campaign {
-            parts.push(("utm_campaign IS", Bound::Text(campaign.clone())));
+            parts.push(("utm_campaign IS".into(), Bound::Text(campaign.clone())));
         }
         if let Some(content) = &self.content {
-            parts.push(("utm_content IS", Bound::Text(content.clone())));
+            parts.push(("utm_content IS".into(), Bound::Text(content.clone())));
+        }
+        for (question, option) in &self.answers {
+            // A question's id is lower-case letters and `_` (worker/build.rs): a JSON path member as it is.
+            let test = format!("json_extract(answers, '$.{question}') =");
+            parts.push((test.into(), text(option)));
         }
         parts
     }
@@ -396,7 +427,8 @@ impl Narrowing {
     /// The conditions on `leads`, their values ([`Narrowing::values`])
     /// bound from `?{first}` on.
     fn condition(&self, first: usize) -> String {
-        numbered(self.parts().iter().map(|p| p.0), first)
+        let parts = self.parts();
+        numbered(parts.iter().map(|p| p.0.as_ref()), first)
     }
 
     /// What [`Narrowing::condition`] binds, in its order.
@@ -406,7 +438,7 @@ impl Narrowing {
 }
 
 /// A condition of a [`Narrowing`]: a column and its comparison, and the value.
-type Part = (&'static str, Bound);
+type Part = (Cow<'static, str>, Bound);
 
 /// ` AND {test} ?{n}` for each test, numbered from `first`.
 fn numbered<'a>(tests: impl Iterator<Item = &'a str>, first: usize) -> String {
@@ -622,6 +654,26 @@ mod tests {
             &Url::parse(&format!("https://x.example/api/leads?{qs}")).unwrap(),
             "staff-1",
         )
+    }
+
+    #[test]
+    fn the_answers_narrow_the_list_by_agency_jsons_questions_and_options_only() {
+        let q = query(
+            "resposta=prazo%3AAinda+n%C3%A3o+sei&resposta=finalidade%3APara+morar\
+             &resposta=finalidade%3APara+investir&resposta=finalidade%3APara+alugar\
+             &resposta=outra%3Ax&resposta=semdois",
+        );
+        assert_eq!(
+            q.narrowing.answers,
+            vec![("finalidade", "Para investir"), ("prazo", "Ainda não sei")]
+        );
+        assert!(q.is_narrowed());
+        assert_eq!(
+            q.narrowing.condition(4),
+            " AND json_extract(answers, '$.finalidade') = ?4 \
+             AND json_extract(answers, '$.prazo') = ?5"
+        );
+        assert!(!query("resposta=finalidade%3AOutra").is_narrowed());
     }
 
     #[test]

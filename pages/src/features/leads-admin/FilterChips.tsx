@@ -1,4 +1,5 @@
 import { useRef } from "react";
+import { questions } from "../../config/agency";
 import { formatDay, formatDays } from "../../lib/format";
 import { useFocusRescue } from "../../lib/useFocusRescue";
 import { type ListFilters, NO_FILTERS } from "./api";
@@ -12,7 +13,7 @@ type Props = {
   fallback: () => HTMLElement | null;
 };
 
-/** The period and the campaign the list is narrowed to, each removable with its ✕. */
+/** The period, the campaign and the answers the list is narrowed to, each removable with its ✕. */
 export function FilterChips({ filters, onRemove, fallback }: Props) {
   const area = useRef<HTMLDivElement>(null);
   // A removed chip hands the focus to the next one, or `fallback` after the last.
@@ -25,6 +26,12 @@ export function FilterChips({ filters, onRemove, fallback }: Props) {
   if (campaign) {
     const { fonte, campanha, anuncio } = NO_FILTERS;
     chips.push({ text: `Campanha: ${campaign}`, cleared: { fonte, campanha, anuncio } });
+  }
+  for (const answer of filters.respostas) {
+    const question = questions.find((q) => answer.startsWith(`${q.id}:`));
+    if (!question) continue;
+    const respostas = filters.respostas.filter((a) => a !== answer);
+    chips.push({ text: `${question.label} ${answer.slice(question.id.length + 1)}`, cleared: { respostas } });
   }
 
   return (

@@ -157,9 +157,11 @@ export type ListFilters = {
   fonte: string;
   campanha: string | null;
   anuncio: string | null;
+  /** The visitor's answers, each `{question id}:{option}` (agency.json's), one per question. */
+  respostas: string[];
 };
 
-export const NO_FILTERS: ListFilters = { de: "", ate: "", fonte: "", campanha: null, anuncio: null };
+export const NO_FILTERS: ListFilters = { de: "", ate: "", fonte: "", campanha: null, anuncio: null, respostas: [] };
 
 export function toSearch(params: ListParams): string {
   const search = new URLSearchParams();
@@ -171,6 +173,7 @@ export function toSearch(params: ListParams): string {
   if (params.fonte) search.set("fonte", params.fonte);
   if (params.campanha !== null) search.set("campanha", params.campanha);
   if (params.anuncio !== null) search.set("anuncio", params.anuncio);
+  for (const answer of params.respostas) search.append("resposta", answer);
   if (params.page > 1) search.set("page", String(params.page));
   const text = search.toString();
   return text ? `?${text}` : "";

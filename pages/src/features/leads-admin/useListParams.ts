@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
+import { questions } from "../../config/agency";
 import { isDay } from "../../lib/days";
 import { PANEL_KEY_PREFIX, safeStorage } from "../../lib/storage";
 import { type ContactFilter, type ListParams, type StatusFilter, toSearch } from "./api";
@@ -25,6 +26,12 @@ export function readParams(search: string): ListParams {
     fonte: params.get("fonte") ?? "",
     campanha: params.get("campanha"),
     anuncio: params.get("anuncio"),
+    respostas: questions.flatMap((q) => {
+      const chosen = params
+        .getAll("resposta")
+        .filter((a) => a.startsWith(`${q.id}:`) && q.options.includes(a.slice(q.id.length + 1)));
+      return chosen.slice(-1);
+    }),
   };
 }
 
