@@ -125,7 +125,9 @@ describe("the privacy page", () => {
       /escreva para privacidade@altosdaserraimoveis\.com\.br ?: deixamos de enviar e pedimos a exclusão à Meta\./,
     );
     expect(body).not.toContain("o Google (Google Ads)");
-    expect(body).not.toContain("gbraid");
+    // Google's click ids are kept with every lead (what is collected), but none is sent to Google.
+    expect(body).not.toContain("(gclid, gbraid ou wbraid)");
+    expect(body).not.toContain("pedimos a exclusão ao Google");
   });
 
   it("with Google on, names Google and its click ids; not Meta", async () => {
