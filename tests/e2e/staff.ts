@@ -61,6 +61,8 @@ export async function submitLogin(page: Page, email: string, password: string): 
  * switch, 'Alterar senha' and 'Sair' are on screen; does nothing on a desk.
  */
 export async function openStaffMenu(page: Page): Promise<void> {
+  // The header is drawn once the session is known (after a reload too): only then is there a 'Menu' to see.
+  await expect(page.getByText(/Logado como /).first()).toBeAttached();
   const toggle = page.getByRole("button", { name: "Menu" });
   if ((await toggle.isVisible()) && (await toggle.getAttribute("aria-expanded")) !== "true") await toggle.click();
 }
