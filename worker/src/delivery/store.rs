@@ -7,10 +7,15 @@
 use serde::Deserialize;
 
 use crate::db::{self, D1Database, D1PreparedStatement, query};
-/// The destination `?1` did not ask to be left alone at `?2` (`pace::pause`).
+/// The receiver named by `$receiver` (a placeholder) did not ask to be left
+/// alone at `?2` (`pace::pause`).
 macro_rules! not_paused {
-    () => {
-        "NOT EXISTS (SELECT 1 FROM cron_state WHERE name = 'paused_until:' || ?1 AND value > ?2)"
+    ($receiver:literal) => {
+        concat!(
+            "NOT EXISTS (SELECT 1 FROM cron_state WHERE name = 'paused_until:' || ",
+            $receiver,
+            " AND value > ?2)"
+        )
     };
 }
 
@@ -30,22 +35,23 @@ const CLAIM_DUE_SQL: &str = concat!(
        WHERE destination = ?1 AND status = 'pending' AND next_attempt_at <= ?2 \
          AND (lease_until IS NULL OR lease_until < ?2) \
        ORDER BY next_attempt_at LIMIT ?4) AND ",
-    not_paused!(),
+    not_paused!("?1"),
     returning_claimed!()
 );
 
 /// Claims up to `?4` deliveries to `?1` due at `?2` whose lead the CRM has
 /// (an update of a lead can only follow it), with the lease `?3`, unless
 /// the receiver `?5` (Jetimob, whose pace they share) asked to be left alone.
-const CLAIM_DUE_AFTER_LEAD_SQL: &str = "UPDATE deliveries SET lease_until = ?3, \
-       attempts = attempts + 1, last_attempt_at = ?2 \
+const CLAIM_DUE_AFTER_LEAD_SQL: &str = concat!(
+    "UPDATE deliveries SET lease_until = ?3, attempts = attempts + 1, last_attempt_at = ?2 \
      WHERE destination = ?1 AND lead_id IN (SELECT d.lead_id FROM deliveries AS d \
          INDEXED BY deliveries_due JOIN leads ON leads.id = d.lead_id \
        WHERE d.destination = ?1 AND d.status = 'pending' AND d.next_attempt_at <= ?2 \
          AND (d.lease_until IS NULL OR d.lease_until < ?2) AND leads.delivery_status = 'sent' \
-       ORDER BY d.next_attempt_at LIMIT ?4) \
-       AND NOT EXISTS (SELECT 1 FROM cron_state WHERE name = 'paused_until:' || ?5 AND value > ?2) \
-     RETURNING lead_id, attempts, event_at, lease_until";
+       ORDER BY d.next_attempt_at LIMIT ?4) AND ",
+    not_paused!("?5"),
+    returning_claimed!()
+);
 
 /// Lead `?1`'s delivery to `?2` is due at `?3` (its event's time too), as new:
 /// made when the lead's answers changed at `?3`, in the batch that changed
@@ -62,7 +68,7 @@ const CLAIM_ONE_SQL: &str = concat!(
     "UPDATE deliveries SET lease_until = ?3, attempts = attempts + 1, last_attempt_at = ?2 \
      WHERE destination = ?1 AND lead_id = ?4 AND status = 'pending' AND next_attempt_at <= ?2 \
        AND (lease_until IS NULL OR lease_until < ?2) AND ",
-    not_paused!(),
+    not_paused!("?1"),
     returning_claimed!()
 );
 
