@@ -1,6 +1,6 @@
 import { STAFF_DOMAIN, staffEmail } from "../support/staff";
 import { expect, type Page, test } from "./fixtures";
-import { createStaff, expectSignedInAs, headerButton, signIn, submitLogin } from "./staff";
+import { createStaff, expectSignedInAs, headerButton, signInThroughForm, submitLogin } from "./staff";
 import { emailedLink, expectOffAndFocused, holdRequests, LEAD_SUBMIT, screenshot, sql } from "./support";
 
 const PASSWORD = "vinho-tinto-2026";
@@ -49,7 +49,7 @@ test.describe("the /auth screen", () => {
   });
 });
 
-test.describe("sign-up messages", () => {
+test.describe("sign-up messages", { tag: "@one-screen" }, () => {
   test("refuses another domain, different passwords and a short password", async ({ page }) => {
     const signup = await openSignup(page);
     await signup.evaluate((panel) => panel.querySelector("form")?.setAttribute("novalidate", ""));
@@ -147,7 +147,7 @@ test.describe("sign-up messages", () => {
   });
 });
 
-test.describe("signing in", () => {
+test.describe("signing in", { tag: "@one-screen" }, () => {
   test("the e-mailed link confirms the account and lands on the panel", async ({ page }) => {
     const address = staffEmail("link");
     const signup = await openSignup(page);
@@ -197,7 +197,7 @@ test.describe("signing in", () => {
   });
 });
 
-test.describe("redirects", () => {
+test.describe("redirects", { tag: "@one-screen" }, () => {
   test("/admin without a session checks, then goes to /auth", async ({ page }) => {
     const { release } = await holdRequests(page, "**/api/auth/refresh");
     // The prerendered page already says it; the held question proves the script is the one waiting.
@@ -212,7 +212,7 @@ test.describe("redirects", () => {
 
   test("/auth with a session shows the redirect spinner and goes to /admin", async ({ page, request }) => {
     const staff = await createStaff(request);
-    await signIn(page, staff);
+    await signInThroughForm(page, staff);
     await expect(page).toHaveURL(/\/admin$/);
     // The panel's code is held back until the spinner has been seen.
     const { release } = await holdRequests(page, "**/assets/AdminPage-*.js");
@@ -228,7 +228,7 @@ test.describe("redirects", () => {
     request,
   }) => {
     const staff = await createStaff(request);
-    await signIn(page, staff);
+    await signInThroughForm(page, staff);
     // The reload's refresh reaches the worker, which replaces the cookie, but
     // its answer never reaches the browser (a phone between two antennas).
     let lost = 0;
@@ -256,19 +256,19 @@ test.describe("redirects", () => {
 
   test("a reload of /admin keeps the session", async ({ page, request }) => {
     const staff = await createStaff(request);
-    await signIn(page, staff);
+    await signInThroughForm(page, staff);
     await page.reload();
     await expectSignedInAs(page, staff.email);
   });
 });
 
-test.describe("signing out", () => {
+test.describe("signing out", { tag: "@one-screen" }, () => {
   test("clears stored authentication data and the panel's memory, ends the session and returns to /auth", async ({
     page,
     request,
   }) => {
     const staff = await createStaff(request);
-    await signIn(page, staff);
+    await signInThroughForm(page, staff);
     await page.evaluate(() => {
       localStorage.setItem("sb-old-auth-token", "stale");
       sessionStorage.setItem("auth-session", "stale");
@@ -291,7 +291,7 @@ test.describe("signing out", () => {
     request,
   }) => {
     const staff = await createStaff(request);
-    await signIn(page, staff);
+    await signInThroughForm(page, staff);
     const liveSessions = () =>
       sql<{ n: number }>(
         "SELECT count(*) AS n FROM staff_sessions s JOIN staff_users u ON u.id = s.user_id WHERE u.email = ?1 AND s.revoked_at IS NULL",
@@ -318,7 +318,7 @@ test.describe("signing out", () => {
     await expect.poll(liveSessions).toEqual([{ n: 0 }]);
     expect(refreshes).toEqual([]);
 
-    await signIn(page, staff);
+    await signInThroughForm(page, staff);
     await page.reload();
     await expectSignedInAs(page, staff.email);
   });
@@ -328,7 +328,7 @@ test.describe("signing out", () => {
     request,
   }) => {
     const staff = await createStaff(request);
-    await signIn(page, staff);
+    await signInThroughForm(page, staff);
     await page.route("**/api/auth/logout", (route) => route.abort("internetdisconnected"));
     const refresh = await holdRequests(page, "**/api/auth/refresh");
     // The list's next reload finds its token refused: the panel asks for a new one, which is held.
@@ -356,7 +356,7 @@ test.describe("signing out", () => {
 
   test("in one tab signs the other tabs out too", async ({ page, context, request }) => {
     const staff = await createStaff(request);
-    await signIn(page, staff);
+    await signInThroughForm(page, staff);
     const other = await context.newPage();
     await other.clock.install();
     await other.goto("/admin");

@@ -80,10 +80,27 @@ export async function headerButton(page: Page, name: string) {
   return page.getByRole("button", { name });
 }
 
-/** Signs in through the /auth page and waits for the panel. */
-export async function signIn(page: Page, staff: Staff): Promise<void> {
+/** Signs in through the /auth page, as a person does, and waits for the panel (the sign-in's own tests). */
+export async function signInThroughForm(page: Page, staff: Staff): Promise<void> {
   await page.goto("/auth");
   await submitLogin(page, staff.email, staff.password);
   await expect(page).toHaveURL(/\/admin$/);
+  await expect(page.getByText(`Logado como ${staff.email}`)).toBeAttached();
+}
+
+/**
+ * Signs in from `page`'s own browser through the API (its refresh cookie
+ * lands in the page's cookies), then opens the panel: for tests about the
+ * panel, which need a session, not the /auth page once more. Each call is
+ * its own session: refresh tokens rotate, and a saved one presented again
+ * would end the session it belongs to.
+ */
+export async function signIn(page: Page, staff: Staff, path = "/admin"): Promise<void> {
+  const answer = await page.request.post("/api/auth/login", {
+    data: { email: staff.email, password: staff.password },
+    headers: { Origin: siteUrl() },
+  });
+  expect(answer.status(), await answer.text()).toBe(200);
+  await page.goto(path);
   await expect(page.getByText(`Logado como ${staff.email}`)).toBeAttached();
 }
