@@ -4,8 +4,13 @@ import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "../scripts/chromium.mjs";
 /**
  * Browser tests: Debian's Chromium (Playwright cannot download its own here)
  * against the real worker under `wrangler dev`, one fresh site per worker
- * (e2e/fixtures.ts). Every spec runs on a phone and a desktop viewport.
+ * (e2e/fixtures.ts). Every spec runs on a phone and a desktop viewport, but
+ * for the tests tagged {@link ONE_SCREEN}: what they assert does not depend
+ * on the screen (response headers, what is stored and sent, e-mails, how a
+ * session ends), so they run once, on the phone, where visitors and brokers
+ * are.
  */
+const ONE_SCREEN = /@one-screen/;
 const chromium = { executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS };
 
 export default defineConfig({
@@ -32,6 +37,7 @@ export default defineConfig({
     {
       name: "desktop",
       use: { ...devices["Desktop Chrome"], viewport: { width: 1440, height: 900 }, launchOptions: chromium },
+      grepInvert: ONE_SCREEN,
     },
   ],
 });

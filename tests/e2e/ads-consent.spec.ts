@@ -44,51 +44,54 @@ test.beforeEach(async ({ page }) => {
   await asNewVisitor(page);
 });
 
-test("the box comes unticked; the lead says ads_consent only when the visitor ticked it", async ({
-  page,
-}, testInfo) => {
-  await openLanding(page);
-  const box = page.getByLabel(CONSENT);
-  await expect(box).not.toBeChecked();
-  await expect(
-    page.getByText(/se você permitir, de forma protegida, para medir nossos anúncios na Meta e no Google/),
-  ).toBeVisible();
-  const button = await page.getByRole("button", { name: SUBMIT }).boundingBox();
-  const viewport = page.viewportSize();
-  expect(button && viewport && button.y + button.height <= viewport.height).toBe(true);
-  await screenshot(page, testInfo, "landing-consent-box");
+test(
+  "the box comes unticked; the lead says ads_consent only when the visitor ticked it",
+  { tag: "@one-screen" },
+  async ({ page }, testInfo) => {
+    await openLanding(page);
+    const box = page.getByLabel(CONSENT);
+    await expect(box).not.toBeChecked();
+    await expect(
+      page.getByText(/se você permitir, de forma protegida, para medir nossos anúncios na Meta e no Google/),
+    ).toBeVisible();
+    const button = await page.getByRole("button", { name: SUBMIT }).boundingBox();
+    const viewport = page.viewportSize();
+    expect(button && viewport && button.y + button.height <= viewport.height).toBe(true);
+    await screenshot(page, testInfo, "landing-consent-box");
 
-  await fillLeadForm(page, uniquePerson(testInfo));
-  const unticked = nextLeadPost(page);
-  await page.getByRole("button", { name: SUBMIT }).click();
-  expect((await unticked).postDataJSON()).not.toHaveProperty("ads_consent");
-  await expect(page.getByRole("heading", { name: "Sucesso!" })).toBeVisible();
-
-  await page.getByRole("link", { name: "Enviar outro cadastro" }).click();
-  await fillLeadForm(page, uniquePerson(testInfo));
-  await page.getByLabel(CONSENT).check();
-  const ticked = nextLeadPost(page);
-  await page.getByRole("button", { name: SUBMIT }).click();
-  expect((await ticked).postDataJSON()).toMatchObject({ ads_consent: true });
-  await expect(page.getByRole("heading", { name: "Sucesso!" })).toBeVisible();
-});
-
-test("without JavaScript the form post carries ads_consent=on only when ticked", async ({
-  browser,
-  baseURL,
-}, testInfo) => {
-  for (const tick of [false, true]) {
-    const context = await browser.newContext({ ...testInfo.project.use, baseURL, javaScriptEnabled: false });
-    const page = await context.newPage();
-    await asNewVisitor(page);
-    await page.goto("/");
-    await fillLeadForm(page, uniquePerson(testInfo), { script: false });
-    if (tick) await page.getByLabel(CONSENT).check();
-    const posted = nextLeadPost(page);
+    await fillLeadForm(page, uniquePerson(testInfo));
+    const unticked = nextLeadPost(page);
     await page.getByRole("button", { name: SUBMIT }).click();
-    const form = new URLSearchParams((await posted).postData() ?? "");
-    expect(form.get("ads_consent"), `ticked: ${tick}`).toBe(tick ? "on" : null);
-    await expect(page).toHaveURL(/\/obrigado$/);
-    await context.close();
-  }
-});
+    expect((await unticked).postDataJSON()).not.toHaveProperty("ads_consent");
+    await expect(page.getByRole("heading", { name: "Sucesso!" })).toBeVisible();
+
+    await page.getByRole("link", { name: "Enviar outro cadastro" }).click();
+    await fillLeadForm(page, uniquePerson(testInfo));
+    await page.getByLabel(CONSENT).check();
+    const ticked = nextLeadPost(page);
+    await page.getByRole("button", { name: SUBMIT }).click();
+    expect((await ticked).postDataJSON()).toMatchObject({ ads_consent: true });
+    await expect(page.getByRole("heading", { name: "Sucesso!" })).toBeVisible();
+  },
+);
+
+test(
+  "without JavaScript the form post carries ads_consent=on only when ticked",
+  { tag: "@one-screen" },
+  async ({ browser, baseURL }, testInfo) => {
+    for (const tick of [false, true]) {
+      const context = await browser.newContext({ ...testInfo.project.use, baseURL, javaScriptEnabled: false });
+      const page = await context.newPage();
+      await asNewVisitor(page);
+      await page.goto("/");
+      await fillLeadForm(page, uniquePerson(testInfo), { script: false });
+      if (tick) await page.getByLabel(CONSENT).check();
+      const posted = nextLeadPost(page);
+      await page.getByRole("button", { name: SUBMIT }).click();
+      const form = new URLSearchParams((await posted).postData() ?? "");
+      expect(form.get("ads_consent"), `ticked: ${tick}`).toBe(tick ? "on" : null);
+      await expect(page).toHaveURL(/\/obrigado$/);
+      await context.close();
+    }
+  },
+);

@@ -111,91 +111,97 @@ test("while leads are not reaching Jetimob, /admin says so with the alert's word
   await expect(banner).toHaveCount(0);
 });
 
-test("when the cron stops, /admin says so, since the alert e-mails stop with it", async ({
-  page,
-  request,
-}, testInfo) => {
-  // An owner: the step is theirs to take.
-  await signIn(page, await createOwner(request));
-  await panelLoaded(page);
-  const banner = page.getByRole("alert").filter({ hasText: "O envio automático está parado desde" });
-  await expect(banner).toHaveCount(0);
+test(
+  "when the cron stops, /admin says so, since the alert e-mails stop with it",
+  { tag: "@one-screen" },
+  async ({ page, request }, testInfo) => {
+    // An owner: the step is theirs to take.
+    await signIn(page, await createOwner(request));
+    await panelLoaded(page);
+    const banner = page.getByRole("alert").filter({ hasText: "O envio automático está parado desde" });
+    await expect(banner).toHaveCount(0);
 
-  // Its last run was six minutes ago.
-  const [{ value: ahead } = { value: 0 }] = await sql<{ value: number }>(
-    "SELECT value FROM cron_state WHERE name = 'delivery_watched_at'",
-  );
-  await sql("UPDATE cron_state SET value = ?1 WHERE name = 'delivery_watched_at'", Date.now() - 6 * 60_000);
-  try {
+    // Its last run was six minutes ago.
+    const [{ value: ahead } = { value: 0 }] = await sql<{ value: number }>(
+      "SELECT value FROM cron_state WHERE name = 'delivery_watched_at'",
+    );
+    await sql("UPDATE cron_state SET value = ?1 WHERE name = 'delivery_watched_at'", Date.now() - 6 * 60_000);
+    try {
+      await page.reload();
+      await expect(banner).toBeVisible();
+      await expect(banner).toContainText("O agendador do site (o Cron Trigger, que roda a cada minuto) parou");
+      await expect(banner).toContainText("O que fazer: Confira nas configurações do worker, na Cloudflare");
+      await screenshot(page, testInfo, "admin-cron-stopped");
+    } finally {
+      await sql("UPDATE cron_state SET value = ?1 WHERE name = 'delivery_watched_at'", ahead);
+    }
     await page.reload();
-    await expect(banner).toBeVisible();
-    await expect(banner).toContainText("O agendador do site (o Cron Trigger, que roda a cada minuto) parou");
-    await expect(banner).toContainText("O que fazer: Confira nas configurações do worker, na Cloudflare");
-    await screenshot(page, testInfo, "admin-cron-stopped");
-  } finally {
-    await sql("UPDATE cron_state SET value = ?1 WHERE name = 'delivery_watched_at'", ahead);
-  }
-  await page.reload();
-  await panelLoaded(page);
-  await expect(banner).toHaveCount(0);
-});
+    await panelLoaded(page);
+    await expect(banner).toHaveCount(0);
+  },
+);
 
-test("while the e-mail API refuses, /admin says so, since the alerts go out by e-mail", async ({
-  page,
-  request,
-}, testInfo) => {
-  await signIn(page, await createOwner(request));
-  await panelLoaded(page);
-  const banner = page.getByRole("alert").filter({ hasText: "Os e-mails do site não estão saindo" });
-  await expect(banner).toHaveCount(0);
+test(
+  "while the e-mail API refuses, /admin says so, since the alerts go out by e-mail",
+  { tag: "@one-screen" },
+  async ({ page, request }, testInfo) => {
+    await signIn(page, await createOwner(request));
+    await panelLoaded(page);
+    const banner = page.getByRole("alert").filter({ hasText: "Os e-mails do site não estão saindo" });
+    await expect(banner).toHaveCount(0);
 
-  // The latest send was refused (as the worker notes it when the API answers 401).
-  await sql(
-    "INSERT INTO cron_state (name, value) VALUES ('mail_failed_at', ?1) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
-    Date.now(),
-  );
-  try {
+    // The latest send was refused (as the worker notes it when the API answers 401).
+    await sql(
+      "INSERT INTO cron_state (name, value) VALUES ('mail_failed_at', ?1) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+      Date.now(),
+    );
+    try {
+      await page.reload();
+      await expect(banner).toBeVisible();
+      await expect(banner).toContainText("A API de e-mail recusou o último envio");
+      await expect(banner).toContainText("O que fazer: Confira MAIL_API_KEY");
+      await expect(banner).toContainText("Os leads continuam chegando ao painel e ao Jetimob");
+      await screenshot(page, testInfo, "admin-mail-failing");
+    } finally {
+      await sql("DELETE FROM cron_state WHERE name = 'mail_failed_at'");
+    }
     await page.reload();
-    await expect(banner).toBeVisible();
-    await expect(banner).toContainText("A API de e-mail recusou o último envio");
-    await expect(banner).toContainText("O que fazer: Confira MAIL_API_KEY");
-    await expect(banner).toContainText("Os leads continuam chegando ao painel e ao Jetimob");
-    await screenshot(page, testInfo, "admin-mail-failing");
-  } finally {
-    await sql("DELETE FROM cron_state WHERE name = 'mail_failed_at'");
-  }
-  await page.reload();
-  await panelLoaded(page);
-  await expect(banner).toHaveCount(0);
-});
+    await panelLoaded(page);
+    await expect(banner).toHaveCount(0);
+  },
+);
 
-test("while the webhook keeps refusing, /admin says so with the alert's words", async ({ page, request }, testInfo) => {
-  await signIn(page, await createOwner(request));
-  await panelLoaded(page);
-  const banner = page.getByRole("alert").filter({ hasText: "O webhook (ALERT_WEBHOOK_URL) recusou o mesmo aviso" });
-  await expect(banner).toHaveCount(0);
+test(
+  "while the webhook keeps refusing, /admin says so with the alert's words",
+  { tag: "@one-screen" },
+  async ({ page, request }, testInfo) => {
+    await signIn(page, await createOwner(request));
+    await panelLoaded(page);
+    const banner = page.getByRole("alert").filter({ hasText: "O webhook (ALERT_WEBHOOK_URL) recusou o mesmo aviso" });
+    await expect(banner).toHaveCount(0);
 
-  // A lead's event refused three times (as the worker leaves it when the hook answers 404).
-  await sql(
-    `INSERT INTO webhook_events (event, payload, created_at, status, attempts, next_attempt_at, last_error)
+    // A lead's event refused three times (as the worker leaves it when the hook answers 404).
+    await sql(
+      `INSERT INTO webhook_events (event, payload, created_at, status, attempts, next_attempt_at, last_error)
      VALUES ('delivery.recovered', '{}', ?1, 'pending', 3, ?2, 'HTTP 404: no such hook')`,
-    Date.now() - 7 * 60_000,
-    Date.now() + 30 * 60_000,
-  );
-  try {
-    await runCron();
+      Date.now() - 7 * 60_000,
+      Date.now() + 30 * 60_000,
+    );
+    try {
+      await runCron();
+      await page.reload();
+      await expect(banner).toBeVisible();
+      await expect(banner).toContainText("O que fazer: Confira se o endereço em ALERT_WEBHOOK_URL continua válido");
+      await screenshot(page, testInfo, "admin-webhook-failing");
+    } finally {
+      await sql("DELETE FROM webhook_events WHERE last_error = 'HTTP 404: no such hook'");
+      await resolveIncident();
+    }
     await page.reload();
-    await expect(banner).toBeVisible();
-    await expect(banner).toContainText("O que fazer: Confira se o endereço em ALERT_WEBHOOK_URL continua válido");
-    await screenshot(page, testInfo, "admin-webhook-failing");
-  } finally {
-    await sql("DELETE FROM webhook_events WHERE last_error = 'HTTP 404: no such hook'");
-    await resolveIncident();
-  }
-  await page.reload();
-  await panelLoaded(page);
-  await expect(banner).toHaveCount(0);
-});
+    await panelLoaded(page);
+    await expect(banner).toHaveCount(0);
+  },
+);
 
 /** Ends the open incident as a cron run would once its trouble is gone (its recovery e-mail counted as sent). */
 function resolveIncident() {

@@ -140,14 +140,18 @@ test("'Sucesso!' takes the form's place at /obrigado, greets the team in the vis
   await expect(page.getByLabel("Nome completo")).toBeFocused();
 });
 
-test("the browser's Back after 'Sucesso!' shows the form again, empty", async ({ page }, testInfo) => {
-  await openLanding(page);
-  await sendLead(page, uniquePerson(testInfo));
-  await page.goBack();
-  await expect(page).toHaveURL(/\/$/);
-  await expect(page.getByRole("button", { name: SUBMIT })).toBeVisible();
-  await expect(page.getByLabel("E-mail")).toHaveValue("");
-});
+test(
+  "the browser's Back after 'Sucesso!' shows the form again, empty",
+  { tag: "@one-screen" },
+  async ({ page }, testInfo) => {
+    await openLanding(page);
+    await sendLead(page, uniquePerson(testInfo));
+    await page.goBack();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByRole("button", { name: SUBMIT })).toBeVisible();
+    await expect(page.getByLabel("E-mail")).toHaveValue("");
+  },
+);
 
 test("the two optional questions, one tap each, are kept and shown on the lead's page", async ({
   page,
@@ -182,42 +186,48 @@ test("the two optional questions, one tap each, are kept and shown on the lead's
   await context.close();
 });
 
-test("a landline is questioned: 'Sim, enviar assim' sends it marked 'fixo'", async ({ page }, testInfo) => {
-  const person = { ...uniquePerson(testInfo), whatsappDigits: `483${String(Date.now()).slice(-7)}` };
-  await openLanding(page);
-  const posts: string[] = [];
-  page.on("request", (r) => r.url().endsWith(LEAD_PATH) && posts.push(r.method()));
-  await fillLeadForm(page, person);
-  await page.getByRole("button", { name: SUBMIT }).click();
-  await expect(page.getByText("Este número parece fixo. Ele tem WhatsApp?")).toBeVisible();
-  await expect(page.getByRole("button", { name: "Sim, enviar assim" })).toBeFocused();
-  expect(posts).toEqual([]);
-  await screenshot(page, testInfo, "landing-landline-question");
-  await page.getByRole("button", { name: "Sim, enviar assim" }).click();
-  await expect(sentState(page)).toBeVisible();
-  expect(await sql("SELECT whatsapp, landline FROM leads WHERE email = ?1", person.email)).toEqual([
-    { whatsapp: `+55${person.whatsappDigits}`, landline: 1 },
-  ]);
-});
+test(
+  "a landline is questioned: 'Sim, enviar assim' sends it marked 'fixo'",
+  { tag: "@one-screen" },
+  async ({ page }, testInfo) => {
+    const person = { ...uniquePerson(testInfo), whatsappDigits: `483${String(Date.now()).slice(-7)}` };
+    await openLanding(page);
+    const posts: string[] = [];
+    page.on("request", (r) => r.url().endsWith(LEAD_PATH) && posts.push(r.method()));
+    await fillLeadForm(page, person);
+    await page.getByRole("button", { name: SUBMIT }).click();
+    await expect(page.getByText("Este número parece fixo. Ele tem WhatsApp?")).toBeVisible();
+    await expect(page.getByRole("button", { name: "Sim, enviar assim" })).toBeFocused();
+    expect(posts).toEqual([]);
+    await screenshot(page, testInfo, "landing-landline-question");
+    await page.getByRole("button", { name: "Sim, enviar assim" }).click();
+    await expect(sentState(page)).toBeVisible();
+    expect(await sql("SELECT whatsapp, landline FROM leads WHERE email = ?1", person.email)).toEqual([
+      { whatsapp: `+55${person.whatsappDigits}`, landline: 1 },
+    ]);
+  },
+);
 
-test("a landline is questioned: 'Corrigir' goes back to the number, and the mobile typed goes unmarked", async ({
-  page,
-}, testInfo) => {
-  const person = uniquePerson(testInfo);
-  await openLanding(page);
-  await fillLeadForm(page, { ...person, whatsappDigits: "4833334444" });
-  await page.getByRole("button", { name: SUBMIT }).click();
-  await page.getByRole("button", { name: "Corrigir" }).click();
-  const field = page.getByLabel("WhatsApp com DDD");
-  await expect(field).toBeFocused();
-  await expect(page.getByText("Este número parece fixo. Ele tem WhatsApp?")).toHaveCount(0);
-  await field.pressSequentially(person.whatsappDigits);
-  await page.getByRole("button", { name: SUBMIT }).click();
-  await expect(sentState(page)).toBeVisible();
-  expect(await sql("SELECT whatsapp, landline FROM leads WHERE email = ?1", person.email)).toEqual([
-    { whatsapp: `+55${person.whatsappDigits}`, landline: 0 },
-  ]);
-});
+test(
+  "a landline is questioned: 'Corrigir' goes back to the number, and the mobile typed goes unmarked",
+  { tag: "@one-screen" },
+  async ({ page }, testInfo) => {
+    const person = uniquePerson(testInfo);
+    await openLanding(page);
+    await fillLeadForm(page, { ...person, whatsappDigits: "4833334444" });
+    await page.getByRole("button", { name: SUBMIT }).click();
+    await page.getByRole("button", { name: "Corrigir" }).click();
+    const field = page.getByLabel("WhatsApp com DDD");
+    await expect(field).toBeFocused();
+    await expect(page.getByText("Este número parece fixo. Ele tem WhatsApp?")).toHaveCount(0);
+    await field.pressSequentially(person.whatsappDigits);
+    await page.getByRole("button", { name: SUBMIT }).click();
+    await expect(sentState(page)).toBeVisible();
+    expect(await sql("SELECT whatsapp, landline FROM leads WHERE email = ?1", person.email)).toEqual([
+      { whatsapp: `+55${person.whatsappDigits}`, landline: 0 },
+    ]);
+  },
+);
 
 test("axe-core finds nothing on the landing, with a field error, or on 'Sucesso!'", async ({ page }, testInfo) => {
   await page.goto("/");

@@ -45,7 +45,7 @@ function expectStrictPagePolicy(headers: Record<string, string>, html = "") {
   expect(headers["cache-control"]).toBe("public, max-age=0, must-revalidate");
 }
 
-test.describe("response headers as the browser receives them", () => {
+test.describe("response headers as the browser receives them", { tag: "@one-screen" }, () => {
   test("the landing page: strict CSP allowing its own inline style and loader by hash, revalidated on every visit", async ({
     page,
     baseURL,

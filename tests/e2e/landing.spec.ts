@@ -68,58 +68,64 @@ test.describe("landing page", () => {
     await screenshot(page, testInfo, "landing");
   });
 
-  test("formats the WhatsApp number as it is typed", async ({ page }) => {
+  test("formats the WhatsApp number as it is typed", { tag: "@one-screen" }, async ({ page }) => {
     await openLanding(page);
     const field = page.getByLabel("WhatsApp com DDD");
     await field.pressSequentially("49999998888");
     await expect(field).toHaveValue("(49) 99999-8888");
   });
 
-  test("keeps a number typed with its country code whole, and sends it as typed", async ({ page }, testInfo) => {
-    const person = uniquePerson(testInfo);
-    await openLanding(page);
-    await page.getByLabel("Nome completo").fill(person.name);
-    await page.getByLabel("E-mail").fill(person.email);
-    const field = page.getByLabel("WhatsApp com DDD");
-    await field.pressSequentially(`55 ${person.whatsappDigits}`);
-    await expect(field).toHaveValue(`+55 ${formatted(person.whatsappDigits)}`);
-    await page.getByRole("button", { name: SUBMIT }).click();
-    await expect(sentState(page)).toBeVisible();
-    const rows = await sql("SELECT whatsapp FROM leads WHERE email = ?1", person.email);
-    expect(rows).toEqual([{ whatsapp: `+55${person.whatsappDigits}` }]);
-  });
+  test(
+    "keeps a number typed with its country code whole, and sends it as typed",
+    { tag: "@one-screen" },
+    async ({ page }, testInfo) => {
+      const person = uniquePerson(testInfo);
+      await openLanding(page);
+      await page.getByLabel("Nome completo").fill(person.name);
+      await page.getByLabel("E-mail").fill(person.email);
+      const field = page.getByLabel("WhatsApp com DDD");
+      await field.pressSequentially(`55 ${person.whatsappDigits}`);
+      await expect(field).toHaveValue(`+55 ${formatted(person.whatsappDigits)}`);
+      await page.getByRole("button", { name: SUBMIT }).click();
+      await expect(sentState(page)).toBeVisible();
+      const rows = await sql("SELECT whatsapp FROM leads WHERE email = ?1", person.email);
+      expect(rows).toEqual([{ whatsapp: `+55${person.whatsappDigits}` }]);
+    },
+  );
 
-  test("says an error the form cannot pin on a field through a live region that arrives empty, so screen readers announce it", async ({
-    page,
-  }, testInfo) => {
-    // A live region that enters the page already holding its words may go
-    // unannounced; one whose words change is announced. Each toast's region
-    // is recorded with the text it had when it was added.
-    await openLanding(page);
-    await page.evaluate(() => {
-      const arrivals: { role: string | null; text: string }[] = [];
-      Object.assign(window, { toastArrivals: arrivals });
-      new MutationObserver((records) => {
-        for (const record of records) {
-          for (const node of record.addedNodes) {
-            if (!(node instanceof HTMLElement)) continue;
-            for (const region of node.querySelectorAll(".toast [aria-live], .toast[aria-live]")) {
-              arrivals.push({ role: region.getAttribute("role"), text: region.textContent ?? "" });
-            }
-            if (node.matches(".toast[aria-live], .toast [aria-live]")) {
-              arrivals.push({ role: node.getAttribute("role"), text: node.textContent ?? "" });
+  test(
+    "says an error the form cannot pin on a field through a live region that arrives empty, so screen readers announce it",
+    { tag: "@one-screen" },
+    async ({ page }, testInfo) => {
+      // A live region that enters the page already holding its words may go
+      // unannounced; one whose words change is announced. Each toast's region
+      // is recorded with the text it had when it was added.
+      await openLanding(page);
+      await page.evaluate(() => {
+        const arrivals: { role: string | null; text: string }[] = [];
+        Object.assign(window, { toastArrivals: arrivals });
+        new MutationObserver((records) => {
+          for (const record of records) {
+            for (const node of record.addedNodes) {
+              if (!(node instanceof HTMLElement)) continue;
+              for (const region of node.querySelectorAll(".toast [aria-live], .toast[aria-live]")) {
+                arrivals.push({ role: region.getAttribute("role"), text: region.textContent ?? "" });
+              }
+              if (node.matches(".toast[aria-live], .toast [aria-live]")) {
+                arrivals.push({ role: node.getAttribute("role"), text: node.textContent ?? "" });
+              }
             }
           }
-        }
-      }).observe(document.body, { childList: true, subtree: true });
-    });
-    await page.route(`**${LEAD_PATH}`, (route) => route.abort("connectionrefused"));
-    await fillLeadForm(page, uniquePerson(testInfo));
-    await page.getByRole("button", { name: SUBMIT }).click();
-    await expect(page.getByRole("alert").filter({ hasText: "Erro" })).toBeVisible();
-    const arrivals = await page.evaluate(() => (window as unknown as { toastArrivals: unknown[] }).toastArrivals);
-    expect(arrivals).toEqual([{ role: "alert", text: "" }]);
-  });
+        }).observe(document.body, { childList: true, subtree: true });
+      });
+      await page.route(`**${LEAD_PATH}`, (route) => route.abort("connectionrefused"));
+      await fillLeadForm(page, uniquePerson(testInfo));
+      await page.getByRole("button", { name: SUBMIT }).click();
+      await expect(page.getByRole("alert").filter({ hasText: "Erro" })).toBeVisible();
+      const arrivals = await page.evaluate(() => (window as unknown as { toastArrivals: unknown[] }).toastArrivals);
+      expect(arrivals).toEqual([{ role: "alert", text: "" }]);
+    },
+  );
 
   test("keeps what was typed while the visitor reads the privacy notice and comes back", async ({ page }, testInfo) => {
     const person = uniquePerson(testInfo);
@@ -139,7 +145,7 @@ test.describe("landing page", () => {
     await expect(page.getByLabel("Nome completo")).toHaveValue("");
   });
 
-  test("lets the visitor fix one digit in the middle of the number", async ({ page }) => {
+  test("lets the visitor fix one digit in the middle of the number", { tag: "@one-screen" }, async ({ page }) => {
     await openLanding(page);
     const field = page.getByLabel("WhatsApp com DDD");
     await field.pressSequentially("49999998888");
@@ -161,35 +167,37 @@ test.describe("landing page", () => {
     await expect(field).toHaveValue("(49) 99991-8888");
   });
 
-  test("keeps a fix typed while the lead was on its way, and sends it as the lead's correction", async ({
-    page,
-  }, testInfo) => {
-    const person = uniquePerson(testInfo);
-    const typo = person.email.replace("@", "@gmial.");
-    await openLanding(page);
-    await fillLeadForm(page, { ...person, email: typo });
-    const { release } = await holdRequests(page, `**${LEAD_PATH}`);
-    await page.getByRole("button", { name: SUBMIT }).click();
-    await expect(page.getByRole("button", { name: "Enviando..." })).toBeVisible();
-    await page.getByLabel("E-mail").fill(person.email);
-    release();
-    await expect(page.getByRole("status").filter({ hasText: "Sucesso!" })).toBeVisible();
-    await expect(page.getByLabel("E-mail")).toHaveValue(person.email);
-    await expect(page.getByLabel("Nome completo")).toHaveValue(person.name);
-    await expect(page.getByRole("alert")).toHaveText(
-      "Você alterou seus dados durante o envio. Envie de novo para atualizá-los.",
-    );
-    await screenshot(page, testInfo, "landing-changed-while-sending");
+  test(
+    "keeps a fix typed while the lead was on its way, and sends it as the lead's correction",
+    { tag: "@one-screen" },
+    async ({ page }, testInfo) => {
+      const person = uniquePerson(testInfo);
+      const typo = person.email.replace("@", "@gmial.");
+      await openLanding(page);
+      await fillLeadForm(page, { ...person, email: typo });
+      const { release } = await holdRequests(page, `**${LEAD_PATH}`);
+      await page.getByRole("button", { name: SUBMIT }).click();
+      await expect(page.getByRole("button", { name: "Enviando..." })).toBeVisible();
+      await page.getByLabel("E-mail").fill(person.email);
+      release();
+      await expect(page.getByRole("status").filter({ hasText: "Sucesso!" })).toBeVisible();
+      await expect(page.getByLabel("E-mail")).toHaveValue(person.email);
+      await expect(page.getByLabel("Nome completo")).toHaveValue(person.name);
+      await expect(page.getByRole("alert")).toHaveText(
+        "Você alterou seus dados durante o envio. Envie de novo para atualizá-los.",
+      );
+      await screenshot(page, testInfo, "landing-changed-while-sending");
 
-    await page.unroute(`**${LEAD_PATH}`);
-    const corrected = page.waitForResponse((r) => r.url().endsWith(LEAD_PATH) && r.status() === 200);
-    await page.getByRole("button", { name: SUBMIT }).click();
-    await corrected;
-    await expect(sentState(page)).toBeVisible();
-    expect(await sql("SELECT email FROM leads WHERE whatsapp = ?1", `+55${person.whatsappDigits}`)).toEqual([
-      { email: person.email },
-    ]);
-  });
+      await page.unroute(`**${LEAD_PATH}`);
+      const corrected = page.waitForResponse((r) => r.url().endsWith(LEAD_PATH) && r.status() === 200);
+      await page.getByRole("button", { name: SUBMIT }).click();
+      await corrected;
+      await expect(sentState(page)).toBeVisible();
+      expect(await sql("SELECT email FROM leads WHERE whatsapp = ?1", `+55${person.whatsappDigits}`)).toEqual([
+        { email: person.email },
+      ]);
+    },
+  );
 
   test("sends a lead: 'Sucesso!' in the form's place, the lead in D1 with its campaign", async ({ page }, testInfo) => {
     const person = uniquePerson(testInfo);
@@ -249,112 +257,122 @@ test.describe("landing page", () => {
     ]);
   });
 
-  test("asks for every field when one is empty, beside the field alone, even without the browser's own checks", async ({
-    page,
-  }, testInfo) => {
-    let posted = false;
-    page.on("request", (r) => {
-      if (r.url().includes(LEAD_PATH)) posted = true;
-    });
-    await openLanding(page);
-    await page.locator("form input[required]").evaluateAll((inputs) => {
-      for (const input of inputs) input.removeAttribute("required");
-    });
-    await page.getByLabel("Nome completo").fill("Ana");
-    await page.getByRole("button", { name: SUBMIT }).click();
-    await expect(page.getByLabel("E-mail")).toHaveAttribute("aria-invalid", "true");
-    await expect(page.getByLabel("E-mail")).toBeFocused();
-    await expect(page.getByLabel("E-mail")).toHaveAccessibleDescription("Campo obrigatório.");
-    await expect(page.getByLabel("WhatsApp com DDD")).toHaveAccessibleDescription("Campo obrigatório.");
-    // What no field explains is for the toast; here every field explains itself.
-    await expect(page.locator(".toast")).toHaveCount(0);
-    expect(posted).toBe(false);
-    await screenshot(page, testInfo, "landing-required");
-  });
-
-  test("shows the server's reason beside the field it rejected, and no generic toast", async ({ page }, testInfo) => {
-    const person = uniquePerson(testInfo);
-    await openLanding(page);
-    await fillLeadForm(page, { ...person, whatsappDigits: "23999998888" });
-    // Each time the WhatsApp field takes focus from here on, what describes it then.
-    await page.evaluate(() => {
-      const seen: string[] = [];
-      Object.assign(window, { describedAtFocus: seen });
-      document.addEventListener("focusin", (event) => {
-        const field = event.target as HTMLElement;
-        if (field.id === "lead-whatsapp") seen.push(field.getAttribute("aria-describedby") ?? "none");
+  test(
+    "asks for every field when one is empty, beside the field alone, even without the browser's own checks",
+    { tag: "@one-screen" },
+    async ({ page }, testInfo) => {
+      let posted = false;
+      page.on("request", (r) => {
+        if (r.url().includes(LEAD_PATH)) posted = true;
       });
-    });
-    const answered = page.waitForResponse((r) => r.url().endsWith(LEAD_PATH));
-    await page.getByRole("button", { name: SUBMIT }).click();
-    expect((await answered).status()).toBe(422);
-    const whatsapp = page.getByLabel("WhatsApp com DDD");
-    await expect(whatsapp).toHaveAttribute("aria-invalid", "true");
-    await expect(whatsapp).toHaveAccessibleDescription(/DDD inválido/);
-    await expect(whatsapp).toBeFocused();
-    // A screen reader reads a field as focus lands on it: its reason must be there by then.
-    expect(await page.evaluate(() => (window as unknown as { describedAtFocus: string[] }).describedAtFocus)).toEqual([
-      "lead-whatsapp-error",
-    ]);
-    await expect(page.locator(".toast")).toHaveCount(0);
-    await screenshot(page, testInfo, "landing-field-error");
-    expect(await sql("SELECT id FROM leads WHERE email = ?1", person.email)).toEqual([]);
-  });
+      await openLanding(page);
+      await page.locator("form input[required]").evaluateAll((inputs) => {
+        for (const input of inputs) input.removeAttribute("required");
+      });
+      await page.getByLabel("Nome completo").fill("Ana");
+      await page.getByRole("button", { name: SUBMIT }).click();
+      await expect(page.getByLabel("E-mail")).toHaveAttribute("aria-invalid", "true");
+      await expect(page.getByLabel("E-mail")).toBeFocused();
+      await expect(page.getByLabel("E-mail")).toHaveAccessibleDescription("Campo obrigatório.");
+      await expect(page.getByLabel("WhatsApp com DDD")).toHaveAccessibleDescription("Campo obrigatório.");
+      // What no field explains is for the toast; here every field explains itself.
+      await expect(page.locator(".toast")).toHaveCount(0);
+      expect(posted).toBe(false);
+      await screenshot(page, testInfo, "landing-required");
+    },
+  );
 
-  test("says under the button what failed, after the toast has gone, and gives the button the focus to try again", async ({
-    page,
-  }, testInfo) => {
-    await page.clock.install();
-    await openLanding(page);
-    await page.route(`**${LEAD_PATH}`, (route) =>
-      route.fulfill({ status: 500, contentType: "application/json", body: '{"success":false}' }),
-    );
-    await fillLeadForm(page, uniquePerson(testInfo));
-    await page.getByRole("button", { name: SUBMIT }).click();
-    const failed = page
-      .getByRole("alert")
-      .filter({ hasText: "Seus dados não foram enviados. Tente novamente em instantes." });
-    await expect(failed).toBeVisible();
-    await page.clock.runFor(7_000);
-    await expect(page.locator(".toast")).toHaveCount(0);
-    await expect(failed).toBeVisible();
-    await expect(page.getByRole("button", { name: SUBMIT })).toBeFocused();
-  });
+  test(
+    "shows the server's reason beside the field it rejected, and no generic toast",
+    { tag: "@one-screen" },
+    async ({ page }, testInfo) => {
+      const person = uniquePerson(testInfo);
+      await openLanding(page);
+      await fillLeadForm(page, { ...person, whatsappDigits: "23999998888" });
+      // Each time the WhatsApp field takes focus from here on, what describes it then.
+      await page.evaluate(() => {
+        const seen: string[] = [];
+        Object.assign(window, { describedAtFocus: seen });
+        document.addEventListener("focusin", (event) => {
+          const field = event.target as HTMLElement;
+          if (field.id === "lead-whatsapp") seen.push(field.getAttribute("aria-describedby") ?? "none");
+        });
+      });
+      const answered = page.waitForResponse((r) => r.url().endsWith(LEAD_PATH));
+      await page.getByRole("button", { name: SUBMIT }).click();
+      expect((await answered).status()).toBe(422);
+      const whatsapp = page.getByLabel("WhatsApp com DDD");
+      await expect(whatsapp).toHaveAttribute("aria-invalid", "true");
+      await expect(whatsapp).toHaveAccessibleDescription(/DDD inválido/);
+      await expect(whatsapp).toBeFocused();
+      // A screen reader reads a field as focus lands on it: its reason must be there by then.
+      expect(await page.evaluate(() => (window as unknown as { describedAtFocus: string[] }).describedAtFocus)).toEqual(
+        ["lead-whatsapp-error"],
+      );
+      await expect(page.locator(".toast")).toHaveCount(0);
+      await screenshot(page, testInfo, "landing-field-error");
+      expect(await sql("SELECT id FROM leads WHERE email = ?1", person.email)).toEqual([]);
+    },
+  );
 
-  test("gives up waiting for an answer after 20 seconds, says the lead did not go, and lets the visitor try again", async ({
-    page,
-  }, testInfo) => {
-    await page.clock.install();
-    await openLanding(page);
-    const person = uniquePerson(testInfo);
-    await fillLeadForm(page, person);
-    // A weak phone network: the request is on its way and nothing comes back.
-    const { release } = await holdRequests(page, `**${LEAD_PATH}`);
-    // From here the page's time moves only by runFor: a slow machine's real
-    // seconds between the press and the checks do not count toward the 20.
-    await page.clock.pauseAt(Date.now() + 1_000);
-    await page.getByRole("button", { name: SUBMIT }).focus();
-    await page.keyboard.press("Enter");
-    // On its way, the button is off and says so, and keeps the keyboard's place
-    // once the page is drawn again (its frames, in the page's paused time).
-    const sending = page.getByRole("button", { name: "Enviando..." });
-    await expect(sending).toBeDisabled();
-    await page.clock.runFor(100);
-    await expect(sending).toBeFocused();
-    await page.clock.runFor(18_900);
-    await expect(sending).toBeDisabled();
-    await page.clock.runFor(2_000);
-    await expect(
-      page.getByRole("alert").filter({ hasText: "Seus dados não foram enviados: sem conexão com o servidor." }),
-    ).toBeVisible();
-    const button = page.getByRole("button", { name: SUBMIT });
-    await expect(button).toBeEnabled();
-    await expect(button).toBeFocused();
-    await expect(page.getByLabel("E-mail")).toHaveValue(person.email);
-    await screenshot(page, testInfo, "landing-timed-out");
-    release();
-    await page.unroute(`**${LEAD_PATH}`);
-  });
+  test(
+    "says under the button what failed, after the toast has gone, and gives the button the focus to try again",
+    { tag: "@one-screen" },
+    async ({ page }, testInfo) => {
+      await page.clock.install();
+      await openLanding(page);
+      await page.route(`**${LEAD_PATH}`, (route) =>
+        route.fulfill({ status: 500, contentType: "application/json", body: '{"success":false}' }),
+      );
+      await fillLeadForm(page, uniquePerson(testInfo));
+      await page.getByRole("button", { name: SUBMIT }).click();
+      const failed = page
+        .getByRole("alert")
+        .filter({ hasText: "Seus dados não foram enviados. Tente novamente em instantes." });
+      await expect(failed).toBeVisible();
+      await page.clock.runFor(7_000);
+      await expect(page.locator(".toast")).toHaveCount(0);
+      await expect(failed).toBeVisible();
+      await expect(page.getByRole("button", { name: SUBMIT })).toBeFocused();
+    },
+  );
+
+  test(
+    "gives up waiting for an answer after 20 seconds, says the lead did not go, and lets the visitor try again",
+    { tag: "@one-screen" },
+    async ({ page }, testInfo) => {
+      await page.clock.install();
+      await openLanding(page);
+      const person = uniquePerson(testInfo);
+      await fillLeadForm(page, person);
+      // A weak phone network: the request is on its way and nothing comes back.
+      const { release } = await holdRequests(page, `**${LEAD_PATH}`);
+      // From here the page's time moves only by runFor: a slow machine's real
+      // seconds between the press and the checks do not count toward the 20.
+      await page.clock.pauseAt(Date.now() + 1_000);
+      await page.getByRole("button", { name: SUBMIT }).focus();
+      await page.keyboard.press("Enter");
+      // On its way, the button is off and says so, and keeps the keyboard's place
+      // once the page is drawn again (its frames, in the page's paused time).
+      const sending = page.getByRole("button", { name: "Enviando..." });
+      await expect(sending).toBeDisabled();
+      await page.clock.runFor(100);
+      await expect(sending).toBeFocused();
+      await page.clock.runFor(18_900);
+      await expect(sending).toBeDisabled();
+      await page.clock.runFor(2_000);
+      await expect(
+        page.getByRole("alert").filter({ hasText: "Seus dados não foram enviados: sem conexão com o servidor." }),
+      ).toBeVisible();
+      const button = page.getByRole("button", { name: SUBMIT });
+      await expect(button).toBeEnabled();
+      await expect(button).toBeFocused();
+      await expect(page.getByLabel("E-mail")).toHaveValue(person.email);
+      await screenshot(page, testInfo, "landing-timed-out");
+      release();
+      await page.unroute(`**${LEAD_PATH}`);
+    },
+  );
 
   for (const [what, failure] of [
     ["is down", "abort"],
@@ -380,7 +398,7 @@ test.describe("landing page", () => {
     });
   }
 
-  test("disables the button with a busy label while sending", async ({ page }, testInfo) => {
+  test("disables the button with a busy label while sending", { tag: "@one-screen" }, async ({ page }, testInfo) => {
     const person = uniquePerson(testInfo);
     const { release } = await holdRequests(page, `**${LEAD_PATH}`);
     await openLanding(page);
@@ -477,154 +495,168 @@ test.describe("before the page's script arrives", () => {
     await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
   });
 
-  test("keeps what the visitor typed while the script was on its way, and sends it once hydrated", async ({
-    page,
-  }, testInfo) => {
-    const person = uniquePerson(testInfo);
-    const scripts = await holdScripts(page);
-    await page.goto("/");
-    await page.getByLabel("Nome completo").fill(person.name);
-    await page.getByLabel("E-mail").fill(person.email);
-    await page.getByLabel("WhatsApp com DDD").fill(person.whatsappDigits);
-    // The first focus asked for the script, which is still held.
-    await expect.poll(() => scripts.requested.length).toBe(1);
-    await expect(page.locator("html")).not.toHaveAttribute("data-hydrated", "true");
-
-    scripts.release();
-    await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
-    await expect(page.getByLabel("Nome completo")).toHaveValue(person.name);
-    await expect(page.getByLabel("E-mail")).toHaveValue(person.email);
-    await expect(page.getByLabel("WhatsApp com DDD")).toHaveValue(formatted(person.whatsappDigits));
-
-    await page.getByRole("button", { name: SUBMIT }).click();
-    await expect(sentState(page)).toBeVisible();
-    await expect(page.getByText("Seus dados foram enviados. Em breve entraremos em contato.")).toBeVisible();
-    expect(await sql("SELECT name, whatsapp FROM leads WHERE email = ?1", person.email)).toEqual([
-      { name: person.name, whatsapp: `+55${person.whatsappDigits}` },
-    ]);
-  });
-
-  test("a visitor whose clock is in another year than the build's keeps the field being typed in when the script arrives", async ({
-    page,
-  }, testInfo) => {
-    // The page was written at build time; a phone in January of the next
-    // year must not make React throw it away and build it again, which
-    // drops the field being typed in (and with it the phone's keyboard).
-    await page.clock.setFixedTime(new Date(new Date().getFullYear() + 1, 0, 2, 10));
-    const person = uniquePerson(testInfo);
-    const scripts = await holdScripts(page);
-    await page.goto("/");
-    const name = page.getByLabel("Nome completo");
-    await name.fill(person.name);
-    await name.evaluate((field) => field.setAttribute("data-typed-before-script", ""));
-    await expect.poll(() => scripts.requested.length).toBe(1);
-
-    scripts.release();
-    await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
-    await expect(page.locator("[data-typed-before-script]")).toHaveCount(1);
-    await expect(name).toBeFocused();
-    await expect(name).toHaveValue(person.name);
-    await page.keyboard.type(" Jr");
-    await expect(name).toHaveValue(`${person.name} Jr`);
-  });
-
-  test("a submit before the script arrives is the plain form post: 303 to /obrigado, with the page's campaign", async ({
-    page,
-  }, testInfo) => {
-    const person = uniquePerson(testInfo);
-    const scripts = await holdScripts(page);
-    try {
-      await page.goto("/?utm_source=instagram&utm_campaign=pre-lancamento&gclid=abc123");
-      await fillLeadForm(page, person, { script: false });
-      await expect.poll(() => scripts.requested.length).toBe(1);
-      const [answer] = await Promise.all([
-        page.waitForResponse((r) => new URL(r.url()).pathname === LEAD_PATH),
-        page.getByRole("button", { name: SUBMIT }).click(),
-      ]);
-      expect(answer.request().method()).toBe("POST");
-      expect(answer.status()).toBe(303);
-      expect(new URL(answer.headers().location ?? "", answer.url()).pathname).toBe("/obrigado");
-      await expect(page).toHaveURL(/\/obrigado$/);
-      await expect(sentState(page)).toBeVisible();
-      expect(
-        await sql("SELECT whatsapp, origem, utm_campaign, gclid, page_url FROM leads WHERE email = ?1", person.email),
-      ).toEqual([
-        {
-          whatsapp: `+55${person.whatsappDigits}`,
-          origem: "instagram",
-          utm_campaign: "pre-lancamento",
-          gclid: "abc123",
-          page_url: new URL("/?utm_source=instagram&utm_campaign=pre-lancamento&gclid=abc123", page.url()).href,
-        },
-      ]);
-    } finally {
-      scripts.release();
-    }
-  });
-
-  test("a refused plain post says which field, and 'Tentar novamente' brings back the form as typed", async ({
-    page,
-  }, testInfo) => {
-    const person = uniquePerson(testInfo);
-    const scripts = await holdScripts(page);
-    try {
+  test(
+    "keeps what the visitor typed while the script was on its way, and sends it once hydrated",
+    { tag: "@one-screen" },
+    async ({ page }, testInfo) => {
+      const person = uniquePerson(testInfo);
+      const scripts = await holdScripts(page);
       await page.goto("/");
-      await fillLeadForm(page, { ...person, whatsappDigits: "23999998888" }, { script: false });
-      await page.getByRole("button", { name: SUBMIT }).click();
-      await expect(page).toHaveURL(/\/cadastro-nao-enviado\?motivo=whatsapp$/);
-    } finally {
-      scripts.release();
-    }
-    await expect(page.getByRole("heading", { level: 1, name: "Seu cadastro não foi enviado" })).toBeVisible();
-    await expect(page.getByText("Informe o WhatsApp com DDD, como (49) 99999-9999.")).toBeVisible();
-    await screenshot(page, testInfo, "form-failed-reason");
-    await page.getByRole("link", { name: "Tentar novamente" }).click();
-    await expect(page).toHaveURL(/\/$/);
-    await expect(page.getByLabel("Nome completo")).toHaveValue(person.name);
-    await expect(page.getByLabel("E-mail")).toHaveValue(person.email);
-    expect(await sql("SELECT id FROM leads WHERE email = ?1", person.email)).toEqual([]);
-  });
+      await page.getByLabel("Nome completo").fill(person.name);
+      await page.getByLabel("E-mail").fill(person.email);
+      await page.getByLabel("WhatsApp com DDD").fill(person.whatsappDigits);
+      // The first focus asked for the script, which is still held.
+      await expect.poll(() => scripts.requested.length).toBe(1);
+      await expect(page.locator("html")).not.toHaveAttribute("data-hydrated", "true");
 
-  test("keeps the ad's campaign when the visitor reads the privacy notice first and comes back by the logo", async ({
-    page,
-  }, testInfo) => {
-    const person = uniquePerson(testInfo);
-    await page.goto("/?utm_source=instagram&utm_campaign=pre-lancamento");
-    // Before touching the form, so the landing's script has not run.
-    await page.getByRole("link", { name: "Política de Privacidade" }).first().click();
-    await expect(page).toHaveURL(/\/privacidade$/);
-    await page.getByRole("link", { name: /página inicial/ }).click();
-    await expect(page).toHaveURL(/\/$/);
-    await fillLeadForm(page, person);
-    await page.getByRole("button", { name: SUBMIT }).click();
-    await expect(sentState(page)).toBeVisible();
-    expect(await sql("SELECT origem, utm_campaign FROM leads WHERE email = ?1", person.email)).toEqual([
-      { origem: "instagram", utm_campaign: "pre-lancamento" },
-    ]);
-  });
+      scripts.release();
+      await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+      await expect(page.getByLabel("Nome completo")).toHaveValue(person.name);
+      await expect(page.getByLabel("E-mail")).toHaveValue(person.email);
+      await expect(page.getByLabel("WhatsApp com DDD")).toHaveValue(formatted(person.whatsappDigits));
+
+      await page.getByRole("button", { name: SUBMIT }).click();
+      await expect(sentState(page)).toBeVisible();
+      await expect(page.getByText("Seus dados foram enviados. Em breve entraremos em contato.")).toBeVisible();
+      expect(await sql("SELECT name, whatsapp FROM leads WHERE email = ?1", person.email)).toEqual([
+        { name: person.name, whatsapp: `+55${person.whatsappDigits}` },
+      ]);
+    },
+  );
+
+  test(
+    "a visitor whose clock is in another year than the build's keeps the field being typed in when the script arrives",
+    { tag: "@one-screen" },
+    async ({ page }, testInfo) => {
+      // The page was written at build time; a phone in January of the next
+      // year must not make React throw it away and build it again, which
+      // drops the field being typed in (and with it the phone's keyboard).
+      await page.clock.setFixedTime(new Date(new Date().getFullYear() + 1, 0, 2, 10));
+      const person = uniquePerson(testInfo);
+      const scripts = await holdScripts(page);
+      await page.goto("/");
+      const name = page.getByLabel("Nome completo");
+      await name.fill(person.name);
+      await name.evaluate((field) => field.setAttribute("data-typed-before-script", ""));
+      await expect.poll(() => scripts.requested.length).toBe(1);
+
+      scripts.release();
+      await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+      await expect(page.locator("[data-typed-before-script]")).toHaveCount(1);
+      await expect(name).toBeFocused();
+      await expect(name).toHaveValue(person.name);
+      await page.keyboard.type(" Jr");
+      await expect(name).toHaveValue(`${person.name} Jr`);
+    },
+  );
+
+  test(
+    "a submit before the script arrives is the plain form post: 303 to /obrigado, with the page's campaign",
+    { tag: "@one-screen" },
+    async ({ page }, testInfo) => {
+      const person = uniquePerson(testInfo);
+      const scripts = await holdScripts(page);
+      try {
+        await page.goto("/?utm_source=instagram&utm_campaign=pre-lancamento&gclid=abc123");
+        await fillLeadForm(page, person, { script: false });
+        await expect.poll(() => scripts.requested.length).toBe(1);
+        const [answer] = await Promise.all([
+          page.waitForResponse((r) => new URL(r.url()).pathname === LEAD_PATH),
+          page.getByRole("button", { name: SUBMIT }).click(),
+        ]);
+        expect(answer.request().method()).toBe("POST");
+        expect(answer.status()).toBe(303);
+        expect(new URL(answer.headers().location ?? "", answer.url()).pathname).toBe("/obrigado");
+        await expect(page).toHaveURL(/\/obrigado$/);
+        await expect(sentState(page)).toBeVisible();
+        expect(
+          await sql("SELECT whatsapp, origem, utm_campaign, gclid, page_url FROM leads WHERE email = ?1", person.email),
+        ).toEqual([
+          {
+            whatsapp: `+55${person.whatsappDigits}`,
+            origem: "instagram",
+            utm_campaign: "pre-lancamento",
+            gclid: "abc123",
+            page_url: new URL("/?utm_source=instagram&utm_campaign=pre-lancamento&gclid=abc123", page.url()).href,
+          },
+        ]);
+      } finally {
+        scripts.release();
+      }
+    },
+  );
+
+  test(
+    "a refused plain post says which field, and 'Tentar novamente' brings back the form as typed",
+    { tag: "@one-screen" },
+    async ({ page }, testInfo) => {
+      const person = uniquePerson(testInfo);
+      const scripts = await holdScripts(page);
+      try {
+        await page.goto("/");
+        await fillLeadForm(page, { ...person, whatsappDigits: "23999998888" }, { script: false });
+        await page.getByRole("button", { name: SUBMIT }).click();
+        await expect(page).toHaveURL(/\/cadastro-nao-enviado\?motivo=whatsapp$/);
+      } finally {
+        scripts.release();
+      }
+      await expect(page.getByRole("heading", { level: 1, name: "Seu cadastro não foi enviado" })).toBeVisible();
+      await expect(page.getByText("Informe o WhatsApp com DDD, como (49) 99999-9999.")).toBeVisible();
+      await screenshot(page, testInfo, "form-failed-reason");
+      await page.getByRole("link", { name: "Tentar novamente" }).click();
+      await expect(page).toHaveURL(/\/$/);
+      await expect(page.getByLabel("Nome completo")).toHaveValue(person.name);
+      await expect(page.getByLabel("E-mail")).toHaveValue(person.email);
+      expect(await sql("SELECT id FROM leads WHERE email = ?1", person.email)).toEqual([]);
+    },
+  );
+
+  test(
+    "keeps the ad's campaign when the visitor reads the privacy notice first and comes back by the logo",
+    { tag: "@one-screen" },
+    async ({ page }, testInfo) => {
+      const person = uniquePerson(testInfo);
+      await page.goto("/?utm_source=instagram&utm_campaign=pre-lancamento");
+      // Before touching the form, so the landing's script has not run.
+      await page.getByRole("link", { name: "Política de Privacidade" }).first().click();
+      await expect(page).toHaveURL(/\/privacidade$/);
+      await page.getByRole("link", { name: /página inicial/ }).click();
+      await expect(page).toHaveURL(/\/$/);
+      await fillLeadForm(page, person);
+      await page.getByRole("button", { name: SUBMIT }).click();
+      await expect(sentState(page)).toBeVisible();
+      expect(await sql("SELECT origem, utm_campaign FROM leads WHERE email = ?1", person.email)).toEqual([
+        { origem: "instagram", utm_campaign: "pre-lancamento" },
+      ]);
+    },
+  );
 });
 
 test.describe("without JavaScript", () => {
-  test("the form still sends the lead and lands on a thank-you page", async ({ browser, baseURL }, testInfo) => {
-    const context = await browser.newContext({ ...testInfo.project.use, baseURL, javaScriptEnabled: false });
-    const page = await context.newPage();
-    const person = uniquePerson(testInfo);
-    await asNewVisitor(page);
-    await page.goto("/");
-    await fillLeadForm(page, person, { script: false });
-    await page.getByRole("button", { name: SUBMIT }).click();
-    await expect(page).toHaveURL(/\/obrigado$/);
-    await expect(sentState(page)).toBeVisible();
-    await expect(page.getByRole("link", { name: "Falar com a equipe no WhatsApp" })).toHaveAttribute(
-      "href",
-      /^https:\/\/wa\.me\/5549999990000\?text=Ol%C3%A1!%20Acabei%20de%20me%20cadastrar/,
-    );
-    await screenshot(page, testInfo, "form-sent-without-javascript");
-    expect(await sql("SELECT whatsapp FROM leads WHERE email = ?1", person.email)).toEqual([
-      { whatsapp: `+55${person.whatsappDigits}` },
-    ]);
-    await context.close();
-  });
+  test(
+    "the form still sends the lead and lands on a thank-you page",
+    { tag: "@one-screen" },
+    async ({ browser, baseURL }, testInfo) => {
+      const context = await browser.newContext({ ...testInfo.project.use, baseURL, javaScriptEnabled: false });
+      const page = await context.newPage();
+      const person = uniquePerson(testInfo);
+      await asNewVisitor(page);
+      await page.goto("/");
+      await fillLeadForm(page, person, { script: false });
+      await page.getByRole("button", { name: SUBMIT }).click();
+      await expect(page).toHaveURL(/\/obrigado$/);
+      await expect(sentState(page)).toBeVisible();
+      await expect(page.getByRole("link", { name: "Falar com a equipe no WhatsApp" })).toHaveAttribute(
+        "href",
+        /^https:\/\/wa\.me\/5549999990000\?text=Ol%C3%A1!%20Acabei%20de%20me%20cadastrar/,
+      );
+      await screenshot(page, testInfo, "form-sent-without-javascript");
+      expect(await sql("SELECT whatsapp FROM leads WHERE email = ?1", person.email)).toEqual([
+        { whatsapp: `+55${person.whatsappDigits}` },
+      ]);
+      await context.close();
+    },
+  );
 });
 
 const PUBLIC_PAGES = ["/", "/privacidade", "/obrigado", "/cadastro-nao-enviado"];

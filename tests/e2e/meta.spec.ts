@@ -52,35 +52,35 @@ const test = base.extend<object, { site: { app: App; meta: FakeMeta } }>({
 
 const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
 
-test("a lead from a Meta ad reaches Meta once, its details hashed, and its page says so", async ({
-  page,
-  request,
-  site,
-}, testInfo) => {
-  const person = uniquePerson(testInfo);
-  await asNewVisitor(page);
-  await openLanding(page, "/?utm_source=facebook&fbclid=ABC");
-  await fillLeadForm(page, person);
-  await page.getByRole("button", { name: SUBMIT }).click();
-  await expect(page.getByRole("heading", { name: "Sucesso!" })).toBeVisible();
+test(
+  "a lead from a Meta ad reaches Meta once, its details hashed, and its page says so",
+  { tag: "@one-screen" },
+  async ({ page, request, site }, testInfo) => {
+    const person = uniquePerson(testInfo);
+    await asNewVisitor(page);
+    await openLanding(page, "/?utm_source=facebook&fbclid=ABC");
+    await fillLeadForm(page, person);
+    await page.getByRole("button", { name: SUBMIT }).click();
+    await expect(page.getByRole("heading", { name: "Sucesso!" })).toBeVisible();
 
-  const [lead] = await sql<{ id: string }>("SELECT id FROM leads WHERE email = ?1", person.email);
-  await expect.poll(() => site.meta.eventsFor(lead?.id ?? "").length).toBe(1);
-  const [event] = site.meta.eventsFor(lead?.id ?? "");
-  expect(event).toMatchObject({ event_name: "Lead", action_source: "website" });
-  expect(event?.user_data.em).toEqual([sha256(person.email)]);
-  expect(event?.user_data.ph).toEqual([sha256(`55${person.whatsappDigits}`)]);
-  expect(String(event?.user_data.fbc)).toMatch(/^fb\.1\.\d{13}\.ABC$/);
-  expect(event?.user_data.client_user_agent).toContain("Mozilla/5.0");
+    const [lead] = await sql<{ id: string }>("SELECT id FROM leads WHERE email = ?1", person.email);
+    await expect.poll(() => site.meta.eventsFor(lead?.id ?? "").length).toBe(1);
+    const [event] = site.meta.eventsFor(lead?.id ?? "");
+    expect(event).toMatchObject({ event_name: "Lead", action_source: "website" });
+    expect(event?.user_data.em).toEqual([sha256(person.email)]);
+    expect(event?.user_data.ph).toEqual([sha256(`55${person.whatsappDigits}`)]);
+    expect(String(event?.user_data.fbc)).toMatch(/^fb\.1\.\d{13}\.ABC$/);
+    expect(event?.user_data.client_user_agent).toContain("Mozilla/5.0");
 
-  await signIn(page, await createStaff(request));
-  await page.goto(`/admin/leads/${lead?.id}`);
-  const section = page.getByRole("region", { name: "Envio ao Meta" });
-  await expect(section).toContainText(/Enviado em \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}/);
-  await section.scrollIntoViewIfNeeded();
-  await screenshot(page, testInfo, "lead-sent-to-meta");
-  expect(site.meta.eventsFor(lead?.id ?? "")).toHaveLength(1);
-});
+    await signIn(page, await createStaff(request));
+    await page.goto(`/admin/leads/${lead?.id}`);
+    const section = page.getByRole("region", { name: "Envio ao Meta" });
+    await expect(section).toContainText(/Enviado em \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}/);
+    await section.scrollIntoViewIfNeeded();
+    await screenshot(page, testInfo, "lead-sent-to-meta");
+    expect(site.meta.eventsFor(lead?.id ?? "")).toHaveLength(1);
+  },
+);
 
 test("'Campanhas' shows the leads sent to Meta, and owners what to give Google Ads' scheduled upload", async ({
   page,

@@ -121,35 +121,36 @@ test("an owner takes 'Marcar Enviado' away: the colleague's click is refused in 
   await expect(entry.first()).toContainText(colleague.email);
 });
 
-test("past the hour's leads, a colleague without 'Exportar CSV' is told so, and what was seen stays open", async ({
-  page,
-  request,
-}, testInfo) => {
-  const colleague = await colleagueWithout(request, "export");
-  await signIn(page, colleague);
-  await panelLoaded(page);
-  // This hour this person was shown the most the list shows without export.
-  const [account] = await sql<{ id: string }>("SELECT id FROM staff_users WHERE email = ?1", colleague.email);
-  const hour = Date.now() - (Date.now() % 3_600_000);
-  await sql(
-    "UPDATE rate_limits SET count = 500 WHERE key = ?1 AND window_start = ?2",
-    `leads-read:${account?.id}`,
-    hour,
-  );
+test(
+  "past the hour's leads, a colleague without 'Exportar CSV' is told so, and what was seen stays open",
+  { tag: "@one-screen" },
+  async ({ page, request }, testInfo) => {
+    const colleague = await colleagueWithout(request, "export");
+    await signIn(page, colleague);
+    await panelLoaded(page);
+    // This hour this person was shown the most the list shows without export.
+    const [account] = await sql<{ id: string }>("SELECT id FROM staff_users WHERE email = ?1", colleague.email);
+    const hour = Date.now() - (Date.now() % 3_600_000);
+    await sql(
+      "UPDATE rate_limits SET count = 500 WHERE key = ?1 AND window_start = ?2",
+      `leads-read:${account?.id}`,
+      hour,
+    );
 
-  await page.getByRole("button", { name: /^Enviados/ }).click();
-  const alert = page.getByRole("alert").filter({ hasText: "Limite de leads por hora" });
-  await expect(alert).toContainText(
-    "Sem a permissão de exportar, a lista mostra a cada pessoa até 500 leads por hora, e você chegou a esse limite.",
-  );
-  await expect(alert).toContainText("As páginas da lista que você já abriu nesta hora continuam disponíveis.");
-  await screenshot(page, testInfo, "rights-hourly-limit");
+    await page.getByRole("button", { name: /^Enviados/ }).click();
+    const alert = page.getByRole("alert").filter({ hasText: "Limite de leads por hora" });
+    await expect(alert).toContainText(
+      "Sem a permissão de exportar, a lista mostra a cada pessoa até 500 leads por hora, e você chegou a esse limite.",
+    );
+    await expect(alert).toContainText("As páginas da lista que você já abriu nesta hora continuam disponíveis.");
+    await screenshot(page, testInfo, "rights-hourly-limit");
 
-  // The view already shown this hour opens again.
-  await page.getByRole("button", { name: /^Todos/ }).click();
-  await expect(alert).toHaveCount(0);
-  await expect(page.locator(".leads-table tbody tr").first()).toBeVisible();
-});
+    // The view already shown this hour opens again.
+    await page.getByRole("button", { name: /^Todos/ }).click();
+    await expect(alert).toHaveCount(0);
+    await expect(page.locator(".leads-table tbody tr").first()).toBeVisible();
+  },
+);
 
 test("'Atividade' names each lead with a link to it (or as gone), shows an export's filter and rows, and filters by person, action and period", async ({
   page,
@@ -210,43 +211,44 @@ test("'Atividade' names each lead with a link to it (or as gone), shows an expor
   await expect(page).toHaveURL(/\/admin\/atividade$/);
 });
 
-test("'Esqueci minha senha' from a browser that signed in to the account is not refused for its address", async ({
-  browser,
-  request,
-}, testInfo) => {
-  const person = await createStaff(request);
-  // An office: every browser in it reaches the site from one address.
-  const office = { "CF-Connecting-IP": uniqueIp() };
-  const { context: hers, page } = await anotherBrowser(browser, testInfo, office);
-  await signIn(page, person);
-  await (await headerButton(page, "Sair")).click();
-  await expect(page).toHaveURL(/\/auth/);
-  // Five resets were asked from the office this hour already.
-  const hour = Date.now() - (Date.now() % 3_600_000);
-  await sql(
-    "INSERT INTO rate_limits (key, window_start, count) VALUES (?1, ?2, 5)",
-    `reset-ip:${office["CF-Connecting-IP"]}`,
-    hour,
-  );
-  const ask = async (on: Page, email: string) => {
-    await on.goto("/auth");
-    await on.getByRole("button", { name: "Esqueci minha senha" }).click();
-    await on.getByLabel("E-mail").fill(email);
-    await on.getByRole("button", { name: "Enviar link" }).click();
-  };
-  await ask(page, person.email);
-  await expect(page.locator("form").getByRole("status")).toHaveText(
-    "Se o e-mail estiver cadastrado, enviaremos um link para redefinir a senha.",
-  );
-  await screenshot(page, testInfo, "rights-reset-known-browser");
-  await hers.close();
+test(
+  "'Esqueci minha senha' from a browser that signed in to the account is not refused for its address",
+  { tag: "@one-screen" },
+  async ({ browser, request }, testInfo) => {
+    const person = await createStaff(request);
+    // An office: every browser in it reaches the site from one address.
+    const office = { "CF-Connecting-IP": uniqueIp() };
+    const { context: hers, page } = await anotherBrowser(browser, testInfo, office);
+    await signIn(page, person);
+    await (await headerButton(page, "Sair")).click();
+    await expect(page).toHaveURL(/\/auth/);
+    // Five resets were asked from the office this hour already.
+    const hour = Date.now() - (Date.now() % 3_600_000);
+    await sql(
+      "INSERT INTO rate_limits (key, window_start, count) VALUES (?1, ?2, 5)",
+      `reset-ip:${office["CF-Connecting-IP"]}`,
+      hour,
+    );
+    const ask = async (on: Page, email: string) => {
+      await on.goto("/auth");
+      await on.getByRole("button", { name: "Esqueci minha senha" }).click();
+      await on.getByLabel("E-mail").fill(email);
+      await on.getByRole("button", { name: "Enviar link" }).click();
+    };
+    await ask(page, person.email);
+    await expect(page.locator("form").getByRole("status")).toHaveText(
+      "Se o e-mail estiver cadastrado, enviaremos um link para redefinir a senha.",
+    );
+    await screenshot(page, testInfo, "rights-reset-known-browser");
+    await hers.close();
 
-  // A browser of the office that never signed in to it is counted against the address.
-  const { context, page: stranger } = await anotherBrowser(browser, testInfo, office);
-  await ask(stranger, staffEmail());
-  await expect(toast(stranger, "Muitos pedidos de redefinição em pouco tempo")).toBeVisible();
-  await context.close();
-});
+    // A browser of the office that never signed in to it is counted against the address.
+    const { context, page: stranger } = await anotherBrowser(browser, testInfo, office);
+    await ask(stranger, staffEmail());
+    await expect(toast(stranger, "Muitos pedidos de redefinição em pouco tempo")).toBeVisible();
+    await context.close();
+  },
+);
 
 test("'Desativar' on a stranger's alias of a colleague's mailbox switches off that row only", async ({
   page,

@@ -37,7 +37,7 @@ async function resetLinkFor(email: string): Promise<string> {
   return link;
 }
 
-test.describe("'Esqueci minha senha'", () => {
+test.describe("'Esqueci minha senha'", { tag: "@one-screen" }, () => {
   test("asks for the e-mail, sends a link, and the link's form signs the person in on /admin", async ({
     page,
     request,
@@ -268,7 +268,10 @@ test.describe("'Equipe'", () => {
     await theirs.close();
   });
 
-  test("an owner ending their own sessions is asked first, then signed out here too", async ({ page, request }) => {
+  test("an owner ending their own sessions is asked first, then signed out here too", { tag: "@one-screen" }, async ({
+    page,
+    request,
+  }) => {
     const owner = await createOwner(request);
     await signIn(page, owner);
     await page.goto("/admin/equipe");

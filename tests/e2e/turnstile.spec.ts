@@ -96,7 +96,7 @@ async function storedLeads(site: App, email: string): Promise<number> {
   return row.n;
 }
 
-test.describe("with Turnstile on", () => {
+test.describe("with Turnstile on", { tag: "@one-screen" }, () => {
   test.beforeEach(async ({ page }) => {
     await asNewVisitor(page);
   });
