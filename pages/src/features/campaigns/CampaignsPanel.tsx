@@ -1,9 +1,9 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Button } from "../../components/Button";
 import { LoadFailed } from "../../components/LoadFailed";
-import { useToast } from "../../components/toast";
 import { brasiliaDay } from "../../lib/days";
 import { formatDays, sourceName } from "../../lib/format";
+import { useToast } from "../../lib/toast";
 import { useLoad } from "../../lib/useLoad";
 import { FirstContactBlock } from "../first-contact/FirstContactBlock";
 import { type CampaignReport, exportCampaignsCsv, fetchCampaigns } from "./api";

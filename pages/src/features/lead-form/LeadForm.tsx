@@ -1,9 +1,9 @@
 import { type ChangeEvent, type FormEvent, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { Button } from "../../components/Button";
 import { FieldError, invalidProps } from "../../components/FieldError";
-import { useToast } from "../../components/toast";
 import { ApiError } from "../../lib/api";
 import { safeStorage } from "../../lib/storage";
+import { useToast } from "../../lib/toast";
 import { ConsentBox } from "../ads-disclosure/ConsentBox";
 import { useTurnstile } from "../turnstile/useTurnstile";
 import { LEAD_ENDPOINT, sendLead } from "./api";

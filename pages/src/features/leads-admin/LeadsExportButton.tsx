@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { Button } from "../../components/Button";
-import { useToast } from "../../components/toast";
 import { serverMessage } from "../../lib/api";
+import { useToast } from "../../lib/toast";
 import { exportCsv, type ListParams } from "./api";
 import { panelMessages } from "./messages";
 

@@ -1,9 +1,9 @@
 import { useState } from "react";
 import { Button } from "../../components/Button";
 import { EmailAddress } from "../../components/EmailAddress";
-import { useToast } from "../../components/toast";
 import { serverMessage, sessionEnded } from "../../lib/api";
 import { formatDate } from "../../lib/format";
+import { useToast } from "../../lib/toast";
 import { useSession } from "../staff-auth/session";
 import { decideChange, type Lead, refuseAllChanges, type Submission } from "./api";
 import { isLandline } from "./contact";

@@ -1,7 +1,7 @@
 import { type FormEvent, useId, useState } from "react";
 import { Button } from "../../components/Button";
-import { useToast } from "../../components/toast";
 import { serverMessage } from "../../lib/api";
+import { useToast } from "../../lib/toast";
 import { EmailField } from "./EmailField";
 import { authMessages } from "./messages";
 import { requestPasswordReset } from "./session";

@@ -1,7 +1,7 @@
 import { type FormEvent, useId, useState } from "react";
 import { Button } from "../../components/Button";
-import { useToast } from "../../components/toast";
 import { ApiError, serverMessage } from "../../lib/api";
+import { useToast } from "../../lib/toast";
 import { authMessages, newPasswordIds, newPasswordProblem, newPasswordProblemField } from "./messages";
 import { NewPasswordFields } from "./PasswordField";
 import { resetPassword } from "./session";

@@ -1,8 +1,8 @@
 import { type FormEvent, useId, useState } from "react";
 import { Button } from "../../components/Button";
-import { type ToastInput, useToast } from "../../components/toast";
 import { agency } from "../../config/agency";
 import { ApiError } from "../../lib/api";
+import { type ToastInput, useToast } from "../../lib/toast";
 import { useTurnstile } from "../turnstile/useTurnstile";
 import { EmailField } from "./EmailField";
 import { authMessages, newPasswordIds, newPasswordProblem, newPasswordProblemField } from "./messages";

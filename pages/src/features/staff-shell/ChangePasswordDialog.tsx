@@ -1,8 +1,8 @@
 import { type FormEvent, useId, useRef, useState } from "react";
 import { Button } from "../../components/Button";
 import { useModalDialog } from "../../components/ConfirmDialog";
-import { type ToastInput, useToast } from "../../components/toast";
 import { serverMessage } from "../../lib/api";
+import { type ToastInput, useToast } from "../../lib/toast";
 import { authMessages, newPasswordProblem } from "../staff-auth/messages";
 import { NewPasswordFields, PasswordField } from "../staff-auth/PasswordField";
 import { changePassword } from "../staff-auth/session";

@@ -1,7 +1,7 @@
 import { act, render, renderHook, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { ToastProvider } from "../../components/toast";
+import { ToastProvider } from "../../lib/toast";
 import { type SessionUser, signIn, signOut, TICK_MS, useSession } from "../staff-auth/session";
 import { StaffLayout } from "./StaffLayout";
 
