@@ -1,8 +1,9 @@
 import { useState } from "react";
 import { Button } from "../../components/Button";
 import { serverMessage } from "../../lib/api";
+import type { ListParams } from "../../lib/leadLinks";
 import { useToast } from "../../lib/toast";
-import { exportCsv, type ListParams } from "./api";
+import { exportCsv } from "./api";
 import { panelMessages } from "./messages";
 
 type Props = {
