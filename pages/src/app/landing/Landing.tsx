@@ -4,9 +4,9 @@ import { ArrowUpIcon, GrapesIcon, KeyIcon, MapPinIcon } from "../../components/i
 import { AdminLink, SiteFooter, SiteHeader } from "../../components/SiteChrome";
 import { VineyardArt } from "../../components/VineyardArt";
 import { agency, development } from "../../config/agency";
+import { FIRST_FIELD_ID, LEAD_FORM_ID, LeadForm } from "../../features/lead-form/LeadForm";
+import { LeadSent } from "../../features/lead-sent/LeadSent";
 import { useRouter } from "../../lib/router";
-import { FIRST_FIELD_ID, LEAD_FORM_ID, LeadForm } from "../lead-form/LeadForm";
-import { LeadSent } from "../lead-sent/LeadSent";
 import { Gallery } from "./Gallery";
 import "./landing.css";
 
