@@ -7,7 +7,7 @@ import { defineConfig } from "vitest/config";
  * the pages after a form post, the privacy notice.
  */
 const STAFF_OR_LATER =
-  /features\/(staff-auth|staff-shell|leads-admin|campaigns|first-contact|team|activity|privacy|form-result)\/|components\/(ConfirmDialog|EmailAddress)\.|lib\/(format|days|download|useLoad|useNow)\.|node_modules\/(chart\.js|@kurkle\/color)\//;
+  /app\/staff\/|features\/(staff-auth|staff-shell|leads-admin|campaigns|first-contact|team|activity|privacy|form-result)\/|components\/(ConfirmDialog|EmailAddress|PasswordField|password-field|newPassword|PeriodSelect)\.|lib\/(format|days|download|useLoad|useNow|session|leadLinks)\.|node_modules\/(chart\.js|@kurkle\/color)\//;
 
 /**
  * The year the footer's © names: the build's, written into the prerendered

@@ -2,8 +2,8 @@ import { renderToString } from "react-dom/server";
 import { App } from "./app/App";
 import { notFoundTitle, routes } from "./app/routes";
 import { PageStatus } from "./components/PageStatus";
-import { type AdsDisclosure, ALL_VARIANTS, NO_ADS, variantName } from "./features/ads-disclosure/disclosure";
 import NotFound from "./features/not-found/NotFound";
+import { type AdsDisclosure, ALL_VARIANTS, NO_ADS, variantName } from "./lib/disclosure";
 import { findRoute } from "./lib/routeMatch";
 
 /** Pages written to HTML at build time: path → file under pages/dist. */

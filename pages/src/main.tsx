@@ -2,8 +2,8 @@ import { StrictMode } from "react";
 import { createRoot, hydrateRoot } from "react-dom/client";
 import { App } from "./app/App";
 import { routes } from "./app/routes";
-import { fromVariantName } from "./features/ads-disclosure/disclosure";
 import NotFound from "./features/not-found/NotFound";
+import { fromVariantName } from "./lib/disclosure";
 import { findRoute } from "./lib/routeMatch";
 
 // Not a top-level await: lazy pages import this entry's chunk, which must

@@ -1,8 +1,8 @@
 import { type ComponentType, useEffect } from "react";
-import { ToastProvider } from "../components/toast";
-import { type AdsDisclosure, DisclosureContext, NO_ADS } from "../features/ads-disclosure/disclosure";
 import NotFound from "../features/not-found/NotFound";
+import { type AdsDisclosure, DisclosureContext, NO_ADS } from "../lib/disclosure";
 import { Router } from "../lib/router";
+import { ToastProvider } from "../lib/toast";
 import { notFoundTitle, routes } from "./routes";
 import "../styles/base.css";
 

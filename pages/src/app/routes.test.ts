@@ -1,17 +1,17 @@
 import type { ComponentType } from "react";
 import { describe, expect, it } from "vitest";
 import { development, site } from "../config/agency";
-import ActivityPage from "../features/activity/ActivityPage";
-import CampaignsPage from "../features/campaigns/CampaignsPage";
 import FormFailed from "../features/form-result/FormFailed";
-import Landing from "../features/landing/Landing";
-import AdminPage from "../features/leads-admin/AdminPage";
-import LeadPage from "../features/leads-admin/LeadPage";
 import Privacy from "../features/privacy/Privacy";
 import AuthPage from "../features/staff-auth/AuthPage";
-import TeamPage from "../features/team/TeamPage";
 import { findRoute } from "../lib/routeMatch";
+import Landing from "./landing/Landing";
 import { notFoundTitle, routes } from "./routes";
+import ActivityPage from "./staff/ActivityPage";
+import AdminPage from "./staff/AdminPage";
+import CampaignsPage from "./staff/CampaignsPage";
+import LeadPage from "./staff/LeadPage";
+import TeamPage from "./staff/TeamPage";
 
 const titled = (page: string) => `${page} – ${development.name}`;
 

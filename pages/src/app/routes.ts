@@ -1,6 +1,6 @@
 import { development, site } from "../config/agency";
-import Landing from "../features/landing/Landing";
 import type { RouteDef } from "../lib/routeMatch";
+import Landing from "./landing/Landing";
 
 const titled = (page: string) => `${page} – ${development.name}`;
 
@@ -43,34 +43,34 @@ export const routes: RouteDef[] = [
   {
     path: "/admin",
     title: titled("Painel Administrativo"),
-    load: () => import("../features/leads-admin/AdminPage"),
+    load: () => import("./staff/AdminPage"),
     prerender: "shell",
     shellText: "Verificando autenticação...",
   },
   {
     path: "/admin/leads/:id",
     title: titled("Lead"),
-    load: () => import("../features/leads-admin/LeadPage"),
+    load: () => import("./staff/LeadPage"),
     prerender: "none",
   },
   {
     path: "/admin/campanhas",
     title: titled("Campanhas"),
-    load: () => import("../features/campaigns/CampaignsPage"),
+    load: () => import("./staff/CampaignsPage"),
     prerender: "shell",
     shellText: "Verificando autenticação...",
   },
   {
     path: "/admin/equipe",
     title: titled("Equipe"),
-    load: () => import("../features/team/TeamPage"),
+    load: () => import("./staff/TeamPage"),
     prerender: "shell",
     shellText: "Verificando autenticação...",
   },
   {
     path: "/admin/atividade",
     title: titled("Atividade"),
-    load: () => import("../features/activity/ActivityPage"),
+    load: () => import("./staff/ActivityPage"),
     prerender: "shell",
     shellText: "Verificando autenticação...",
   },

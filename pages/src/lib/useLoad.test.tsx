@@ -1,8 +1,8 @@
 import { act, renderHook, screen } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { afterEach, describe, expect, it } from "vitest";
-import { ToastProvider } from "../components/toast";
 import { ApiError } from "./api";
+import { ToastProvider } from "./toast";
 import { useLoad } from "./useLoad";
 
 const FAILURE = { title: "Erro", description: "Erro ao carregar a lista", variant: "destructive" } as const;

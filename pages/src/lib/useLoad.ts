@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { type ToastInput, useToast } from "../components/toast";
 import { ApiError, sessionEnded } from "./api";
+import { type ToastInput, useToast } from "./toast";
 
 type Options<V, T> = {
   /**

@@ -22,9 +22,11 @@ const HEADER: [&str; 14] = [
     "Custo por lead enviado (R$)",
 ];
 
-/// Leads per visit as staff read a rate (`40%`, `3,3%`); empty without
-/// visits; '—' above 100% (leads sent straight to the endpoint, or a day's
-/// visits not counted: no rate to read).
+/// Leads per visit as staff read a rate (`40%`, `3,3%`), in tenths of a
+/// percent rounded half up; empty without visits; '—' above 100% (leads sent
+/// straight to the endpoint, or a day's visits not counted: no rate to read);
+/// `< 0,1%` for a rate that rounds to nothing but brought leads. 'Campanhas'
+/// writes the same (`formatConversion` in pages/src/features/campaigns/report.ts).
 pub fn conversion(leads: i64, visits: i64) -> String {
     if visits <= 0 {
         return String::new();
@@ -33,6 +35,9 @@ pub fn conversion(leads: i64, visits: i64) -> String {
         return "—".to_string();
     }
     let tenths = (leads * 1000 + visits / 2) / visits;
+    if tenths == 0 && leads > 0 {
+        return "< 0,1%".to_string();
+    }
     match tenths % 10 {
         0 => format!("{}%", tenths / 10),
         d => format!("{},{d}%", tenths / 10),
@@ -103,6 +108,9 @@ mod tests {
         assert_eq!(conversion(3, 3), "100%");
         assert_eq!(conversion(3, 2), "—");
         assert_eq!(conversion(0, 9), "0%");
+        assert_eq!(conversion(3, 80), "3,8%");
+        assert_eq!(conversion(1, 2000), "0,1%");
+        assert_eq!(conversion(1, 5000), "< 0,1%");
         assert_eq!(conversion(4, 0), "");
     }
 

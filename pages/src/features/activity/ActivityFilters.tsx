@@ -1,4 +1,4 @@
-import { PeriodSelect } from "../leads-admin/PeriodSelect";
+import { PeriodSelect } from "../../components/PeriodSelect";
 import { type ActivityFilter, NO_FILTER, type Person } from "./api";
 import { actionNames, activityMessages } from "./messages";
 

@@ -1,7 +1,7 @@
 import { EmailAddress } from "../../components/EmailAddress";
 import { formatDate } from "../../lib/format";
 import { Link } from "../../lib/Link";
-import { leadPath } from "../leads-admin/LeadsTable";
+import { leadPath } from "../../lib/leadLinks";
 import type { Entry } from "./api";
 import { describeFilter } from "./format";
 import { actionNames, activityMessages, bulkRead, exportOutcome, permissionChange, settingChange } from "./messages";

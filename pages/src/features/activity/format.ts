@@ -1,5 +1,5 @@
 import { adName, campaignName, formatDay, formatDays, sourceName } from "../../lib/format";
-import { statusFilterLabel } from "../leads-admin/StatusFilters";
+import { statusFilterLabel } from "../../lib/leadLinks";
 
 /**
  * An export's filter as the list's toolbar and chips say it: 'Pendentes ·

@@ -2,8 +2,7 @@ import { Fragment } from "react";
 import type { DayRange } from "../../lib/days";
 import { adName, campaignName, formatCount, sourceName } from "../../lib/format";
 import { Link } from "../../lib/Link";
-import { type ListFilters, listAddress } from "../leads-admin/api";
-import { campaignPath } from "../leads-admin/format";
+import { campaignPath, type ListFilters, listAddress } from "../../lib/leadLinks";
 import type { Compared, Counts } from "./api";
 import { campaignMessages } from "./messages";
 import {

@@ -1,7 +1,7 @@
 import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { ToastProvider } from "../../components/toast";
+import { ToastProvider } from "../../lib/toast";
 import type { CampaignReport } from "./api";
 import { CampaignsPanel } from "./CampaignsPanel";
 

@@ -1,11 +1,10 @@
-import { useEffect, useMemo, useRef, useState } from "react";
+import { type ReactNode, useEffect, useMemo, useRef, useState } from "react";
 import { Button } from "../../components/Button";
 import { LoadFailed } from "../../components/LoadFailed";
-import { useToast } from "../../components/toast";
-import { brasiliaDay } from "../../lib/days";
+import { brasiliaDay, type DayRange } from "../../lib/days";
 import { formatDays, sourceName } from "../../lib/format";
+import { useToast } from "../../lib/toast";
 import { useLoad } from "../../lib/useLoad";
-import { FirstContactBlock } from "../first-contact/FirstContactBlock";
 import { type CampaignReport, exportCampaignsCsv, fetchCampaigns } from "./api";
 import { CampaignTable } from "./CampaignTable";
 import { GoogleAdsImport } from "./GoogleAdsImport";
@@ -17,8 +16,13 @@ import { chartSummary, DEFAULT_SORT, formatMoney, groupRows, limitNotes, type So
 import { SpendPanel } from "./SpendPanel";
 import { usePeriod } from "./usePeriod";
 
+type Props = {
+  /** What the page shows under the report, for the report's period ('Primeiro contato', composed by app/). */
+  belowReport?: (range: DayRange) => ReactNode;
+};
+
 /** The period picker, the chart of leads per day and the table of sources, campaigns and ads. */
-export function CampaignsPanel() {
+export function CampaignsPanel({ belowReport }: Props) {
   const { toast } = useToast();
   const [period, setPeriod] = usePeriod();
   /** What the last report said of the calendar: where 'Hoje', '7 dias' and 'Todo o lançamento' start. */
@@ -125,7 +129,7 @@ export function CampaignsPanel() {
             {report.unmatched.length > 0 && <UnmatchedSpend report={report} />}
             <p className="panel__note campaigns__note">{campaignMessages.visitsNote}</p>
           </section>
-          <FirstContactBlock range={report.period} />
+          {belowReport?.(report.period)}
         </>
       ) : null}
       <SpendPanel onChanged={() => void load(period)} />

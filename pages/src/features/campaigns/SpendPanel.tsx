@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useState } from "react";
 import { Button } from "../../components/Button";
-import { useToast } from "../../components/toast";
 import { serverMessage } from "../../lib/api";
 import { formatDate, formatDays } from "../../lib/format";
+import { useToast } from "../../lib/toast";
 import { fetchSpendImports, importSpend, type SpendImport, SpendRefused, undoSpendImport } from "./api";
 import { campaignMessages, spendMessages } from "./messages";
 import { formatMoney } from "./report";

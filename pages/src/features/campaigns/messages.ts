@@ -1,4 +1,4 @@
-import type { ToastInput } from "../../components/toast";
+import type { ToastInput } from "../../lib/toast";
 
 /** The 'Campanhas' page's words. */
 export const campaignMessages = {

@@ -94,6 +94,16 @@ describe("formatConversion", () => {
     expect(formatConversion({ visits: 12, leads: 0 })).toBe("0%");
   });
 
+  it("rounds as the campaign CSV does (worker/src/campaigns/export.rs's cases): tenths, half up", () => {
+    expect(formatConversion({ visits: 3, leads: 2 })).toBe("66,7%");
+    expect(formatConversion({ visits: 3, leads: 3 })).toBe("100%");
+    expect(formatConversion({ visits: 80, leads: 3 })).toBe("3,8%");
+    expect(formatConversion({ visits: 2000, leads: 1 })).toBe("0,1%");
+    expect(formatConversion({ visits: 8000, leads: 1003 })).toBe("12,5%");
+    expect(formatConversion({ visits: 1_000_000, leads: 999_499 })).toBe("99,9%");
+    expect(formatConversion({ visits: 1_000_000, leads: 999_500 })).toBe("100%");
+  });
+
   it("says '—' without visits or above 100%, and never '0%' for a rate that brought leads", () => {
     expect(formatConversion({ visits: 0, leads: 3 })).toBe("—");
     expect(formatConversion({ visits: 3, leads: 1109 })).toBe("—");

@@ -133,13 +133,18 @@ export function conversionOverflows({ visits, leads }: Pick<Counts, "visits" | "
 
 /**
  * Leads per visit as a pt-BR percentage with at most one decimal ('40%',
- * '3,3%'); '—' without visits or above 100% (see {@link conversionOverflows}).
- * A rate that rounds to nothing reads '< 0,1%' rather than a '0%' that would hide its leads.
+ * '3,3%'), in tenths of a percent rounded half up, counted in whole numbers;
+ * '—' without visits or above 100% (see {@link conversionOverflows}). A rate
+ * that rounds to nothing reads '< 0,1%' rather than a '0%' that would hide its
+ * leads. The campaign CSV writes the same (`conversion` in
+ * worker/src/campaigns/export.rs, whose cases report.test.ts repeats).
  */
 export function formatConversion({ visits, leads }: Pick<Counts, "visits" | "leads">): string {
   if (visits === 0 || leads > visits) return "—";
-  const text = percent.format(leads / visits);
-  return leads > 0 && text === percent.format(0) ? `< ${percent.format(0.001)}` : text;
+  const tenths = Math.floor((leads * 1000 + Math.floor(visits / 2)) / visits);
+  if (tenths === 0 && leads > 0) return "< 0,1%";
+  const whole = Math.floor(tenths / 10);
+  return tenths % 10 === 0 ? `${whole}%` : `${whole},${tenths % 10}%`;
 }
 
 /** A figure beside the period before: '▲ 25%', '▼ 10%', '= 0%', 'novo' (nothing before), or null when neither has it. */

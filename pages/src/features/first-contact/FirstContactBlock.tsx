@@ -1,12 +1,12 @@
 import { type FormEvent, useEffect, useId, useState } from "react";
 import { Button } from "../../components/Button";
 import { LoadFailed } from "../../components/LoadFailed";
-import { useToast } from "../../components/toast";
 import { serverMessage } from "../../lib/api";
 import type { DayRange } from "../../lib/days";
 import { campaignName, formatCount, formatDay, sourceName } from "../../lib/format";
+import { useSession } from "../../lib/session";
+import { useToast } from "../../lib/toast";
 import { useLoad } from "../../lib/useLoad";
-import { useSession } from "../staff-auth/session";
 import {
   exportFirstContactCsv,
   type Figures,

@@ -1,4 +1,4 @@
-import type { ToastInput } from "../../components/toast";
+import type { ToastInput } from "../../lib/toast";
 
 /** 'Tempo até o primeiro contato' and the owners' choices. */
 export const firstContactMessages = {

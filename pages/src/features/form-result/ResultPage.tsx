@@ -1,6 +1,6 @@
 import type { MouseEvent, ReactNode } from "react";
+import { SiteFooter, SiteHeader } from "../../components/SiteChrome";
 import { Link } from "../../lib/Link";
-import { SiteFooter, SiteHeader } from "../landing/SiteChrome";
 import "./result.css";
 
 /**

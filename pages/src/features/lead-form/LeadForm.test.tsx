@@ -1,7 +1,7 @@
 import { cleanup, render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { type AdsDisclosure, NO_ADS } from "../ads-disclosure/disclosure";
+import { type AdsDisclosure, NO_ADS } from "../../lib/disclosure";
 import { LEAD_ENDPOINT, type LeadPayload } from "./api";
 
 /** The leads the form posted, as sent; the worker answers every one with success, and Turnstile is off. */
@@ -35,7 +35,7 @@ async function renderForm(disclosure: AdsDisclosure = NO_ADS) {
   sentNames = [];
   const { LeadForm } = await import("./LeadForm");
   // The same module the fresh form reads its context from.
-  const { DisclosureContext } = await import("../ads-disclosure/disclosure");
+  const { DisclosureContext } = await import("../../lib/disclosure");
   render(
     <DisclosureContext.Provider value={disclosure}>
       <LeadForm onSent={(name) => sentNames.push(name)} />

@@ -1,11 +1,11 @@
 import { type ChangeEvent, type FormEvent, useEffect, useLayoutEffect, useRef, useState } from "react";
+import { ConsentBox } from "../../components/ads-disclosure/ConsentBox";
 import { Button } from "../../components/Button";
 import { FieldError, invalidProps } from "../../components/FieldError";
-import { useToast } from "../../components/toast";
 import { ApiError } from "../../lib/api";
 import { safeStorage } from "../../lib/storage";
-import { ConsentBox } from "../ads-disclosure/ConsentBox";
-import { useTurnstile } from "../turnstile/useTurnstile";
+import { useToast } from "../../lib/toast";
+import { useTurnstile } from "../../lib/turnstile/useTurnstile";
 import { LEAD_ENDPOINT, sendLead } from "./api";
 import { type Attribution, captureAttribution } from "./attribution";
 import { EmailSuggestion } from "./EmailSuggestion";

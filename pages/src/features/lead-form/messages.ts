@@ -1,4 +1,4 @@
-import type { ToastInput } from "../../components/toast";
+import type { ToastInput } from "../../lib/toast";
 
 /** The lead form's messages, word for word as the agency approved them. */
 export const leadMessages = {

@@ -1,8 +1,8 @@
 import { type MouseEvent, useEffect, useRef } from "react";
 import { ShareIcon } from "../../components/icons";
+import { TeamWhatsAppLink } from "../../components/TeamWhatsAppLink";
 import { whatsappLink } from "../../config/agency";
 import { Link } from "../../lib/Link";
-import { TeamWhatsAppLink } from "../lead-form/TeamWhatsAppLink";
 import { LeadQuestions } from "./LeadQuestions";
 import { sentMessages, shareText } from "./messages";
 import "./lead-sent.css";

@@ -1,5 +1,6 @@
 import { formatCount } from "../../lib/format";
-import type { ContactFilter, LeadsPage } from "./api";
+import type { ContactFilter } from "../../lib/leadLinks";
+import type { LeadsPage } from "./api";
 import { contactMessages } from "./messages";
 
 type Props = {

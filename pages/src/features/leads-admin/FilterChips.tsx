@@ -1,9 +1,8 @@
 import { useRef } from "react";
 import { questions } from "../../config/agency";
 import { formatDay, formatDays } from "../../lib/format";
+import { campaignPath, type ListFilters, NO_FILTERS } from "../../lib/leadLinks";
 import { useFocusRescue } from "../../lib/useFocusRescue";
-import { type ListFilters, NO_FILTERS } from "./api";
-import { campaignPath } from "./format";
 
 type Props = {
   filters: ListFilters;

@@ -1,6 +1,6 @@
 import { useId, useState } from "react";
+import { useSession } from "../../lib/session";
 import { safeStorage } from "../../lib/storage";
-import { useSession } from "../staff-auth/session";
 import type { Incident } from "./api";
 import { bannerMessages, refusedTitle } from "./messages";
 

@@ -2,15 +2,15 @@ import { useRef } from "react";
 import { EmailAddress } from "../../components/EmailAddress";
 import { formatDate } from "../../lib/format";
 import { Link } from "../../lib/Link";
+import { leadPath } from "../../lib/leadLinks";
+import { useSession } from "../../lib/session";
 import { useFocusRescue } from "../../lib/useFocusRescue";
 import { useNow } from "../../lib/useNow";
-import { useSession } from "../staff-auth/session";
 import type { LeadStory } from "./api";
 import { jetimobLeadHref } from "./contact";
 import { attributionFacts, attributionNotes, mailtoHref } from "./format";
 import { LeadActions } from "./LeadActions";
 import { ContactState, ReachButtons, SpokeButton } from "./LeadContact";
-import { leadPath } from "./LeadsTable";
 import { StatusBadge } from "./StatusBadge";
 import type { useLeadActions } from "./useLeadActions";
 

@@ -1,8 +1,8 @@
 import { useState } from "react";
 import { Button } from "../../components/Button";
-import { useToast } from "../../components/toast";
 import { serverMessage, sessionEnded } from "../../lib/api";
 import { formatDate } from "../../lib/format";
+import { useToast } from "../../lib/toast";
 import { type Delivery, type LeadStory, resendToMeta } from "./api";
 import { deliveryMessages } from "./messages";
 

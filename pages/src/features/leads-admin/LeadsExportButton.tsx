@@ -1,8 +1,9 @@
 import { useState } from "react";
 import { Button } from "../../components/Button";
-import { useToast } from "../../components/toast";
 import { serverMessage } from "../../lib/api";
-import { exportCsv, type ListParams } from "./api";
+import type { ListParams } from "../../lib/leadLinks";
+import { useToast } from "../../lib/toast";
+import { exportCsv } from "./api";
 import { panelMessages } from "./messages";
 
 type Props = {

@@ -2,6 +2,7 @@ import type { MouseEvent } from "react";
 import { EmailAddress } from "../../components/EmailAddress";
 import { formatDate, timeAgo } from "../../lib/format";
 import { Link } from "../../lib/Link";
+import { leadPath } from "../../lib/leadLinks";
 import { useRouter } from "../../lib/router";
 import type { Lead, Rights } from "./api";
 import { greeting, takesWhatsapp, telHref, whatsappHref } from "./contact";
@@ -143,11 +144,6 @@ export function LeadsTable({
       </table>
     </div>
   );
-}
-
-/** The address of a lead's own page. */
-export function leadPath(id: string): string {
-  return `/admin/leads/${encodeURIComponent(id)}`;
 }
 
 /** The lead's origin and, in small print, the campaign that brought it (one block: a card's cell is a two-column grid). */

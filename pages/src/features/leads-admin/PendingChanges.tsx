@@ -1,10 +1,10 @@
 import { useState } from "react";
 import { Button } from "../../components/Button";
 import { EmailAddress } from "../../components/EmailAddress";
-import { useToast } from "../../components/toast";
 import { serverMessage, sessionEnded } from "../../lib/api";
 import { formatDate } from "../../lib/format";
-import { useSession } from "../staff-auth/session";
+import { useSession } from "../../lib/session";
+import { useToast } from "../../lib/toast";
 import { decideChange, type Lead, refuseAllChanges, type Submission } from "./api";
 import { isLandline } from "./contact";
 import { ReachButtons } from "./LeadContact";

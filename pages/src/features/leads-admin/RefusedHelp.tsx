@@ -1,8 +1,8 @@
 import { type FormEvent, useId, useState } from "react";
 import { Button } from "../../components/Button";
 import { FieldError, invalidProps } from "../../components/FieldError";
-import { useToast } from "../../components/toast";
 import { ApiError, serverMessage, sessionEnded } from "../../lib/api";
+import { useToast } from "../../lib/toast";
 import { correctWhatsapp, type Lead } from "./api";
 import { needsResend } from "./format";
 import { refusedMessages, refusedTodo } from "./messages";

@@ -1,19 +1,15 @@
 import { formatCount } from "../../lib/format";
-import type { LeadsPage, StatusFilter } from "./api";
+import { STATUS_LABELS, type StatusFilter } from "../../lib/leadLinks";
+import type { LeadsPage } from "./api";
 
-const FILTERS: { value: StatusFilter; label: string; count: (p: LeadsPage) => number }[] = [
-  { value: "todos", label: "Todos", count: (p) => p.counts.total },
-  { value: "pendentes", label: "Pendentes", count: (p) => p.counts.pending },
-  { value: "enviados", label: "Enviados", count: (p) => p.counts.sent },
-  { value: "falhas", label: "Falharam", count: (p) => p.counts.attention },
-  { value: "duplicados", label: "Possível duplicado", count: (p) => p.counts.duplicates },
-  { value: "alteracoes", label: "Alteração pendente", count: (p) => p.pending_changes },
+const FILTERS: { value: StatusFilter; count: (p: LeadsPage) => number }[] = [
+  { value: "todos", count: (p) => p.counts.total },
+  { value: "pendentes", count: (p) => p.counts.pending },
+  { value: "enviados", count: (p) => p.counts.sent },
+  { value: "falhas", count: (p) => p.counts.attention },
+  { value: "duplicados", count: (p) => p.counts.duplicates },
+  { value: "alteracoes", count: (p) => p.pending_changes },
 ];
-
-/** A status filter's name as the toolbar shows it ('Pendentes' for `pendentes`). */
-export function statusFilterLabel(status: string): string | undefined {
-  return FILTERS.find((f) => f.value === status)?.label;
-}
 
 type Props = {
   status: StatusFilter;
@@ -35,7 +31,7 @@ export function StatusFilters({ status, page, onChange }: Props) {
           aria-pressed={status === f.value}
           onClick={() => onChange(f.value)}
         >
-          {f.label}
+          {STATUS_LABELS[f.value]}
           {page && <span className="filters__count">{formatCount(f.count(page))}</span>}
         </button>
       ))}

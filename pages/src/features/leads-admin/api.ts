@@ -1,5 +1,6 @@
 import { apiRequest, readAnswer, staffFetch } from "../../lib/api";
 import { downloadStaffFile } from "../../lib/download";
+import { type ListParams, toSearch } from "../../lib/leadLinks";
 
 export type DeliveryStatus = "pending" | "sent" | "failed";
 
@@ -136,53 +137,6 @@ export type Incident = {
   /** What became of the leads: all kept, or some visitors refused by the form. */
   kept: string;
 };
-
-/** The panel's view, as it appears in the address bar. */
-export type StatusFilter = "todos" | "pendentes" | "enviados" | "falhas" | "duplicados" | "alteracoes";
-/**
- * Who spoke to the lead: every lead ("todos"), 'Não contatados' ("nao"),
- * 'Contatados por mim' ("meus"); "" is the person's default (see useListParams).
- */
-export type ContactFilter = "" | "todos" | "nao" | "meus";
-export type ListParams = { status: StatusFilter; contato: ContactFilter; q: string; page: number } & ListFilters;
-
-/**
- * What the 'Campanhas' report links to: a period of Brasília days (`de`,
- * `ate`, "" for none) and a source, campaign and ad. For the campaign and
- * the ad, "" means the leads without one and null any lead.
- */
-export type ListFilters = {
-  de: string;
-  ate: string;
-  fonte: string;
-  campanha: string | null;
-  anuncio: string | null;
-  /** The visitor's answers, each `{question id}:{option}` (agency.json's), one per question. */
-  respostas: string[];
-};
-
-export const NO_FILTERS: ListFilters = { de: "", ate: "", fonte: "", campanha: null, anuncio: null, respostas: [] };
-
-export function toSearch(params: ListParams): string {
-  const search = new URLSearchParams();
-  if (params.status !== "todos") search.set("status", params.status);
-  if (params.contato) search.set("contato", params.contato);
-  if (params.q.trim()) search.set("q", params.q.trim());
-  if (params.de) search.set("de", params.de);
-  if (params.ate) search.set("ate", params.ate);
-  if (params.fonte) search.set("fonte", params.fonte);
-  if (params.campanha !== null) search.set("campanha", params.campanha);
-  if (params.anuncio !== null) search.set("anuncio", params.anuncio);
-  for (const answer of params.respostas) search.append("resposta", answer);
-  if (params.page > 1) search.set("page", String(params.page));
-  const text = search.toString();
-  return text ? `?${text}` : "";
-}
-
-/** The address of the lead list showing only the leads `filters` name. */
-export function listAddress(filters: Partial<ListFilters>): string {
-  return `/admin${toSearch({ status: "todos", contato: "", q: "", page: 1, ...NO_FILTERS, ...filters })}`;
-}
 
 /** Where a page starts, known when it was reached with 'Próxima' or 'Anterior'. */
 export type PageStart = { after: string } | { before: string };

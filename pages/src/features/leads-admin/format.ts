@@ -1,5 +1,5 @@
-import { adName, campaignName, formatCount, sourceName } from "../../lib/format";
-import type { Lead, LeadsPage, ListFilters } from "./api";
+import { formatCount, sourceName } from "../../lib/format";
+import type { Lead, LeadsPage } from "./api";
 
 /**
  * A `mailto:` link to exactly this address. Lead e-mails come from visitors:
@@ -104,19 +104,6 @@ export function attributionFacts(lead: Attribution): { label: string; value: str
     const text = filled(value);
     return text ? [{ label, value: text }] : [];
   });
-}
-
-/**
- * The source, campaign and ad a list is narrowed to, as one path:
- * 'Instagram › lancamento › video-1', '(sem campanha)' for the leads without
- * one; '' when it is narrowed to none of them.
- */
-export function campaignPath({ fonte, campanha, anuncio }: Partial<ListFilters>): string {
-  const parts: string[] = [];
-  if (fonte) parts.push(sourceName(fonte));
-  if (campanha != null) parts.push(campaignName(campanha));
-  if (anuncio != null) parts.push(adName(anuncio));
-  return parts.join(" › ");
 }
 
 /** The pager's line, also said to screen readers after a view staff asked for: '1–50 de 60 leads · página 1 de 2'. */

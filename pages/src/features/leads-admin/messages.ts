@@ -1,4 +1,4 @@
-import type { ToastInput } from "../../components/toast";
+import type { ToastInput } from "../../lib/toast";
 
 /** The panel's messages, word for word as specified where the specification has them. */
 export const panelMessages = {

@@ -1,7 +1,7 @@
 import { useRef, useState } from "react";
-import { useToast } from "../../components/toast";
 import { ApiError, serverMessage } from "../../lib/api";
 import { timeAgo } from "../../lib/format";
+import { useToast } from "../../lib/toast";
 import { deleteLead, type Lead, markSent, recordContact, resendLead, undoContact, unmarkSent } from "./api";
 import { staffFirstName } from "./contact";
 import { alreadyContacted, contactMessages, panelMessages } from "./messages";

@@ -1,6 +1,6 @@
 import { act, renderHook } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
-import { listAddress, NO_FILTERS, toSearch } from "./api";
+import { listAddress, NO_FILTERS, toSearch } from "../../lib/leadLinks";
 import { readParams, useListParams } from "./useListParams";
 
 const address = () => `${window.location.pathname}${window.location.search}`;

@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { questions } from "../../config/agency";
 import { isDay } from "../../lib/days";
+import { type ContactFilter, type ListParams, type StatusFilter, toSearch } from "../../lib/leadLinks";
 import { PANEL_KEY_PREFIX, safeStorage } from "../../lib/storage";
-import { type ContactFilter, type ListParams, type StatusFilter, toSearch } from "./api";
 
 const FILTERS: StatusFilter[] = ["todos", "pendentes", "enviados", "falhas", "duplicados", "alteracoes"];
 const CONTACTS: ContactFilter[] = ["todos", "nao", "meus"];

@@ -1,9 +1,9 @@
+import { onPlatforms } from "../../components/ads-disclosure/messages";
+import { AdsRecipients, PrivacyAds } from "../../components/ads-disclosure/PrivacyAds";
 import { EmailAddress } from "../../components/EmailAddress";
+import { SiteFooter, SiteHeader } from "../../components/SiteChrome";
 import { agency, development } from "../../config/agency";
-import { useDisclosure } from "../ads-disclosure/disclosure";
-import { onPlatforms } from "../ads-disclosure/messages";
-import { AdsRecipients, PrivacyAds } from "../ads-disclosure/PrivacyAds";
-import { SiteFooter, SiteHeader } from "../landing/SiteChrome";
+import { useDisclosure } from "../../lib/disclosure";
 import "./privacy.css";
 
 /** The LGPD privacy notice for the lead form, with the agency's details from configuration. */

@@ -1,8 +1,8 @@
 import type { ReactNode } from "react";
 import { GrapesIcon } from "../../components/icons";
+import { VineyardArt } from "../../components/VineyardArt";
 import { agency, development } from "../../config/agency";
 import { useRouter } from "../../lib/router";
-import { VineyardArt } from "../landing/VineyardArt";
 
 /** The card every view of /auth sits in, over the vineyard. */
 export function AuthCard(props: { title: string; subtitle?: string; notice?: boolean; children: ReactNode }) {

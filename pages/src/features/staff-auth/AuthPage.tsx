@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import { PageStatus } from "../../components/PageStatus";
 import { agency } from "../../config/agency";
 import { useRouter } from "../../lib/router";
+import { checkSession, useSession } from "../../lib/session";
 import { AuthCard } from "./AuthCard";
 import { AuthTabs, type Tab } from "./AuthTabs";
 import { ConfirmSignup } from "./ConfirmSignup";
@@ -10,7 +11,6 @@ import { LoginForm } from "./LoginForm";
 import { authMessages } from "./messages";
 import { ResetPassword } from "./ResetPassword";
 import { SignupForm } from "./SignupForm";
-import { checkSession, useSession } from "./session";
 import "./auth.css";
 
 /** What the card shows: the two tabs, 'Esqueci minha senha', or the form of an e-mailed link. */

@@ -1,10 +1,10 @@
 import { type FormEvent, useId, useState } from "react";
 import { Button } from "../../components/Button";
-import { useToast } from "../../components/toast";
+import { PasswordField } from "../../components/PasswordField";
 import { ApiError, serverMessage } from "../../lib/api";
+import { confirmEmail } from "../../lib/session";
+import { useToast } from "../../lib/toast";
 import { authMessages } from "./messages";
-import { PasswordField } from "./PasswordField";
-import { confirmEmail } from "./session";
 
 /** `onLinkUnusable`: the link no longer works (the worker answered 400). */
 type Props = { token: string; onLinkUnusable: () => void };

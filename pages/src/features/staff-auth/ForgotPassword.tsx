@@ -1,10 +1,10 @@
 import { type FormEvent, useId, useState } from "react";
 import { Button } from "../../components/Button";
-import { useToast } from "../../components/toast";
 import { serverMessage } from "../../lib/api";
+import { requestPasswordReset } from "../../lib/session";
+import { useToast } from "../../lib/toast";
 import { EmailField } from "./EmailField";
 import { authMessages } from "./messages";
-import { requestPasswordReset } from "./session";
 
 /** 'Esqueci minha senha': the e-mail, then the same answer whoever asks. */
 export function ForgotPassword({ prefill, onBack }: { prefill: string; onBack: () => void }) {

@@ -1,11 +1,11 @@
 import { type FormEvent, useEffect, useId, useState } from "react";
 import { Button } from "../../components/Button";
-import { useToast } from "../../components/toast";
+import { PasswordField } from "../../components/PasswordField";
 import { serverMessage } from "../../lib/api";
+import { signIn } from "../../lib/session";
+import { useToast } from "../../lib/toast";
 import { EmailField } from "./EmailField";
 import { authMessages } from "./messages";
-import { PasswordField } from "./PasswordField";
-import { signIn } from "./session";
 
 /** The 'Login' tab's form. `prefill`: the address just signed up with; `onEmail`: the one typed, for 'Esqueci minha senha'. */
 export function LoginForm({ prefill, onEmail }: { prefill: string; onEmail: (email: string) => void }) {

@@ -1,10 +1,11 @@
 import { type FormEvent, useId, useState } from "react";
 import { Button } from "../../components/Button";
-import { useToast } from "../../components/toast";
+import { newPasswordIds, newPasswordProblem, newPasswordProblemField } from "../../components/newPassword";
+import { NewPasswordFields } from "../../components/PasswordField";
 import { ApiError, serverMessage } from "../../lib/api";
-import { authMessages, newPasswordIds, newPasswordProblem, newPasswordProblemField } from "./messages";
-import { NewPasswordFields } from "./PasswordField";
-import { resetPassword } from "./session";
+import { resetPassword } from "../../lib/session";
+import { useToast } from "../../lib/toast";
+import { authMessages } from "./messages";
 import { useFieldErrors } from "./useFieldErrors";
 
 /** `onLinkUnusable`: the link no longer works (the worker answered 400). */

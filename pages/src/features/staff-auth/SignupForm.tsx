@@ -1,13 +1,14 @@
 import { type FormEvent, useId, useState } from "react";
 import { Button } from "../../components/Button";
-import { type ToastInput, useToast } from "../../components/toast";
+import { newPasswordIds, newPasswordProblem, newPasswordProblemField } from "../../components/newPassword";
+import { NewPasswordFields } from "../../components/PasswordField";
 import { agency } from "../../config/agency";
 import { ApiError } from "../../lib/api";
-import { useTurnstile } from "../turnstile/useTurnstile";
+import { signUp } from "../../lib/session";
+import { type ToastInput, useToast } from "../../lib/toast";
+import { useTurnstile } from "../../lib/turnstile/useTurnstile";
 import { EmailField } from "./EmailField";
-import { authMessages, newPasswordIds, newPasswordProblem, newPasswordProblemField } from "./messages";
-import { NewPasswordFields } from "./PasswordField";
-import { signUp } from "./session";
+import { authMessages } from "./messages";
 import { useFieldErrors } from "./useFieldErrors";
 
 /** The 'Cadastrar' tab's form: an account with the company's e-mail; `onSignedUp` with its address once created. */

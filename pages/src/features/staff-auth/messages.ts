@@ -7,8 +7,6 @@ export const authMessages = {
     description: `Apenas emails @${agency.staffEmailDomain} são permitidos`,
     variant: "destructive",
   },
-  passwordsDiffer: { title: "Erro", description: "As senhas não coincidem", variant: "destructive" },
-  passwordTooShort: { title: "Erro", description: "A senha deve ter pelo menos 6 caracteres", variant: "destructive" },
   signupFailedTitle: "Erro no Cadastro",
   alreadyRegistered: "Este email já está cadastrado. Tente fazer login.",
   invalidEmail: "Email inválido",
@@ -30,28 +28,5 @@ export const authMessages = {
   resetIntro: "Escolha a nova senha de acesso ao painel. As outras sessões abertas da conta serão encerradas.",
   resetDone: { title: "Senha redefinida", description: "Você já está no painel." },
   resetFailedTitle: "Erro ao redefinir senha",
-  passwordChanged: { title: "Senha alterada", description: "As outras sessões da sua conta foram encerradas." },
-  changeFailedTitle: "Erro ao alterar senha",
   redirecting: "Redirecionando para o painel...",
-  checking: "Verificando autenticação...",
 } as const;
-
-export const PASSWORD_MIN_LENGTH = 6;
-
-/** What is wrong with a new password typed twice, as the toast that says so; null when it may be sent. */
-export function newPasswordProblem(password: string, confirmation: string) {
-  if (password !== confirmation) return authMessages.passwordsDiffer;
-  if ([...password].length < PASSWORD_MIN_LENGTH) return authMessages.passwordTooShort;
-  return null;
-}
-
-/** The ids of `NewPasswordFields`' two inputs under `id`: the password, then its confirmation. */
-export function newPasswordIds(id: string): [string, string] {
-  return [`${id}-password`, `${id}-confirmation`];
-}
-
-/** Which of the two fields a problem is about. */
-export function newPasswordProblemField(id: string, problem: NonNullable<ReturnType<typeof newPasswordProblem>>) {
-  const [password, confirmation] = newPasswordIds(id);
-  return problem === authMessages.passwordsDiffer ? confirmation : password;
-}

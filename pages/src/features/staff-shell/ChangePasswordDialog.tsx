@@ -1,11 +1,12 @@
 import { type FormEvent, useId, useRef, useState } from "react";
 import { Button } from "../../components/Button";
 import { useModalDialog } from "../../components/ConfirmDialog";
-import { type ToastInput, useToast } from "../../components/toast";
+import { newPasswordProblem } from "../../components/newPassword";
+import { NewPasswordFields, PasswordField } from "../../components/PasswordField";
 import { serverMessage } from "../../lib/api";
-import { authMessages, newPasswordProblem } from "../staff-auth/messages";
-import { NewPasswordFields, PasswordField } from "../staff-auth/PasswordField";
-import { changePassword } from "../staff-auth/session";
+import { changePassword } from "../../lib/session";
+import { type ToastInput, useToast } from "../../lib/toast";
+import { shellMessages } from "./messages";
 
 /**
  * 'Alterar senha': the current password, the new one twice. The other
@@ -47,10 +48,10 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
     setBusy(true);
     try {
       await changePassword(current, next);
-      toast(authMessages.passwordChanged);
+      toast(shellMessages.passwordChanged);
       close();
     } catch (error) {
-      setProblem({ title: authMessages.changeFailedTitle, description: serverMessage(error) });
+      setProblem({ title: shellMessages.changeFailedTitle, description: serverMessage(error) });
     } finally {
       setBusy(false);
     }

@@ -1,7 +1,7 @@
 import { useEffect, useId, useState } from "react";
 import { Button } from "../../components/Button";
-import { useToast } from "../../components/toast";
 import { apiRequest, serverMessage } from "../../lib/api";
+import { useToast } from "../../lib/toast";
 
 type Notices = { enabled: boolean };
 

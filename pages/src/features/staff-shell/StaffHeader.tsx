@@ -3,7 +3,7 @@ import { EmailAddress } from "../../components/EmailAddress";
 import { GrapesIcon } from "../../components/icons";
 import { development } from "../../config/agency";
 import { useRouter } from "../../lib/router";
-import type { SessionUser } from "../staff-auth/session";
+import type { SessionUser } from "../../lib/session";
 import { NoticeSwitch } from "./NoticeSwitch";
 import { StaffNav } from "./StaffNav";
 

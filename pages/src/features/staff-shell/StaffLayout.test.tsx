@@ -1,8 +1,8 @@
 import { act, render, renderHook, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { ToastProvider } from "../../components/toast";
-import { type SessionUser, signIn, signOut, TICK_MS, useSession } from "../staff-auth/session";
+import { type SessionUser, signIn, signOut, TICK_MS, useSession } from "../../lib/session";
+import { ToastProvider } from "../../lib/toast";
 import { StaffLayout } from "./StaffLayout";
 
 const BIA: SessionUser = { id: "u-2", email: "bia@imob.com.br", role: "staff", approved: false };

@@ -2,10 +2,10 @@ import { type ReactNode, useEffect, useState } from "react";
 import { PageStatus } from "../../components/PageStatus";
 import { Link } from "../../lib/Link";
 import { useRouter } from "../../lib/router";
-import { authMessages } from "../staff-auth/messages";
-import { checkSession, signOut, TICK_MS, tick, useSession } from "../staff-auth/session";
+import { checkSession, signOut, TICK_MS, tick, useSession } from "../../lib/session";
 import { AwaitingApproval } from "./AwaitingApproval";
 import { ChangePasswordDialog } from "./ChangePasswordDialog";
+import { shellMessages } from "./messages";
 import { StaffHeader } from "./StaffHeader";
 import { useApprovalNews } from "./useApprovalNews";
 import "./staff-shell.css";
@@ -52,7 +52,7 @@ export function StaffLayout({ title, subtitle, ownersOnly = false, children }: P
     return () => window.clearInterval(timer);
   }, [session.status]);
 
-  if (session.status !== "signed-in") return <PageStatus text={authMessages.checking} />;
+  if (session.status !== "signed-in") return <PageStatus text={shellMessages.checking} />;
 
   const isOwner = session.user.role === "owner";
   // Strictly `false`: a worker from before approvals answers no `approved`.

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "react";
-import { useToast } from "../../components/toast";
+import { useToast } from "../../lib/toast";
 import { awaitingMessages } from "./AwaitingApproval";
 
 /**

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { LoadFailed } from "../../components/LoadFailed";
-import { useToast } from "../../components/toast";
 import { ApiError } from "../../lib/api";
+import { useToast } from "../../lib/toast";
 import { useFocusRescue } from "../../lib/useFocusRescue";
 import { useLoad } from "../../lib/useLoad";
 import { AccountRow } from "./AccountRow";

@@ -1,4 +1,4 @@
-import type { ToastInput } from "../../components/toast";
+import type { ToastInput } from "../../lib/toast";
 import type { Permission, TeamAction } from "./api";
 
 /** The 'Equipe' page's words. */

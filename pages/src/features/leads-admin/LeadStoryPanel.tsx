@@ -3,7 +3,6 @@ import { LoadFailed } from "../../components/LoadFailed";
 import { routeParam } from "../../lib/routeMatch";
 import { useRouter } from "../../lib/router";
 import { useLoad } from "../../lib/useLoad";
-import { StaffLayout } from "../staff-shell/StaffLayout";
 import { fetchLeadStory, type LeadStory } from "./api";
 import { BackToList } from "./BackToList";
 import { LeadActionDialogs } from "./LeadActionDialogs";
@@ -18,19 +17,9 @@ import { PendingChanges } from "./PendingChanges";
 import { RefusedHelp } from "./RefusedHelp";
 import { useLeadActions } from "./useLeadActions";
 import { lastListAddress } from "./useListParams";
-import "./admin.css";
-import "./lead-page.css";
 
-/** /admin/leads/{id}: one lead's whole story. */
-export default function LeadPage() {
-  return (
-    <StaffLayout title={storyMessages.title} subtitle={storyMessages.subtitle}>
-      <LeadStoryPanel />
-    </StaffLayout>
-  );
-}
-
-function LeadStoryPanel() {
+/** One lead's whole story (/admin/leads/{id}): the lead, its deliveries, submissions, attempts and what staff did. */
+export function LeadStoryPanel() {
   const { path, navigate } = useRouter();
   const id = routeParam("/admin/leads/:id", path) ?? "";
   // A lead gone (404) says so, even found by a reload after an action.

@@ -1,4 +1,4 @@
-import { apiRequest } from "../../lib/api";
+import { apiRequest } from "../api";
 
 /** What the worker tells the pages at run time (`GET /api/config`). */
 export type PublicConfig = { turnstile_site_key: string | null };

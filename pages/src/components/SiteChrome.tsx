@@ -1,17 +1,9 @@
-import { EmailAddress } from "../../components/EmailAddress";
-import {
-  ChatIcon,
-  FacebookIcon,
-  GrapesIcon,
-  InstagramIcon,
-  MailIcon,
-  MapPinIcon,
-  PhoneIcon,
-} from "../../components/icons";
-import { agency, development, formatPhone, whatsappLink } from "../../config/agency";
-import { Link } from "../../lib/Link";
-import { useDisclosure } from "../ads-disclosure/disclosure";
-import { footerNotice } from "../ads-disclosure/messages";
+import { agency, development, formatPhone, whatsappLink } from "../config/agency";
+import { useDisclosure } from "../lib/disclosure";
+import { Link } from "../lib/Link";
+import { footerNotice } from "./ads-disclosure/messages";
+import { EmailAddress } from "./EmailAddress";
+import { ChatIcon, FacebookIcon, GrapesIcon, InstagramIcon, MailIcon, MapPinIcon, PhoneIcon } from "./icons";
 import "./site-chrome.css";
 
 const place = `${agency.city} – ${agency.state}`;

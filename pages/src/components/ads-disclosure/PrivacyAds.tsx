@@ -1,6 +1,6 @@
-import { EmailAddress } from "../../components/EmailAddress";
 import { agency, development } from "../../config/agency";
-import { type AdsDisclosure, asksConsent } from "./disclosure";
+import { type AdsDisclosure, asksConsent } from "../../lib/disclosure";
+import { EmailAddress } from "../EmailAddress";
 import { CONSENT_LABEL, onPlatforms, toPlatforms } from "./messages";
 
 /** The ad platforms among the services the data passes through (the privacy notice's list). */

@@ -1,6 +1,6 @@
 import { useState } from "react";
-import { FieldError, invalidProps } from "../../components/FieldError";
-import { newPasswordIds, PASSWORD_MIN_LENGTH } from "./messages";
+import { FieldError, invalidProps } from "./FieldError";
+import { newPasswordIds, PASSWORD_MIN_LENGTH } from "./newPassword";
 import "./password-field.css";
 
 type Props = {

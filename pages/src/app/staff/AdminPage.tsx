@@ -1,6 +1,6 @@
-import { StaffLayout } from "../staff-shell/StaffLayout";
-import { LeadsPanel } from "./LeadsPanel";
-import "./admin.css";
+import { LeadsPanel } from "../../features/leads-admin/LeadsPanel";
+import { StaffLayout } from "../../features/staff-shell/StaffLayout";
+import "../../features/leads-admin/admin.css";
 
 /** /admin: the protected panel. Without a live session it sends the visitor to /auth. */
 export default function AdminPage() {

@@ -1,5 +1,5 @@
-import { ChatIcon } from "../../components/icons";
-import { agency, development, whatsappLink } from "../../config/agency";
+import { agency, development, whatsappLink } from "../config/agency";
+import { ChatIcon } from "./icons";
 
 /**
  * The visitor's first message to the team, already typed in the chat: it

@@ -1,5 +1,5 @@
 import { development } from "../../config/agency";
-import { type AdsDisclosure, asksConsent } from "./disclosure";
+import { type AdsDisclosure, asksConsent } from "../../lib/disclosure";
 
 /** "na Meta", "no Google", "na Meta e no Google". */
 export function onPlatforms(d: AdsDisclosure): string {

@@ -1,13 +1,13 @@
 import { type MouseEvent, useEffect, useRef, useState } from "react";
+import { AdsNotice } from "../../components/ads-disclosure/AdsNotice";
 import { ArrowUpIcon, GrapesIcon, KeyIcon, MapPinIcon } from "../../components/icons";
+import { AdminLink, SiteFooter, SiteHeader } from "../../components/SiteChrome";
+import { VineyardArt } from "../../components/VineyardArt";
 import { agency, development } from "../../config/agency";
+import { FIRST_FIELD_ID, LEAD_FORM_ID, LeadForm } from "../../features/lead-form/LeadForm";
+import { LeadSent } from "../../features/lead-sent/LeadSent";
 import { useRouter } from "../../lib/router";
-import { AdsNotice } from "../ads-disclosure/AdsNotice";
-import { FIRST_FIELD_ID, LEAD_FORM_ID, LeadForm } from "../lead-form/LeadForm";
-import { LeadSent } from "../lead-sent/LeadSent";
 import { Gallery } from "./Gallery";
-import { AdminLink, SiteFooter, SiteHeader } from "./SiteChrome";
-import { VineyardArt } from "./VineyardArt";
 import "./landing.css";
 
 const years = agency.yearsOfExperience;

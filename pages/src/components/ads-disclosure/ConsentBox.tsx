@@ -1,4 +1,4 @@
-import { asksConsent, useDisclosure } from "./disclosure";
+import { asksConsent, useDisclosure } from "../../lib/disclosure";
 import { CONSENT_LABEL } from "./messages";
 
 /** The form field a plain form post sends when the box is ticked (`ads_consent=on`). */

@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from "react";
-import { ApiError, apiRequest, provideStaffAuth } from "../../lib/api";
-import { PANEL_KEY_PREFIX, safeStorage } from "../../lib/storage";
+import { ApiError, apiRequest, provideStaffAuth } from "./api";
+import { PANEL_KEY_PREFIX, safeStorage } from "./storage";
 
 /**
  * The staff session in this tab: loading, then a user or nobody.

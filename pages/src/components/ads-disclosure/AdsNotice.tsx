@@ -1,6 +1,6 @@
-import { ShieldIcon } from "../../components/icons";
+import { useDisclosure } from "../../lib/disclosure";
 import { Link } from "../../lib/Link";
-import { useDisclosure } from "./disclosure";
+import { ShieldIcon } from "../icons";
 import { formLine } from "./messages";
 
 /** The line under the lead form: what the data is used for, and the way to the privacy notice. */

@@ -1,5 +1,5 @@
-import { brasiliaDay, RECENT_PERIODS, recentDays, recentPeriodOf } from "../../lib/days";
-import type { ListFilters } from "./api";
+import { brasiliaDay, RECENT_PERIODS, recentDays, recentPeriodOf } from "../lib/days";
+import type { ListFilters } from "../lib/leadLinks";
 
 type Period = Pick<ListFilters, "de" | "ate">;
 
