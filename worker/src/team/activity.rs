@@ -208,8 +208,11 @@ pub async fn route(req: Request, env: &Env, path: &str) -> ApiResult<Response> {
     guard::require_owner(&req, env).await?;
     let filter = Filter::from_url(&req.url()?)?;
     let db = config::database(env)?;
-    let results = db::batch(&db, vec![filter.statement(&db), db.prepare(PEOPLE_SQL)]).await?;
-    let mut entries: Vec<Entry> = db::rows(&results, 0)?;
+    let mut batch = db::Batch::new();
+    let entries = batch.push::<Entry>(filter.statement(&db));
+    let people = batch.push(db.prepare(PEOPLE_SQL));
+    let results = batch.run(&db).await?;
+    let mut entries = results.rows(entries)?;
     let more = entries.len() as i64 > PAGE_SIZE;
     entries.truncate(PAGE_SIZE as usize);
     let next_before = if more {
@@ -221,7 +224,7 @@ pub async fn route(req: Request, env: &Env, path: &str) -> ApiResult<Response> {
         entries,
         next_before,
         page_size: PAGE_SIZE,
-        people: db::rows(&results, 1)?,
+        people: results.rows(people)?,
     })
 }
 

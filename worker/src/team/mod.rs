@@ -121,10 +121,11 @@ async fn act(
     http::require_same_origin(req)?;
     let db = config::database(env)?;
     let now = platform::now_ms();
-    let statements = store::apply(&db, action, id, owner, now);
-    let results = db::batch(&db, statements).await?;
-    let applied = results.first().map(db::changes) == Some(1);
-    if !applied && !db::returned_row(&results, results.len() - 1) {
+    let mut batch = db::Batch::new();
+    let outcome = store::apply(&mut batch, &db, action, id, owner, now);
+    let results = batch.run(&db).await?;
+    let applied = results.changes(outcome.entry) == 1;
+    if !applied && !results.returned_row(outcome.session_live) {
         // Signed out, or its sessions ended, since this request's own check.
         return Err(ApiError::Unauthorized(
             messages::AUTH_SESSION_REQUIRED.into(),
