@@ -3,11 +3,10 @@
 
 use serde::Deserialize;
 
-use crate::alerts::notices::notices_from_now;
+use crate::alerts::notices::{colleague_notices_on, notices_from_now};
 use crate::auth::staff::mailbox;
 use crate::db::{self, Batch, D1Database, D1PreparedStatement, Handle, query};
 use crate::live_session::may_act;
-use crate::panel_settings::colleague_notices_on;
 
 /// A session ends this long after its sign-in, however often it is used.
 pub const SESSION_LIFETIME_MS: i64 = 30 * 24 * 60 * 60 * 1000;
