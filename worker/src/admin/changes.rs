@@ -11,6 +11,7 @@ use worker::{Context, Env, Request, Response};
 
 use super::{Acting, act_with};
 use crate::attribution::attribution_columns;
+use crate::audit_log::Action;
 use crate::auth::guard::Staff;
 use crate::crm::store::take_details;
 use crate::db::{self, D1Database, D1PreparedStatement, query};
@@ -189,9 +190,10 @@ pub async fn decide(
     };
     let now = platform::now_ms();
     let action = match decision {
-        Decision::Accept => "accept_change",
-        Decision::Refuse => "refuse_change",
-    };
+        Decision::Accept => Action::AcceptChange,
+        Decision::Refuse => Action::RefuseChange,
+    }
+    .name();
     let bind = |sql: &str| -> D1PreparedStatement {
         query!(
             &db,

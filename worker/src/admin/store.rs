@@ -17,6 +17,7 @@ use super::query::{
 use crate::alerts::heartbeat::{self, Heartbeat};
 use crate::alerts::incidents::{self, Incident};
 use crate::attribution::Attribution;
+pub use crate::audit_log::Action;
 use crate::auth::guard::Staff;
 use crate::crm::status::{Correction, Delivery};
 use crate::dates;
@@ -433,36 +434,17 @@ fn narrowed(
     db::bind(db, sql, &values)
 }
 
-/// What staff did, for the audit trail.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Action {
-    MarkSent,
-    /// 'Desfazer' right after 'Marcar Enviado'.
-    UnmarkSent,
-    Delete,
-    Resend,
-}
-
-impl Action {
-    fn name(self) -> &'static str {
-        match self {
-            Action::MarkSent => "mark_sent",
-            Action::UnmarkSent => "unmark_sent",
-            Action::Delete => "delete",
-            Action::Resend => "resend",
-        }
-    }
-
-    /// The state a lead must be in for the action to change it; the audit
-    /// entry and the change are written under the same condition, in one batch.
-    fn applies_to(self) -> &'static str {
-        match self {
-            Action::MarkSent => crate::crm::store::mark_sent_applies!(),
-            // As [`audit`] binds them: `?1` now, `?2` the staff member's id.
-            Action::UnmarkSent => crate::crm::store::unmark_sent_applies!("?1", "?2"),
-            Action::Delete => "1",
-            Action::Resend => crate::crm::store::retry_applies!(),
-        }
+/// The state a lead must be in for a lead action to change it; the audit
+/// entry and the change are written under the same condition, in one batch.
+/// No other action is written by [`audit`]: for one, nothing applies.
+fn applies_to(action: Action) -> &'static str {
+    match action {
+        Action::MarkSent => crate::crm::store::mark_sent_applies!(),
+        // As [`audit`] binds them: `?1` now, `?2` the staff member's id.
+        Action::UnmarkSent => crate::crm::store::unmark_sent_applies!("?1", "?2"),
+        Action::Delete => "1",
+        Action::Resend => crate::crm::store::retry_applies!(),
+        _ => "0",
     }
 }
 
@@ -479,7 +461,7 @@ pub fn audit(
     let sql = format!(
         "INSERT INTO audit_log (at, staff_id, staff_email, action, lead_id) \
          SELECT ?1, ?2, ?3, ?4, id FROM leads WHERE id = ?5 AND {} AND {}",
-        action.applies_to(),
+        applies_to(action),
         session_is_live!("?6", "?1")
     );
     query!(

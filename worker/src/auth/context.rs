@@ -5,6 +5,7 @@ use serde::Serialize;
 use worker::{Env, Request, Response};
 
 use super::access_token::{Signer, StaffClaims};
+use super::staff::Role;
 use super::{device, secret_token, store};
 use crate::cookies;
 use crate::db::{Batch, D1Database, Handle, Results};
@@ -73,8 +74,7 @@ pub fn signer(env: &Env) -> ApiResult<Signer> {
 pub struct Account {
     pub id: String,
     pub email: String,
-    /// "owner" ('Responsável') or "staff".
-    pub role: String,
+    pub role: Role,
     /// An owner let it in (or nobody needed to): until then it reaches
     /// nothing but the page that says it waits ('Aguardando aprovação').
     pub approved: bool,
@@ -270,7 +270,7 @@ mod tests {
         let user = Account {
             id: "u1".into(),
             email: "ana@agencia.com.br".into(),
-            role: "owner".into(),
+            role: Role::Owner,
             approved: true,
         };
         let answer = SessionAnswer {

@@ -306,7 +306,7 @@ async fn open_session(
     let account = Account {
         id: user.id.clone(),
         email: user.email.clone(),
-        role: user.role.clone(),
+        role: user.role,
         approved: user.approved_at.is_some(),
     };
     let refused = |results: &Results| match results.changes(off) {

@@ -164,7 +164,7 @@ pub async fn reset(mut req: Request, env: &Env, worker_ctx: &Context) -> ApiResu
     let account = Account {
         id: user.id.clone(),
         email: user.email.clone(),
-        role: user.role.clone(),
+        role: user.role,
         approved: user.approved_at.is_some(),
     };
     // The batch sets the password its session asks for; only 'Desativar'

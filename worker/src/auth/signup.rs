@@ -13,7 +13,7 @@ use worker::{Context, Env, Request, Response};
 use super::common_passwords;
 use super::context::{self, Account, AuthContext};
 use super::password::{self, PasswordHash};
-use super::staff::{EmailRejection, NewPassword, StaffEmail};
+use super::staff::{EmailRejection, NewPassword, Role, StaffEmail};
 use super::{emails, secret_token, store};
 use crate::audit_log::{self as activity, Action, Actor, Subject};
 use crate::db::{self, Batch};
@@ -248,9 +248,7 @@ pub async fn confirm(mut req: Request, env: &Env, worker_ctx: &Context) -> ApiRe
     let account = Account {
         id: row.user_id,
         email: row.email,
-        role: confirmed
-            .as_ref()
-            .map_or_else(|| "staff".into(), |r| r.role.clone()),
+        role: confirmed.as_ref().map_or(Role::Staff, |r| r.role),
         approved: confirmed.is_some_and(|r| r.approved_at.is_some()),
     };
     let answer = context::answer_new_session(&ctx, &account, &row.password_hash, &session)?;

@@ -4,7 +4,7 @@
 use serde::Deserialize;
 
 use crate::alerts::notices::{colleague_notices_on, notices_from_now};
-use crate::auth::staff::mailbox;
+use crate::auth::staff::{Role, mailbox};
 use crate::db::{self, Batch, D1Database, D1PreparedStatement, Handle, query};
 use crate::live_session::may_act;
 
@@ -205,7 +205,7 @@ pub struct UserRow {
     pub email: String,
     pub password_hash: String,
     pub confirmed_at: Option<i64>,
-    pub role: String,
+    pub role: Role,
     pub disabled_at: Option<i64>,
     /// When an owner approved it (see `confirm_user`).
     pub approved_at: Option<i64>,
@@ -216,7 +216,7 @@ pub struct UserRow {
 
 #[derive(Debug, Deserialize)]
 pub struct RoleRow {
-    pub role: String,
+    pub role: Role,
     pub approved_at: Option<i64>,
 }
 
@@ -238,7 +238,7 @@ pub struct RefreshRow {
     pub revoked_at: Option<i64>,
     pub expires_at: i64,
     pub email: String,
-    pub role: String,
+    pub role: Role,
     pub disabled_at: Option<i64>,
     pub approved_at: Option<i64>,
 }
@@ -257,7 +257,7 @@ struct UserIdRow {
 pub struct LiveSessionRow {
     pub user_id: String,
     pub email: String,
-    pub role: String,
+    pub role: Role,
     pub approved_at: Option<i64>,
     pub can_export: i64,
     pub can_delete: i64,

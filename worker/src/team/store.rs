@@ -12,6 +12,7 @@ use crate::alerts::notices::notices_from_now;
 use crate::alerts::owner_mails::alert_missed_at;
 use crate::audit_log::Action;
 use crate::auth::guard::Staff;
+use crate::auth::staff::Role;
 use crate::auth::staff::mailbox;
 use crate::db::{self, D1Database, D1PreparedStatement, query};
 use crate::live_session::{live_row, may_act};
@@ -113,7 +114,7 @@ macro_rules! another_active_owner {
 pub struct AccountRow {
     pub id: String,
     pub email: String,
-    pub role: String,
+    pub role: Role,
     pub created_at: i64,
     pub confirmed_at: Option<i64>,
     pub last_sign_in_at: Option<i64>,
