@@ -4,10 +4,14 @@
 //! the same D1 batch as the change it records. 'Atividade'
 //! (`team::activity`) reads it.
 
+use serde::{Deserialize, Serialize};
+
 use crate::db::{D1Database, D1PreparedStatement, query};
 
-/// What was done.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// What was done: every action the trail records, as `audit_log.action`
+/// stores it and the API names it (the pages' `AuditAction`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Action {
     SignIn,
     SignInFailed,
@@ -19,16 +23,56 @@ pub enum Action {
     EndSessions,
     MakeOwner,
     RemoveOwner,
-    Export,
     Approve,
     Refuse,
     Permissions,
+    Export,
     /// Owners told that someone reads far more leads than they work
     /// (`admin::reads`).
     BulkRead,
+    MarkSent,
+    /// 'Desfazer' right after 'Marcar Enviado'.
+    UnmarkSent,
+    Resend,
+    AcceptChange,
+    RefuseChange,
+    Delete,
+    Contact,
+    Uncontact,
+    CorrectWhatsapp,
+    Settings,
 }
 
 impl Action {
+    /// Every action, in the order 'Atividade' lists them.
+    pub const ALL: [Action; 25] = [
+        Action::SignIn,
+        Action::SignInFailed,
+        Action::Confirm,
+        Action::PasswordReset,
+        Action::PasswordChange,
+        Action::Disable,
+        Action::Enable,
+        Action::EndSessions,
+        Action::MakeOwner,
+        Action::RemoveOwner,
+        Action::Approve,
+        Action::Refuse,
+        Action::Permissions,
+        Action::Export,
+        Action::BulkRead,
+        Action::MarkSent,
+        Action::UnmarkSent,
+        Action::Resend,
+        Action::AcceptChange,
+        Action::RefuseChange,
+        Action::Delete,
+        Action::Contact,
+        Action::Uncontact,
+        Action::CorrectWhatsapp,
+        Action::Settings,
+    ];
+
     pub fn name(self) -> &'static str {
         match self {
             Action::SignIn => "sign_in",
@@ -41,12 +85,27 @@ impl Action {
             Action::EndSessions => "end_sessions",
             Action::MakeOwner => "make_owner",
             Action::RemoveOwner => "remove_owner",
-            Action::Export => "export",
             Action::Approve => "approve",
             Action::Refuse => "refuse",
             Action::Permissions => "permissions",
+            Action::Export => "export",
             Action::BulkRead => "bulk_read",
+            Action::MarkSent => "mark_sent",
+            Action::UnmarkSent => "unmark_sent",
+            Action::Resend => "resend",
+            Action::AcceptChange => "accept_change",
+            Action::RefuseChange => "refuse_change",
+            Action::Delete => "delete",
+            Action::Contact => "contact",
+            Action::Uncontact => "uncontact",
+            Action::CorrectWhatsapp => "correct_whatsapp",
+            Action::Settings => "settings",
         }
+    }
+
+    /// The action `name` names, if any.
+    pub fn parse(name: &str) -> Option<Self> {
+        Action::ALL.into_iter().find(|a| a.name() == name)
     }
 }
 
@@ -184,4 +243,36 @@ fn entry_params<'a>(actor: Actor, subject: Subject<'a>) -> (Option<&'a str>, Str
         Subject::Account(id) => Some(id),
     };
     (account, actor.email.chars().take(MAX_EMAIL_CHARS).collect())
+}
+
+#[cfg(test)]
+pub mod tests {
+    use super::*;
+
+    /// The members of the pages' union type `name` (`pages/src/lib/vocabulary.ts`).
+    pub fn pages_union(name: &str) -> Vec<&'static str> {
+        let text = include_str!("../../pages/src/lib/vocabulary.ts");
+        let start = text
+            .find(&format!("export type {name} ="))
+            .expect("the union is in vocabulary.ts");
+        let union = &text[start..];
+        let union = &union[..union.find(';').expect("the union ends")];
+        union.split('"').skip(1).step_by(2).collect()
+    }
+
+    #[test]
+    fn the_pages_know_every_action_by_the_same_name() {
+        let names: Vec<&str> = Action::ALL.iter().map(|a| a.name()).collect();
+        assert_eq!(pages_union("AuditAction"), names);
+    }
+
+    #[test]
+    fn each_action_is_named_alike_in_the_trail_and_on_the_wire() {
+        for action in Action::ALL {
+            let wire = serde_json::to_value(action).unwrap();
+            assert_eq!(wire, serde_json::json!(action.name()));
+            assert_eq!(serde_json::from_value::<Action>(wire).unwrap(), action);
+            assert_eq!(Action::parse(action.name()), Some(action));
+        }
+    }
 }

@@ -5,6 +5,7 @@
 //! each run).
 
 use std::cell::Cell;
+use std::marker::PhantomData;
 
 use serde::Deserialize;
 use serde::de::{DeserializeOwned, IgnoredAny};
@@ -16,14 +17,146 @@ pub fn of(env: &worker::Env) -> worker::Result<D1Database> {
     env.d1("DB")
 }
 
-/// Runs `statements` as one transaction, in one round trip.
-pub async fn batch(
+/// Runs `statements` as one transaction, in one round trip, for what they
+/// do: a batch whose results are read is a [`Batch`].
+pub async fn batch(db: &D1Database, statements: Vec<D1PreparedStatement>) -> worker::Result<()> {
+    run_batch(db, statements).await.map(drop)
+}
+
+async fn run_batch(
     db: &D1Database,
     statements: Vec<D1PreparedStatement>,
 ) -> worker::Result<Vec<D1Result>> {
     let results = db.batch(statements).await?;
     count(&results);
     Ok(results)
+}
+
+/// Statements to run as one transaction, in one round trip, in the order
+/// they were pushed. Each push answers a [`Handle`] through which that
+/// statement's result is read, so a statement added anywhere in the batch
+/// moves no other statement's read. (`S` is a statement; only tests use
+/// anything but D1's.)
+pub struct Batch<S = D1PreparedStatement> {
+    statements: Vec<S>,
+}
+
+/// One statement of a [`Batch`], whose rows read as `T`; a statement run
+/// for what it does (its changes, whether it returned a row) has the
+/// default [`Unread`].
+pub struct Handle<T = Unread> {
+    at: usize,
+    row: PhantomData<fn() -> T>,
+}
+
+/// The row type of a statement whose rows are not read.
+pub enum Unread {}
+
+impl<T> Clone for Handle<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for Handle<T> {}
+
+impl<T> Handle<T> {
+    /// The same statement, for what it does rather than its rows.
+    pub fn unread(self) -> Handle {
+        Handle {
+            at: self.at,
+            row: PhantomData,
+        }
+    }
+}
+
+impl<S> Default for Batch<S> {
+    fn default() -> Self {
+        Self {
+            statements: Vec::new(),
+        }
+    }
+}
+
+impl<S> Batch<S> {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds `statement`, whose rows are read as `T`.
+    pub fn push<T>(&mut self, statement: S) -> Handle<T> {
+        self.statements.push(statement);
+        Handle {
+            at: self.statements.len() - 1,
+            row: PhantomData,
+        }
+    }
+
+    /// Adds `statement`, run for what it does.
+    pub fn add(&mut self, statement: S) -> Handle {
+        self.push(statement)
+    }
+
+    fn into_statements(self) -> Vec<S> {
+        self.statements
+    }
+}
+
+impl Batch {
+    /// Runs the batch: its results, read through the handles its pushes answered.
+    pub async fn run(self, db: &D1Database) -> worker::Result<Results> {
+        Ok(Results::new(run_batch(db, self.into_statements()).await?))
+    }
+}
+
+/// What a [`Batch`] answered, one result per statement (`R` is D1's result
+/// but in tests).
+pub struct Results<R = D1Result> {
+    results: Vec<R>,
+}
+
+impl<R> Results<R> {
+    fn new(results: Vec<R>) -> Self {
+        Self { results }
+    }
+
+    /// The result of `handle`'s statement.
+    pub fn of<T>(&self, handle: Handle<T>) -> Option<&R> {
+        self.results.get(handle.at)
+    }
+}
+
+impl Results {
+    /// The first row of `handle`'s statement, if it returned one.
+    pub fn first<T: DeserializeOwned>(&self, handle: Handle<T>) -> worker::Result<Option<T>> {
+        self.of(handle).map_or(Ok(None), first_of)
+    }
+
+    /// The rows of `handle`'s statement.
+    pub fn rows<T: DeserializeOwned>(&self, handle: Handle<T>) -> worker::Result<Vec<T>> {
+        self.of(handle).map_or(Ok(Vec::new()), D1Result::results)
+    }
+
+    /// Whether `handle`'s statement returned a row.
+    pub fn returned_row<T>(&self, handle: Handle<T>) -> bool {
+        self.of(handle.unread()).is_some_and(has_rows)
+    }
+
+    /// Rows `handle`'s write statement changed.
+    pub fn changes<T>(&self, handle: Handle<T>) -> usize {
+        self.of(handle.unread()).map_or(0, changes)
+    }
+
+    /// What the whole batch read and wrote.
+    pub fn cost(&self) -> Rows {
+        cost(&self.results)
+    }
+}
+
+fn has_rows(result: &D1Result) -> bool {
+    result
+        .results::<IgnoredAny>()
+        .is_ok_and(|rows| !rows.is_empty())
 }
 
 /// Runs `statement` alone: its rows and meta.
@@ -55,27 +188,6 @@ pub async fn first<T: DeserializeOwned>(
 /// The first row of `result`, read into `T`.
 pub fn first_of<T: DeserializeOwned>(result: &D1Result) -> worker::Result<Option<T>> {
     Ok(result.results::<T>()?.into_iter().next())
-}
-
-/// The rows of the `index`-th statement of a batch (none if it has no such statement).
-pub fn rows<T: DeserializeOwned>(results: &[D1Result], index: usize) -> worker::Result<Vec<T>> {
-    results.get(index).map_or(Ok(Vec::new()), D1Result::results)
-}
-
-/// The first row of the `index`-th statement of a batch.
-pub fn first_row<T: DeserializeOwned>(
-    results: &[D1Result],
-    index: usize,
-) -> worker::Result<Option<T>> {
-    results.get(index).map_or(Ok(None), first_of)
-}
-
-/// Whether the statement at `index` of a batch returned a row.
-pub fn returned_row(results: &[D1Result], index: usize) -> bool {
-    results
-        .get(index)
-        .and_then(|r| r.results::<IgnoredAny>().ok())
-        .is_some_and(|rows| !rows.is_empty())
 }
 
 /// Rows a write statement changed.
@@ -211,4 +323,53 @@ fn count(results: &[D1Result]) {
             written: so_far.written + these.written,
         }))
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What D1 does with a batch, as far as the handles see it: one result
+    /// per statement, in order (here, each statement's result is its text).
+    fn run(batch: Batch<&'static str>) -> Results<&'static str> {
+        Results::new(batch.into_statements())
+    }
+
+    #[test]
+    fn a_handle_reads_its_own_statements_result_whatever_is_pushed_before_it() {
+        for before in 0..4 {
+            let mut batch = Batch::new();
+            for _ in 0..before {
+                batch.add("a statement pushed before");
+            }
+            let mine: Handle<Count> = batch.push("mine");
+            let next = batch.add("the statement after");
+            let results = run(batch);
+            assert_eq!(results.of(mine), Some(&"mine"), "{before} before");
+            assert_eq!(results.of(next), Some(&"the statement after"));
+            assert_eq!(results.of(mine.unread()), Some(&"mine"));
+        }
+    }
+
+    #[test]
+    fn a_helper_that_pushes_several_statements_hands_back_each_ones_handle() {
+        struct Pair {
+            first: Handle,
+            second: Handle<Count>,
+        }
+        fn pair(batch: &mut Batch<&'static str>) -> Pair {
+            Pair {
+                first: batch.add("first"),
+                second: batch.push("second"),
+            }
+        }
+        let mut batch = Batch::new();
+        batch.add("the caller's own");
+        let pair = pair(&mut batch);
+        let last = batch.add("last");
+        let results = run(batch);
+        assert_eq!(results.of(pair.first), Some(&"first"));
+        assert_eq!(results.of(pair.second), Some(&"second"));
+        assert_eq!(results.of(last), Some(&"last"));
+    }
 }

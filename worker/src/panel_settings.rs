@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use worker::{Env, Method, Request, Response};
 
 use crate::auth::guard::{self, Staff};
-use crate::db::{self, D1Database, D1PreparedStatement, query};
+use crate::db::{self, D1Database, query};
 use crate::http::{self, ApiError, ApiResult, Field, invalid_field};
 use crate::live_session::{live_row, session_is_live};
 use crate::{config, messages, platform};
@@ -47,15 +47,6 @@ impl From<Row> for Settings {
         }
     }
 }
-
-/// Whether new colleagues start with the new-lead notices on, as SQL (for the
-/// statement that confirms an account).
-macro_rules! colleague_notices_on {
-    () => {
-        "coalesce((SELECT value FROM panel_settings WHERE name = 'colleague_notices'), 1) = 1"
-    };
-}
-pub(crate) use colleague_notices_on;
 
 /// A choice `?1` set to `?2` by the owner whose session `?3` may act at `?4`.
 const SET_SQL: &str = concat!(
@@ -135,9 +126,10 @@ fn choices(body: &http::Fields) -> ApiResult<Vec<(&'static str, i64)>> {
 async fn change(env: &Env, staff: &Staff, changes: &[(&str, i64)]) -> ApiResult<Response> {
     let db = config::database(env)?;
     let now = platform::now_ms();
-    let mut statements: Vec<D1PreparedStatement> = Vec::new();
+    let mut batch = db::Batch::new();
+    let mut set = Vec::new();
     for (name, value) in changes {
-        statements.push(query!(
+        batch.add(query!(
             &db,
             AUDIT_SQL,
             name,
@@ -147,19 +139,22 @@ async fn change(env: &Env, staff: &Staff, changes: &[(&str, i64)]) -> ApiResult<
             staff.user_id,
             staff.email
         ));
-        statements.push(query!(&db, SET_SQL, name, value, staff.session_id, now));
+        set.push(batch.add(query!(&db, SET_SQL, name, value, staff.session_id, now)));
     }
-    statements.push(query!(&db, SESSION_LIVE_SQL, staff.session_id, now));
-    statements.push(db.prepare(READ_SQL));
-    let results = db::batch(&db, statements).await?;
-    if !db::returned_row(&results, 1) {
+    let live = batch.add(query!(&db, SESSION_LIVE_SQL, staff.session_id, now));
+    let read = batch.push::<Row>(db.prepare(READ_SQL));
+    let results = batch.run(&db).await?;
+    if !set
+        .first()
+        .is_some_and(|&first| results.returned_row(first))
+    {
         // Not written: the session ended, or its person is no longer an owner.
-        return Err(match db::returned_row(&results, changes.len() * 2) {
+        return Err(match results.returned_row(live) {
             true => ApiError::Forbidden(messages::OWNERS_ONLY.into()),
             false => ApiError::Unauthorized(messages::AUTH_SESSION_REQUIRED.into()),
         });
     }
-    let row: Option<Row> = db::first_row(&results, changes.len() * 2 + 1)?;
+    let row = results.first(read)?;
     http::success(&row.map(Settings::from))
 }
 

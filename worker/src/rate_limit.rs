@@ -14,7 +14,7 @@ use std::net::{IpAddr, Ipv6Addr};
 use serde::Deserialize;
 use worker::{Env, RateLimiter};
 
-use crate::db::{self, D1Database, D1PreparedStatement, D1Result, query};
+use crate::db::{self, D1Database, D1PreparedStatement, query};
 
 /// A limit: at most `max` events per `window_ms` for one subject.
 #[derive(Debug, Clone, Copy)]
@@ -390,10 +390,13 @@ pub struct CountRow {
     pub count: i64,
 }
 
-/// The count the hit at `index` of a batch returned; 0 when it counted
-/// nothing (a [`hit_within`] its gate stopped).
-pub fn counted(results: &[D1Result], index: usize) -> worker::Result<i64> {
-    Ok(db::first_row::<CountRow>(results, index)?.map_or(0, |r| r.count))
+/// A hit pushed to a batch: the count it returned is read with [`counted`].
+pub type Hit = db::Handle<CountRow>;
+
+/// The count `hit` returned; 0 when it counted nothing (a [`hit_within`]
+/// its gate stopped).
+pub fn counted(results: &db::Results, hit: Hit) -> worker::Result<i64> {
+    Ok(results.first(hit)?.map_or(0, |r| r.count))
 }
 
 #[cfg(test)]

@@ -24,7 +24,7 @@
 
 use worker::Env;
 
-use crate::db::{self, D1Result, query};
+use crate::db::{self, query};
 use crate::{config, platform};
 
 const DAY_MS: i64 = 24 * 60 * 60 * 1000;
@@ -142,11 +142,11 @@ const STEPS: [(&str, i64, &str); 9] = [
 /// One cron run's clean-up. A failure is logged and left to the next run.
 pub async fn run(env: &Env) {
     match prune(env, platform::now_ms()).await {
-        Ok(results) => {
-            let removed: Vec<String> = results
-                .iter()
+        Ok((results, steps)) => {
+            let removed: Vec<String> = steps
+                .into_iter()
                 .zip(STEPS)
-                .map(|(result, (_, _, what))| (db::changes(result), what))
+                .map(|(step, (_, _, what))| (results.changes(step), what))
                 .filter(|(n, _)| *n > 0)
                 .map(|(n, what)| format!("{n} {what}"))
                 .collect();
@@ -158,11 +158,12 @@ pub async fn run(env: &Env) {
     }
 }
 
-async fn prune(env: &Env, now: i64) -> worker::Result<Vec<D1Result>> {
+async fn prune(env: &Env, now: i64) -> worker::Result<(db::Results, Vec<db::Handle>)> {
     let db = config::database(env)?;
-    let statements = STEPS
+    let mut batch = db::Batch::new();
+    let steps = STEPS
         .iter()
-        .map(|(sql, kept_ms, _)| query!(&db, *sql, now - kept_ms, MAX_ROWS_PER_TABLE))
+        .map(|(sql, kept_ms, _)| batch.add(query!(&db, *sql, now - kept_ms, MAX_ROWS_PER_TABLE)))
         .collect();
-    db::batch(&db, statements).await
+    Ok((batch.run(&db).await?, steps))
 }

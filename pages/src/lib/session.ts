@@ -1,6 +1,7 @@
 import { useSyncExternalStore } from "react";
 import { ApiError, apiRequest, provideStaffAuth } from "./api";
 import { PANEL_KEY_PREFIX, safeStorage } from "./storage";
+import type { Role } from "./vocabulary";
 
 /**
  * The staff session in this tab: loading, then a user or nobody.
@@ -13,7 +14,7 @@ import { PANEL_KEY_PREFIX, safeStorage } from "./storage";
 export type SessionUser = {
   id: string;
   email: string;
-  role: "owner" | "staff";
+  role: Role;
   /** `false`: confirmed, waiting for an owner's 'Aprovar' (STAFF_APPROVAL); the panel shows only that. */
   approved: boolean;
 };

@@ -9,8 +9,9 @@
 use serde::Deserialize;
 use worker::{Context, Env, Request, Response};
 
-use super::act_with;
+use super::{Acting, act_with};
 use crate::attribution::attribution_columns;
+use crate::audit_log::Action;
 use crate::auth::guard::Staff;
 use crate::crm::store::take_details;
 use crate::db::{self, D1Database, D1PreparedStatement, query};
@@ -146,19 +147,14 @@ pub async fn refuse_all(
             staff.email
         )
     };
-    let results = act_with(
-        &db,
-        staff,
-        bind(AUDIT_REFUSE_ALL_SQL),
-        vec![bind(REFUSE_ALL_SQL)],
-        now,
-    )
-    .await?;
-    if !db::returned_row(&results, 1) {
+    let mut acting = Acting::new(bind(AUDIT_REFUSE_ALL_SQL));
+    let refused = acting.change::<serde::de::IgnoredAny>(bind(REFUSE_ALL_SQL));
+    let results = act_with(&db, staff, acting, now).await?;
+    if !results.returned_row(refused) {
         return Err(ApiError::Conflict(messages::NO_CHANGE_WAITING.into()));
     }
     http::success(&RefusedAll {
-        refused: db::rows::<serde::de::IgnoredAny>(&results, 1)?.len(),
+        refused: results.rows(refused)?.len(),
     })
 }
 
@@ -194,9 +190,10 @@ pub async fn decide(
     };
     let now = platform::now_ms();
     let action = match decision {
-        Decision::Accept => "accept_change",
-        Decision::Refuse => "refuse_change",
-    };
+        Decision::Accept => Action::AcceptChange,
+        Decision::Refuse => Action::RefuseChange,
+    }
+    .name();
     let bind = |sql: &str| -> D1PreparedStatement {
         query!(
             &db,
@@ -213,19 +210,17 @@ pub async fn decide(
             action,
         )
     };
-    let audit = bind(AUDIT_SQL);
-    let statements = vec![
-        bind(ACCEPT_SQL),
-        bind(CORRECTION_SQL),
-        bind(SETTLE_SQL),
-        bind(DROP_ACCEPTED_SQL),
-    ];
-    let results = act_with(&db, staff, audit, statements, now).await?;
-    let settled = db::returned_row(&results, 3) || db::returned_row(&results, 4);
+    let mut acting = Acting::new(bind(AUDIT_SQL));
+    let accepted = acting.change::<AcceptedRow>(bind(ACCEPT_SQL));
+    acting.add(bind(CORRECTION_SQL));
+    let settle = acting.add(bind(SETTLE_SQL));
+    let dropped = acting.add(bind(DROP_ACCEPTED_SQL));
+    let results = act_with(&db, staff, acting, now).await?;
+    let settled = results.returned_row(settle) || results.returned_row(dropped);
     if !settled {
         return Err(unsettled(&db, lead_id, change_id, decision).await);
     }
-    if let Some(accepted) = db::first_row::<AcceptedRow>(&results, 1)?
+    if let Some(accepted) = results.first(accepted)?
         && accepted.corrected == 1
     {
         // The CRM has the lead: it learns the new details now, as from the form.

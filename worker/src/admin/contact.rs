@@ -14,10 +14,10 @@
 use serde::{Deserialize, Serialize};
 use worker::{Env, Request, Response};
 
-use super::act_with;
 use super::store::maybe_iso_time;
+use super::{Acting, act_with};
 use crate::auth::guard::Staff;
-use crate::db::{self, D1PreparedStatement, query};
+use crate::db::query;
 use crate::http::{self, ApiError, ApiResult};
 use crate::live_session::session_is_live;
 use crate::{config, messages, platform};
@@ -135,20 +135,12 @@ async fn decide(
         true => (AUDIT_CONTACT_SQL, CONTACT_SQL),
         false => (AUDIT_UNCONTACT_SQL, UNCONTACT_SQL),
     };
-    let statements: Vec<D1PreparedStatement> = vec![
-        bound!(&db, change, staff, id, now),
-        query!(&db, READ_SQL, id),
-    ];
-    let results = act_with(
-        &db,
-        staff,
-        bound!(&db, audit, staff, id, now),
-        statements,
-        now,
-    )
-    .await?;
-    let recorded = db::returned_row(&results, 1);
-    let Some(row) = db::first_row::<ContactRow>(&results, 2)? else {
+    let mut acting = Acting::new(bound!(&db, audit, staff, id, now));
+    let recorded = acting.add(bound!(&db, change, staff, id, now));
+    let read = acting.change::<ContactRow>(query!(&db, READ_SQL, id));
+    let results = act_with(&db, staff, acting, now).await?;
+    let recorded = results.returned_row(recorded);
+    let Some(row) = results.first(read)? else {
         return Err(ApiError::NotFound(messages::LEAD_NOT_FOUND.into()));
     };
     if !contact && !recorded {

@@ -11,7 +11,7 @@
 use serde::Deserialize;
 use worker::{Context, Env, Request, Response};
 
-use super::act_with;
+use super::{Acting, act_with};
 use crate::auth::guard::Staff;
 use crate::crm::store::{retry_applies, take_details};
 use crate::db::{self, D1PreparedStatement, query};
@@ -110,8 +110,10 @@ pub async fn correct(
             staff.email
         )
     };
-    let results = act_with(&db, staff, bind(AUDIT_SQL), vec![bind(CORRECT_SQL)], now).await?;
-    let Some(done) = db::first_row::<Corrected>(&results, 1)? else {
+    let mut acting = Acting::new(bind(AUDIT_SQL));
+    let done = acting.change::<Corrected>(bind(CORRECT_SQL));
+    let results = act_with(&db, staff, acting, now).await?;
+    let Some(done) = results.first(done)? else {
         // Changed meanwhile (by the visitor, another colleague, the CRM).
         return Err(ApiError::Conflict(
             messages::WHATSAPP_CHANGED_MEANWHILE.into(),

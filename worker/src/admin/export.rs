@@ -146,19 +146,19 @@ pub async fn export(req: &Request, env: &Env, staff: &Staff) -> ApiResult<Respon
         let (created_at, id) = state.after.clone()?;
         let page = (created_at, id.as_str());
         let now = platform::now_ms();
-        let statements = vec![
-            store::may_export(&state.db, &state.staff, now),
-            audit::set_detail(
-                &state.db,
-                state.entry,
-                &progress(state.rows, State::Running),
-            ),
-            store::page_after(&state.db, &state.q, page, EXPORT_BATCH),
-        ];
-        let read = db::batch(&state.db, statements).await.and_then(|results| {
-            let may = db::first_row::<MayExport>(&results, 0)?;
-            Ok((may, db::rows::<LeadRow>(&results, 2)?))
-        });
+        let mut batch = db::Batch::new();
+        let may = batch.push::<MayExport>(store::may_export(&state.db, &state.staff, now));
+        batch.add(audit::set_detail(
+            &state.db,
+            state.entry,
+            &progress(state.rows, State::Running),
+        ));
+        let rows =
+            batch.push::<LeadRow>(store::page_after(&state.db, &state.q, page, EXPORT_BATCH));
+        let read = batch
+            .run(&state.db)
+            .await
+            .and_then(|results| Ok((results.first(may)?, results.rows(rows)?)));
         match read {
             Ok((Some(may), rows)) if may.may_export == 1 => {
                 let rows_now = state.rows + rows.len();

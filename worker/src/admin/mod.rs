@@ -19,7 +19,7 @@ use crate::alerts::incidents;
 use crate::auth::guard::{self, Rights, Staff};
 use crate::crm::status::Delivery;
 use crate::crm::{self, Outcome};
-use crate::db::{self, D1Database, D1PreparedStatement, D1Result};
+use crate::db::{self, Batch, D1Database, D1PreparedStatement, Handle, Results, Unread};
 use crate::http::{self, ApiError, ApiResult, HeaderText};
 use crate::whatsapp::format_whatsapp;
 use crate::{config, dates, delivery, messages, platform};
@@ -305,8 +305,9 @@ async fn charge_view(
 ) -> ApiResult<(reads::View, reads::Charge, i64)> {
     let view = reads::View::new(staff, query);
     let now = platform::now_ms();
-    let results = db::batch(db, view.charge(db, PAGE_SIZE, now).into()).await?;
-    let charge = reads::Charge::from(&results, 0, PAGE_SIZE)?;
+    let mut batch = Batch::new();
+    let charging = view.charge(&mut batch, db, PAGE_SIZE, now);
+    let charge = charging.read(&batch.run(db).await?)?;
     if charge == reads::Charge::Refused {
         let until = dates::brasilia_time(reads::hour_ends(now));
         return Err(ApiError::TooManyRequests(messages::too_many_leads_read(
@@ -328,8 +329,9 @@ async fn settle_view(
     unused: i64,
     charged_at: i64,
 ) -> ApiResult<()> {
-    let results = db::batch(db, reads::settle(db, staff, view, unused, charged_at)).await?;
-    if let Some(read) = reads::told(&results)? {
+    let mut batch = Batch::new();
+    let told = reads::settle(&mut batch, db, staff, view, unused, charged_at);
+    if let Some(read) = batch.run(db).await?.first(told)? {
         worker::console_log!(
             "leads: a colleague without export read {} leads this hour and worked {}",
             read.read,
@@ -487,34 +489,56 @@ fn tag_matches(if_none_match: &str, tag: &str) -> bool {
 /// only while it may, so a session ended (or its account switched off)
 /// between the request's check and this batch changes nothing, and answers
 /// 401 like any ended session.
-async fn act(
+async fn act<T>(
     db: &D1Database,
     staff: &Staff,
     action: Action,
     id: &str,
     now: i64,
     change: D1PreparedStatement,
-) -> ApiResult<Vec<D1Result>> {
-    let audit = store::audit(db, staff, action, id, now);
-    act_with(db, staff, audit, vec![change], now).await
+) -> ApiResult<(Results, Handle<T>)> {
+    let mut acting = Acting::new(store::audit(db, staff, action, id, now));
+    let change = acting.change(change);
+    Ok((act_with(db, staff, acting, now).await?, change))
 }
 
-/// [`act`] with an audit entry and changes of the caller's own: the results
-/// are the entry's, each change's in order, then the session's.
-async fn act_with(
-    db: &D1Database,
-    staff: &Staff,
-    audit: D1PreparedStatement,
-    changes: Vec<D1PreparedStatement>,
-    now: i64,
-) -> ApiResult<Vec<D1Result>> {
-    let count = changes.len();
-    let mut statements = vec![audit];
-    statements.extend(changes);
-    statements.push(store::session_live(db, staff, now));
-    let results = db::batch(db, statements).await?;
-    let changed = (1..=count).any(|i| db::returned_row(&results, i));
-    if !changed && !db::returned_row(&results, count + 1) {
+/// A lead action's batch: its audit entry, then the changes the caller
+/// pushes (a row back from any of them says the action did something).
+struct Acting {
+    batch: Batch,
+    changes: Vec<Handle>,
+}
+
+impl Acting {
+    fn new(audit: D1PreparedStatement) -> Self {
+        let mut batch = Batch::new();
+        batch.add(audit);
+        Self {
+            batch,
+            changes: Vec::new(),
+        }
+    }
+
+    fn change<T>(&mut self, statement: D1PreparedStatement) -> Handle<T> {
+        let change = self.batch.push(statement);
+        self.changes.push(change.unread());
+        change
+    }
+
+    /// A change whose rows are not read.
+    fn add(&mut self, statement: D1PreparedStatement) -> Handle {
+        self.change(statement)
+    }
+}
+
+/// [`act`] with an audit entry and changes of the caller's own, read
+/// through the handles [`Acting::change`] answered.
+async fn act_with(db: &D1Database, staff: &Staff, acting: Acting, now: i64) -> ApiResult<Results> {
+    let Acting { mut batch, changes } = acting;
+    let live = batch.add(store::session_live(db, staff, now));
+    let results = batch.run(db).await?;
+    let changed = changes.iter().any(|&change| results.returned_row(change));
+    if !changed && !results.returned_row(live) {
         return Err(ApiError::Unauthorized(
             messages::AUTH_SESSION_REQUIRED.into(),
         ));
@@ -553,8 +577,8 @@ async fn mark_sent(req: &mut Request, env: &Env, staff: &Staff, id: &str) -> Api
     let db = config::database(env)?;
     let now = platform::now_ms();
     let change = crm::store::mark_sent_by_staff(&db, id, now, &entered, &staff.session_id);
-    let results = act(&db, staff, Action::MarkSent, id, now, change).await?;
-    if !db::returned_row(&results, 1) {
+    let (results, marked) = act::<Unread>(&db, staff, Action::MarkSent, id, now, change).await?;
+    if !results.returned_row(marked) {
         return Err(unchanged(env, id).await);
     }
     http::success_only()
@@ -570,8 +594,8 @@ async fn unmark_sent(req: &Request, env: &Env, staff: &Staff, id: &str) -> ApiRe
     let db = config::database(env)?;
     let now = platform::now_ms();
     let change = crm::store::unmark_sent_by_staff(&db, id, now, &staff.session_id, &staff.user_id);
-    let results = act(&db, staff, Action::UnmarkSent, id, now, change).await?;
-    let Some(back) = db::first_row::<StatusRow>(&results, 1)? else {
+    let (results, back) = act::<StatusRow>(&db, staff, Action::UnmarkSent, id, now, change).await?;
+    let Some(back) = results.first(back)? else {
         let state = crm::store::mark_state(&db, id).await?;
         let owner = staff.role == guard::Role::Owner;
         return Err(not_unmarked(state.as_ref(), &staff.user_id, owner, now));
@@ -627,8 +651,8 @@ async fn delete(req: &Request, env: &Env, staff: &Staff, id: &str) -> ApiResult<
     let db = config::database(env)?;
     let now = platform::now_ms();
     let change = store::delete(&db, staff, id, now);
-    let results = act(&db, staff, Action::Delete, id, now, change).await?;
-    if !db::returned_row(&results, 1) {
+    let (results, deleted) = act::<Unread>(&db, staff, Action::Delete, id, now, change).await?;
+    if !results.returned_row(deleted) {
         return Err(ApiError::NotFound(messages::LEAD_NOT_FOUND.into()));
     }
     http::success_only()
@@ -645,8 +669,8 @@ async fn resend(req: &Request, env: &Env, staff: &Staff, id: &str) -> ApiResult<
     let db = config::database(env)?;
     let now = platform::now_ms();
     let change = crm::store::retry_now(&db, id, now, &staff.session_id);
-    let results = act(&db, staff, Action::Resend, id, now, change).await?;
-    let Some(due) = db::first_row::<StatusRow>(&results, 1)? else {
+    let (results, due) = act::<StatusRow>(&db, staff, Action::Resend, id, now, change).await?;
+    let Some(due) = results.first(due)? else {
         return Err(unchanged(env, id).await);
     };
     // A lead the CRM has is resent for its correction.
@@ -698,8 +722,10 @@ async fn resend_to_meta(req: &Request, env: &Env, staff: &Staff, id: &str) -> Ap
         since
     );
     let change = delivery::store::retry(&db, id, delivery::meta::DESTINATION, now, since);
-    let results = act_with(&db, staff, audit, vec![change], now).await?;
-    if !db::returned_row(&results, 1) {
+    let mut acting = Acting::new(audit);
+    let retried = acting.add(change);
+    let results = act_with(&db, staff, acting, now).await?;
+    if !results.returned_row(retried) {
         return Err(ApiError::Conflict(messages::META_NOT_RESENDABLE.into()));
     }
     let sent = delivery::resend_to_meta(env, id).await?;

@@ -23,7 +23,7 @@ use sha2::{Digest, Sha256};
 
 use crate::audit_log::Action;
 use crate::auth::guard::Staff;
-use crate::db::{self, D1Database, D1PreparedStatement, query};
+use crate::db::{Batch, D1Database, Handle, Results, query};
 use crate::rate_limit::{self, Limit};
 
 /// Leads the list shows one person without 'Exportar CSV' in an hour.
@@ -62,20 +62,28 @@ impl View {
     }
 
     /// Charges `cost` leads for the view unless it was paid for this hour;
-    /// then a row if it was (see [`Charge::from`]).
-    pub fn charge(&self, db: &D1Database, cost: i64, now: i64) -> [D1PreparedStatement; 2] {
-        [
-            rate_limit::charge(
+    /// then a row if it was (read with [`Charging::read`]).
+    pub fn charge(&self, batch: &mut Batch, db: &D1Database, cost: i64, now: i64) -> Charging {
+        Charging {
+            charged: batch.add(rate_limit::charge(
                 db,
                 &LEADS_READ,
                 &self.staff_id,
                 cost,
                 now,
                 (&VIEWS, &self.subject),
-            ),
-            rate_limit::seen(db, &VIEWS, &self.subject, now),
-        ]
+            )),
+            seen: batch.push(rate_limit::seen(db, &VIEWS, &self.subject, now)),
+            cost,
+        }
     }
+}
+
+/// The statements [`View::charge`] pushed, and what they charge.
+pub struct Charging {
+    charged: Handle,
+    seen: Handle<Seen>,
+    cost: i64,
 }
 
 /// What charging a view decided.
@@ -95,13 +103,13 @@ struct Seen {
     seen: i64,
 }
 
-impl Charge {
-    /// From the results of [`View::charge`]'s statements, from `at` on.
-    pub fn from(results: &[db::D1Result], at: usize, cost: i64) -> worker::Result<Self> {
-        if db::returned_row(results, at) {
-            return Ok(Charge::Charged(cost));
+impl Charging {
+    /// What the batch decided.
+    pub fn read(&self, results: &Results) -> worker::Result<Charge> {
+        if results.returned_row(self.charged) {
+            return Ok(Charge::Charged(self.cost));
         }
-        Ok(match db::first_row::<Seen>(results, at + 1)? {
+        Ok(match results.first(self.seen)? {
             Some(_) => Charge::Free,
             None => Charge::Refused,
         })
@@ -130,36 +138,36 @@ pub struct BulkRead {
 
 /// After a charged view was shown with `shown` leads: gives back what it
 /// did not show, marks the view paid for this hour, and writes the owners'
-/// entry if the reading now calls for one (read it with [`told`]).
+/// entry if the reading now calls for one (the handle's row, if written).
 pub fn settle(
+    batch: &mut Batch,
     db: &D1Database,
     staff: &Staff,
     view: &View,
     unused: i64,
     charged_at: i64,
-) -> Vec<D1PreparedStatement> {
+) -> Handle<BulkRead> {
     let hour = LEADS_READ.window_start(charged_at);
-    vec![
-        rate_limit::give_back(db, &LEADS_READ, &view.staff_id, unused, hour),
-        rate_limit::hit(db, &VIEWS, &view.subject, charged_at),
-        query!(
-            db,
-            BULK_READ_SQL,
-            charged_at,
-            staff.user_id,
-            staff.email,
-            hour,
-            LEADS_READ.key(&view.staff_id),
-            NOTICE_AT,
-            WORK_RATIO,
-            Action::BulkRead.name()
-        ),
-    ]
-}
-
-/// The owners' entry [`settle`] wrote, if it wrote one.
-pub fn told(results: &[db::D1Result]) -> worker::Result<Option<BulkRead>> {
-    db::first_row(results, 2)
+    batch.add(rate_limit::give_back(
+        db,
+        &LEADS_READ,
+        &view.staff_id,
+        unused,
+        hour,
+    ));
+    batch.add(rate_limit::hit(db, &VIEWS, &view.subject, charged_at));
+    batch.push(query!(
+        db,
+        BULK_READ_SQL,
+        charged_at,
+        staff.user_id,
+        staff.email,
+        hour,
+        LEADS_READ.key(&view.staff_id),
+        NOTICE_AT,
+        WORK_RATIO,
+        Action::BulkRead.name()
+    ))
 }
 
 /// When the hour that `now` falls in ends: when the list shows leads again.

@@ -17,10 +17,13 @@ use super::query::{
 use crate::alerts::heartbeat::{self, Heartbeat};
 use crate::alerts::incidents::{self, Incident};
 use crate::attribution::Attribution;
+pub use crate::audit_log::Action;
 use crate::auth::guard::Staff;
 use crate::crm::status::{Correction, Delivery};
 use crate::dates;
-use crate::db::{self, Count, D1Database, D1PreparedStatement, D1Result, Param, query};
+use crate::db::{
+    self, Batch, Count, D1Database, D1PreparedStatement, Handle, Param, Results, query,
+};
 use crate::live_session::{live_row, may_act, session_is_live};
 
 /// A lead as the panel and the export read it. To the panel its times are
@@ -236,31 +239,40 @@ pub struct ListPage {
     pub state: ListState,
 }
 
-/// The statements [`ListState`] is read from, in its order.
-fn state_statements(db: &D1Database) -> [D1PreparedStatement; 3] {
-    [
-        db.prepare(CHANGES_SQL),
-        db.prepare(incidents::OPEN_SQL),
-        db.prepare(heartbeat::READ_SQL),
-    ]
+/// The statements [`ListState`] is read from, pushed by [`StateReads::push`].
+struct StateReads {
+    changes: Handle<Count>,
+    incident: Handle<Incident>,
+    heartbeat: Handle<Heartbeat>,
 }
 
-/// [`ListState`] from the results of [`state_statements`], from `at` on.
-fn state_from(results: &[D1Result], at: usize) -> worker::Result<ListState> {
-    Ok(ListState {
-        changes: db::first_row::<Count>(results, at)?.map(|c| c.n),
-        incident: db::first_row::<Incident>(results, at + 1)?,
-        heartbeat: db::first_row::<Heartbeat>(results, at + 2)?.unwrap_or_default(),
-        rows_read: db::cost(results).read,
-    })
+impl StateReads {
+    fn push(batch: &mut Batch, db: &D1Database) -> Self {
+        Self {
+            changes: batch.push(db.prepare(CHANGES_SQL)),
+            incident: batch.push(db.prepare(incidents::OPEN_SQL)),
+            heartbeat: batch.push(db.prepare(heartbeat::READ_SQL)),
+        }
+    }
+
+    /// [`ListState`] from the batch's results.
+    fn read(&self, results: &Results) -> worker::Result<ListState> {
+        Ok(ListState {
+            changes: results.first(self.changes)?.map(|c| c.n),
+            incident: results.first(self.incident)?,
+            heartbeat: results.first(self.heartbeat)?.unwrap_or_default(),
+            rows_read: results.cost().read,
+        })
+    }
 }
 
 /// Whether any lead changed and what the banner says, without the page: a
 /// few rows whatever the number of leads, for a reload that may be told
 /// nothing changed.
 pub async fn list_state(db: &D1Database) -> worker::Result<ListState> {
-    let results = db::batch(db, state_statements(db).into()).await?;
-    state_from(&results, 0)
+    let mut batch = Batch::new();
+    let state = StateReads::push(&mut batch, db);
+    state.read(&batch.run(db).await?)
 }
 
 /// A page of the list, the counters, how many leads a search matches (when
@@ -285,27 +297,26 @@ pub async fn page_and_counts(
         }
         None => narrowed(db, &q.page_sql(), &[&term, &PAGE_SIZE, &q.offset()], q),
     };
-    let mut statements = vec![page, db.prepare(COUNTS_SQL)];
-    statements.extend(state_statements(db));
-    statements.push(query!(db, CONTACT_COUNTS_SQL, staff_id));
+    let mut batch = Batch::new();
+    let page = batch.push::<LeadRow>(page);
+    let counters = batch.push::<Counter>(db.prepare(COUNTS_SQL));
+    let state = StateReads::push(&mut batch, db);
+    let contact = batch.push::<ContactCounts>(query!(db, CONTACT_COUNTS_SQL, staff_id));
     let tally = q.tally_sql().map(|sql| {
         let mut values = vec![staff_id.value()];
         values.extend(q.narrowing.values().iter().map(Param::value));
-        db::bind(db, &sql, &values)
+        batch.push::<Tally>(db::bind(db, &sql, &values))
     });
-    let tallied = tally.is_some();
-    statements.extend(tally);
-    let searched = term.is_some();
-    if searched {
-        statements.push(narrowed(db, &q.count_sql(), &[&term], q));
-    }
-    let results = db::batch(db, statements).await?;
-    let mut leads = db::rows::<LeadRow>(&results, 0)?;
+    let matches = term
+        .is_some()
+        .then(|| batch.push::<Count>(narrowed(db, &q.count_sql(), &[&term], q)));
+    let results = batch.run(db).await?;
+    let mut leads = results.rows(page)?;
     if matches!(q.cursor, Some(Cursor::Before(..))) {
         leads.reverse();
     }
     let mut counts = Counts::default();
-    for c in db::rows::<Counter>(&results, 1)? {
+    for c in results.rows(counters)? {
         match c.name.as_str() {
             "sent" => counts.sent = c.n,
             "failed" => counts.failed = c.n,
@@ -319,13 +330,13 @@ pub async fn page_and_counts(
     // The sent leads whose correction was given up wait for a person.
     counts.delivered = counts.sent - (counts.attention - counts.failed);
     let refused = counts.attention;
-    if let Some(all) = db::first_row::<ContactCounts>(&results, 5)? {
+    if let Some(all) = results.first(contact)? {
         counts.uncontacted = all.uncontacted;
         counts.mine = all.mine;
     }
-    let tally = match tallied {
-        true => db::first_row::<Tally>(&results, 6)?,
-        false => None,
+    let tally = match tally {
+        Some(tally) => results.first(tally)?,
+        None => None,
     };
     if let Some(t) = tally {
         counts = Counts {
@@ -345,16 +356,16 @@ pub async fn page_and_counts(
             mine: if q.is_narrowed() { t.mine } else { counts.mine },
         };
     }
-    let matches = match searched {
-        true => db::first_row::<Count>(&results, 6 + usize::from(tallied))?.map(|c| c.n),
-        false => None,
+    let matches = match matches {
+        Some(matches) => results.first(matches)?.map(|c| c.n),
+        None => None,
     };
     Ok(ListPage {
         leads,
         counts,
         matches,
         refused,
-        state: state_from(&results, 2)?,
+        state: state.read(&results)?,
     })
 }
 
@@ -423,36 +434,17 @@ fn narrowed(
     db::bind(db, sql, &values)
 }
 
-/// What staff did, for the audit trail.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Action {
-    MarkSent,
-    /// 'Desfazer' right after 'Marcar Enviado'.
-    UnmarkSent,
-    Delete,
-    Resend,
-}
-
-impl Action {
-    fn name(self) -> &'static str {
-        match self {
-            Action::MarkSent => "mark_sent",
-            Action::UnmarkSent => "unmark_sent",
-            Action::Delete => "delete",
-            Action::Resend => "resend",
-        }
-    }
-
-    /// The state a lead must be in for the action to change it; the audit
-    /// entry and the change are written under the same condition, in one batch.
-    fn applies_to(self) -> &'static str {
-        match self {
-            Action::MarkSent => crate::crm::store::mark_sent_applies!(),
-            // As [`audit`] binds them: `?1` now, `?2` the staff member's id.
-            Action::UnmarkSent => crate::crm::store::unmark_sent_applies!("?1", "?2"),
-            Action::Delete => "1",
-            Action::Resend => crate::crm::store::retry_applies!(),
-        }
+/// The state a lead must be in for a lead action to change it; the audit
+/// entry and the change are written under the same condition, in one batch.
+/// No other action is written by [`audit`]: for one, nothing applies.
+fn applies_to(action: Action) -> &'static str {
+    match action {
+        Action::MarkSent => crate::crm::store::mark_sent_applies!(),
+        // As [`audit`] binds them: `?1` now, `?2` the staff member's id.
+        Action::UnmarkSent => crate::crm::store::unmark_sent_applies!("?1", "?2"),
+        Action::Delete => "1",
+        Action::Resend => crate::crm::store::retry_applies!(),
+        _ => "0",
     }
 }
 
@@ -469,7 +461,7 @@ pub fn audit(
     let sql = format!(
         "INSERT INTO audit_log (at, staff_id, staff_email, action, lead_id) \
          SELECT ?1, ?2, ?3, ?4, id FROM leads WHERE id = ?5 AND {} AND {}",
-        action.applies_to(),
+        applies_to(action),
         session_is_live!("?6", "?1")
     );
     query!(
@@ -645,31 +637,27 @@ const LINKED_SQL: &str = "SELECT l.id, l.name, l.email, l.whatsapp FROM lead_lin
 /// [`STORY_NEWEST`]) and the leads tied to it: one round trip. `None` if
 /// there is no such lead.
 pub async fn story(db: &D1Database, lead_id: &str) -> worker::Result<Option<Story>> {
-    let results = db::batch(
-        db,
-        vec![
-            query!(db, &find_sql(), lead_id),
-            query!(db, SUBMISSIONS_SQL, lead_id, STORY_NEWEST),
-            query!(db, ATTEMPTS_SQL, lead_id, STORY_NEWEST),
-            query!(db, ACTIONS_SQL, lead_id, STORY_NEWEST),
-            query!(db, LINKED_SQL, lead_id),
-            query!(db, TOTALS_SQL, lead_id),
-            query!(db, WAITING_SQL, lead_id, WAITING_LISTED),
-            delivery::store::of_lead(db, lead_id),
-        ],
-    )
-    .await?;
-    let Some(lead) = db::first_row::<LeadRow>(&results, 0)? else {
+    let mut batch = Batch::new();
+    let lead = batch.push::<LeadRow>(query!(db, &find_sql(), lead_id));
+    let submissions = batch.push(query!(db, SUBMISSIONS_SQL, lead_id, STORY_NEWEST));
+    let attempts = batch.push(query!(db, ATTEMPTS_SQL, lead_id, STORY_NEWEST));
+    let actions = batch.push(query!(db, ACTIONS_SQL, lead_id, STORY_NEWEST));
+    let linked = batch.push(query!(db, LINKED_SQL, lead_id));
+    let totals = batch.push(query!(db, TOTALS_SQL, lead_id));
+    let waiting = batch.push(query!(db, WAITING_SQL, lead_id, WAITING_LISTED));
+    let deliveries = batch.push(delivery::store::of_lead(db, lead_id));
+    let results = batch.run(db).await?;
+    let Some(lead) = results.first(lead)? else {
         return Ok(None);
     };
     Ok(Some(Story {
         lead,
-        submissions: db::rows(&results, 1)?,
-        attempts: db::rows(&results, 2)?,
-        actions: db::rows(&results, 3)?,
-        linked: db::rows(&results, 4)?,
-        totals: db::first_row(&results, 5)?.unwrap_or_default(),
-        waiting: db::rows(&results, 6)?,
-        deliveries: db::rows(&results, 7)?,
+        submissions: results.rows(submissions)?,
+        attempts: results.rows(attempts)?,
+        actions: results.rows(actions)?,
+        linked: results.rows(linked)?,
+        totals: results.first(totals)?.unwrap_or_default(),
+        waiting: results.rows(waiting)?,
+        deliveries: results.rows(deliveries)?,
     }))
 }

@@ -419,8 +419,11 @@ const UNCLAIM_RECOVERY_SQL: &str =
 /// Looks at delivery, opens, updates or resolves the incident, and sends
 /// what is due.
 pub async fn watch(env: &Env, db: &D1Database, now: i64) -> worker::Result<()> {
-    let results = db::batch(db, vec![db.prepare(SNAPSHOT_SQL), db.prepare(OPEN_SQL)]).await?;
-    let mut snapshot: Snapshot = db::first_row(&results, 0)?.unwrap_or_default();
+    let mut batch = db::Batch::new();
+    let snapshot = batch.push::<Snapshot>(db.prepare(SNAPSHOT_SQL));
+    let open = batch.push::<Incident>(db.prepare(OPEN_SQL));
+    let results = batch.run(db).await?;
+    let mut snapshot = results.first(snapshot)?.unwrap_or_default();
     if webhook::url(env).is_none() {
         // Switched off: its events left waiting are not a webhook that
         // refuses (this run's `webhook::run` marks them failed).
@@ -430,7 +433,7 @@ pub async fn watch(env: &Env, db: &D1Database, now: i64) -> worker::Result<()> {
         // Switched off: what Meta refused before is no one's to fix.
         snapshot.meta_refused_at = None;
     }
-    let open: Option<Incident> = db::first_row(&results, 1)?;
+    let open = results.first(open)?;
     let now_reasons = reasons(&snapshot, crm::is_configured(env), now);
     let listed = list_reasons(&now_reasons);
 

@@ -44,6 +44,15 @@ macro_rules! notices_from_now {
 }
 pub(crate) use notices_from_now;
 
+/// Whether new colleagues start with the notices on, as SQL: the owners'
+/// choice (`panel_settings`), read by the statement that confirms an account.
+macro_rules! colleague_notices_on {
+    () => {
+        "coalesce((SELECT value FROM panel_settings WHERE name = 'colleague_notices'), 1) = 1"
+    };
+}
+pub(crate) use colleague_notices_on;
+
 /// A person who just switched notices on starts from now, not from the first lead.
 const START_SQL: &str = concat!(
     "UPDATE staff_users SET notices_lease_until = NULL, notices_sent_through = ",

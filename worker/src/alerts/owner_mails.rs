@@ -178,15 +178,10 @@ struct Claimed {
 
 /// Sends the copies due; how many went.
 pub async fn send_due(env: &Env, db: &D1Database, now: i64) -> worker::Result<usize> {
-    let results = db::batch(
-        db,
-        vec![
-            query!(db, DROP_SQL, now),
-            query!(db, CLAIM_SQL, now, now + LEASE_MS, BATCH_SIZE),
-        ],
-    )
-    .await?;
-    let mut claimed: Vec<Claimed> = db::rows(&results, 1)?;
+    let mut batch = db::Batch::new();
+    batch.add(query!(db, DROP_SQL, now));
+    let claimed = batch.push::<Claimed>(query!(db, CLAIM_SQL, now, now + LEASE_MS, BATCH_SIZE));
+    let mut claimed = batch.run(db).await?.rows(claimed)?;
     if claimed.is_empty() {
         return Ok(0);
     }

@@ -5,9 +5,10 @@ use serde::Serialize;
 use worker::{Env, Request, Response};
 
 use super::access_token::{Signer, StaffClaims};
+use super::staff::Role;
 use super::{device, secret_token, store};
 use crate::cookies;
-use crate::db::{self, D1Database, D1PreparedStatement, D1Result};
+use crate::db::{Batch, D1Database, Handle, Results};
 use crate::http::{self, ApiError, ApiResult, HeaderText};
 use crate::{config, messages, platform};
 
@@ -73,33 +74,49 @@ pub fn signer(env: &Env) -> ApiResult<Signer> {
 pub struct Account {
     pub id: String,
     pub email: String,
-    /// "owner" ('Responsável') or "staff".
-    pub role: String,
+    pub role: Role,
     /// An owner let it in (or nobody needed to): until then it reaches
     /// nothing but the page that says it waits ('Aguardando aprovação').
     pub approved: bool,
 }
 
-/// A session about to be created: its id and its first refresh token.
+/// A session about to be created: its id, its first refresh token, and the
+/// statement that makes it.
 pub struct NewSession {
     id: String,
     refresh: String,
+    made: Handle,
 }
 
-/// The statements that create a session for `user_id`, to run in the batch
-/// of whatever signs the person in, for as long as the account's password
-/// is `password_hash` (the one checked, or set earlier in the batch); then
-/// [`answer_new_session`].
+impl NewSession {
+    /// Whether the batch made the session.
+    pub fn made(&self, results: &Results) -> bool {
+        results.changes(self.made) == 1
+    }
+}
+
+/// Adds the statements that create a session for `user_id` to `batch`, the
+/// batch of whatever signs the person in, for as long as the account's
+/// password is `password_hash` (the one checked, or set earlier in the
+/// batch); then [`answer_new_session`].
 pub fn new_session(
     ctx: &AuthContext,
+    batch: &mut Batch,
     user_id: &str,
     password_hash: &str,
-) -> (NewSession, Vec<D1PreparedStatement>) {
+) -> NewSession {
     let id = platform::new_id();
     let (refresh, refresh_hash) = secret_token::generate();
-    let statements =
-        store::new_session(&ctx.db, &id, user_id, password_hash, &refresh_hash, ctx.now);
-    (NewSession { id, refresh }, statements)
+    let made = store::new_session(
+        batch,
+        &ctx.db,
+        &id,
+        user_id,
+        password_hash,
+        &refresh_hash,
+        ctx.now,
+    );
+    NewSession { id, refresh, made }
 }
 
 /// Answers a sign-in with the new session: an access token, the refresh
@@ -145,28 +162,22 @@ pub fn remember_device(
     )
 }
 
-/// Creates a session (after `before`, in the same batch) and answers with
-/// it; when the batch makes none, `refused` tells why from its results.
+/// Creates a session (after what `batch` holds, in the same batch) and
+/// answers with it; when the batch makes none, `refused` tells why from its
+/// results.
 pub async fn start_session(
     ctx: &AuthContext,
     account: &Account,
     password_hash: &str,
-    mut before: Vec<D1PreparedStatement>,
-    refused: impl FnOnce(&[D1Result]) -> ApiError,
+    mut batch: Batch,
+    refused: impl FnOnce(&Results) -> ApiError,
 ) -> ApiResult<Response> {
-    let (session, statements) = new_session(ctx, &account.id, password_hash);
-    let session_at = before.len();
-    before.extend(statements);
-    let results = db::batch(&ctx.db, before).await?;
-    if !session_made(&results, session_at) {
+    let session = new_session(ctx, &mut batch, &account.id, password_hash);
+    let results = batch.run(&ctx.db).await?;
+    if !session.made(&results) {
         return Err(refused(&results));
     }
     answer_new_session(ctx, account, password_hash, &session)
-}
-
-/// Whether the batch made the session whose statements start at `at`.
-pub fn session_made(results: &[D1Result], at: usize) -> bool {
-    results.get(at).map(db::changes) == Some(1)
 }
 
 /// The answer when an account was switched off before its session was made,
@@ -259,7 +270,7 @@ mod tests {
         let user = Account {
             id: "u1".into(),
             email: "ana@agencia.com.br".into(),
-            role: "owner".into(),
+            role: Role::Owner,
             approved: true,
         };
         let answer = SessionAnswer {

@@ -38,29 +38,7 @@ pub struct Rights {
     pub import_spend: bool,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Role {
-    /// 'Responsável': manages the team and sees the activity.
-    Owner,
-    Staff,
-}
-
-impl Role {
-    pub fn parse(raw: &str) -> Self {
-        if raw == "owner" {
-            Role::Owner
-        } else {
-            Role::Staff
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Role::Owner => "owner",
-            Role::Staff => "staff",
-        }
-    }
-}
+pub use super::staff::Role;
 
 /// The bearer token of the `Authorization` header, if any.
 pub fn bearer(req: &Request) -> Option<String> {
@@ -84,7 +62,7 @@ pub async fn require_session(req: &Request, env: &Env) -> ApiResult<Staff> {
     let live = store::live_session(&db, &claims.sid, now).await?;
     match live {
         Some(row) if row.user_id == claims.sub => {
-            let role = Role::parse(&row.role);
+            let role = row.role;
             // Owners may do everything; a colleague, what an owner left them.
             let owner = role == Role::Owner;
             Ok(Staff {

@@ -20,7 +20,7 @@ use super::password;
 use super::staff::StaffEmail;
 use super::store::{self, UserRow};
 use crate::audit_log::{self as activity, Action, Actor, IfAccount, Subject};
-use crate::db::{self, D1PreparedStatement};
+use crate::db::{self, Batch, D1PreparedStatement, Results};
 use crate::http::{self, ApiError, ApiResult};
 use crate::rate_limit::{
     self, Counter, LOGIN_FAILURES_PER_ACCOUNT_DEVICES, LOGIN_FAILURES_PER_DEVICE,
@@ -157,28 +157,30 @@ async fn count_attempt<'a>(
     let ip_gate: Option<Counted<'a>> = (attempt.is_stranger() && !address_counted)
         .then_some((&LOGIN_FAILURES_PER_IP, attempt.network));
     let mut counted: Vec<Counted<'a>> = ip_gate.into_iter().collect();
-    let mut statements = vec![store::sign_in_account(&ctx.db, attempt.email)];
+    let mut batch = Batch::new();
+    let account = batch.push::<UserRow>(store::sign_in_account(&ctx.db, attempt.email));
+    let mut hits: Vec<rate_limit::Hit> = Vec::new();
     if let Some((limit, subject)) = ip_gate {
-        statements.push(rate_limit::hit(&ctx.db, limit, subject, ctx.now));
+        hits.push(batch.push(rate_limit::hit(&ctx.db, limit, subject, ctx.now)));
     }
     for (limit, subject) in own_limits(attempt) {
-        statements.push(match ip_gate {
+        hits.push(batch.push(match ip_gate {
             Some(gate) => rate_limit::hit_within(&ctx.db, limit, subject, ctx.now, gate),
             None => rate_limit::hit(&ctx.db, limit, subject, ctx.now),
-        });
+        }));
         counted.push((limit, subject));
     }
-    let results = db::batch(&ctx.db, statements).await?;
+    let results = batch.run(&ctx.db).await?;
     let mut allowed = true;
-    for (i, (limit, _)) in counted.iter().enumerate() {
-        allowed &= limit.allows(rate_limit::counted(&results, i + 1)?);
+    for ((limit, _), hit) in counted.iter().zip(hits) {
+        allowed &= limit.allows(rate_limit::counted(&results, hit)?);
     }
     if !allowed {
         return Err(ApiError::TooManyRequests(
             messages::AUTH_TOO_MANY_FAILURES.into(),
         ));
     }
-    Ok((db::first_row::<UserRow>(&results, 0)?, counted))
+    Ok((results.first(account)?, counted))
 }
 
 /// The attempt's own limits: its device's, or its e-mail's for a stranger;
@@ -278,8 +280,11 @@ async fn open_session(
     counted: &[Counted<'_>],
 ) -> ApiResult<Response> {
     let checked = user.password_hash.as_str();
-    let mut statements = give_counts_back(ctx, counted);
-    statements.push(store::mark_signed_in(&ctx.db, &user.id, checked, ctx.now));
+    let mut batch = Batch::new();
+    for refund in give_counts_back(ctx, counted) {
+        batch.add(refund);
+    }
+    batch.add(store::mark_signed_in(&ctx.db, &user.id, checked, ctx.now));
     let outcomes = [
         (IfAccount::Stands(checked), Action::SignIn, Subject::Nothing),
         (
@@ -293,23 +298,22 @@ async fn open_session(
             Subject::Nothing,
         ),
     ];
-    let off_at = statements.len() + 1;
-    for (state, action, subject) in outcomes {
-        statements.push(activity::record_if(
+    let [_, off, _] = outcomes.map(|(state, action, subject)| {
+        batch.add(activity::record_if(
             &ctx.db, state, actor, action, subject, ctx.now,
-        ));
-    }
+        ))
+    });
     let account = Account {
         id: user.id.clone(),
         email: user.email.clone(),
-        role: user.role.clone(),
+        role: user.role,
         approved: user.approved_at.is_some(),
     };
-    let refused = |results: &[db::D1Result]| match results.get(off_at).map(db::changes) {
-        Some(1) => context::switched_off(),
+    let refused = |results: &Results| match results.changes(off) {
+        1 => context::switched_off(),
         _ => ApiError::Unauthorized(messages::AUTH_INVALID_CREDENTIALS.into()),
     };
-    context::start_session(ctx, &account, checked, statements, refused).await
+    context::start_session(ctx, &account, checked, batch, refused).await
 }
 
 /// A browser the account had not used: its owner hears of it ('Não foi você?').

@@ -17,7 +17,7 @@ use super::signup::refuse_common;
 use super::staff::{NewPassword, StaffEmail};
 use super::{login, secret_token, store};
 use crate::audit_log::{self as activity, Action, Actor, IfAccount, Subject};
-use crate::db;
+use crate::db::Batch;
 use crate::http::{self, ApiError, ApiResult, invalid_field};
 use crate::mail;
 use crate::messages;
@@ -57,30 +57,33 @@ pub async fn request(mut req: Request, env: &Env, worker_ctx: &Context) -> ApiRe
     let known_device = login::recognise_device(&req, &ctx, email.as_str())
         .await?
         .is_some();
-    let (mut statements, limits) = if known_device {
+    let mut batch = Batch::new();
+    let (address_hit, email_hit, limits) = if known_device {
         let counted = rate_limit::hit(&ctx.db, &RESET_REQUESTS_PER_EMAIL, email.as_str(), ctx.now);
         // The account's own limit, in both of the link's checks.
-        (vec![counted], [per_email, per_email])
+        (None, batch.push(counted), [per_email, per_email])
     } else {
         let per_ip = store::Within {
             key: &ip_key,
             max: RESET_REQUESTS_PER_IP.max,
         };
-        let counted = vec![
-            rate_limit::hit(&ctx.db, &RESET_REQUESTS_PER_IP, &network, ctx.now),
-            rate_limit::hit_within(
-                &ctx.db,
-                &RESET_REQUESTS_PER_EMAIL,
-                email.as_str(),
-                ctx.now,
-                (&RESET_REQUESTS_PER_IP, &network),
-            ),
-        ];
-        (counted, [per_ip, per_email])
+        let address_hit = batch.push(rate_limit::hit(
+            &ctx.db,
+            &RESET_REQUESTS_PER_IP,
+            &network,
+            ctx.now,
+        ));
+        let email_hit = batch.push(rate_limit::hit_within(
+            &ctx.db,
+            &RESET_REQUESTS_PER_EMAIL,
+            email.as_str(),
+            ctx.now,
+            (&RESET_REQUESTS_PER_IP, &network),
+        ));
+        (Some(address_hit), email_hit, [per_ip, per_email])
     };
-    let email_at = statements.len() - 1;
     let (link_token, link_hash) = secret_token::generate();
-    statements.push(store::insert_reset(
+    let link_made = batch.add(store::insert_reset(
         &ctx.db,
         &link_hash,
         email.as_str(),
@@ -88,15 +91,18 @@ pub async fn request(mut req: Request, env: &Env, worker_ctx: &Context) -> ApiRe
         ctx.now + RESET_LIFETIME_MS,
         limits,
     ));
-    let results = db::batch(&ctx.db, statements).await?;
-    let count = |i| rate_limit::counted(&results, i);
-    let address_refused = !known_device && !RESET_REQUESTS_PER_IP.allows(count(0)?);
-    if address_refused || !RESET_REQUESTS_PER_EMAIL.allows(count(email_at)?) {
+    let results = batch.run(&ctx.db).await?;
+    let count = |hit| rate_limit::counted(&results, hit);
+    let address_refused = match address_hit {
+        Some(hit) => !RESET_REQUESTS_PER_IP.allows(count(hit)?),
+        None => false,
+    };
+    if address_refused || !RESET_REQUESTS_PER_EMAIL.allows(count(email_hit)?) {
         return Err(ApiError::TooManyRequests(
             messages::AUTH_TOO_MANY_RESET_REQUESTS.into(),
         ));
     }
-    if results.get(email_at + 1).map(db::changes) == Some(1) {
+    if results.changes(link_made) == 1 {
         let link = ctx.link(&format!("/auth?redefinir={link_token}"));
         let message = emails::password_reset(email.as_str(), &link);
         let env = env.clone();
@@ -144,10 +150,11 @@ pub async fn reset(mut req: Request, env: &Env, worker_ctx: &Context) -> ApiResu
         id: Some(&user.id),
         email: &user.email,
     };
-    let mut statements = store::set_password(&ctx.db, &user.id, &hash, ctx.now);
-    statements.push(store::revoke_all_sessions(&ctx.db, &user.id, ctx.now));
-    statements.push(store::mark_signed_in(&ctx.db, &user.id, &hash, ctx.now));
-    statements.push(activity::record(
+    let mut batch = Batch::new();
+    store::set_password(&mut batch, &ctx.db, &user.id, &hash, ctx.now);
+    batch.add(store::revoke_all_sessions(&ctx.db, &user.id, ctx.now));
+    batch.add(store::mark_signed_in(&ctx.db, &user.id, &hash, ctx.now));
+    batch.add(activity::record(
         &ctx.db,
         actor,
         Action::PasswordReset,
@@ -157,15 +164,13 @@ pub async fn reset(mut req: Request, env: &Env, worker_ctx: &Context) -> ApiResu
     let account = Account {
         id: user.id.clone(),
         email: user.email.clone(),
-        role: user.role.clone(),
+        role: user.role,
         approved: user.approved_at.is_some(),
     };
     // The batch sets the password its session asks for; only 'Desativar'
     // landing first leaves it without one.
-    let answer = context::start_session(&ctx, &account, &hash, statements, |_| {
-        context::switched_off()
-    })
-    .await?;
+    let answer =
+        context::start_session(&ctx, &account, &hash, batch, |_| context::switched_off()).await?;
     let notice = emails::security_notice(
         &account.email,
         Security::PasswordReset,
@@ -195,21 +200,22 @@ pub async fn change(mut req: Request, env: &Env, worker_ctx: &Context) -> ApiRes
     refuse_common(env, &new, "new_password").await?;
     // The current password is guessed against the session's own limit, so a
     // stolen access token cannot be used to find it.
-    let results = db::batch(
+    let mut batch = Batch::new();
+    let tried = batch.push(rate_limit::hit(
         &ctx.db,
-        vec![
-            rate_limit::hit(&ctx.db, &PASSWORD_CHANGE_TRIES, &staff.session_id, ctx.now),
-            store::find_user(&ctx.db, &staff.email),
-        ],
-    )
-    .await?;
-    let tries = rate_limit::counted(&results, 0)?;
+        &PASSWORD_CHANGE_TRIES,
+        &staff.session_id,
+        ctx.now,
+    ));
+    let user = batch.push::<store::UserRow>(store::find_user(&ctx.db, &staff.email));
+    let results = batch.run(&ctx.db).await?;
+    let tries = rate_limit::counted(&results, tried)?;
     if !PASSWORD_CHANGE_TRIES.allows(tries) {
         return Err(ApiError::TooManyRequests(
             messages::AUTH_TOO_MANY_FAILURES.into(),
         ));
     }
-    let user = db::first_row::<store::UserRow>(&results, 1)?;
+    let user = results.first(user)?;
     let checked = user.map(|u| u.password_hash);
     if !password::matches(&current, checked.as_deref()).await? {
         return Err(invalid_field(
@@ -219,7 +225,9 @@ pub async fn change(mut req: Request, env: &Env, worker_ctx: &Context) -> ApiRes
     }
     let checked = checked.unwrap_or_default();
     let hash = PasswordHash::new(new.as_str()).await?.to_string();
-    let mut statements = store::change_password(
+    let mut batch = Batch::new();
+    let changed = store::change_password(
+        &mut batch,
         &ctx.db,
         &staff.user_id,
         &staff.session_id,
@@ -227,13 +235,13 @@ pub async fn change(mut req: Request, env: &Env, worker_ctx: &Context) -> ApiRes
         &hash,
         ctx.now,
     );
-    statements.push(rate_limit::refund(
+    batch.add(rate_limit::refund(
         &ctx.db,
         &PASSWORD_CHANGE_TRIES,
         &staff.session_id,
         ctx.now,
     ));
-    statements.push(activity::record_if(
+    batch.add(activity::record_if(
         &ctx.db,
         IfAccount::Stands(&hash),
         Actor {
@@ -244,8 +252,8 @@ pub async fn change(mut req: Request, env: &Env, worker_ctx: &Context) -> ApiRes
         Subject::Account(&staff.user_id),
         ctx.now,
     ));
-    let results = db::batch(&ctx.db, statements).await?;
-    if results.first().map(db::changes) != Some(1) {
+    let results = batch.run(&ctx.db).await?;
+    if results.changes(changed) != 1 {
         // A reset, a sign-out or 'Desativar' came first and ended this
         // session; or another change did, and the password typed as the
         // current one no longer is.

@@ -157,7 +157,7 @@ pub async fn session(req: Request, env: &Env) -> ApiResult<Response> {
     let user = Account {
         id: user_id,
         email,
-        role: role.name().to_string(),
+        role,
         approved,
     };
     http::success(&SessionOf { user, session_id })

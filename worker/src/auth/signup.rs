@@ -13,10 +13,10 @@ use worker::{Context, Env, Request, Response};
 use super::common_passwords;
 use super::context::{self, Account, AuthContext};
 use super::password::{self, PasswordHash};
-use super::staff::{EmailRejection, NewPassword, StaffEmail};
+use super::staff::{EmailRejection, NewPassword, Role, StaffEmail};
 use super::{emails, secret_token, store};
 use crate::audit_log::{self as activity, Action, Actor, Subject};
-use crate::db;
+use crate::db::{self, Batch};
 use crate::http::{self, ApiError, ApiResult, invalid_field};
 use crate::mail;
 use crate::rate_limit::{
@@ -24,7 +24,7 @@ use crate::rate_limit::{
     SIGNUPS_PER_EMAIL,
 };
 use crate::turnstile::{Expected, Form, Turnstile};
-use crate::{agency, config, messages, platform};
+use crate::{agency, config, messages};
 
 /// A confirmation link is valid for 24 hours.
 const CONFIRMATION_LIFETIME_MS: i64 = 24 * 60 * 60 * 1000;
@@ -80,33 +80,35 @@ pub async fn signup(mut req: Request, env: &Env) -> ApiResult<Response> {
     // the mailbox's limit.
     let mailbox = email.mailbox();
     let gate = (&SIGNUPS, network.as_str());
-    let results = db::batch(
+    let mut batch = Batch::new();
+    let per_address = batch.push(rate_limit::hit(&ctx.db, &SIGNUPS, &network, ctx.now));
+    let per_mailbox = batch.push(rate_limit::hit_within(
         &ctx.db,
-        vec![
-            rate_limit::hit(&ctx.db, &SIGNUPS, &network, ctx.now),
-            rate_limit::hit_within(&ctx.db, &SIGNUPS_PER_EMAIL, &mailbox, ctx.now, gate),
-            store::find_user(&ctx.db, email.as_str()),
-            store::disabled_mailbox(&ctx.db, &mailbox),
-        ],
-    )
-    .await?;
-    let count = |i| rate_limit::counted(&results, i);
-    if !SIGNUPS.allows(count(0)?) {
+        &SIGNUPS_PER_EMAIL,
+        &mailbox,
+        ctx.now,
+        gate,
+    ));
+    let user = batch.push::<store::UserRow>(store::find_user(&ctx.db, email.as_str()));
+    let disabled = batch.add(store::disabled_mailbox(&ctx.db, &mailbox));
+    let results = batch.run(&ctx.db).await?;
+    let count = |hit| rate_limit::counted(&results, hit);
+    if !SIGNUPS.allows(count(per_address)?) {
         return Err(ApiError::TooManyRequests(
             messages::AUTH_TOO_MANY_SIGNUPS.into(),
         ));
     }
-    let known = db::first_row::<store::UserRow>(&results, 2)?;
+    let known = results.first(user)?;
     // A switched-off account is told nothing new: it is simply taken; so is
     // another address of its mailbox (`ana+x@` for a switched-off `ana@`).
     if known
         .as_ref()
         .is_some_and(|u| u.confirmed_at.is_some() || u.disabled_at.is_some())
-        || db::returned_row(&results, 3)
+        || results.returned_row(disabled)
     {
         return Err(ApiError::Conflict(messages::AUTH_ALREADY_REGISTERED.into()));
     }
-    if !SIGNUPS_PER_EMAIL.allows(count(1)?) {
+    if !SIGNUPS_PER_EMAIL.allows(count(per_mailbox)?) {
         return Err(ApiError::TooManyRequests(
             messages::AUTH_TOO_MANY_SIGNUP_EMAILS.into(),
         ));
@@ -115,17 +117,18 @@ pub async fn signup(mut req: Request, env: &Env) -> ApiResult<Response> {
 
     let hash = PasswordHash::new(password.as_str()).await?.to_string();
     let (link_token, link_hash) = secret_token::generate();
-    let statements = store::signup(
+    let mut batch = Batch::new();
+    let link_made = store::signup(
+        &mut batch,
         &ctx.db,
-        &platform::new_id(),
         email.as_str(),
         &hash,
         &link_hash,
         ctx.now,
         ctx.now + CONFIRMATION_LIFETIME_MS,
     );
-    let results = db::batch(&ctx.db, statements).await?;
-    if results.last().map(db::changes) != Some(1) {
+    let results = batch.run(&ctx.db).await?;
+    if results.changes(link_made) != 1 {
         // Confirmed (or switched off) by another request in the meantime.
         return Err(ApiError::Conflict(messages::AUTH_ALREADY_REGISTERED.into()));
     }
@@ -154,16 +157,12 @@ struct LinkSent<'a> {
 async fn site_allows(ctx: &AuthContext, env: &Env, mailbox: &str) -> ApiResult<()> {
     let per_hour = SIGNUPS_ALL_HOUR.configured(env, "STAFF_SIGNUPS_PER_HOUR");
     let per_day = SIGNUPS_ALL_DAY.configured(env, "STAFF_SIGNUPS_PER_DAY");
-    let results = db::batch(
-        &ctx.db,
-        vec![
-            rate_limit::hit(&ctx.db, &per_hour, EVERYONE, ctx.now),
-            rate_limit::hit(&ctx.db, &per_day, EVERYONE, ctx.now),
-        ],
-    )
-    .await?;
-    let count = |i| rate_limit::counted(&results, i);
-    if per_hour.allows(count(0)?) && per_day.allows(count(1)?) {
+    let mut batch = Batch::new();
+    let hour = batch.push(rate_limit::hit(&ctx.db, &per_hour, EVERYONE, ctx.now));
+    let day = batch.push(rate_limit::hit(&ctx.db, &per_day, EVERYONE, ctx.now));
+    let results = batch.run(&ctx.db).await?;
+    let count = |hit| rate_limit::counted(&results, hit);
+    if per_hour.allows(count(hour)?) && per_day.allows(count(day)?) {
         return Ok(());
     }
     worker::console_warn!("signup: the site-wide limit is reached; sign-ups are paused");
@@ -219,7 +218,9 @@ pub async fn confirm(mut req: Request, env: &Env, worker_ctx: &Context) -> ApiRe
     let owner_email = config::setting(env, "OWNER_EMAIL").map(|e| e.to_ascii_lowercase());
     // With STAFF_APPROVAL on, an owner lets each new account in ('Equipe').
     let needs_approval = config::setting(env, "STAFF_APPROVAL").as_deref() == Some("true");
-    let mut statements = store::confirm_user(
+    let mut batch = Batch::new();
+    store::confirm_user(
+        &mut batch,
         &ctx.db,
         &row.user_id,
         &row.password_hash,
@@ -227,7 +228,7 @@ pub async fn confirm(mut req: Request, env: &Env, worker_ctx: &Context) -> ApiRe
         owner_email.as_deref(),
         needs_approval,
     );
-    statements.push(activity::record(
+    batch.add(activity::record(
         &ctx.db,
         Actor {
             id: Some(&row.user_id),
@@ -237,23 +238,17 @@ pub async fn confirm(mut req: Request, env: &Env, worker_ctx: &Context) -> ApiRe
         Subject::Account(&row.user_id),
         ctx.now,
     ));
-    statements.push(store::role_of(&ctx.db, &row.user_id));
-    let role_at = statements.len() - 1;
-    let (session, mut session_statements) =
-        context::new_session(&ctx, &row.user_id, &row.password_hash);
-    let session_at = statements.len();
-    statements.append(&mut session_statements);
-    let results = db::batch(&ctx.db, statements).await?;
-    if !context::session_made(&results, session_at) {
+    let role = batch.push::<store::RoleRow>(store::role_of(&ctx.db, &row.user_id));
+    let session = context::new_session(&ctx, &mut batch, &row.user_id, &row.password_hash);
+    let results = batch.run(&ctx.db).await?;
+    if !session.made(&results) {
         return Err(context::switched_off());
     }
-    let confirmed = db::first_row::<store::RoleRow>(&results, role_at)?;
+    let confirmed = results.first(role)?;
     let account = Account {
         id: row.user_id,
         email: row.email,
-        role: confirmed
-            .as_ref()
-            .map_or_else(|| "staff".into(), |r| r.role.clone()),
+        role: confirmed.as_ref().map_or(Role::Staff, |r| r.role),
         approved: confirmed.is_some_and(|r| r.approved_at.is_some()),
     };
     let answer = context::answer_new_session(&ctx, &account, &row.password_hash, &session)?;

@@ -2,8 +2,20 @@
 //! password of at least six characters that nobody would guess first. The
 //! worker enforces both, whatever the page did.
 
+use serde::{Deserialize, Serialize};
+
 use super::guessable::{self, Guessable};
 use crate::{email, messages};
+
+/// A staff account's role: as `staff_users.role` stores it and the API
+/// answers it (`"owner"`, `"staff"`; the pages' `Role`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    /// 'Responsável': manages the team and sees the activity.
+    Owner,
+    Staff,
+}
 
 pub const PASSWORD_MIN_CHARS: usize = 6;
 pub const PASSWORD_MAX_CHARS: usize = 256;
@@ -119,6 +131,28 @@ impl NewPassword {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_role_reads_and_answers_as_the_pages_name_it() {
+        let roles = [Role::Owner, Role::Staff];
+        let names: Vec<String> = roles
+            .iter()
+            .map(|r| {
+                serde_json::to_value(r)
+                    .unwrap()
+                    .as_str()
+                    .unwrap()
+                    .to_string()
+            })
+            .collect();
+        assert_eq!(crate::audit_log::tests::pages_union("Role"), names);
+        for (role, name) in roles.into_iter().zip(&names) {
+            assert_eq!(
+                serde_json::from_value::<Role>(serde_json::json!(name)).unwrap(),
+                role
+            );
+        }
+    }
 
     #[test]
     fn the_mailbox_leaves_out_a_plus_tag() {

@@ -3,11 +3,10 @@
 
 use serde::Deserialize;
 
-use crate::alerts::notices::notices_from_now;
-use crate::auth::staff::mailbox;
-use crate::db::{self, D1Database, D1PreparedStatement, query};
+use crate::alerts::notices::{colleague_notices_on, notices_from_now};
+use crate::auth::staff::{Role, mailbox};
+use crate::db::{self, Batch, D1Database, D1PreparedStatement, Handle, query};
 use crate::live_session::may_act;
-use crate::panel_settings::colleague_notices_on;
 
 /// A session ends this long after its sign-in, however often it is used.
 pub const SESSION_LIFETIME_MS: i64 = 30 * 24 * 60 * 60 * 1000;
@@ -206,7 +205,7 @@ pub struct UserRow {
     pub email: String,
     pub password_hash: String,
     pub confirmed_at: Option<i64>,
-    pub role: String,
+    pub role: Role,
     pub disabled_at: Option<i64>,
     /// When an owner approved it (see `confirm_user`).
     pub approved_at: Option<i64>,
@@ -217,7 +216,7 @@ pub struct UserRow {
 
 #[derive(Debug, Deserialize)]
 pub struct RoleRow {
-    pub role: String,
+    pub role: Role,
     pub approved_at: Option<i64>,
 }
 
@@ -239,7 +238,7 @@ pub struct RefreshRow {
     pub revoked_at: Option<i64>,
     pub expires_at: i64,
     pub email: String,
-    pub role: String,
+    pub role: Role,
     pub disabled_at: Option<i64>,
     pub approved_at: Option<i64>,
 }
@@ -258,7 +257,7 @@ struct UserIdRow {
 pub struct LiveSessionRow {
     pub user_id: String,
     pub email: String,
-    pub role: String,
+    pub role: Role,
     pub approved_at: Option<i64>,
     pub can_export: i64,
     pub can_delete: i64,
@@ -299,30 +298,29 @@ pub struct Within<'a> {
     pub max: i64,
 }
 
-/// A sign-up: the account if new, and its link with the sign-up's password,
-/// if the account is open to sign-up. The last statement's result says
-/// whether a link was made.
+/// A sign-up: the account if new (under a new id), and its link with the
+/// sign-up's password, if the account is open to sign-up. The handle's
+/// statement made the link if it changed a row.
 pub fn signup(
+    batch: &mut Batch,
     db: &D1Database,
-    user_id: &str,
     email: &str,
     password_hash: &str,
     link_hash: &str,
     now: i64,
     link_expires_at: i64,
-) -> Vec<D1PreparedStatement> {
-    vec![
-        query!(db, INSERT_UNCONFIRMED_USER, user_id, email, now),
-        query!(
-            db,
-            INSERT_CONFIRMATION,
-            link_hash,
-            email,
-            now,
-            link_expires_at,
-            password_hash
-        ),
-    ]
+) -> Handle {
+    let user_id = crate::platform::new_id();
+    batch.add(query!(db, INSERT_UNCONFIRMED_USER, user_id, email, now));
+    batch.add(query!(
+        db,
+        INSERT_CONFIRMATION,
+        link_hash,
+        email,
+        now,
+        link_expires_at,
+        password_hash
+    ))
 }
 
 pub async fn find_confirmation(
@@ -340,25 +338,24 @@ pub async fn use_confirmation(db: &D1Database, link_hash: &str, now: i64) -> wor
 
 /// Confirms the account with the link's password and retires its other links.
 pub fn confirm_user(
+    batch: &mut Batch,
     db: &D1Database,
     user_id: &str,
     password_hash: &str,
     now: i64,
     owner_email: Option<&str>,
     needs_approval: bool,
-) -> Vec<D1PreparedStatement> {
-    vec![
-        query!(
-            db,
-            CONFIRM_USER,
-            user_id,
-            now,
-            password_hash,
-            owner_email,
-            i64::from(needs_approval)
-        ),
-        query!(db, RETIRE_CONFIRMATIONS, user_id, now),
-    ]
+) {
+    batch.add(query!(
+        db,
+        CONFIRM_USER,
+        user_id,
+        now,
+        password_hash,
+        owner_email,
+        i64::from(needs_approval)
+    ));
+    batch.add(query!(db, RETIRE_CONFIRMATIONS, user_id, now));
 }
 
 /// A reset link for `email` if it names an account allowed in and the two
@@ -401,50 +398,49 @@ pub async fn use_reset(
 
 /// A new password: every other reset link of the account is retired.
 pub fn set_password(
+    batch: &mut Batch,
     db: &D1Database,
     user_id: &str,
     password_hash: &str,
     now: i64,
-) -> Vec<D1PreparedStatement> {
-    vec![
-        query!(db, SET_PASSWORD, user_id, password_hash),
-        query!(db, RETIRE_RESETS, user_id, now),
-    ]
+) {
+    batch.add(query!(db, SET_PASSWORD, user_id, password_hash));
+    batch.add(query!(db, RETIRE_RESETS, user_id, now));
 }
 
 /// What one signed-in person's 'Alterar senha' writes: the new password if
 /// the account's is still `checked` and `session_id` still live, then (only
 /// if it was set) the end of its reset links and of every other session.
-/// The first statement changes one row, or none when a reset, another
-/// change, a sign-out or 'Desativar' came first.
+/// The handle's statement (the new password) changes one row, or none when
+/// a reset, another change, a sign-out or 'Desativar' came first.
 pub fn change_password(
+    batch: &mut Batch,
     db: &D1Database,
     user_id: &str,
     session_id: &str,
     checked: &str,
     new_hash: &str,
     now: i64,
-) -> Vec<D1PreparedStatement> {
-    vec![
-        query!(
-            db,
-            CHANGE_PASSWORD,
-            user_id,
-            new_hash,
-            checked,
-            session_id,
-            now
-        ),
-        query!(db, RETIRE_RESETS_IF_CHANGED, user_id, now, new_hash),
-        query!(
-            db,
-            REVOKE_OTHER_SESSIONS_IF_CHANGED,
-            user_id,
-            session_id,
-            now,
-            new_hash
-        ),
-    ]
+) -> Handle {
+    let changed = batch.add(query!(
+        db,
+        CHANGE_PASSWORD,
+        user_id,
+        new_hash,
+        checked,
+        session_id,
+        now
+    ));
+    batch.add(query!(db, RETIRE_RESETS_IF_CHANGED, user_id, now, new_hash));
+    batch.add(query!(
+        db,
+        REVOKE_OTHER_SESSIONS_IF_CHANGED,
+        user_id,
+        session_id,
+        now,
+        new_hash
+    ));
+    changed
 }
 
 #[derive(Deserialize)]
@@ -475,29 +471,29 @@ pub fn mark_signed_in(
 }
 
 /// A new session and its first refresh token; it ends `SESSION_LIFETIME_MS`
-/// from now. The first statement changes no row when, by the time the batch
-/// runs, the account is switched off or its password is no longer
-/// `password_hash`: then there is no session.
+/// from now. The handle's statement (the session) changes no row when, by
+/// the time the batch runs, the account is switched off or its password is
+/// no longer `password_hash`: then there is no session.
 pub fn new_session(
+    batch: &mut Batch,
     db: &D1Database,
     session_id: &str,
     user_id: &str,
     password_hash: &str,
     refresh_hash: &str,
     now: i64,
-) -> Vec<D1PreparedStatement> {
-    vec![
-        query!(
-            db,
-            INSERT_SESSION,
-            session_id,
-            user_id,
-            now,
-            now + SESSION_LIFETIME_MS,
-            password_hash
-        ),
-        query!(db, INSERT_REFRESH, refresh_hash, session_id, now),
-    ]
+) -> Handle {
+    let session = batch.add(query!(
+        db,
+        INSERT_SESSION,
+        session_id,
+        user_id,
+        now,
+        now + SESSION_LIFETIME_MS,
+        password_hash
+    ));
+    batch.add(query!(db, INSERT_REFRESH, refresh_hash, session_id, now));
+    session
 }
 
 pub async fn find_refresh(db: &D1Database, token_hash: &str) -> worker::Result<Option<RefreshRow>> {
@@ -513,16 +509,12 @@ pub async fn rotate(
     session_id: &str,
     now: i64,
 ) -> worker::Result<bool> {
-    let results = db::batch(
-        db,
-        vec![
-            query!(db, ROTATE_REFRESH, old_hash, now, new_hash),
-            query!(db, INSERT_SUCCESSOR, new_hash, old_hash, now),
-            query!(db, TOUCH_SESSION, session_id, now),
-        ],
-    )
-    .await?;
-    Ok(results.first().map(db::changes) == Some(1))
+    let mut batch = Batch::new();
+    let rotated = batch.add(query!(db, ROTATE_REFRESH, old_hash, now, new_hash));
+    batch.add(query!(db, INSERT_SUCCESSOR, new_hash, old_hash, now));
+    batch.add(query!(db, TOUCH_SESSION, session_id, now));
+    let results = batch.run(db).await?;
+    Ok(results.changes(rotated) == 1)
 }
 
 /// Whether `old_hash` was replaced by `new_hash` within `grace_ms`, in a

@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use super::sources::{self, Platform};
 use super::visits::OVERFLOW;
 use crate::dates::Day;
-use crate::db::{self, D1Database, D1PreparedStatement, D1Result, query};
+use crate::db::{self, D1Database, query};
 use crate::http::{ApiError, FieldErrors};
 use crate::messages;
 
@@ -561,33 +561,34 @@ fn assemble(period: Period, today: Day, read: Read) -> Report {
     }
 }
 
-/// The statements that read a period's lines (or spend): its whole weeks
-/// from `weeks_sql`, its edges' days from `days_sql`; `count` of them.
-fn span_statements(
+/// Pushes the statements that read a period's lines (or spend): its whole
+/// weeks from `weeks_sql`, its edges' days from `days_sql`.
+fn span_statements<T>(
+    batch: &mut db::Batch,
     db: &D1Database,
     period: Period,
     weeks_sql: &str,
     days_sql: &str,
-) -> Vec<D1PreparedStatement> {
+) -> Vec<db::Handle<T>> {
     let (weeks, edges) = period.split();
     let mut statements = Vec::new();
     if let Some((first, last)) = weeks {
-        statements.push(query!(db, weeks_sql, first.to_string(), last.to_string()));
+        statements.push(batch.push(query!(db, weeks_sql, first.to_string(), last.to_string())));
     }
     for (from, to) in edges {
-        statements.push(query!(db, days_sql, from.to_string(), to.to_string()));
+        statements.push(batch.push(query!(db, days_sql, from.to_string(), to.to_string())));
     }
     statements
 }
 
-/// The rows of statements `range` of a batch, one after the other.
+/// The rows of `statements`, one after the other.
 fn rows_in<T: serde::de::DeserializeOwned>(
-    results: &[D1Result],
-    range: std::ops::Range<usize>,
+    results: &db::Results,
+    statements: Vec<db::Handle<T>>,
 ) -> worker::Result<Vec<T>> {
     let mut rows = Vec::new();
-    for i in range {
-        rows.extend(db::rows::<T>(results, i)?);
+    for statement in statements {
+        rows.extend(results.rows(statement)?);
     }
     Ok(rows)
 }
@@ -596,33 +597,25 @@ fn rows_in<T: serde::de::DeserializeOwned>(
 pub async fn read(db: &D1Database, period: Period, today: Day) -> worker::Result<(Report, usize)> {
     let (from, to) = (period.from.to_string(), period.to.to_string());
     let previous = period.previous();
-    let mut statements = vec![
-        query!(db, CHART_SQL, from, to),
-        db.prepare(FIRST_DAY_SQL),
-        query!(db, UNCOUNTED_SQL, from, to),
-    ];
-    let mut ranges = Vec::new();
-    for (span, weeks, days) in [
-        (period, WEEKS_SQL, DAYS_SQL),
-        (previous, WEEKS_SQL, DAYS_SQL),
-        (period, SPEND_WEEKS_SQL, SPEND_DAYS_SQL),
-        (previous, SPEND_WEEKS_SQL, SPEND_DAYS_SQL),
-    ] {
-        let start = statements.len();
-        statements.extend(span_statements(db, span, weeks, days));
-        ranges.push(start..statements.len());
-    }
-    let results = db::batch(db, statements).await?;
+    let mut batch = db::Batch::new();
+    let chart = batch.push(query!(db, CHART_SQL, from, to));
+    let first_day = batch.push::<FirstDay>(db.prepare(FIRST_DAY_SQL));
+    let uncounted = batch.push(query!(db, UNCOUNTED_SQL, from, to));
+    let now = span_statements(&mut batch, db, period, WEEKS_SQL, DAYS_SQL);
+    let before = span_statements(&mut batch, db, previous, WEEKS_SQL, DAYS_SQL);
+    let spend_now = span_statements(&mut batch, db, period, SPEND_WEEKS_SQL, SPEND_DAYS_SQL);
+    let spend_before = span_statements(&mut batch, db, previous, SPEND_WEEKS_SQL, SPEND_DAYS_SQL);
+    let results = batch.run(db).await?;
     let read = Read {
-        chart: db::rows(&results, 0)?,
-        first_day: db::first_row::<FirstDay>(&results, 1)?.and_then(|f| f.day),
-        uncounted: db::rows(&results, 2)?,
-        now: rows_in(&results, ranges[0].clone())?,
-        before: rows_in(&results, ranges[1].clone())?,
-        spend_now: rows_in(&results, ranges[2].clone())?,
-        spend_before: rows_in(&results, ranges[3].clone())?,
+        chart: results.rows(chart)?,
+        first_day: results.first(first_day)?.and_then(|f| f.day),
+        uncounted: results.rows(uncounted)?,
+        now: rows_in(&results, now)?,
+        before: rows_in(&results, before)?,
+        spend_now: rows_in(&results, spend_now)?,
+        spend_before: rows_in(&results, spend_before)?,
     };
-    Ok((assemble(period, today, read), db::cost(&results).read))
+    Ok((assemble(period, today, read), results.cost().read))
 }
 
 /// A line of one day, for the CSV.
@@ -641,16 +634,11 @@ pub struct DayLine {
 /// matches it: the CSV, a row per day and line.
 pub async fn read_days(db: &D1Database, period: Period) -> worker::Result<Vec<DayLine>> {
     let (from, to) = (period.from.to_string(), period.to.to_string());
-    let results = db::batch(
-        db,
-        vec![
-            query!(db, CSV_DAYS_SQL, from, to),
-            query!(db, CSV_SPEND_SQL, from, to),
-        ],
-    )
-    .await?;
-    let lines: Vec<LineRow> = db::rows(&results, 0)?;
-    let spend: Vec<SpendRow> = db::rows(&results, 1)?;
+    let mut batch = db::Batch::new();
+    let lines = batch.push::<LineRow>(query!(db, CSV_DAYS_SQL, from, to));
+    let spend = batch.push::<SpendRow>(query!(db, CSV_SPEND_SQL, from, to));
+    let results = batch.run(db).await?;
+    let (lines, spend) = (results.rows(lines)?, results.rows(spend)?);
     Ok(day_lines(lines, spend))
 }
 

@@ -214,8 +214,13 @@ pub async fn serve(req: &Request, env: &Env) -> ApiResult<Response> {
         .as_ref()
         .is_some_and(|s| authorized(authorization.as_deref(), &s.user, &s.password));
     let Some(settings) = settings.filter(|_| allowed) else {
-        let results = db::batch(&db, vec![hit]).await?;
-        let count = db::first_row::<CountRow>(&results, 0)?.map_or(i64::MAX, |r| r.count);
+        let mut batch = db::Batch::new();
+        let hit = batch.push::<CountRow>(hit);
+        let count = batch
+            .run(&db)
+            .await?
+            .first(hit)?
+            .map_or(i64::MAX, |r| r.count);
         if !FETCHES.allows(count) {
             return Err(ApiError::TooManyRequests(messages::TOO_MANY_FETCHES.into()));
         }
@@ -231,26 +236,22 @@ pub async fn serve(req: &Request, env: &Env) -> ApiResult<Response> {
         return Ok(response);
     };
     let consent_only = i64::from(AdsDisclosure::from_env(env).asks_consent());
-    let results = db::batch(
+    let mut batch = db::Batch::new();
+    let hit = batch.push::<CountRow>(hit);
+    let clicks = batch.push::<Click>(query!(
         &db,
-        vec![
-            hit,
-            query!(
-                &db,
-                CLICKS_SQL,
-                now - WINDOW_MS,
-                consent_only,
-                FETCHES.key(&network),
-                FETCHES.max
-            ),
-        ],
-    )
-    .await?;
-    let count = db::first_row::<CountRow>(&results, 0)?.map_or(i64::MAX, |r| r.count);
+        CLICKS_SQL,
+        now - WINDOW_MS,
+        consent_only,
+        FETCHES.key(&network),
+        FETCHES.max
+    ));
+    let results = batch.run(&db).await?;
+    let count = results.first(hit)?.map_or(i64::MAX, |r| r.count);
     if !FETCHES.allows(count) {
         return Err(ApiError::TooManyRequests(messages::TOO_MANY_FETCHES.into()));
     }
-    let clicks: Vec<Click> = db::rows(&results, 1)?;
+    let clicks = results.rows(clicks)?;
     let braids = req
         .url()?
         .query_pairs()

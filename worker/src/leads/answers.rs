@@ -135,26 +135,27 @@ async fn save(
     network: &str,
 ) -> worker::Result<bool> {
     let now = platform::now_ms();
-    let results = db::batch(
+    let mut batch = db::Batch::new();
+    let hit = batch.push::<CountRow>(rate_limit::hit(db, limit, network, now));
+    batch.add(query!(
         db,
-        vec![
-            rate_limit::hit(db, limit, network, now),
-            query!(
-                db,
-                ANSWER_SQL,
-                lead,
-                answer.question.id,
-                answer.option,
-                now,
-                limit.key(network),
-                limit.max,
-            ),
-            // Jetimob hears of the change (when there was one: `answers_at` is now).
-            deliveries::due_again_if_answered(db, lead, jetimob_answers::DESTINATION, now),
-        ],
-    )
-    .await?;
-    let count = db::first_row::<CountRow>(&results, 0)?.map_or(i64::MAX, |r| r.count);
+        ANSWER_SQL,
+        lead,
+        answer.question.id,
+        answer.option,
+        now,
+        limit.key(network),
+        limit.max,
+    ));
+    // Jetimob hears of the change (when there was one: `answers_at` is now).
+    batch.add(deliveries::due_again_if_answered(
+        db,
+        lead,
+        jetimob_answers::DESTINATION,
+        now,
+    ));
+    let results = batch.run(db).await?;
+    let count = results.first(hit)?.map_or(i64::MAX, |r| r.count);
     Ok(limit.allows(count))
 }
 

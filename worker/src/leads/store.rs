@@ -249,29 +249,31 @@ pub async fn save(
     let bind_with = |sql: &str, extra: &[JsValue]| -> D1PreparedStatement {
         db::bind(db, sql, &[&values[..], extra].concat())
     };
-    let mut statements = Vec::with_capacity(6);
-    if let Some((l, subject)) = limit {
-        statements.push(rate_limit::hit(db, l, subject, now_ms));
-    }
-    let first = statements.len();
-    statements.push(bind_with(INSERT_SQL, &[consent.value()]));
-    for sql in [LINK_SQL, UPDATE_SQL, CONFLICT_SQL] {
-        statements.push(bind(sql));
-    }
-    statements.push(bind_with(SUBMISSION_SQL, &waiting));
-    statements.push(bind_with(REPLACE_SQL, &waiting));
-    statements.push(bind_with(DELIVERIES_SQL, &[destinations.value()]));
-    let results = db::batch(db, statements).await?;
-    if let Some((l, _)) = limit {
-        let count = db::first_row::<CountRow>(&results, 0)?.map_or(i64::MAX, |r| r.count);
+    let mut batch = db::Batch::new();
+    let hit = limit.map(|(l, subject)| {
+        (
+            l,
+            batch.push::<CountRow>(rate_limit::hit(db, l, subject, now_ms)),
+        )
+    });
+    let created = batch.push::<IdRow>(bind_with(INSERT_SQL, &[consent.value()]));
+    batch.add(bind(LINK_SQL));
+    let updated = batch.push::<UpdatedRow>(bind(UPDATE_SQL));
+    let conflict = batch.push::<IdRow>(bind(CONFLICT_SQL));
+    let submission = batch.push::<SubmissionRow>(bind_with(SUBMISSION_SQL, &waiting));
+    batch.add(bind_with(REPLACE_SQL, &waiting));
+    batch.add(bind_with(DELIVERIES_SQL, &[destinations.value()]));
+    let results = batch.run(db).await?;
+    if let Some((l, hit)) = hit {
+        let count = results.first(hit)?.map_or(i64::MAX, |r| r.count);
         if !l.allows(count) {
             return Ok(Saved::Limited);
         }
     }
-    if let Some(row) = db::first_row::<IdRow>(&results, first)? {
+    if let Some(row) = results.first(created)? {
         return Ok(Saved::Created { id: row.id });
     }
-    if let Some(row) = db::first_row::<SubmissionRow>(&results, first + 4)?
+    if let Some(row) = results.first(submission)?
         && matches!(row.kind.as_str(), "pending" | "refused")
     {
         return Ok(Saved::Pending {
@@ -279,13 +281,13 @@ pub async fn save(
             set_aside: row.kind == "refused",
         });
     }
-    if let Some(row) = db::first_row::<UpdatedRow>(&results, first + 2)? {
+    if let Some(row) = results.first(updated)? {
         return Ok(Saved::Repeated {
             id: row.id,
             corrected: row.corrected == 1,
         });
     }
-    if let Some(row) = db::first_row::<IdRow>(&results, first + 3)? {
+    if let Some(row) = results.first(conflict)? {
         return Ok(Saved::Conflict { id: row.id });
     }
     Err(worker::Error::from(

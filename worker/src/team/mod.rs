@@ -12,7 +12,7 @@ mod store;
 use serde::Serialize;
 use worker::{Env, Method, Request, Response};
 
-use crate::auth::guard::{self, Staff};
+use crate::auth::guard::{self, Role, Staff};
 use crate::auth::staff::mailbox_of;
 use crate::dates::iso;
 use crate::db;
@@ -30,7 +30,7 @@ struct Account<'a> {
     id: &'a str,
     email: &'a str,
     mailbox: String,
-    role: &'a str,
+    role: Role,
     confirmed: bool,
     disabled: bool,
     created_at: Option<String>,
@@ -48,12 +48,12 @@ struct Account<'a> {
 
 impl<'a> From<&'a AccountRow> for Account<'a> {
     fn from(a: &'a AccountRow) -> Self {
-        let owner = a.role == "owner";
+        let owner = a.role == Role::Owner;
         Self {
             id: &a.id,
             email: &a.email,
             mailbox: mailbox_of(&a.email),
-            role: &a.role,
+            role: a.role,
             confirmed: a.confirmed_at.is_some(),
             disabled: a.disabled_at.is_some(),
             created_at: iso(a.created_at),
@@ -121,10 +121,11 @@ async fn act(
     http::require_same_origin(req)?;
     let db = config::database(env)?;
     let now = platform::now_ms();
-    let statements = store::apply(&db, action, id, owner, now);
-    let results = db::batch(&db, statements).await?;
-    let applied = results.first().map(db::changes) == Some(1);
-    if !applied && !db::returned_row(&results, results.len() - 1) {
+    let mut batch = db::Batch::new();
+    let outcome = store::apply(&mut batch, &db, action, id, owner, now);
+    let results = batch.run(&db).await?;
+    let applied = results.changes(outcome.entry) == 1;
+    if !applied && !results.returned_row(outcome.session_live) {
         // Signed out, or its sessions ended, since this request's own check.
         return Err(ApiError::Unauthorized(
             messages::AUTH_SESSION_REQUIRED.into(),
@@ -138,7 +139,7 @@ async fn act(
         // Switched off or no longer an owner since this request's own check.
         let still_owner = store::find(&db, &owner.user_id, now)
             .await?
-            .is_some_and(|me| me.role == "owner" && me.disabled_at.is_none());
+            .is_some_and(|me| me.role == Role::Owner && me.disabled_at.is_none());
         if !still_owner {
             return Err(ApiError::Forbidden(messages::OWNERS_ONLY.into()));
         }
@@ -155,13 +156,13 @@ fn why_not(action: TeamAction, account: &AccountRow, owner: &Staff) -> ApiError 
     match action {
         TeamAction::Disable if account.id == owner.user_id => conflict(messages::NOT_YOURSELF),
         TeamAction::Disable if account.disabled_at.is_some() => conflict(messages::STAFF_UNCHANGED),
-        TeamAction::Disable | TeamAction::RemoveOwner if account.role == "owner" => {
+        TeamAction::Disable | TeamAction::RemoveOwner if account.role == Role::Owner => {
             conflict(messages::LAST_OWNER)
         }
-        TeamAction::MakeOwner if account.role != "owner" => {
+        TeamAction::MakeOwner if account.role != Role::Owner => {
             conflict(messages::OWNER_NEEDS_ACTIVE_ACCOUNT)
         }
-        _ if action.is_permission() && account.role == "owner" => {
+        _ if action.is_permission() && account.role == Role::Owner => {
             conflict(messages::ONLY_COLLEAGUES_PERMISSIONS)
         }
         _ => conflict(messages::STAFF_UNCHANGED),
@@ -177,7 +178,7 @@ mod tests {
         let row = AccountRow {
             id: "u1".into(),
             email: "ana+painel@agencia.com.br".into(),
-            role: "staff".into(),
+            role: Role::Staff,
             created_at: 0,
             confirmed_at: Some(1000),
             last_sign_in_at: None,

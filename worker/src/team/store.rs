@@ -12,6 +12,7 @@ use crate::alerts::notices::notices_from_now;
 use crate::alerts::owner_mails::alert_missed_at;
 use crate::audit_log::Action;
 use crate::auth::guard::Staff;
+use crate::auth::staff::Role;
 use crate::auth::staff::mailbox;
 use crate::db::{self, D1Database, D1PreparedStatement, query};
 use crate::live_session::{live_row, may_act};
@@ -113,7 +114,7 @@ macro_rules! another_active_owner {
 pub struct AccountRow {
     pub id: String,
     pub email: String,
-    pub role: String,
+    pub role: Role,
     pub created_at: i64,
     pub confirmed_at: Option<i64>,
     pub last_sign_in_at: Option<i64>,
@@ -344,17 +345,25 @@ pub async fn find(db: &D1Database, id: &str, now: i64) -> worker::Result<Option<
     db::first(&query!(db, FIND_SQL, id, now)).await
 }
 
+/// The statements [`apply`] pushed that tell how it went.
+pub struct Applied {
+    /// The audit entry: it changed a row if the action applied.
+    pub entry: db::Handle,
+    /// A row if the acting owner's session may still act.
+    pub session_live: db::Handle,
+}
+
 /// The audit entry, then the change, then what follows from it, all under
-/// the action's condition. The first statement's result says whether the
-/// action applied; the last one whether the acting owner's session may still
-/// act.
+/// the action's condition, then whether the acting owner's session may
+/// still act.
 pub fn apply(
+    batch: &mut db::Batch,
     db: &D1Database,
     action: TeamAction,
     account_id: &str,
     owner: &Staff,
     now: i64,
-) -> Vec<D1PreparedStatement> {
+) -> Applied {
     let values = Values {
         account_id,
         now,
@@ -373,21 +382,24 @@ pub fn apply(
             ),
         )
     };
-    let mut statements = vec![audit(&format!("id = ?1 AND {condition}"))];
+    let entry = batch.add(audit(&format!("id = ?1 AND {condition}")));
     if let Some(change) = action.change() {
-        statements.push(values.bind(db, &format!("{change} WHERE id = ?1 AND {condition}")));
+        batch.add(values.bind(db, &format!("{change} WHERE id = ?1 AND {condition}")));
     }
     if action == TeamAction::Disable {
         // The person's other addresses go with it, each in the audit trail.
-        statements.push(audit(OTHER_ADDRESSES));
+        batch.add(audit(OTHER_ADDRESSES));
         let change = format!("UPDATE staff_users SET disabled_at = ?2 WHERE {OTHER_ADDRESSES}");
-        statements.push(values.bind(db, &change));
+        batch.add(values.bind(db, &change));
     }
     if let Some(sql) = action.ends_sessions() {
-        statements.push(values.bind(db, sql));
+        batch.add(values.bind(db, sql));
     }
-    statements.push(values.bind(db, SESSION_LIVE_SQL));
-    statements
+    let session_live = batch.add(values.bind(db, SESSION_LIVE_SQL));
+    Applied {
+        entry,
+        session_live,
+    }
 }
 
 /// Whether the acting owner's session (`?6`) may still act.

@@ -1,4 +1,5 @@
 import { apiRequest } from "../../lib/api";
+import type { AuditAction } from "../../lib/vocabulary";
 
 /** What an export's entry keeps: the list's filter as its address names it, its rows, and how it ended. */
 export type ExportDetail = {
@@ -18,7 +19,7 @@ export type Entry = {
   at: string | null;
   actor_email: string;
   actor_id: string | null;
-  action: string;
+  action: AuditAction;
   lead_id: string | null;
   /** The lead's name as it is now; null once it was deleted. */
   lead_name: string | null;

@@ -1,4 +1,5 @@
 import type { ToastInput } from "../../lib/toast";
+import type { AuditAction } from "../../lib/vocabulary";
 
 /** The 'Atividade' page's words. */
 export const activityMessages = {
@@ -21,7 +22,7 @@ export const activityMessages = {
 } satisfies Record<string, string | ToastInput>;
 
 /** Each recorded action, as staff read it. */
-export const actionNames: Record<string, string> = {
+export const actionNames: Record<AuditAction, string> = {
   sign_in: "Entrou no painel",
   sign_in_failed: "Tentativa de entrar sem sucesso",
   confirm: "Confirmou o cadastro",

@@ -1,6 +1,7 @@
 import { apiRequest, readAnswer, staffFetch } from "../../lib/api";
 import { downloadStaffFile } from "../../lib/download";
 import { type ListParams, toSearch } from "../../lib/leadLinks";
+import type { AuditAction } from "../../lib/vocabulary";
 
 export type DeliveryStatus = "pending" | "sent" | "failed";
 
@@ -213,7 +214,7 @@ export type Attempt = {
   outcome: "sent" | "failed";
   detail: string | null;
 };
-export type StaffAction = { id: number; at: string | null; staff_email: string; action: string };
+export type StaffAction = { id: number; at: string | null; staff_email: string; action: AuditAction };
 export type LinkedLead = { id: string; name: string; email: string; whatsapp_display: string };
 
 /**

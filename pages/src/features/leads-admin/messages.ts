@@ -1,4 +1,5 @@
 import type { ToastInput } from "../../lib/toast";
+import type { AuditAction } from "../../lib/vocabulary";
 
 /** The panel's messages, word for word as specified where the specification has them. */
 export const panelMessages = {
@@ -132,7 +133,7 @@ export const storyMessages = {
 } satisfies Record<string, string | ToastInput>;
 
 /** What staff did to a lead, as its page lists it. */
-export const staffActionNames: Record<string, string> = {
+export const staffActionNames: Partial<Record<AuditAction, string>> = {
   mark_sent: "Marcou como enviado ao Jetimob",
   unmark_sent: "Desfez a marcação de enviado",
   resend: "Reenviou ao Jetimob",

@@ -1,11 +1,12 @@
 import { apiRequest } from "../../lib/api";
+import type { Role } from "../../lib/vocabulary";
 
 export type Account = {
   id: string;
   email: string;
   /** The mailbox the address reaches (`ana+x@` reaches `ana@`): one person's accounts share it. */
   mailbox: string;
-  role: "owner" | "staff";
+  role: Role;
   confirmed: boolean;
   disabled: boolean;
   created_at: string | null;

@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::parse::{Kind, SpendLine};
-use crate::db::{self, D1Database, D1PreparedStatement, query};
+use crate::db::{self, D1Database, query};
 use crate::live_session::may_act;
 
 /// Lines bound as one JSON parameter: D1 takes a value of up to 2 MB.
@@ -154,7 +154,8 @@ pub async fn import(
         } => (Some(*user_id), *email, *session_id, 0),
         Importer::Cron => (None, CRON_IMPORTER, "", 1),
     };
-    let mut statements: Vec<D1PreparedStatement> = vec![query!(
+    let mut batch = db::Batch::new();
+    batch.add(query!(
         db,
         IMPORT_SQL,
         now,
@@ -169,17 +170,15 @@ pub async fn import(
         last.unwrap_or_default(),
         cron,
         total
-    )];
+    ));
     for chunk in import.lines.chunks(LINES_PER_STATEMENT) {
         let json = serde_json::to_string(chunk)?;
-        statements.push(query!(db, LINES_SQL, token, json));
+        batch.add(query!(db, LINES_SQL, token, json));
     }
-    statements.push(query!(db, WHAT_IT_ADDS_SQL, token));
-    statements.push(query!(db, APPLY_SQL, token));
-    statements.push(query!(db, MADE_SQL, token));
-    let made = statements.len() - 1;
-    let results = db::batch(db, statements).await?;
-    db::first_row(&results, made)
+    batch.add(query!(db, WHAT_IT_ADDS_SQL, token));
+    batch.add(query!(db, APPLY_SQL, token));
+    let made = batch.push(query!(db, MADE_SQL, token));
+    batch.run(db).await?.first(made)
 }
 
 /// The newest `limit` imports.
@@ -237,18 +236,14 @@ pub async fn undo(
     session_id: &str,
     now: i64,
 ) -> worker::Result<Undone> {
-    let results = db::batch(
-        db,
-        vec![
-            query!(db, UNDO_SQL, id, now, email, session_id),
-            query!(db, RELEASE_SQL, id),
-            query!(db, RESTORE_SQL, id),
-            query!(db, FIND_SQL, id),
-        ],
-    )
-    .await?;
-    let applied = results.first().map(db::changes) == Some(1);
-    let found: Option<ImportRow> = db::first_row(&results, 3)?;
+    let mut batch = db::Batch::new();
+    let undone = batch.add(query!(db, UNDO_SQL, id, now, email, session_id));
+    batch.add(query!(db, RELEASE_SQL, id));
+    batch.add(query!(db, RESTORE_SQL, id));
+    let found = batch.push::<ImportRow>(query!(db, FIND_SQL, id));
+    let results = batch.run(db).await?;
+    let applied = results.changes(undone) == 1;
+    let found = results.first(found)?;
     Ok(match (found, applied) {
         (None, _) => Undone::NotFound,
         (Some(row), true) => Undone::Done(Box::new(row)),
