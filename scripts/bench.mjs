@@ -80,7 +80,7 @@ const BUDGETS = {
   leadCpuMs: 5,
   wasmGzipBytes: 640 * 1024,
   wasmStartMs: 15,
-  makeTestMinutes: 19,
+  makeTestMinutes: 12,
   drainMinutes: 2,
   lighthouse: 100,
 };
