@@ -9,6 +9,7 @@ mod export;
 mod lead_csv;
 pub mod query;
 mod reads;
+mod shown;
 mod store;
 
 use serde::Serialize;
@@ -21,10 +22,10 @@ use crate::crm::status::Delivery;
 use crate::crm::{self, Outcome};
 use crate::db::{self, D1Database, D1PreparedStatement, D1Result};
 use crate::http::{self, ApiError, ApiResult, HeaderText};
-use crate::whatsapp::format_whatsapp;
 use crate::{config, dates, delivery, messages, platform};
 use changes::Decision;
 use query::{Cursor, LeadQuery, PAGE_SIZE, StatusFilter};
+use shown::{Shown, shown, shown_lead};
 use store::{Action, ActionRow, AttemptRow, Counts, LeadRow, StatusRow, StoryTotals};
 
 pub async fn route(mut req: Request, env: &Env, ctx: &Context, path: &str) -> ApiResult<Response> {
@@ -63,27 +64,6 @@ pub async fn route(mut req: Request, env: &Env, ctx: &Context, path: &str) -> Ap
         ([_], _) => Err(ApiError::MethodNotAllowed("GET, DELETE")),
         _ => Err(ApiError::NotFound(messages::NOT_FOUND.into())),
     }
-}
-
-/// A row as the panel shows it: its members, and its WhatsApp number
-/// formatted as people write it. A lead is a [`LeadRow`] so shown.
-#[derive(Serialize)]
-struct Shown<'a, T> {
-    #[serde(flatten)]
-    row: &'a T,
-    whatsapp_display: String,
-}
-
-/// `row`, whose WhatsApp number is `whatsapp`, as the panel shows it.
-fn shown<'a, T>(row: &'a T, whatsapp: &str) -> Shown<'a, T> {
-    Shown {
-        row,
-        whatsapp_display: format_whatsapp(whatsapp),
-    }
-}
-
-fn shown_lead(lead: &LeadRow) -> Shown<'_, LeadRow> {
-    shown(lead, &lead.whatsapp)
 }
 
 /// The answer of `GET /api/leads/{id}`.
@@ -726,7 +706,9 @@ struct Resent<'a> {
 
 #[cfg(test)]
 mod tests {
+    use super::shown::tests::lead_row;
     use super::*;
+    use crate::whatsapp::format_whatsapp;
 
     #[test]
     fn the_counters_count_each_lead_once() {
@@ -813,77 +795,6 @@ mod tests {
         assert!(!tag_matches("", &tag));
         let next = list_tag("", true, ALL, Some(4), "null").unwrap_or_default();
         assert!(!tag_matches(&next, &tag));
-    }
-
-    /// A lead as D1 answers its row (`last_touch` is SQLite's JSON text).
-    fn lead_row() -> LeadRow {
-        serde_json::from_value(serde_json::json!({
-            "id": "lead-1", "name": "Ana Souza", "email": "ana@example.com",
-            "whatsapp": "+5549999998888", "origem": "instagram", "jetimob_enviado": 1,
-            "delivery_status": "sent", "delivery_attempts": 2, "next_attempt_at": null,
-            "last_error": "HTTP 502", "sent_at": 1_767_236_400_000_i64, "sent_by": "staff",
-            "created_at": 1_767_225_600_000_i64, "submission_count": 3,
-            "last_submitted_at": 1_767_225_600_000_i64, "utm_source": "instagram",
-            "utm_medium": null, "utm_campaign": "pre", "utm_term": null, "utm_content": null,
-            "gclid": null, "fbclid": "fb", "referrer": null, "source": "instagram",
-            "referrer_host": null, "page_url": "https://x.example/", "update_status": "failed",
-            "update_last_error": "HTTP 400", "duplicate_of": "lead-0",
-            "last_touch": r#"{"at":1767236400000,"origem":"google","utm_source":"google","utm_medium":"cpc","utm_campaign":"verao","gclid":"g","fbclid":null}"#,
-            "pending_changes": 1, "marked_by": "bia@example.com"
-        }))
-        .unwrap()
-    }
-
-    #[test]
-    fn a_lead_reads_as_the_panel_expects() {
-        let lead = lead_row();
-        assert_eq!(
-            serde_json::to_value(shown_lead(&lead)).unwrap(),
-            serde_json::json!({
-                "id": "lead-1", "name": "Ana Souza", "email": "ana@example.com",
-                "whatsapp": "+5549999998888", "whatsapp_display": format_whatsapp("+5549999998888"),
-                "origem": "instagram", "jetimob_enviado": true, "delivery_status": "sent",
-                "delivery_attempts": 2, "next_attempt_at": null, "last_error": "HTTP 502",
-                "sent_at": "2026-01-01T03:00:00.000Z", "sent_by": "staff",
-                "created_at": "2026-01-01T00:00:00.000Z", "submission_count": 3,
-                "last_submitted_at": "2026-01-01T00:00:00.000Z", "utm_source": "instagram",
-                "utm_medium": null, "utm_campaign": "pre", "utm_term": null, "utm_content": null,
-                "gclid": null, "gbraid": null, "wbraid": null, "fbclid": "fb", "msclkid": null,
-                "ttclid": null, "referrer": null, "source": "instagram",
-                "referrer_host": null, "page_url": "https://x.example/", "update_status": "failed",
-                "update_last_error": "HTTP 400", "duplicate_of": "lead-0",
-                "last_touch": {
-                    "at": "2026-01-01T03:00:00.000Z", "origem": "google", "utm_source": "google",
-                    "utm_medium": "cpc", "utm_campaign": "verao", "utm_term": null,
-                    "utm_content": null, "gclid": "g", "gbraid": null, "wbraid": null,
-                    "fbclid": null, "msclkid": null, "ttclid": null, "referrer": null,
-                    "page_url": null
-                },
-                "pending_changes": 1, "marked_by": "bia@example.com",
-                "landline": false, "answers": null, "answers_at": null,
-                "jetimob_lead_id": null, "first_contact_at": null, "contacted_by_id": null,
-                "contacted_by": null, "contact_tracked": false
-            })
-        );
-        // A lead without a submission to show (or one SQLite could not
-        // write) has no last touch; a row without the column reads the same.
-        for text in [Some(serde_json::Value::Null), Some("{".into()), None] {
-            let mut row = serde_json::to_value(shown_lead(&lead)).unwrap();
-            row["created_at"] = 1_767_225_600_000_i64.into();
-            row["last_submitted_at"] = 1_767_225_600_000_i64.into();
-            row["sent_at"] = serde_json::Value::Null;
-            row["jetimob_enviado"] = 0.into();
-            match text {
-                Some(text) => row["last_touch"] = text,
-                None => drop(row.as_object_mut().and_then(|r| r.remove("last_touch"))),
-            }
-            let read: LeadRow = serde_json::from_value(row).unwrap();
-            assert_eq!(read.last_touch, None);
-            assert_eq!(
-                serde_json::to_value(shown_lead(&read)).unwrap()["jetimob_enviado"],
-                false
-            );
-        }
     }
 
     #[test]
@@ -984,14 +895,6 @@ mod tests {
             r#"{"since":1767225600000,"standing":"refused","title":"t","summary":"Leads não estão chegando ao Jetimob","details":[{"what":"a","todo":"b","owners":true}],"kept":"kept"}"#
         );
         assert_eq!(serde_json::to_string(&None::<Banner>).unwrap(), "null");
-    }
-
-    #[test]
-    fn timestamps_are_iso_8601_in_utc() {
-        assert_eq!(
-            dates::iso(1_767_225_600_000).as_deref(),
-            Some("2026-01-01T00:00:00.000Z")
-        );
     }
 
     fn refusal(state: Option<&crm::store::MarkState>, by: (&str, bool), now: i64) -> String {
