@@ -9,7 +9,7 @@
 use serde::Deserialize;
 use worker::{Context, Env, Request, Response};
 
-use super::act_with;
+use super::actions::act_with;
 use crate::attribution::attribution_columns;
 use crate::auth::guard::Staff;
 use crate::crm::store::take_details;

@@ -14,7 +14,7 @@
 use serde::{Deserialize, Serialize};
 use worker::{Env, Request, Response};
 
-use super::act_with;
+use super::actions::act_with;
 use super::store::maybe_iso_time;
 use crate::auth::guard::Staff;
 use crate::db::{self, D1PreparedStatement, query};

@@ -11,7 +11,7 @@
 use serde::Deserialize;
 use worker::{Context, Env, Request, Response};
 
-use super::act_with;
+use super::actions::act_with;
 use crate::auth::guard::Staff;
 use crate::crm::store::{retry_applies, take_details};
 use crate::db::{self, D1PreparedStatement, query};
