@@ -30,57 +30,83 @@ pub(super) fn shown_lead(lead: &LeadRow) -> Shown<'_, LeadRow> {
 #[cfg(test)]
 pub(super) mod tests {
     use super::*;
+    use crate::attribution::{Attribution, Kind};
     use crate::dates;
+
+    /// `object` with the attribution's members added: every field of its one
+    /// definition, by its name, null where `attribution` has no value.
+    pub(crate) fn with_attribution(
+        mut object: serde_json::Value,
+        attribution: &Attribution,
+    ) -> serde_json::Value {
+        let members = Attribution::FIELDS.iter().zip(attribution.values());
+        for (field, value) in members {
+            object[field.name] = value.into();
+        }
+        object
+    }
+
+    /// The lead's first touch: each field a value of its own but the click ids.
+    fn first_touch() -> Attribution {
+        Attribution::from_each(|f| (f.kind != Kind::ClickId).then(|| format!("{} 1", f.name)))
+    }
+
+    /// Its newest submission's: each field a value of its own but the
+    /// addresses, which its JSON text leaves out.
+    fn last_touch() -> Attribution {
+        Attribution::from_each(|f| (f.kind != Kind::Address).then(|| format!("{} 2", f.name)))
+    }
 
     /// A lead as D1 answers its row (`last_touch` is SQLite's JSON text).
     pub(crate) fn lead_row() -> LeadRow {
-        serde_json::from_value(serde_json::json!({
+        let mut touch = with_attribution(
+            serde_json::json!({"at": 1_767_236_400_000_i64, "origem": "google"}),
+            &last_touch(),
+        );
+        if let Some(members) = touch.as_object_mut() {
+            members.retain(|_, value| !value.is_null());
+        }
+        let row = serde_json::json!({
             "id": "lead-1", "name": "Ana Souza", "email": "ana@example.com",
             "whatsapp": "+5549999998888", "origem": "instagram", "jetimob_enviado": 1,
             "delivery_status": "sent", "delivery_attempts": 2, "next_attempt_at": null,
             "last_error": "HTTP 502", "sent_at": 1_767_236_400_000_i64, "sent_by": "staff",
             "created_at": 1_767_225_600_000_i64, "submission_count": 3,
-            "last_submitted_at": 1_767_225_600_000_i64, "utm_source": "instagram",
-            "utm_medium": null, "utm_campaign": "pre", "utm_term": null, "utm_content": null,
-            "gclid": null, "fbclid": "fb", "referrer": null, "source": "instagram",
-            "referrer_host": null, "page_url": "https://x.example/", "update_status": "failed",
+            "last_submitted_at": 1_767_225_600_000_i64, "source": "instagram",
+            "referrer_host": null, "update_status": "failed",
             "update_last_error": "HTTP 400", "duplicate_of": "lead-0",
-            "last_touch": r#"{"at":1767236400000,"origem":"google","utm_source":"google","utm_medium":"cpc","utm_campaign":"verao","gclid":"g","fbclid":null}"#,
+            "last_touch": touch.to_string(),
             "pending_changes": 1, "marked_by": "bia@example.com"
-        }))
-        .unwrap()
+        });
+        serde_json::from_value(with_attribution(row, &first_touch())).unwrap()
     }
 
     #[test]
     fn a_lead_reads_as_the_panel_expects() {
         let lead = lead_row();
+        let last_touch = with_attribution(
+            serde_json::json!({"at": "2026-01-01T03:00:00.000Z", "origem": "google"}),
+            &last_touch(),
+        );
+        let expected = serde_json::json!({
+            "id": "lead-1", "name": "Ana Souza", "email": "ana@example.com",
+            "whatsapp": "+5549999998888", "whatsapp_display": format_whatsapp("+5549999998888"),
+            "origem": "instagram", "jetimob_enviado": true, "delivery_status": "sent",
+            "delivery_attempts": 2, "next_attempt_at": null, "last_error": "HTTP 502",
+            "sent_at": "2026-01-01T03:00:00.000Z", "sent_by": "staff",
+            "created_at": "2026-01-01T00:00:00.000Z", "submission_count": 3,
+            "last_submitted_at": "2026-01-01T00:00:00.000Z", "source": "instagram",
+            "referrer_host": null, "update_status": "failed",
+            "update_last_error": "HTTP 400", "duplicate_of": "lead-0",
+            "last_touch": last_touch,
+            "pending_changes": 1, "marked_by": "bia@example.com",
+            "landline": false, "answers": null, "answers_at": null,
+            "jetimob_lead_id": null, "first_contact_at": null, "contacted_by_id": null,
+            "contacted_by": null, "contact_tracked": false
+        });
         assert_eq!(
             serde_json::to_value(shown_lead(&lead)).unwrap(),
-            serde_json::json!({
-                "id": "lead-1", "name": "Ana Souza", "email": "ana@example.com",
-                "whatsapp": "+5549999998888", "whatsapp_display": format_whatsapp("+5549999998888"),
-                "origem": "instagram", "jetimob_enviado": true, "delivery_status": "sent",
-                "delivery_attempts": 2, "next_attempt_at": null, "last_error": "HTTP 502",
-                "sent_at": "2026-01-01T03:00:00.000Z", "sent_by": "staff",
-                "created_at": "2026-01-01T00:00:00.000Z", "submission_count": 3,
-                "last_submitted_at": "2026-01-01T00:00:00.000Z", "utm_source": "instagram",
-                "utm_medium": null, "utm_campaign": "pre", "utm_term": null, "utm_content": null,
-                "gclid": null, "gbraid": null, "wbraid": null, "fbclid": "fb", "msclkid": null,
-                "ttclid": null, "referrer": null, "source": "instagram",
-                "referrer_host": null, "page_url": "https://x.example/", "update_status": "failed",
-                "update_last_error": "HTTP 400", "duplicate_of": "lead-0",
-                "last_touch": {
-                    "at": "2026-01-01T03:00:00.000Z", "origem": "google", "utm_source": "google",
-                    "utm_medium": "cpc", "utm_campaign": "verao", "utm_term": null,
-                    "utm_content": null, "gclid": "g", "gbraid": null, "wbraid": null,
-                    "fbclid": null, "msclkid": null, "ttclid": null, "referrer": null,
-                    "page_url": null
-                },
-                "pending_changes": 1, "marked_by": "bia@example.com",
-                "landline": false, "answers": null, "answers_at": null,
-                "jetimob_lead_id": null, "first_contact_at": null, "contacted_by_id": null,
-                "contacted_by": null, "contact_tracked": false
-            })
+            with_attribution(expected, &first_touch())
         );
         // A lead without a submission to show (or one SQLite could not
         // write) has no last touch; a row without the column reads the same.

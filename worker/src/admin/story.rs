@@ -101,18 +101,24 @@ pub(super) async fn story(env: &Env, staff: &Staff, id: &str) -> ApiResult<Respo
 #[cfg(test)]
 mod tests {
     use super::super::list::tests::ALL;
-    use super::super::shown::tests::lead_row;
+    use super::super::shown::tests::{lead_row, with_attribution};
     use super::*;
+    use crate::attribution::{Attribution, Kind};
     use crate::whatsapp::format_whatsapp;
 
     #[test]
     fn a_leads_story_reads_as_the_panel_expects() {
-        let submission: store::SubmissionRow = serde_json::from_value(serde_json::json!({
-            "id": 7, "submitted_at": 1_767_225_600_000_i64, "name": "Ana", "email": "a@x.com",
-            "whatsapp": "+5549999998888", "origem": "google", "utm_source": null,
-            "utm_medium": null, "utm_campaign": null, "utm_term": null, "utm_content": null,
-            "gclid": null, "fbclid": null, "referrer": null, "page_url": null, "kind": "new"
-        }))
+        // It came with a campaign's fields alone.
+        let came_with = Attribution::from_each(|f| {
+            (f.kind == Kind::Campaign).then(|| format!("{} do envio", f.name))
+        });
+        let submission: store::SubmissionRow = serde_json::from_value(with_attribution(
+            serde_json::json!({
+                "id": 7, "submitted_at": 1_767_225_600_000_i64, "name": "Ana", "email": "a@x.com",
+                "whatsapp": "+5549999998888", "origem": "google", "kind": "new"
+            }),
+            &came_with,
+        ))
         .unwrap();
         let attempt: AttemptRow = serde_json::from_value(serde_json::json!({
             "id": 3, "at": 1_767_225_600_000_i64, "kind": "lead", "outcome": "failed", "detail": null
@@ -151,16 +157,15 @@ mod tests {
             json,
             serde_json::json!({
                 "lead": null,
-                "submissions": [{
-                    "id": 7, "at": "2026-01-01T00:00:00.000Z", "name": "Ana", "email": "a@x.com",
-                    "whatsapp": "+5549999998888",
-                    "whatsapp_display": format_whatsapp("+5549999998888"),
-                    "origem": "google", "utm_source": null, "utm_medium": null,
-                    "utm_campaign": null, "utm_term": null, "utm_content": null, "gclid": null,
-                    "gbraid": null, "wbraid": null, "msclkid": null, "ttclid": null,
-                    "fbclid": null, "referrer": null, "page_url": null, "kind": "new",
-                    "auto_refused": null
-                }],
+                "submissions": [with_attribution(
+                    serde_json::json!({
+                        "id": 7, "at": "2026-01-01T00:00:00.000Z", "name": "Ana",
+                        "email": "a@x.com", "whatsapp": "+5549999998888",
+                        "whatsapp_display": format_whatsapp("+5549999998888"),
+                        "origem": "google", "kind": "new", "auto_refused": null
+                    }),
+                    &came_with,
+                )],
                 "waiting_changes": [],
                 "attempts": [{
                     "id": 3, "at": "2026-01-01T00:00:00.000Z", "kind": "lead",
