@@ -48,15 +48,6 @@ impl From<Row> for Settings {
     }
 }
 
-/// Whether new colleagues start with the new-lead notices on, as SQL (for the
-/// statement that confirms an account).
-macro_rules! colleague_notices_on {
-    () => {
-        "coalesce((SELECT value FROM panel_settings WHERE name = 'colleague_notices'), 1) = 1"
-    };
-}
-pub(crate) use colleague_notices_on;
-
 /// A choice `?1` set to `?2` by the owner whose session `?3` may act at `?4`.
 const SET_SQL: &str = concat!(
     "INSERT INTO panel_settings (name, value) SELECT ?1, CAST(?2 AS INTEGER) WHERE ",

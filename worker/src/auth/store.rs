@@ -7,7 +7,6 @@ use crate::alerts::notices::notices_from_now;
 use crate::auth::staff::mailbox;
 use crate::db::{self, D1Database, D1PreparedStatement, query};
 use crate::live_session::may_act;
-use crate::panel_settings::colleague_notices_on;
 
 /// A session ends this long after its sign-in, however often it is used.
 pub const SESSION_LIFETIME_MS: i64 = 30 * 24 * 60 * 60 * 1000;
@@ -65,6 +64,14 @@ macro_rules! first_owner {
     () => {
         "(NOT EXISTS (SELECT 1 FROM staff_users WHERE role = 'owner' AND confirmed_at IS NOT NULL) \
           AND (?4 IS NULL OR email = ?4))"
+    };
+}
+
+/// Whether new colleagues start with the new-lead notices on, as SQL (for the
+/// statement that confirms an account).
+macro_rules! colleague_notices_on {
+    () => {
+        "coalesce((SELECT value FROM panel_settings WHERE name = 'colleague_notices'), 1) = 1"
     };
 }
 
