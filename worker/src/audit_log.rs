@@ -4,7 +4,7 @@
 //! the same D1 batch as the change it records. 'Atividade'
 //! (`team::activity`) reads it.
 
-use crate::db::{D1Database, D1PreparedStatement, query};
+use crate::platform::db::{D1Database, D1PreparedStatement, query};
 
 /// What was done.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -7,19 +7,15 @@ use worker::{Context, Env, Method, Request, Response, ScheduleContext, Scheduled
 mod admin;
 mod agency;
 mod alerts;
-mod assets;
 mod attribution;
 mod audit_log;
 mod auth;
 mod campaigns;
 mod characters;
-mod config;
 mod cookies;
 mod crm;
-mod cron_state;
 mod csv;
 mod dates;
-mod db;
 mod delivery;
 mod email;
 mod first_contact;
@@ -34,8 +30,6 @@ mod outbound;
 mod panel_settings;
 mod platform;
 mod rate_limit;
-mod retention;
-mod signing;
 mod site;
 mod team;
 mod turnstile;
@@ -101,8 +95,8 @@ pub async fn fetch(req: Request, env: Env, ctx: Context) -> worker::Result<Respo
 /// (and the local trigger) ends when the work does.
 #[event(scheduled)]
 pub async fn scheduled(_event: ScheduledEvent, env: Env, _ctx: ScheduleContext) {
-    db::start_counting();
-    retention::run(&env).await;
+    platform::db::start_counting();
+    platform::retention::run(&env).await;
     if let Err(e) = delivery::run_due(&env).await {
         worker::console_error!("cron: delivery run failed: {e}");
     }
@@ -110,6 +104,6 @@ pub async fn scheduled(_event: ScheduledEvent, env: Env, _ctx: ScheduleContext) 
     campaigns::spend::meta::run(&env).await;
     // D1 bills by rows read, and this runs 1,440 times a day: what one run
     // cost, in the log (and in `make bench`, at 100,000 leads).
-    let rows = db::finish_counting();
+    let rows = platform::db::finish_counting();
     worker::console_log!("cron: D1 rows read {}, written {}", rows.read, rows.written);
 }

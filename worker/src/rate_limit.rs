@@ -14,7 +14,7 @@ use std::net::{IpAddr, Ipv6Addr};
 use serde::Deserialize;
 use worker::{Env, RateLimiter};
 
-use crate::db::{self, D1Database, D1PreparedStatement, D1Result, query};
+use crate::platform::db::{self, D1Database, D1PreparedStatement, D1Result, query};
 
 /// A limit: at most `max` events per `window_ms` for one subject.
 #[derive(Debug, Clone, Copy)]
@@ -77,7 +77,7 @@ impl Limit {
     /// This limit with its `max` from the setting `name`, if it is set to a
     /// whole number above zero; anything else keeps the default, and says so.
     pub fn configured(self, env: &Env, name: &str) -> Self {
-        let Some(value) = crate::config::setting(env, name) else {
+        let Some(value) = crate::platform::config::setting(env, name) else {
             return self;
         };
         match positive(&value) {

@@ -10,9 +10,10 @@ use super::store::{self, Action, LeadRow, StatusRow};
 use crate::auth::guard::{self, Staff};
 use crate::crm::status::Delivery;
 use crate::crm::{self, Outcome};
-use crate::db::{self, D1Database, D1PreparedStatement, D1Result};
 use crate::http::{self, ApiError, ApiResult};
-use crate::{config, delivery, messages, platform};
+use crate::platform::db::{self, D1Database, D1PreparedStatement, D1Result};
+use crate::platform::{self, config};
+use crate::{delivery, messages};
 
 /// Writes a lead action's audit entry and its change (`change`), and reads
 /// whether the staff session may still act, in one batch. Both are written

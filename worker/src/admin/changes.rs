@@ -13,10 +13,11 @@ use super::actions::act_with;
 use crate::attribution::attribution_columns;
 use crate::auth::guard::Staff;
 use crate::crm::store::take_details;
-use crate::db::{self, D1Database, D1PreparedStatement, query};
 use crate::http::{self, ApiError, ApiResult};
 use crate::live_session::session_is_live;
-use crate::{config, crm, messages, platform};
+use crate::platform::db::{self, D1Database, D1PreparedStatement, query};
+use crate::platform::{self, config};
+use crate::{crm, messages};
 
 /// What staff decided.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

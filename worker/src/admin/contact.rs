@@ -17,10 +17,11 @@ use worker::{Env, Request, Response};
 use super::actions::act_with;
 use super::store::maybe_iso_time;
 use crate::auth::guard::Staff;
-use crate::db::{self, D1PreparedStatement, query};
 use crate::http::{self, ApiError, ApiResult};
 use crate::live_session::session_is_live;
-use crate::{config, messages, platform};
+use crate::messages;
+use crate::platform::db::{self, D1PreparedStatement, query};
+use crate::platform::{self, config};
 
 /// How long after 'Já falei' its 'Desfazer' is taken: the panel offers it
 /// for 10 seconds; a slow network gets the rest.

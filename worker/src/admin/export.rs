@@ -19,9 +19,10 @@ use super::query::LeadQuery;
 use super::store::{self, LeadRow};
 use crate::audit_log::{self as audit, Actor, EntryId, Subject};
 use crate::auth::guard::Staff;
-use crate::db::{self, D1Database};
 use crate::http::{ApiError, ApiResult};
-use crate::{config, dates, messages, platform};
+use crate::platform::db::{self, D1Database};
+use crate::platform::{self, config};
+use crate::{dates, messages};
 
 /// Rows per D1 query of the export; 100,000 leads take 50 queries.
 pub const EXPORT_BATCH: i64 = 2_000;

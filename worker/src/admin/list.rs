@@ -13,9 +13,10 @@ use super::shown::{Shown, shown_lead};
 use super::store::{self, Counts, LeadRow};
 use crate::alerts::incidents;
 use crate::auth::guard::{Rights, Staff};
-use crate::db::{self, D1Database};
 use crate::http::{self, ApiError, ApiResult, HeaderText};
-use crate::{config, crm, dates, messages, platform};
+use crate::platform::db::{self, D1Database};
+use crate::platform::{self, config};
+use crate::{crm, dates, messages};
 
 /// How many leads a filter covers, from the counters alone.
 fn filtered_total(status: StatusFilter, counts: &Counts) -> i64 {
@@ -318,7 +319,7 @@ fn list_tag(
         .chain_update(rights)
         .chain_update(incident)
         .finalize();
-    let hex = crate::signing::hex(&digest[..8]);
+    let hex = crate::platform::signing::hex(&digest[..8]);
     Some(format!("W/\"{changes}-{hex}\""))
 }
 

@@ -11,7 +11,7 @@ use worker::Url;
 use crate::agency::{QUESTIONS, Question};
 use crate::characters::{APOSTROPHES, plain_text};
 use crate::dates::Day;
-use crate::db::Param;
+use crate::platform::db::Param;
 use crate::whatsapp::WhatsApp;
 
 /// Leads per page in the panel.

@@ -23,7 +23,7 @@ use sha2::{Digest, Sha256};
 
 use crate::audit_log::Action;
 use crate::auth::guard::Staff;
-use crate::db::{self, D1Database, D1PreparedStatement, query};
+use crate::platform::db::{self, D1Database, D1PreparedStatement, query};
 use crate::rate_limit::{self, Limit};
 
 /// Leads the list shows one person without 'Exportar CSV' in an hour.
@@ -57,7 +57,11 @@ impl View {
         let digest = Sha256::digest(query.as_bytes());
         Self {
             staff_id: staff.user_id.clone(),
-            subject: format!("{}:{}", staff.user_id, crate::signing::hex(&digest[..8])),
+            subject: format!(
+                "{}:{}",
+                staff.user_id,
+                crate::platform::signing::hex(&digest[..8])
+            ),
         }
     }
 

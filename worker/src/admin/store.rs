@@ -20,8 +20,8 @@ use crate::attribution::Attribution;
 use crate::auth::guard::Staff;
 use crate::crm::status::{Correction, Delivery};
 use crate::dates;
-use crate::db::{self, Count, D1Database, D1PreparedStatement, D1Result, Param, query};
 use crate::live_session::{live_row, may_act, session_is_live};
+use crate::platform::db::{self, Count, D1Database, D1PreparedStatement, D1Result, Param, query};
 
 /// A lead as the panel and the export read it. To the panel its times are
 /// ISO 8601 (UTC); `update_status` is the correction the CRM still has to

@@ -9,7 +9,8 @@ use super::shown::{Shown, shown, shown_lead};
 use super::store::{self, ActionRow, AttemptRow, LeadRow, StoryTotals};
 use crate::auth::guard::{Rights, Staff};
 use crate::http::{self, ApiError, ApiResult};
-use crate::{config, crm, dates, delivery, messages, platform};
+use crate::platform::{self, config};
+use crate::{crm, dates, delivery, messages};
 
 /// The answer of `GET /api/leads/{id}`.
 #[derive(Serialize)]

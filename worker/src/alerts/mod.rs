@@ -10,7 +10,7 @@ pub mod webhook;
 
 use worker::Env;
 
-use crate::{config, platform};
+use crate::platform::{self, config};
 
 /// One cron run's watch: each part on its own, so one failing leaves the others.
 pub async fn run(env: &Env) {

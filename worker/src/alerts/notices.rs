@@ -14,12 +14,13 @@ use std::collections::btree_map::Entry;
 use serde::Deserialize;
 use worker::Env;
 
+use crate::agency;
 use crate::dates::format_date;
-use crate::db::{self, D1Database, query};
 use crate::greeting::{greeting, whatsapp_chat};
 use crate::mail::{self, Block, Email, Letter, Span};
+use crate::platform::db::{self, D1Database, query};
+use crate::platform::{self, config};
 use crate::whatsapp::{format_whatsapp, is_landline};
-use crate::{agency, config, platform};
 
 /// At most one e-mail a minute per person.
 const MIN_GAP_MS: i64 = 60 * 1000;

@@ -15,8 +15,8 @@ use serde::Deserialize;
 use worker::Env;
 
 use crate::crm::schedule;
-use crate::db::{self, D1Database, D1PreparedStatement, query};
 use crate::mail::{self, Email, Written};
+use crate::platform::db::{self, D1Database, D1PreparedStatement, query};
 
 /// A copy refused by the e-mail API is retried this long after it was written.
 pub const RETRY_WINDOW_MS: i64 = 24 * 60 * 60 * 1000;

@@ -30,8 +30,9 @@ use worker::Env;
 use crate::attribution::{Attribution, attribution_columns};
 use crate::crm::schedule;
 use crate::dates::iso;
-use crate::db::{self, D1Database, D1PreparedStatement, query};
-use crate::{config, outbound, platform};
+use crate::outbound;
+use crate::platform::db::{self, D1Database, D1PreparedStatement, query};
+use crate::platform::{self, config};
 
 pub const TIMEOUT: Duration = Duration::from_secs(5);
 const LEASE_MS: i64 = 60 * 1000;
@@ -60,7 +61,10 @@ pub fn signature(secret: &str, timestamp: i64, body: &str) -> String {
         Hmac::<Sha256>::new_from_slice(secret.as_bytes()).expect("HMAC takes a key of any length");
     mac.update(format!("{timestamp}.").as_bytes());
     mac.update(body.as_bytes());
-    format!("v1={}", crate::signing::hex(&mac.finalize().into_bytes()))
+    format!(
+        "v1={}",
+        crate::platform::signing::hex(&mac.finalize().into_bytes())
+    )
 }
 
 /// The first time, the cursor starts with the leads of the last ten minutes

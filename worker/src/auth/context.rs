@@ -7,11 +7,12 @@ use worker::{Env, Request, Response};
 use super::access_token::{Signer, StaffClaims};
 use super::{device, secret_token, store};
 use crate::cookies;
-use crate::db::{self, D1Database, D1PreparedStatement, D1Result};
 use crate::http::{self, ApiError, ApiResult, HeaderText};
-use crate::{config, messages, platform};
+use crate::messages;
+use crate::platform::db::{self, D1Database, D1PreparedStatement, D1Result};
+use crate::platform::{self, config};
 
-use crate::config::MIN_SECRET_BYTES;
+use crate::platform::config::MIN_SECRET_BYTES;
 
 /// What every handler needs: the database, the token signer, the time of
 /// the request and how cookies must be marked.

@@ -9,7 +9,8 @@ use worker::{Env, Request};
 use super::context::signer;
 use super::store;
 use crate::http::{ApiError, ApiResult, HeaderText};
-use crate::{config, messages, platform};
+use crate::messages;
+use crate::platform::{self, config};
 
 /// The signed-in staff member making the request.
 #[derive(Debug, Clone)]

@@ -20,8 +20,8 @@ use super::password;
 use super::staff::StaffEmail;
 use super::store::{self, UserRow};
 use crate::audit_log::{self as activity, Action, Actor, IfAccount, Subject};
-use crate::db::{self, D1PreparedStatement};
 use crate::http::{self, ApiError, ApiResult};
+use crate::platform::db::{self, D1PreparedStatement};
 use crate::rate_limit::{
     self, Counter, LOGIN_FAILURES_PER_ACCOUNT_DEVICES, LOGIN_FAILURES_PER_DEVICE,
     LOGIN_FAILURES_PER_EMAIL, LOGIN_FAILURES_PER_IP, Limit,

@@ -5,8 +5,8 @@ use serde::Deserialize;
 
 use crate::alerts::notices::notices_from_now;
 use crate::auth::staff::mailbox;
-use crate::db::{self, D1Database, D1PreparedStatement, query};
 use crate::live_session::may_act;
+use crate::platform::db::{self, D1Database, D1PreparedStatement, query};
 
 /// A session ends this long after its sign-in, however often it is used.
 pub const SESSION_LIFETIME_MS: i64 = 30 * 24 * 60 * 60 * 1000;

@@ -18,7 +18,8 @@ use crate::auth::guard::{self, Role};
 use crate::dates::Day;
 use crate::delivery::{google_ads, meta};
 use crate::http::{self, ApiError, ApiResult};
-use crate::{config, messages, platform};
+use crate::messages;
+use crate::platform::{self, config};
 use report::{Period, Report};
 
 /// The report, and where its leads go besides Jetimob: whether Meta's

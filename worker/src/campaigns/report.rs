@@ -15,9 +15,9 @@ use serde::{Deserialize, Serialize};
 use super::sources::{self, Platform};
 use super::visits::OVERFLOW;
 use crate::dates::Day;
-use crate::db::{self, D1Database, D1PreparedStatement, D1Result, query};
 use crate::http::{ApiError, FieldErrors};
 use crate::messages;
+use crate::platform::db::{self, D1Database, D1PreparedStatement, D1Result, query};
 
 /// The days a period without dates covers, ending today.
 pub const DEFAULT_DAYS: i64 = 30;

@@ -20,8 +20,8 @@ use wasm_bindgen::JsValue;
 
 use crate::attribution::{self, Arrival, SHORT_FIELD_MAX, Source};
 use crate::dates::Day;
-use crate::db::{self, D1Database};
-use crate::signing;
+use crate::platform::db::{self, D1Database};
+use crate::platform::signing;
 
 /// The pages a visitor arrives at: the landing and the privacy notice. The
 /// form's result pages are reached from the site itself.

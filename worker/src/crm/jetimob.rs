@@ -9,8 +9,8 @@ use serde::{Deserialize, Serialize};
 use worker::{Env, FormData};
 
 use super::store::{ClaimedCorrection, ClaimedLead};
-use crate::config::setting;
 use crate::delivery::pace::Strain;
+use crate::platform::config::setting;
 use crate::whatsapp::format_whatsapp;
 use crate::{agency, http, outbound};
 

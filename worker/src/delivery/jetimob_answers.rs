@@ -21,7 +21,7 @@ use crate::agency::QUESTIONS;
 use crate::crm::jetimob::{self, Settings};
 use crate::crm::store::ClaimedLead;
 use crate::crm::{self, schedule};
-use crate::db::{self, D1Database, query};
+use crate::platform::db::{self, D1Database, query};
 use crate::{messages, platform};
 
 pub const DESTINATION: &str = "jetimob_answers";

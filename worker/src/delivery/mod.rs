@@ -21,10 +21,11 @@ pub mod store;
 use futures_util::future::join;
 use worker::Env;
 
-use crate::cron_state::{self, meta_refused_at, meta_sent_at};
-use crate::db::{self, D1Database, query};
+use crate::crm;
+use crate::platform::cron_state::{self, meta_refused_at, meta_sent_at};
+use crate::platform::db::{self, D1Database, query};
+use crate::platform::{self, config};
 use crate::site::disclosure::AdsDisclosure;
-use crate::{config, crm, platform};
 use meta::{EventLead, Refusal, Visitor};
 use pace::{Budget, Strain};
 use store::{Claimed, Failed};

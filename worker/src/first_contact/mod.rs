@@ -17,7 +17,8 @@ use crate::auth::guard;
 use crate::campaigns::report::Period;
 use crate::dates::Day;
 use crate::http::{self, ApiError, ApiResult};
-use crate::{config, messages, panel_settings, platform};
+use crate::platform::{self, config};
+use crate::{messages, panel_settings};
 
 pub async fn route(req: Request, env: &Env, path: &str) -> ApiResult<Response> {
     guard::require_staff(&req, env).await?;

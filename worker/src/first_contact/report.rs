@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::campaigns::report::Period;
-use crate::db::{self, D1Database, query};
+use crate::platform::db::{self, D1Database, query};
 
 /// The period's leads whose contact is recorded, a row each: only what the
 /// report groups by, never a lead's personal data. Read through

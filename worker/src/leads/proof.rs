@@ -9,7 +9,7 @@
 use base64ct::{Base64UrlUnpadded as B64URL, Encoding};
 use hmac::Mac;
 
-use crate::signing;
+use crate::platform::signing;
 
 /// The cookie's name (`__Host-lead` over https, see `crate::cookies`).
 pub const COOKIE: &str = "lead";

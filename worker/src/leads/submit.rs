@@ -14,9 +14,10 @@ use crate::cookies;
 use crate::delivery::meta::Visitor;
 use crate::http::{self, ApiError, ApiResult, BodyKind, Fields, HeaderText};
 use crate::platform;
+use crate::platform::config;
 use crate::rate_limit::{self, Counter};
 use crate::turnstile::{TOKEN_FIELD, Turnstile};
-use crate::{config, crm, delivery, messages};
+use crate::{crm, delivery, messages};
 
 /// Where a plain form post (the page's script had not run) lands: pages a
 /// visitor can read without JavaScript.

@@ -14,8 +14,9 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 use worker::Env;
 
-use crate::cron_state::{self, mail_failed_at, mail_sent_at};
-use crate::{agency, config, outbound, platform};
+use crate::platform::cron_state::{self, mail_failed_at, mail_sent_at};
+use crate::platform::{self, config};
+use crate::{agency, outbound};
 
 const DEFAULT_MAIL_API_BASE_URL: &str = "https://api.resend.com";
 
@@ -49,7 +50,7 @@ impl Email {
             digest.update(part.as_bytes());
             digest.update([0]);
         }
-        crate::signing::hex(&digest.finalize())
+        crate::platform::signing::hex(&digest.finalize())
     }
 }
 

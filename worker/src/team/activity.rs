@@ -14,9 +14,10 @@ use worker::{Env, Method, Request, Response, Url};
 
 use crate::auth::guard;
 use crate::dates::{self, Day};
-use crate::db::{self, Param};
 use crate::http::{self, ApiError, ApiResult, invalid_field};
-use crate::{config, messages};
+use crate::messages;
+use crate::platform::config;
+use crate::platform::db::{self, Param};
 
 pub const PAGE_SIZE: i64 = 50;
 

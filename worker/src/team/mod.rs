@@ -15,9 +15,10 @@ use worker::{Env, Method, Request, Response};
 use crate::auth::guard::{self, Staff};
 use crate::auth::staff::mailbox_of;
 use crate::dates::iso;
-use crate::db;
 use crate::http::{self, ApiError, ApiResult};
-use crate::{config, messages, platform};
+use crate::messages;
+use crate::platform::db;
+use crate::platform::{self, config};
 use store::{AccountRow, TeamAction};
 
 /// An account as 'Equipe' shows it. `mailbox` is the mailbox the address

@@ -4,7 +4,7 @@
 
 use serde::Deserialize;
 
-use crate::cron_state::noted;
+use crate::platform::cron_state::noted;
 
 /// Past this, an undelivered lead is a problem someone must look at.
 pub const BACKLOG_MS: i64 = 15 * 60 * 1000;

@@ -8,10 +8,11 @@ use super::rules::{ALERT_GAP_MS, Incident, Reason, SNAPSHOT_SQL, Snapshot, list_
 use super::wording::{alert_email, describe, headline, recovery, recovery_email};
 use crate::alerts::owner_mails::{self, Kind};
 use crate::alerts::webhook;
+use crate::crm;
 use crate::dates::{format_date, iso};
-use crate::db::{self, D1Database, D1PreparedStatement, query};
+use crate::platform::config;
+use crate::platform::db::{self, D1Database, D1PreparedStatement, query};
 use crate::site::disclosure::AdsDisclosure;
-use crate::{config, crm};
 
 /// An [`Incident`]'s columns.
 macro_rules! incident_columns {

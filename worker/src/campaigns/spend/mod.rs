@@ -13,8 +13,8 @@ use worker::{Method, Request, Response};
 
 use crate::auth::guard::Staff;
 use crate::dates::{self, Day};
-use crate::db::D1Database;
 use crate::http::{self, ApiError, ApiResult, read_up_to};
+use crate::platform::db::D1Database;
 use crate::{messages, platform};
 use parse::Refusal;
 use store::{ImportRow, Importer, NewImport, Undone};
