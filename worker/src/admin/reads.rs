@@ -23,8 +23,8 @@ use sha2::{Digest, Sha256};
 
 use crate::audit_log::Action;
 use crate::auth::guard::Staff;
+use crate::http::rate_limit::{self, Limit};
 use crate::platform::db::{self, D1Database, D1PreparedStatement, query};
-use crate::rate_limit::{self, Limit};
 
 /// Leads the list shows one person without 'Exportar CSV' in an hour.
 pub const LEADS_READ: Limit = Limit {

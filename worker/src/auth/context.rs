@@ -6,7 +6,7 @@ use worker::{Env, Request, Response};
 
 use super::access_token::{Signer, StaffClaims};
 use super::{device, secret_token, store};
-use crate::cookies;
+use crate::http::cookies;
 use crate::http::{self, ApiError, ApiResult, HeaderText};
 use crate::messages;
 use crate::platform::db::{self, D1Database, D1PreparedStatement, D1Result};
@@ -220,7 +220,7 @@ pub fn signed_out(ctx: &AuthContext) -> ApiResult<Response> {
     Ok(response)
 }
 
-/// The refresh token's cookie: HttpOnly, for the whole site (`crate::cookies`).
+/// The refresh token's cookie: HttpOnly, for the whole site (`crate::http::cookies`).
 pub const REFRESH_COOKIE: &str = "staff_refresh";
 
 /// `Set-Cookie` that removes the refresh cookie.

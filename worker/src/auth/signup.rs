@@ -16,15 +16,15 @@ use super::password::{self, PasswordHash};
 use super::staff::{EmailRejection, NewPassword, StaffEmail};
 use super::{emails, secret_token, store};
 use crate::audit_log::{self as activity, Action, Actor, Subject};
+use crate::http::rate_limit::{
+    self, CONFIRMATION_TRIES, CountRow, EVERYONE, SIGNUPS, SIGNUPS_ALL_DAY, SIGNUPS_ALL_HOUR,
+    SIGNUPS_PER_EMAIL,
+};
+use crate::http::turnstile::{Expected, Form, Turnstile};
 use crate::http::{self, ApiError, ApiResult, invalid_field};
 use crate::mail;
 use crate::platform::db;
 use crate::platform::{self, config};
-use crate::rate_limit::{
-    self, CONFIRMATION_TRIES, CountRow, EVERYONE, SIGNUPS, SIGNUPS_ALL_DAY, SIGNUPS_ALL_HOUR,
-    SIGNUPS_PER_EMAIL,
-};
-use crate::turnstile::{Expected, Form, Turnstile};
 use crate::{agency, messages};
 
 /// A confirmation link is valid for 24 hours.

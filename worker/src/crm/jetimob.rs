@@ -9,10 +9,11 @@ use serde::{Deserialize, Serialize};
 use worker::{Env, FormData};
 
 use super::store::{ClaimedCorrection, ClaimedLead};
+use crate::agency;
 use crate::delivery::pace::Strain;
+use crate::http::{self, outbound};
 use crate::platform::config::setting;
 use crate::whatsapp::format_whatsapp;
-use crate::{agency, http, outbound};
 
 /// A CRM that has not answered by then is treated as down, so one hanging
 /// request never holds a whole cron run.

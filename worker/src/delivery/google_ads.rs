@@ -24,11 +24,11 @@ use hmac::Mac;
 use serde::Deserialize;
 use worker::{Env, Request, Response};
 
+use crate::http::rate_limit::{self, CountRow, Limit};
 use crate::http::{self, ApiError, ApiResult, HeaderText};
 use crate::platform::config::setting;
 use crate::platform::db::{self, query};
 use crate::platform::{self, config, signing};
-use crate::rate_limit::{self, CountRow, Limit};
 use crate::site::disclosure::AdsDisclosure;
 use crate::{dates, messages};
 

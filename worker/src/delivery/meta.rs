@@ -24,9 +24,9 @@ use sha2::{Digest, Sha256};
 use worker::{Env, Url};
 
 use super::pace::Strain;
+use crate::http::{self, outbound};
 use crate::platform::config::setting;
 use crate::platform::signing;
-use crate::{http, outbound};
 
 /// The destination's name, in `deliveries` and `cron_state`.
 pub const DESTINATION: &str = "meta";

@@ -23,11 +23,12 @@ use worker::{Env, Request, Response};
 use super::proof;
 use crate::agency::Question;
 use crate::delivery::{jetimob_answers, store as deliveries};
+use crate::http::cookies;
+use crate::http::rate_limit::{self, CountRow, Limit};
 use crate::http::{self, ApiError, ApiResult, BodyKind, Fields, HeaderText};
+use crate::messages;
 use crate::platform::db::{self, D1Database, query};
 use crate::platform::{self, config};
-use crate::rate_limit::{self, CountRow, Limit};
-use crate::{cookies, messages};
 
 /// Where a plain form post of an answer lands: the success page, at its questions.
 const ANSWERED_PAGE: &str = "/obrigado#perguntas";

@@ -11,7 +11,7 @@ use hmac::Mac;
 
 use crate::platform::signing;
 
-/// The cookie's name (`__Host-lead` over https, see `crate::cookies`).
+/// The cookie's name (`__Host-lead` over https, see `crate::http::cookies`).
 pub const COOKIE: &str = "lead";
 /// How long a browser keeps its proof.
 pub const MAX_AGE_SECONDS: i64 = 365 * 24 * 60 * 60;

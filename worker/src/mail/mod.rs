@@ -14,9 +14,10 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 use worker::Env;
 
+use crate::agency;
+use crate::http::outbound;
 use crate::platform::cron_state::{self, mail_failed_at, mail_sent_at};
 use crate::platform::{self, config};
-use crate::{agency, outbound};
 
 const DEFAULT_MAIL_API_BASE_URL: &str = "https://api.resend.com";
 

@@ -9,9 +9,9 @@ use worker::{Context, Env, Headers, Request, Response};
 
 use crate::campaigns::visits::{self, PageView};
 use crate::dates::Day;
+use crate::http::turnstile::{self, Turnstile};
 use crate::http::{self, ApiResult, HeaderText};
 use crate::platform::{self, assets, config};
-use crate::turnstile::{self, Turnstile};
 use disclosure::AdsDisclosure;
 pub use inline_hashes::{CspHash, PageHashes};
 

@@ -14,7 +14,7 @@ use super::parse::{Kind, SpendLine};
 use super::store::{self, Importer, NewImport};
 use crate::campaigns::sources;
 use crate::dates::Day;
-use crate::outbound::{self, Answer};
+use crate::http::outbound::{self, Answer};
 use crate::platform::db::{self, Count, D1Database, query};
 use crate::platform::{self, config};
 

@@ -440,7 +440,7 @@ mod tests {
 
     #[test]
     fn the_bindings_the_worker_looks_for_are_the_ones_wrangler_toml_documents() {
-        let wrangler = include_str!("../../wrangler.toml");
+        let wrangler = include_str!("../../../wrangler.toml");
         for limit in [LEAD_SUBMISSIONS, LOGIN_FAILURES_PER_IP] {
             let name = limit.binding.expect("per-IP limits name a binding");
             assert!(
