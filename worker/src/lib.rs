@@ -11,13 +11,10 @@ mod attribution;
 mod audit_log;
 mod auth;
 mod campaigns;
-mod characters;
 mod crm;
-mod csv;
-mod dates;
 mod delivery;
-mod email;
 mod first_contact;
+mod formats;
 mod greeting;
 mod health;
 mod http;
@@ -29,7 +26,6 @@ mod panel_settings;
 mod platform;
 mod site;
 mod team;
-mod whatsapp;
 
 use http::{ApiError, ApiResult};
 

@@ -13,10 +13,11 @@ use super::shown::{Shown, shown_lead};
 use super::store::{self, Counts, LeadRow};
 use crate::alerts::incidents;
 use crate::auth::guard::{Rights, Staff};
+use crate::formats::dates;
 use crate::http::{self, ApiError, ApiResult, HeaderText};
 use crate::platform::db::{self, D1Database};
 use crate::platform::{self, config};
-use crate::{crm, dates, messages};
+use crate::{crm, messages};
 
 /// How many leads a filter covers, from the counters alone.
 fn filtered_total(status: StatusFilter, counts: &Counts) -> i64 {

@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use super::store::LeadRow;
-use crate::whatsapp::format_whatsapp;
+use crate::formats::whatsapp::format_whatsapp;
 
 /// A row as the panel shows it: its members, and its WhatsApp number
 /// formatted as people write it. A lead is a [`LeadRow`] so shown.
@@ -31,7 +31,7 @@ pub(super) fn shown_lead(lead: &LeadRow) -> Shown<'_, LeadRow> {
 pub(super) mod tests {
     use super::*;
     use crate::attribution::{Attribution, Kind};
-    use crate::dates;
+    use crate::formats::dates;
 
     /// `object` with the attribution's members added: every field of its one
     /// definition, by its name, null where `attribution` has no value.

@@ -19,7 +19,7 @@ use crate::alerts::incidents::{self, Incident};
 use crate::attribution::Attribution;
 use crate::auth::guard::Staff;
 use crate::crm::status::{Correction, Delivery};
-use crate::dates;
+use crate::formats::dates;
 use crate::live_session::{live_row, may_act, session_is_live};
 use crate::platform::db::{self, Count, D1Database, D1PreparedStatement, D1Result, Param, query};
 

@@ -8,9 +8,10 @@ use worker::{Env, Response};
 use super::shown::{Shown, shown, shown_lead};
 use super::store::{self, ActionRow, AttemptRow, LeadRow, StoryTotals};
 use crate::auth::guard::{Rights, Staff};
+use crate::formats::dates;
 use crate::http::{self, ApiError, ApiResult};
 use crate::platform::{self, config};
-use crate::{crm, dates, delivery, messages};
+use crate::{crm, delivery, messages};
 
 /// The answer of `GET /api/leads/{id}`.
 #[derive(Serialize)]
@@ -105,7 +106,7 @@ mod tests {
     use super::super::shown::tests::{lead_row, with_attribution};
     use super::*;
     use crate::attribution::{Attribution, Kind};
-    use crate::whatsapp::format_whatsapp;
+    use crate::formats::whatsapp::format_whatsapp;
 
     #[test]
     fn a_leads_story_reads_as_the_panel_expects() {

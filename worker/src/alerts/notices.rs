@@ -15,12 +15,12 @@ use serde::Deserialize;
 use worker::Env;
 
 use crate::agency;
-use crate::dates::format_date;
+use crate::formats::dates::format_date;
+use crate::formats::whatsapp::{format_whatsapp, is_landline};
 use crate::greeting::{greeting, whatsapp_chat};
 use crate::mail::{self, Block, Email, Letter, Span};
 use crate::platform::db::{self, D1Database, query};
 use crate::platform::{self, config};
-use crate::whatsapp::{format_whatsapp, is_landline};
 
 /// At most one e-mail a minute per person.
 const MIN_GAP_MS: i64 = 60 * 1000;
@@ -472,7 +472,7 @@ mod tests {
     fn a_forged_name_origem_or_campaign_adds_no_line_to_the_text_part() {
         let honest = email("a@b.com", &[&news(1, "correction", None)], "https://s");
         let forged = email("a@b.com", &[&forged()], "https://s");
-        let lines = |text: &str| text.split(crate::characters::breaks_line).count();
+        let lines = |text: &str| text.split(crate::formats::characters::breaks_line).count();
         assert_eq!(lines(&forged.text), lines(&honest.text));
         assert_eq!(
             forged
@@ -482,7 +482,12 @@ mod tests {
                 .collect::<Vec<_>>(),
             ["  Ver no painel: https://s/admin/leads/lead-1"]
         );
-        assert!(!forged.text.chars().any(crate::characters::is_bidi_control));
+        assert!(
+            !forged
+                .text
+                .chars()
+                .any(crate::formats::characters::is_bidi_control)
+        );
     }
 
     #[test]
@@ -490,8 +495,18 @@ mod tests {
         let mail = email("a@b.com", &[&forged()], "https://s");
         assert!(!mail.html.contains("<b>"));
         assert!(mail.html.contains("&lt;b&gt;"));
-        assert!(!mail.html.chars().any(crate::characters::breaks_line));
-        assert!(!mail.html.chars().any(crate::characters::is_bidi_control));
+        assert!(
+            !mail
+                .html
+                .chars()
+                .any(crate::formats::characters::breaks_line)
+        );
+        assert!(
+            !mail
+                .html
+                .chars()
+                .any(crate::formats::characters::is_bidi_control)
+        );
         assert_eq!(mail.html.matches("<a href=").count(), 2);
     }
 

@@ -29,7 +29,7 @@ use worker::Env;
 
 use crate::attribution::{Attribution, attribution_columns};
 use crate::crm::schedule;
-use crate::dates::iso;
+use crate::formats::dates::iso;
 use crate::http::outbound;
 use crate::platform::db::{self, D1Database, D1PreparedStatement, query};
 use crate::platform::{self, config};

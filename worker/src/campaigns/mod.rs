@@ -15,8 +15,8 @@ use serde::Serialize;
 use worker::{Env, Method, Request, Response};
 
 use crate::auth::guard::{self, Role};
-use crate::dates::Day;
 use crate::delivery::{google_ads, meta};
+use crate::formats::dates::Day;
 use crate::http::{self, ApiError, ApiResult};
 use crate::messages;
 use crate::platform::{self, config};

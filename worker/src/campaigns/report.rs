@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use super::sources::{self, Platform};
 use super::visits::OVERFLOW;
-use crate::dates::Day;
+use crate::formats::dates::Day;
 use crate::http::{ApiError, FieldErrors};
 use crate::messages;
 use crate::platform::db::{self, D1Database, D1PreparedStatement, D1Result, query};

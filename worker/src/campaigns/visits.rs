@@ -19,7 +19,7 @@ use serde::Serialize;
 use wasm_bindgen::JsValue;
 
 use crate::attribution::{self, Arrival, SHORT_FIELD_MAX, Source};
-use crate::dates::Day;
+use crate::formats::dates::Day;
 use crate::platform::db::{self, D1Database};
 use crate::platform::signing;
 

@@ -11,9 +11,9 @@ use worker::{Env, FormData};
 use super::store::{ClaimedCorrection, ClaimedLead};
 use crate::agency;
 use crate::delivery::pace::Strain;
+use crate::formats::whatsapp::format_whatsapp;
 use crate::http::{self, outbound};
 use crate::platform::config::setting;
-use crate::whatsapp::format_whatsapp;
 
 /// A CRM that has not answered by then is treated as down, so one hanging
 /// request never holds a whole cron run.

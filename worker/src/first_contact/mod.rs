@@ -15,7 +15,7 @@ use worker::{Env, Method, Request, Response};
 
 use crate::auth::guard;
 use crate::campaigns::report::Period;
-use crate::dates::Day;
+use crate::formats::dates::Day;
 use crate::http::{self, ApiError, ApiResult};
 use crate::platform::{self, config};
 use crate::{messages, panel_settings};

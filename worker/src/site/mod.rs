@@ -8,7 +8,7 @@ use serde::Serialize;
 use worker::{Context, Env, Headers, Request, Response};
 
 use crate::campaigns::visits::{self, PageView};
-use crate::dates::Day;
+use crate::formats::dates::Day;
 use crate::http::turnstile::{self, Turnstile};
 use crate::http::{self, ApiResult, HeaderText};
 use crate::platform::{self, assets, config};

@@ -13,7 +13,7 @@ use serde_json::value::RawValue;
 use worker::{Env, Method, Request, Response, Url};
 
 use crate::auth::guard;
-use crate::dates::{self, Day};
+use crate::formats::dates::{self, Day};
 use crate::http::{self, ApiError, ApiResult, invalid_field};
 use crate::messages;
 use crate::platform::config;

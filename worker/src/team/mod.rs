@@ -14,7 +14,7 @@ use worker::{Env, Method, Request, Response};
 
 use crate::auth::guard::{self, Staff};
 use crate::auth::staff::mailbox_of;
-use crate::dates::iso;
+use crate::formats::dates::iso;
 use crate::http::{self, ApiError, ApiResult};
 use crate::messages;
 use crate::platform::db;

@@ -9,7 +9,7 @@ use super::wording::{alert_email, describe, headline, recovery, recovery_email};
 use crate::alerts::owner_mails::{self, Kind};
 use crate::alerts::webhook;
 use crate::crm;
-use crate::dates::{format_date, iso};
+use crate::formats::dates::{format_date, iso};
 use crate::platform::config;
 use crate::platform::db::{self, D1Database, D1PreparedStatement, query};
 use crate::site::disclosure::AdsDisclosure;

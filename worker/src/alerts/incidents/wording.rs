@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use super::rules::{Incident, Reason};
-use crate::dates::format_date;
+use crate::formats::dates::format_date;
 use crate::mail::{Block, Letter, Span, Written};
 use crate::{agency, messages};
 

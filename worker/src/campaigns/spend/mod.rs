@@ -12,7 +12,7 @@ use serde::Serialize;
 use worker::{Method, Request, Response};
 
 use crate::auth::guard::Staff;
-use crate::dates::{self, Day};
+use crate::formats::dates::{self, Day};
 use crate::http::{self, ApiError, ApiResult, read_up_to};
 use crate::platform::db::D1Database;
 use crate::{messages, platform};

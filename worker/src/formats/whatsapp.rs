@@ -136,7 +136,7 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    const MIGRATION: &str = include_str!("../../migrations/0022_visitor_answers.sql");
+    const MIGRATION: &str = include_str!("../../../migrations/0022_visitor_answers.sql");
 
     /// Migration 0022's `leads.landline`: the stored number `GLOB` this,
     /// and nothing but digits after its `+`.
