@@ -15,13 +15,11 @@ mod crm;
 mod delivery;
 mod first_contact;
 mod formats;
-mod greeting;
 mod health;
 mod http;
 mod leads;
 mod live_session;
 mod mail;
-mod messages;
 mod panel_settings;
 mod platform;
 mod site;
@@ -67,7 +65,7 @@ pub async fn fetch(req: Request, env: Env, ctx: Context) -> worker::Result<Respo
         p if p == "/api/first-contact" || p.starts_with("/api/first-contact/") => {
             first_contact::route(req, &env, p).await
         }
-        p if p.starts_with("/api/") => Err(ApiError::NotFound(messages::NOT_FOUND.into())),
+        p if p.starts_with("/api/") => Err(ApiError::NotFound(agency::messages::NOT_FOUND.into())),
         _ => return Ok(site::serve(req, &env, &ctx).await),
     };
     let response = answer.unwrap_or_else(ApiError::into_response);

@@ -7,13 +7,14 @@ use worker::{Env, Request, Response};
 
 use super::shown::{Shown, shown_lead};
 use super::store::{self, Action, LeadRow, StatusRow};
+use crate::agency::messages;
 use crate::auth::guard::{self, Staff};
 use crate::crm::status::Delivery;
 use crate::crm::{self, Outcome};
+use crate::delivery;
 use crate::http::{self, ApiError, ApiResult};
 use crate::platform::db::{self, D1Database, D1PreparedStatement, D1Result};
 use crate::platform::{self, config};
-use crate::{delivery, messages};
 
 /// Writes a lead action's audit entry and its change (`change`), and reads
 /// whether the staff session may still act, in one batch. Both are written

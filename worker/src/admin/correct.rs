@@ -12,14 +12,15 @@ use serde::Deserialize;
 use worker::{Context, Env, Request, Response};
 
 use super::actions::act_with;
+use crate::agency::messages;
 use crate::auth::guard::Staff;
+use crate::crm;
 use crate::crm::store::{retry_applies, take_details};
 use crate::formats::whatsapp::WhatsApp;
 use crate::http::{self, ApiError, ApiResult, invalid_field};
 use crate::live_session::session_is_live;
 use crate::platform::db::{self, D1PreparedStatement, query};
 use crate::platform::{self, config};
-use crate::{crm, messages};
 
 /// Every statement binds: `?1` the lead, `?2` its name and `?3` its e-mail
 /// as read (unchanged), `?4` the new number, `?5` the staff member's id,

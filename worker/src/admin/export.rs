@@ -17,11 +17,11 @@ use worker::{Env, Headers, Request, Response, Url};
 use super::lead_csv;
 use super::query::LeadQuery;
 use super::store::{self, LeadRow};
+use crate::agency::messages;
 use crate::audit_log::{self as audit, Actor, EntryId, Subject};
 use crate::auth::guard::Staff;
 use crate::formats::dates;
 use crate::http::{ApiError, ApiResult};
-use crate::messages;
 use crate::platform::db::{self, D1Database};
 use crate::platform::{self, config};
 

@@ -11,13 +11,14 @@ use super::query::{Cursor, LeadQuery, PAGE_SIZE, StatusFilter};
 use super::reads;
 use super::shown::{Shown, shown_lead};
 use super::store::{self, Counts, LeadRow};
+use crate::agency::messages;
 use crate::alerts::incidents;
 use crate::auth::guard::{Rights, Staff};
+use crate::crm;
 use crate::formats::dates;
 use crate::http::{self, ApiError, ApiResult, HeaderText};
 use crate::platform::db::{self, D1Database};
 use crate::platform::{self, config};
-use crate::{crm, messages};
 
 /// How many leads a filter covers, from the counters alone.
 fn filtered_total(status: StatusFilter, counts: &Counts) -> i64 {

@@ -17,9 +17,9 @@ mod story;
 
 use worker::{Context, Env, Method, Request, Response};
 
+use crate::agency::messages;
 use crate::auth::guard;
 use crate::http::{ApiError, ApiResult};
-use crate::messages;
 use actions::{delete, mark_sent, resend, resend_to_meta, unmark_sent};
 use changes::Decision;
 use list::list;

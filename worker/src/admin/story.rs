@@ -7,11 +7,12 @@ use worker::{Env, Response};
 
 use super::shown::{Shown, shown, shown_lead};
 use super::store::{self, ActionRow, AttemptRow, LeadRow, StoryTotals};
+use crate::agency::messages;
 use crate::auth::guard::{Rights, Staff};
 use crate::formats::dates;
 use crate::http::{self, ApiError, ApiResult};
 use crate::platform::{self, config};
-use crate::{crm, delivery, messages};
+use crate::{crm, delivery};
 
 /// The answer of `GET /api/leads/{id}`.
 #[derive(Serialize)]

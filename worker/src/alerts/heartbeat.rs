@@ -20,8 +20,8 @@ use worker::Env;
 
 use super::incidents::{self, BACKLOG_MS, Incident, Words};
 use super::webhook;
+use crate::agency::messages;
 use crate::formats::dates::{format_date, iso};
-use crate::messages;
 use crate::platform::cron_state::{self, delivery_watched_at, mail_failure_told_at, noted};
 use crate::platform::db::{self, D1Database};
 

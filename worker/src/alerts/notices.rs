@@ -15,9 +15,9 @@ use serde::Deserialize;
 use worker::Env;
 
 use crate::agency;
+use crate::agency::greeting::{greeting, whatsapp_chat};
 use crate::formats::dates::format_date;
 use crate::formats::whatsapp::{format_whatsapp, is_landline};
-use crate::greeting::{greeting, whatsapp_chat};
 use crate::mail::{self, Block, Email, Letter, Span};
 use crate::platform::db::{self, D1Database, query};
 use crate::platform::{self, config};

@@ -6,9 +6,9 @@ use worker::{Env, Request, Response};
 
 use super::access_token::{Signer, StaffClaims};
 use super::{device, secret_token, store};
+use crate::agency::messages;
 use crate::http::cookies;
 use crate::http::{self, ApiError, ApiResult, HeaderText};
-use crate::messages;
 use crate::platform::db::{self, D1Database, D1PreparedStatement, D1Result};
 use crate::platform::{self, config};
 

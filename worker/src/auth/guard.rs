@@ -8,8 +8,8 @@ use worker::{Env, Request};
 
 use super::context::signer;
 use super::store;
+use crate::agency::messages;
 use crate::http::{ApiError, ApiResult, HeaderText};
-use crate::messages;
 use crate::platform::{self, config};
 
 /// The signed-in staff member making the request.

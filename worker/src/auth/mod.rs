@@ -21,8 +21,9 @@ mod store;
 
 use worker::{Context, Env, Method, Request, Response};
 
+use crate::agency::messages;
 use crate::http::{ApiError, ApiResult};
-use crate::{mail, messages};
+use crate::mail;
 
 /// Answers `/api/auth/...`.
 pub async fn route(req: Request, env: &Env, ctx: &Context, path: &str) -> ApiResult<Response> {

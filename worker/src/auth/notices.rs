@@ -9,9 +9,9 @@ use serde::{Deserialize, Serialize};
 use worker::{Env, Request, Response};
 
 use super::guard;
+use crate::agency::messages;
 use crate::alerts::notices::notices_from_now;
 use crate::http::{self, ApiResult, Field, invalid_field};
-use crate::messages;
 use crate::platform::config;
 use crate::platform::db::{self, query};
 

@@ -16,13 +16,13 @@ use super::password::{self, PasswordHash};
 use super::signup::refuse_common;
 use super::staff::{NewPassword, StaffEmail};
 use super::{login, secret_token, store};
+use crate::agency::messages;
 use crate::audit_log::{self as activity, Action, Actor, IfAccount, Subject};
 use crate::http::rate_limit::{
     self, PASSWORD_CHANGE_TRIES, RESET_REQUESTS_PER_EMAIL, RESET_REQUESTS_PER_IP,
 };
 use crate::http::{self, ApiError, ApiResult, invalid_field};
 use crate::mail;
-use crate::messages;
 use crate::platform::db;
 
 /// A reset link is valid for 1 hour.

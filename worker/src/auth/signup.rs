@@ -15,6 +15,7 @@ use super::context::{self, Account, AuthContext};
 use super::password::{self, PasswordHash};
 use super::staff::{EmailRejection, NewPassword, StaffEmail};
 use super::{emails, secret_token, store};
+use crate::agency::{self, messages};
 use crate::audit_log::{self as activity, Action, Actor, Subject};
 use crate::http::rate_limit::{
     self, CONFIRMATION_TRIES, CountRow, EVERYONE, SIGNUPS, SIGNUPS_ALL_DAY, SIGNUPS_ALL_HOUR,
@@ -25,7 +26,6 @@ use crate::http::{self, ApiError, ApiResult, invalid_field};
 use crate::mail;
 use crate::platform::db;
 use crate::platform::{self, config};
-use crate::{agency, messages};
 
 /// A confirmation link is valid for 24 hours.
 const CONFIRMATION_LIFETIME_MS: i64 = 24 * 60 * 60 * 1000;

@@ -3,8 +3,8 @@
 //! worker enforces both, whatever the page did.
 
 use super::guessable::{self, Guessable};
+use crate::agency::messages;
 use crate::formats::email;
-use crate::messages;
 
 pub const PASSWORD_MIN_CHARS: usize = 6;
 pub const PASSWORD_MAX_CHARS: usize = 256;

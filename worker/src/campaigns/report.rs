@@ -14,9 +14,9 @@ use serde::{Deserialize, Serialize};
 
 use super::sources::{self, Platform};
 use super::visits::OVERFLOW;
+use crate::agency::messages;
 use crate::formats::dates::Day;
 use crate::http::{ApiError, FieldErrors};
-use crate::messages;
 use crate::platform::db::{self, D1Database, D1PreparedStatement, D1Result, query};
 
 /// The days a period without dates covers, ending today.

@@ -24,10 +24,10 @@ use hmac::Mac;
 use serde::Deserialize;
 use worker::{Env, Request, Response};
 
+use crate::agency::messages;
 use crate::formats::dates;
 use crate::http::rate_limit::{self, CountRow, Limit};
 use crate::http::{self, ApiError, ApiResult, HeaderText};
-use crate::messages;
 use crate::platform::config::setting;
 use crate::platform::db::{self, query};
 use crate::platform::{self, config, signing};

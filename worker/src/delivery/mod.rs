@@ -120,7 +120,7 @@ async fn first_meta_attempt(env: &Env, lead_id: &str, visitor: &Visitor) {
 /// `Err` carries what Meta answered, when it did not take it.
 pub async fn resend_to_meta(env: &Env, lead_id: &str) -> worker::Result<Result<(), String>> {
     let Some(settings) = meta::Settings::from_env(env) else {
-        return Ok(Err(crate::messages::META_NOT_CONFIGURED.into()));
+        return Ok(Err(crate::agency::messages::META_NOT_CONFIGURED.into()));
     };
     let db = config::database(env)?;
     let now = platform::now_ms();
@@ -156,7 +156,7 @@ async fn drain_meta(env: &Env, budget: &Budget) -> worker::Result<usize> {
         &db,
         meta::DESTINATION,
         now - meta::WINDOW_MS,
-        crate::messages::META_EXPIRED,
+        crate::agency::messages::META_EXPIRED,
         now,
     )
     .await?;

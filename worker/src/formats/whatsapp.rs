@@ -2,7 +2,7 @@
 //! as people read it. The lead form, the CRM, the panel and the notices all
 //! use it.
 
-use crate::messages;
+use crate::agency::messages;
 
 /// Brazilian area codes (DDD) in service.
 pub(crate) const BRAZIL_DDDS: &[u8] = &[

@@ -4,7 +4,7 @@
 use worker::Request;
 
 use super::{ApiError, ApiResult, HeaderText};
-use crate::messages;
+use crate::agency::messages;
 
 /// The visitor's address as Cloudflare reports it.
 pub fn client_ip(req: &Request) -> String {

@@ -7,9 +7,9 @@
 use serde::Deserialize;
 use worker::Env;
 
+use crate::agency::messages;
 use crate::http::outbound;
 use crate::http::{ApiError, ApiResult, Field, Fields};
-use crate::messages;
 use crate::platform::config;
 use crate::platform::cron_state::{self, turnstile_failed_at};
 use crate::platform::db::D1Database;

@@ -22,11 +22,11 @@ use worker::{Env, Request, Response};
 
 use super::proof;
 use crate::agency::Question;
+use crate::agency::messages;
 use crate::delivery::{jetimob_answers, store as deliveries};
 use crate::http::cookies;
 use crate::http::rate_limit::{self, CountRow, Limit};
 use crate::http::{self, ApiError, ApiResult, BodyKind, Fields, HeaderText};
-use crate::messages;
 use crate::platform::db::{self, D1Database, query};
 use crate::platform::{self, config};
 

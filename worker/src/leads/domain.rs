@@ -2,6 +2,7 @@
 //! [`NewLead::parse`]: past that point no code can hold an invalid name,
 //! e-mail or WhatsApp number.
 
+use crate::agency::messages;
 use crate::attribution::{
     Arrival, Attribution, LONG_FIELD_MAX, SHORT_FIELD_MAX, Source, clean as optional_text,
     host_name,
@@ -10,7 +11,6 @@ use crate::formats::characters::{breaks_line, is_visible, looks_blank, plain_tex
 use crate::formats::email;
 use crate::formats::whatsapp::WhatsApp;
 use crate::http::{Field, FieldErrors, Fields};
-use crate::messages;
 
 pub const NAME_MAX_CHARS: usize = 120;
 pub const EMAIL_MAX_CHARS: usize = 254;

@@ -9,6 +9,7 @@ use worker::{Context, Env, Request, Response, Url};
 use super::domain::{NewLead, Rejection, Submission};
 use super::proof;
 use super::store::{self, Saved, Sender};
+use crate::agency::messages;
 use crate::attribution::Attribution;
 use crate::delivery::meta::Visitor;
 use crate::http::cookies;
@@ -17,7 +18,7 @@ use crate::http::turnstile::{TOKEN_FIELD, Turnstile};
 use crate::http::{self, ApiError, ApiResult, BodyKind, Fields, HeaderText};
 use crate::platform;
 use crate::platform::config;
-use crate::{crm, delivery, messages};
+use crate::{crm, delivery};
 
 /// Where a plain form post (the page's script had not run) lands: pages a
 /// visitor can read without JavaScript.

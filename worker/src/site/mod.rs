@@ -45,7 +45,7 @@ pub async fn serve(req: Request, env: &Env, ctx: &Context) -> Response {
             http::text(
                 500,
                 "text/plain; charset=utf-8",
-                crate::messages::INTERNAL_ERROR,
+                crate::agency::messages::INTERNAL_ERROR,
             )
         }
     }

@@ -12,10 +12,10 @@ use serde::{Deserialize, Serialize, Serializer};
 use serde_json::value::RawValue;
 use worker::{Env, Method, Request, Response, Url};
 
+use crate::agency::messages;
 use crate::auth::guard;
 use crate::formats::dates::{self, Day};
 use crate::http::{self, ApiError, ApiResult, invalid_field};
-use crate::messages;
 use crate::platform::config;
 use crate::platform::db::{self, Param};
 

@@ -12,11 +12,11 @@ mod store;
 use serde::Serialize;
 use worker::{Env, Method, Request, Response};
 
+use crate::agency::messages;
 use crate::auth::guard::{self, Staff};
 use crate::auth::staff::mailbox_of;
 use crate::formats::dates::iso;
 use crate::http::{self, ApiError, ApiResult};
-use crate::messages;
 use crate::platform::db;
 use crate::platform::{self, config};
 use store::{AccountRow, TeamAction};

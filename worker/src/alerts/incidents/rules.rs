@@ -344,7 +344,7 @@ mod tests {
     }
 
     use super::super::wording::{describe, headline, recovery};
-    use crate::messages;
+    use crate::agency::messages;
 
     #[test]
     fn a_cause_is_unalerted_only_once_the_incident_was_alerted_without_it() {

@@ -4,9 +4,9 @@
 use serde::Serialize;
 
 use super::rules::{Incident, Reason};
+use crate::agency::{self, messages};
 use crate::formats::dates::format_date;
 use crate::mail::{Block, Letter, Span, Written};
-use crate::{agency, messages};
 
 /// What an open incident says: a line for the banner and the e-mail, and
 /// for each reason what is wrong and what to do.
