@@ -10,9 +10,9 @@ use serde::{Deserialize, Serialize};
 use worker::{Env, Method, Request, Response};
 
 use crate::agency::messages;
+use crate::audit::live_session::{live_row, session_is_live};
 use crate::auth::guard::{self, Staff};
 use crate::http::{self, ApiError, ApiResult, Field, invalid_field};
-use crate::live_session::{live_row, session_is_live};
 use crate::platform::db::{self, D1Database, D1PreparedStatement, query};
 use crate::platform::{self, config};
 

@@ -229,7 +229,7 @@ const AUDIT_RESEND_META_SQL: &str = concat!(
      SELECT ?2, ?4, ?5, 'resend', ?1, json_object('destino', 'meta') \
      WHERE EXISTS (SELECT 1 FROM deliveries WHERE lead_id = ?1 AND destination = 'meta' \
        AND status IN ('failed', 'pending') AND event_at >= ?6) AND ",
-    crate::live_session::session_is_live!("?3", "?2")
+    crate::audit::live_session::session_is_live!("?3", "?2")
 );
 
 /// `POST /api/leads/{id}/resend/meta`.

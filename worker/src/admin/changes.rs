@@ -12,11 +12,11 @@ use worker::{Context, Env, Request, Response};
 use super::actions::act_with;
 use crate::agency::messages;
 use crate::attribution::attribution_columns;
+use crate::audit::live_session::session_is_live;
 use crate::auth::guard::Staff;
 use crate::crm;
 use crate::crm::store::take_details;
 use crate::http::{self, ApiError, ApiResult};
-use crate::live_session::session_is_live;
 use crate::platform::db::{self, D1Database, D1PreparedStatement, query};
 use crate::platform::{self, config};
 

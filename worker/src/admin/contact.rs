@@ -17,9 +17,9 @@ use worker::{Env, Request, Response};
 use super::actions::act_with;
 use super::store::maybe_iso_time;
 use crate::agency::messages;
+use crate::audit::live_session::session_is_live;
 use crate::auth::guard::Staff;
 use crate::http::{self, ApiError, ApiResult};
-use crate::live_session::session_is_live;
 use crate::platform::db::{self, D1PreparedStatement, query};
 use crate::platform::{self, config};
 

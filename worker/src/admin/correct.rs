@@ -13,12 +13,12 @@ use worker::{Context, Env, Request, Response};
 
 use super::actions::act_with;
 use crate::agency::messages;
+use crate::audit::live_session::session_is_live;
 use crate::auth::guard::Staff;
 use crate::crm;
 use crate::crm::store::{retry_applies, take_details};
 use crate::formats::whatsapp::WhatsApp;
 use crate::http::{self, ApiError, ApiResult, invalid_field};
-use crate::live_session::session_is_live;
 use crate::platform::db::{self, D1PreparedStatement, query};
 use crate::platform::{self, config};
 

@@ -18,7 +18,7 @@ use super::lead_csv;
 use super::query::LeadQuery;
 use super::store::{self, LeadRow};
 use crate::agency::messages;
-use crate::audit_log::{self as audit, Actor, EntryId, Subject};
+use crate::audit::{self as audit, Actor, EntryId, Subject};
 use crate::auth::guard::Staff;
 use crate::formats::dates;
 use crate::http::{ApiError, ApiResult};

@@ -21,7 +21,7 @@
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
 
-use crate::audit_log::Action;
+use crate::audit::Action;
 use crate::auth::guard::Staff;
 use crate::http::rate_limit::{self, Limit};
 use crate::platform::db::{self, D1Database, D1PreparedStatement, query};

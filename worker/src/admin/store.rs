@@ -17,10 +17,10 @@ use super::query::{
 use crate::alerts::heartbeat::{self, Heartbeat};
 use crate::alerts::incidents::{self, Incident};
 use crate::attribution::Attribution;
+use crate::audit::live_session::{live_row, may_act, session_is_live};
 use crate::auth::guard::Staff;
 use crate::crm::status::{Correction, Delivery};
 use crate::formats::dates;
-use crate::live_session::{live_row, may_act, session_is_live};
 use crate::platform::db::{self, Count, D1Database, D1PreparedStatement, D1Result, Param, query};
 
 /// A lead as the panel and the export read it. To the panel its times are

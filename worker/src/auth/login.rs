@@ -20,7 +20,7 @@ use super::password;
 use super::staff::StaffEmail;
 use super::store::{self, UserRow};
 use crate::agency::messages;
-use crate::audit_log::{self as activity, Action, Actor, IfAccount, Subject};
+use crate::audit::{self as activity, Action, Actor, IfAccount, Subject};
 use crate::http::rate_limit::{
     self, Counter, LOGIN_FAILURES_PER_ACCOUNT_DEVICES, LOGIN_FAILURES_PER_DEVICE,
     LOGIN_FAILURES_PER_EMAIL, LOGIN_FAILURES_PER_IP, Limit,

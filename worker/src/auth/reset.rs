@@ -17,7 +17,7 @@ use super::signup::refuse_common;
 use super::staff::{NewPassword, StaffEmail};
 use super::{login, secret_token, store};
 use crate::agency::messages;
-use crate::audit_log::{self as activity, Action, Actor, IfAccount, Subject};
+use crate::audit::{self as activity, Action, Actor, IfAccount, Subject};
 use crate::http::rate_limit::{
     self, PASSWORD_CHANGE_TRIES, RESET_REQUESTS_PER_EMAIL, RESET_REQUESTS_PER_IP,
 };

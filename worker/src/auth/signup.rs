@@ -16,7 +16,7 @@ use super::password::{self, PasswordHash};
 use super::staff::{EmailRejection, NewPassword, StaffEmail};
 use super::{emails, secret_token, store};
 use crate::agency::{self, messages};
-use crate::audit_log::{self as activity, Action, Actor, Subject};
+use crate::audit::{self as activity, Action, Actor, Subject};
 use crate::http::rate_limit::{
     self, CONFIRMATION_TRIES, CountRow, EVERYONE, SIGNUPS, SIGNUPS_ALL_DAY, SIGNUPS_ALL_HOUR,
     SIGNUPS_PER_EMAIL,

@@ -4,8 +4,8 @@
 use serde::Deserialize;
 
 use crate::alerts::notices::notices_from_now;
+use crate::audit::live_session::may_act;
 use crate::auth::staff::mailbox;
-use crate::live_session::may_act;
 use crate::platform::db::{self, D1Database, D1PreparedStatement, query};
 
 /// A session ends this long after its sign-in, however often it is used.

@@ -1,5 +1,5 @@
 //! 'Atividade', beside 'Equipe': the audit trail as owners read it.
-//! (`crate::audit_log` writes it.)
+//! (`crate::audit` writes it.)
 //!
 //! `GET /api/audit?[pessoa=<account id>][&acao=<action>][&de=&ate=][&before=<at>.<id>]`:
 //! owners only, newest first, [`PAGE_SIZE`] entries at a time, filtered by
@@ -229,7 +229,7 @@ pub async fn route(req: Request, env: &Env, path: &str) -> ApiResult<Response> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::audit_log::Action;
+    use crate::audit::Action;
 
     #[test]
     fn an_entry_reads_as_the_activity_page_expects() {

@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::parse::{Kind, SpendLine};
-use crate::live_session::may_act;
+use crate::audit::live_session::may_act;
 use crate::platform::db::{self, D1Database, D1PreparedStatement, query};
 
 /// Lines bound as one JSON parameter: D1 takes a value of up to 2 MB.

@@ -3,6 +3,11 @@
 //! trail outlives a deleted lead without keeping it. Every entry is written in
 //! the same D1 batch as the change it records. 'Atividade'
 //! (`team::activity`) reads it.
+//!
+//! And the condition each staff change carries beside its entry: that its
+//! session may still act (`live_session`).
+
+pub mod live_session;
 
 use crate::platform::db::{D1Database, D1PreparedStatement, query};
 
