@@ -15,11 +15,9 @@ mod crm;
 mod delivery;
 mod first_contact;
 mod formats;
-mod health;
 mod http;
 mod leads;
 mod mail;
-mod panel_settings;
 mod platform;
 mod site;
 mod team;
@@ -40,7 +38,7 @@ pub async fn fetch(req: Request, env: Env, ctx: Context) -> worker::Result<Respo
             _ => Err(ApiError::MethodNotAllowed("POST")),
         },
         "/api/health" => match method {
-            Method::Get => health::check(&env).await,
+            Method::Get => alerts::health::check(&env).await,
             _ => Err(ApiError::MethodNotAllowed("GET")),
         },
         delivery::google_ads::PATH => match method {
@@ -60,7 +58,7 @@ pub async fn fetch(req: Request, env: Env, ctx: Context) -> worker::Result<Respo
             campaigns::route(req, &env, p).await
         }
         "/api/audit" => team::activity::route(req, &env, "/api/audit").await,
-        "/api/settings" => panel_settings::route(req, &env).await,
+        "/api/settings" => team::panel_settings::route(req, &env).await,
         p if p == "/api/first-contact" || p.starts_with("/api/first-contact/") => {
             first_contact::route(req, &env, p).await
         }

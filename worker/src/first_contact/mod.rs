@@ -18,8 +18,8 @@ use crate::auth::guard;
 use crate::campaigns::report::Period;
 use crate::formats::dates::Day;
 use crate::http::{self, ApiError, ApiResult};
-use crate::panel_settings;
 use crate::platform::{self, config};
+use crate::team::panel_settings;
 
 pub async fn route(req: Request, env: &Env, path: &str) -> ApiResult<Response> {
     guard::require_staff(&req, env).await?;

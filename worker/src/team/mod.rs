@@ -4,9 +4,10 @@
 //! 'Remover responsável'. Staff who are not owners get 403.
 //!
 //! Beside it, [`activity`]: the staff's audit trail, which the 'Atividade'
-//! page reads.
+//! page reads; and [`panel_settings`]: the owners' choices for the panel.
 
 pub mod activity;
+pub mod panel_settings;
 mod store;
 
 use serde::Serialize;
