@@ -4,7 +4,7 @@
 //! "delivery.incident" | "delivery.recovered" | "mail.failing" |
 //! "mail.recovered", "at": …, …}`. POSTed with a 5 s timeout and retried
 //! like deliveries (claimed with a lease, backoff for a week, then left
-//! failed), and removed a month after they were made (`retention.rs`). No
+//! failed), and removed a month after they were made (`platform/retention.rs`). No
 //! personal data but the lead's own fields.
 //!
 //! Lead events come from the submissions (new leads and corrections) after

@@ -216,7 +216,7 @@ fn slash_24(v4: Ipv4Addr) -> String {
 /// worker's key, of the day and the network, cut to 128 bits. The same
 /// network reads as another mark the next day, and the mark cannot be
 /// turned back into the network without the key; the rows go once the day
-/// is over (`retention.rs`).
+/// is over (`platform/retention.rs`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NetworkMark(String);
 

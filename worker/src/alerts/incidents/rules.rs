@@ -190,7 +190,7 @@ impl Incident {
             .collect()
     }
 
-    /// Its webhook event's key. The clean-up (`retention.rs`) keeps an open
+    /// Its webhook event's key. The clean-up (`platform/retention.rs`) keeps an open
     /// incident's event by this same key, written there in SQL: change both
     /// together.
     pub(super) fn event_key(&self) -> String {
