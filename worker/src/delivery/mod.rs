@@ -12,6 +12,7 @@
 //! request and reads its answer (`crm::jetimob`, [`meta`]); the cron drains
 //! them side by side at each receiver's pace ([`pace`]).
 
+pub mod disclosure;
 pub mod google_ads;
 pub mod jetimob_answers;
 pub mod meta;
@@ -22,10 +23,10 @@ use futures_util::future::join;
 use worker::Env;
 
 use crate::crm;
+use crate::delivery::disclosure::AdsDisclosure;
 use crate::platform::cron_state::{self, meta_refused_at, meta_sent_at};
 use crate::platform::db::{self, D1Database, query};
 use crate::platform::{self, config};
-use crate::site::disclosure::AdsDisclosure;
 use meta::{EventLead, Refusal, Visitor};
 use pace::{Budget, Strain};
 use store::{Claimed, Failed};

@@ -9,10 +9,10 @@ use super::wording::{alert_email, describe, headline, recovery, recovery_email};
 use crate::alerts::owner_mails::{self, Kind};
 use crate::alerts::webhook;
 use crate::crm;
+use crate::delivery::disclosure::AdsDisclosure;
 use crate::formats::dates::{format_date, iso};
 use crate::platform::config;
 use crate::platform::db::{self, D1Database, D1PreparedStatement, query};
-use crate::site::disclosure::AdsDisclosure;
 
 /// An [`Incident`]'s columns.
 macro_rules! incident_columns {
