@@ -52,7 +52,7 @@ if (!entry?.file || !boot?.file || !scriptTag || stylesheetTags.length !== (entr
   throw new Error("the built index.html or manifest does not have the script and stylesheets prerender.mjs expects");
 }
 const landingHtml = await render("/");
-/** The landing as each of the ads' combinations says it (worker/src/site/disclosure.rs serves the one its settings name). */
+/** The landing as each of the ads' combinations says it (worker/src/delivery/disclosure.rs serves the one its settings name). */
 const landingVariants = new Map(
   await Promise.all(adsVariants.map(async ({ disclosure, name }) => [name, await render("/", disclosure)])),
 );

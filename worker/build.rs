@@ -1,5 +1,5 @@
 //! Reads `agency.json` (the file the pages read too) at build time, so the
-//! worker carries the few details it needs as constants (`src/agency.rs`)
+//! worker carries the few details it needs as constants (`src/agency/mod.rs`)
 //! instead of the file and a parser for it.
 
 use std::{env, fs, path::Path};

@@ -7,7 +7,7 @@ import { FakeMail } from "../support/fake-mail";
 import { eventually } from "../support/net";
 import { StaffClient, signedInStaff, staffEmail } from "../support/staff";
 
-// What the cron stops keeping (worker/src/retention.rs): sessions and links a
+// What the cron stops keeping (worker/src/platform/retention.rs): sessions and links a
 // month after they stopped working, rate-limit counters after a day, webhook
 // events a month after they were made.
 
@@ -210,9 +210,9 @@ describe("rate-limit counters", () => {
   });
 });
 
-/** A statement of worker/src/retention.rs, as the worker sends it to D1. */
+/** A statement of worker/src/platform/retention.rs, as the worker sends it to D1. */
 function retentionStatement(name: string): string {
-  const source = readFileSync(new URL("../../worker/src/retention.rs", import.meta.url), "utf8");
+  const source = readFileSync(new URL("../../worker/src/platform/retention.rs", import.meta.url), "utf8");
   const literal = new RegExp(`const ${name}: &str = "([^"]*)";`).exec(source)?.[1];
   if (!literal) throw new Error(`no ${name} in retention.rs`);
   return literal.replace(/\\\n\s*/g, "");

@@ -8,7 +8,7 @@ import { aLead, countLeads, postLead } from "../support/leads";
 import { repoRoot } from "../support/paths";
 import { StaffClient, staffEmail } from "../support/staff";
 
-// The worker's texts, as the visitor reads them (worker/src/messages.rs).
+// The worker's texts, as the visitor reads them (worker/src/agency/messages.rs).
 const MISSING = "Aguarde a verificação de segurança terminar e envie novamente.";
 const REFUSED = "A verificação de segurança falhou ou expirou. Tente enviar novamente.";
 const CHALLENGES = "https://challenges.cloudflare.com";

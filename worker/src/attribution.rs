@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 use worker::Url;
 
-use crate::characters::{breaks_line, is_format};
+use crate::formats::characters::{breaks_line, is_format};
 use crate::http;
 
 /// The longest a campaign's field (`utm_*`) is kept.
@@ -422,7 +422,7 @@ impl Attribution {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::characters::is_bidi_control;
+    use crate::formats::characters::is_bidi_control;
     use proptest::prelude::*;
 
     const OWN: &str = "recantodasvideiras.com.br";
@@ -586,7 +586,7 @@ mod tests {
                 prop_assert!(value.chars().count() <= max);
                 prop_assert_eq!(value.trim(), value.as_str());
                 prop_assert!(!value.chars().any(|c| c.is_control()
-                    || crate::characters::breaks_line(c)
+                    || crate::formats::characters::breaks_line(c)
                     || is_format(c)
                     || is_bidi_control(c)));
             }

@@ -7,39 +7,20 @@ use worker::{Context, Env, Method, Request, Response, ScheduleContext, Scheduled
 mod admin;
 mod agency;
 mod alerts;
-mod assets;
 mod attribution;
-mod audit_log;
+mod audit;
 mod auth;
 mod campaigns;
-mod characters;
-mod config;
-mod cookies;
 mod crm;
-mod cron_state;
-mod csv;
-mod dates;
-mod db;
 mod delivery;
-mod email;
 mod first_contact;
-mod greeting;
-mod health;
+mod formats;
 mod http;
 mod leads;
-mod live_session;
 mod mail;
-mod messages;
-mod outbound;
-mod panel_settings;
 mod platform;
-mod rate_limit;
-mod retention;
-mod signing;
 mod site;
 mod team;
-mod turnstile;
-mod whatsapp;
 
 use http::{ApiError, ApiResult};
 
@@ -57,7 +38,7 @@ pub async fn fetch(req: Request, env: Env, ctx: Context) -> worker::Result<Respo
             _ => Err(ApiError::MethodNotAllowed("POST")),
         },
         "/api/health" => match method {
-            Method::Get => health::check(&env).await,
+            Method::Get => alerts::health::check(&env).await,
             _ => Err(ApiError::MethodNotAllowed("GET")),
         },
         delivery::google_ads::PATH => match method {
@@ -77,11 +58,11 @@ pub async fn fetch(req: Request, env: Env, ctx: Context) -> worker::Result<Respo
             campaigns::route(req, &env, p).await
         }
         "/api/audit" => team::activity::route(req, &env, "/api/audit").await,
-        "/api/settings" => panel_settings::route(req, &env).await,
+        "/api/settings" => team::panel_settings::route(req, &env).await,
         p if p == "/api/first-contact" || p.starts_with("/api/first-contact/") => {
             first_contact::route(req, &env, p).await
         }
-        p if p.starts_with("/api/") => Err(ApiError::NotFound(messages::NOT_FOUND.into())),
+        p if p.starts_with("/api/") => Err(ApiError::NotFound(agency::messages::NOT_FOUND.into())),
         _ => return Ok(site::serve(req, &env, &ctx).await),
     };
     let response = answer.unwrap_or_else(ApiError::into_response);
@@ -101,8 +82,8 @@ pub async fn fetch(req: Request, env: Env, ctx: Context) -> worker::Result<Respo
 /// (and the local trigger) ends when the work does.
 #[event(scheduled)]
 pub async fn scheduled(_event: ScheduledEvent, env: Env, _ctx: ScheduleContext) {
-    db::start_counting();
-    retention::run(&env).await;
+    platform::db::start_counting();
+    platform::retention::run(&env).await;
     if let Err(e) = delivery::run_due(&env).await {
         worker::console_error!("cron: delivery run failed: {e}");
     }
@@ -110,6 +91,6 @@ pub async fn scheduled(_event: ScheduledEvent, env: Env, _ctx: ScheduleContext) 
     campaigns::spend::meta::run(&env).await;
     // D1 bills by rows read, and this runs 1,440 times a day: what one run
     // cost, in the log (and in `make bench`, at 100,000 leads).
-    let rows = db::finish_counting();
+    let rows = platform::db::finish_counting();
     worker::console_log!("cron: D1 rows read {}, written {}", rows.read, rows.written);
 }

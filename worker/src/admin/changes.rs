@@ -9,15 +9,17 @@
 use serde::Deserialize;
 use worker::{Context, Env, Request, Response};
 
-use super::{Acting, act_with};
+use super::actions::{Acting, act_with};
+use crate::agency::messages;
 use crate::attribution::attribution_columns;
-use crate::audit_log::Action;
+use crate::audit::Action;
+use crate::audit::live_session::session_is_live;
 use crate::auth::guard::Staff;
+use crate::crm;
 use crate::crm::store::take_details;
-use crate::db::{self, D1Database, D1PreparedStatement, query};
 use crate::http::{self, ApiError, ApiResult};
-use crate::live_session::session_is_live;
-use crate::{config, crm, messages, platform};
+use crate::platform::db::{self, D1Database, D1PreparedStatement, query};
+use crate::platform::{self, config};
 
 /// What staff decided.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -14,13 +14,14 @@
 use serde::{Deserialize, Serialize};
 use worker::{Env, Request, Response};
 
+use super::actions::{Acting, act_with};
 use super::store::maybe_iso_time;
-use super::{Acting, act_with};
+use crate::agency::messages;
+use crate::audit::live_session::session_is_live;
 use crate::auth::guard::Staff;
-use crate::db::query;
 use crate::http::{self, ApiError, ApiResult};
-use crate::live_session::session_is_live;
-use crate::{config, messages, platform};
+use crate::platform::db::query;
+use crate::platform::{self, config};
 
 /// How long after 'Já falei' its 'Desfazer' is taken: the panel offers it
 /// for 10 seconds; a slow network gets the rest.

@@ -11,14 +11,16 @@
 use serde::Deserialize;
 use worker::{Context, Env, Request, Response};
 
-use super::{Acting, act_with};
+use super::actions::{Acting, act_with};
+use crate::agency::messages;
+use crate::audit::live_session::session_is_live;
 use crate::auth::guard::Staff;
+use crate::crm;
 use crate::crm::store::{retry_applies, take_details};
-use crate::db::{self, D1PreparedStatement, query};
+use crate::formats::whatsapp::WhatsApp;
 use crate::http::{self, ApiError, ApiResult, invalid_field};
-use crate::live_session::session_is_live;
-use crate::whatsapp::WhatsApp;
-use crate::{config, crm, messages, platform};
+use crate::platform::db::{self, D1PreparedStatement, query};
+use crate::platform::{self, config};
 
 /// Every statement binds: `?1` the lead, `?2` its name and `?3` its e-mail
 /// as read (unchanged), `?4` the new number, `?5` the staff member's id,

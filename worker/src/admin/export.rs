@@ -17,11 +17,13 @@ use worker::{Env, Headers, Request, Response, Url};
 use super::lead_csv;
 use super::query::LeadQuery;
 use super::store::{self, LeadRow};
-use crate::audit_log::{self as audit, Actor, EntryId, Subject};
+use crate::agency::messages;
+use crate::audit::{self as audit, Actor, EntryId, Subject};
 use crate::auth::guard::Staff;
-use crate::db::{self, D1Database};
+use crate::formats::dates;
 use crate::http::{ApiError, ApiResult};
-use crate::{config, dates, messages, platform};
+use crate::platform::db::{self, D1Database};
+use crate::platform::{self, config};
 
 /// Rows per D1 query of the export; 100,000 leads take 50 queries.
 pub const EXPORT_BATCH: i64 = 2_000;
@@ -132,7 +134,7 @@ pub async fn export(req: &Request, env: &Env, staff: &Staff) -> ApiResult<Respon
         .await?
         .ok_or_else(|| ApiError::Internal("the export's entry was not written".into()))?
         .id;
-    let mut head = format!("{}{}", crate::csv::BOM, lead_csv::header());
+    let mut head = format!("{}{}", crate::formats::csv::BOM, lead_csv::header());
     head.extend(first.iter().map(lead_csv::row));
     let state = Streaming {
         after,

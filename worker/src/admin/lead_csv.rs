@@ -1,12 +1,12 @@
-//! The leads' CSV export: a line per lead (the file's form is `crate::csv`'s),
+//! The leads' CSV export: a line per lead (the file's form is `crate::formats::csv`'s),
 //! fit for the ad platforms' uploads as it is: the WhatsApp number in E.164
 //! (`+5549999991234`) and every time in ISO 8601 with its offset, Brasília's.
 
 use super::store::LeadRow;
 use crate::agency::QUESTIONS;
 use crate::attribution::{Attribution, Field, Kind};
-use crate::csv::line;
-use crate::dates::iso_brasilia;
+use crate::formats::csv::line;
+use crate::formats::dates::iso_brasilia;
 
 /// The table's columns, then the lead's first touch (every field of its
 /// attribution, `Attribution::FIELDS`' headers), its last touch (the newest

@@ -9,10 +9,10 @@ use wasm_bindgen::JsValue;
 use worker::Url;
 
 use crate::agency::{QUESTIONS, Question};
-use crate::characters::{APOSTROPHES, plain_text};
-use crate::dates::Day;
-use crate::db::Param;
-use crate::whatsapp::WhatsApp;
+use crate::formats::characters::{APOSTROPHES, plain_text};
+use crate::formats::dates::Day;
+use crate::formats::whatsapp::WhatsApp;
+use crate::platform::db::Param;
 
 /// Leads per page in the panel.
 pub const PAGE_SIZE: i64 = 50;

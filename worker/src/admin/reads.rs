@@ -21,10 +21,10 @@
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
 
-use crate::audit_log::Action;
+use crate::audit::Action;
 use crate::auth::guard::Staff;
-use crate::db::{Batch, D1Database, Handle, Results, query};
-use crate::rate_limit::{self, Limit};
+use crate::http::rate_limit::{self, Limit};
+use crate::platform::db::{Batch, D1Database, Handle, Results, query};
 
 /// Leads the list shows one person without 'Exportar CSV' in an hour.
 pub const LEADS_READ: Limit = Limit {
@@ -57,7 +57,11 @@ impl View {
         let digest = Sha256::digest(query.as_bytes());
         Self {
             staff_id: staff.user_id.clone(),
-            subject: format!("{}:{}", staff.user_id, crate::signing::hex(&digest[..8])),
+            subject: format!(
+                "{}:{}",
+                staff.user_id,
+                crate::platform::signing::hex(&digest[..8])
+            ),
         }
     }
 

@@ -4,12 +4,9 @@
 //! a column and its member share a name, and the few members the panel
 //! reads otherwise (times in ISO 8601, flags as booleans) say so at the field.
 
-use crate::delivery;
-use crate::delivery::store::State as DeliveryState;
-use std::collections::BTreeMap;
-
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::collections::BTreeMap;
 
 use super::query::{
     CHANGES_SQL, CONTACT_COUNTS_SQL, COUNTS_SQL, Cursor, LEAD_COLUMNS, LeadQuery, PAGE_SIZE,
@@ -17,14 +14,16 @@ use super::query::{
 use crate::alerts::heartbeat::{self, Heartbeat};
 use crate::alerts::incidents::{self, Incident};
 use crate::attribution::Attribution;
-pub use crate::audit_log::Action;
+pub use crate::audit::Action;
+use crate::audit::live_session::{live_row, may_act, session_is_live};
 use crate::auth::guard::Staff;
 use crate::crm::status::{Correction, Delivery};
-use crate::dates;
-use crate::db::{
+use crate::delivery;
+use crate::delivery::store::State as DeliveryState;
+use crate::formats::dates;
+use crate::platform::db::{
     self, Batch, Count, D1Database, D1PreparedStatement, Handle, Param, Results, query,
 };
-use crate::live_session::{live_row, may_act, session_is_live};
 
 /// A lead as the panel and the export read it. To the panel its times are
 /// ISO 8601 (UTC); `update_status` is the correction the CRM still has to

@@ -20,10 +20,10 @@ use worker::Env;
 
 use super::incidents::{self, BACKLOG_MS, Incident, Words};
 use super::webhook;
-use crate::cron_state::{self, delivery_watched_at, mail_failure_told_at, noted};
-use crate::dates::{format_date, iso};
-use crate::db::{self, D1Database};
-use crate::messages;
+use crate::agency::messages;
+use crate::formats::dates::{format_date, iso};
+use crate::platform::cron_state::{self, delivery_watched_at, mail_failure_told_at, noted};
+use crate::platform::db::{self, D1Database};
 
 /// Past this without a watch, the cron has stopped (it runs every minute).
 pub const STOPPED_MS: i64 = 5 * 60 * 1000;
@@ -33,13 +33,13 @@ pub const STOPPED_MS: i64 = 5 * 60 * 1000;
 macro_rules! heartbeat_columns {
     () => {
         concat!(
-            $crate::cron_state::noted!(delivery_watched_at),
+            $crate::platform::cron_state::noted!(delivery_watched_at),
             " AS watched_at, ",
             $crate::alerts::incidents::oldest_undelivered!(),
             " AS oldest_pending_at, ",
-            $crate::cron_state::noted!(mail_sent_at),
+            $crate::platform::cron_state::noted!(mail_sent_at),
             " AS mail_sent_at, ",
-            $crate::cron_state::noted!(mail_failed_at),
+            $crate::platform::cron_state::noted!(mail_failed_at),
             " AS mail_failed_at"
         )
     };

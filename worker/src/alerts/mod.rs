@@ -1,7 +1,9 @@
 //! Nobody misses a lead: new-lead notices to the staff who want them,
 //! delivery-trouble alerts to the owners, and the optional webhook. All run
-//! from the cron, after the deliveries, every minute.
+//! from the cron, after the deliveries, every minute. And what an uptime
+//! monitor reads of it all: `GET /api/health` (`health`).
 
+pub mod health;
 pub mod heartbeat;
 pub mod incidents;
 pub mod notices;
@@ -10,7 +12,7 @@ pub mod webhook;
 
 use worker::Env;
 
-use crate::{config, platform};
+use crate::platform::{self, config};
 
 /// One cron run's watch: each part on its own, so one failing leaves the others.
 pub async fn run(env: &Env) {

@@ -14,12 +14,13 @@ use std::collections::btree_map::Entry;
 use serde::Deserialize;
 use worker::Env;
 
-use crate::dates::format_date;
-use crate::db::{self, D1Database, query};
-use crate::greeting::{greeting, whatsapp_chat};
+use crate::agency;
+use crate::agency::greeting::{greeting, whatsapp_chat};
+use crate::formats::dates::format_date;
+use crate::formats::whatsapp::{format_whatsapp, is_landline};
 use crate::mail::{self, Block, Email, Letter, Span};
-use crate::whatsapp::{format_whatsapp, is_landline};
-use crate::{agency, config, platform};
+use crate::platform::db::{self, D1Database, query};
+use crate::platform::{self, config};
 
 /// At most one e-mail a minute per person.
 const MIN_GAP_MS: i64 = 60 * 1000;
@@ -43,15 +44,6 @@ macro_rules! notices_from_now {
     };
 }
 pub(crate) use notices_from_now;
-
-/// Whether new colleagues start with the notices on, as SQL: the owners'
-/// choice (`panel_settings`), read by the statement that confirms an account.
-macro_rules! colleague_notices_on {
-    () => {
-        "coalesce((SELECT value FROM panel_settings WHERE name = 'colleague_notices'), 1) = 1"
-    };
-}
-pub(crate) use colleague_notices_on;
 
 /// A person who just switched notices on starts from now, not from the first lead.
 const START_SQL: &str = concat!(
@@ -480,7 +472,7 @@ mod tests {
     fn a_forged_name_origem_or_campaign_adds_no_line_to_the_text_part() {
         let honest = email("a@b.com", &[&news(1, "correction", None)], "https://s");
         let forged = email("a@b.com", &[&forged()], "https://s");
-        let lines = |text: &str| text.split(crate::characters::breaks_line).count();
+        let lines = |text: &str| text.split(crate::formats::characters::breaks_line).count();
         assert_eq!(lines(&forged.text), lines(&honest.text));
         assert_eq!(
             forged
@@ -490,7 +482,12 @@ mod tests {
                 .collect::<Vec<_>>(),
             ["  Ver no painel: https://s/admin/leads/lead-1"]
         );
-        assert!(!forged.text.chars().any(crate::characters::is_bidi_control));
+        assert!(
+            !forged
+                .text
+                .chars()
+                .any(crate::formats::characters::is_bidi_control)
+        );
     }
 
     #[test]
@@ -498,8 +495,18 @@ mod tests {
         let mail = email("a@b.com", &[&forged()], "https://s");
         assert!(!mail.html.contains("<b>"));
         assert!(mail.html.contains("&lt;b&gt;"));
-        assert!(!mail.html.chars().any(crate::characters::breaks_line));
-        assert!(!mail.html.chars().any(crate::characters::is_bidi_control));
+        assert!(
+            !mail
+                .html
+                .chars()
+                .any(crate::formats::characters::breaks_line)
+        );
+        assert!(
+            !mail
+                .html
+                .chars()
+                .any(crate::formats::characters::is_bidi_control)
+        );
         assert_eq!(mail.html.matches("<a href=").count(), 2);
     }
 

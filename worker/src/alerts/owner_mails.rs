@@ -1,6 +1,6 @@
 //! Each owner's copy of an incident's e-mails, sent and retried on its own.
 //!
-//! When the watch (`incidents.rs`) claims an e-mail (the alert, the alert of
+//! When the watch (`incidents/watch.rs`) claims an e-mail (the alert, the alert of
 //! a cause that joined the incident, the recovery), it writes one copy per
 //! owner in the same step. Every cron run then sends the copies due, each
 //! claimed with a lease so parallel runs send it once: one the e-mail API
@@ -15,8 +15,8 @@ use serde::Deserialize;
 use worker::Env;
 
 use crate::crm::schedule;
-use crate::db::{self, D1Database, D1PreparedStatement, query};
 use crate::mail::{self, Email, Written};
+use crate::platform::db::{self, D1Database, D1PreparedStatement, query};
 
 /// A copy refused by the e-mail API is retried this long after it was written.
 pub const RETRY_WINDOW_MS: i64 = 24 * 60 * 60 * 1000;

@@ -4,7 +4,7 @@
 //! "delivery.incident" | "delivery.recovered" | "mail.failing" |
 //! "mail.recovered", "at": …, …}`. POSTed with a 5 s timeout and retried
 //! like deliveries (claimed with a lease, backoff for a week, then left
-//! failed), and removed a month after they were made (`retention.rs`). No
+//! failed), and removed a month after they were made (`platform/retention.rs`). No
 //! personal data but the lead's own fields.
 //!
 //! Lead events come from the submissions (new leads and corrections) after
@@ -29,9 +29,10 @@ use worker::Env;
 
 use crate::attribution::{Attribution, attribution_columns};
 use crate::crm::schedule;
-use crate::dates::iso;
-use crate::db::{self, D1Database, D1PreparedStatement, query};
-use crate::{config, outbound, platform};
+use crate::formats::dates::iso;
+use crate::http::outbound;
+use crate::platform::db::{self, D1Database, D1PreparedStatement, query};
+use crate::platform::{self, config};
 
 pub const TIMEOUT: Duration = Duration::from_secs(5);
 const LEASE_MS: i64 = 60 * 1000;
@@ -60,7 +61,10 @@ pub fn signature(secret: &str, timestamp: i64, body: &str) -> String {
         Hmac::<Sha256>::new_from_slice(secret.as_bytes()).expect("HMAC takes a key of any length");
     mac.update(format!("{timestamp}.").as_bytes());
     mac.update(body.as_bytes());
-    format!("v1={}", crate::signing::hex(&mac.finalize().into_bytes()))
+    format!(
+        "v1={}",
+        crate::platform::signing::hex(&mac.finalize().into_bytes())
+    )
 }
 
 /// The first time, the cursor starts with the leads of the last ten minutes

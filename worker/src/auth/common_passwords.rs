@@ -9,8 +9,8 @@ use std::rc::Rc;
 
 use worker::Env;
 
-use crate::assets;
 use crate::http::read_up_to;
+use crate::platform::assets;
 
 /// Where the list is served from.
 pub const LIST_PATH: &str = "/senhas-comuns.txt";

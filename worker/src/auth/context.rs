@@ -7,12 +7,11 @@ use worker::{Env, Request, Response};
 use super::access_token::{Signer, StaffClaims};
 use super::staff::Role;
 use super::{device, secret_token, store};
-use crate::cookies;
-use crate::db::{Batch, D1Database, Handle, Results};
-use crate::http::{self, ApiError, ApiResult, HeaderText};
-use crate::{config, messages, platform};
-
-use crate::config::MIN_SECRET_BYTES;
+use crate::agency::messages;
+use crate::http::{self, ApiError, ApiResult, HeaderText, cookies};
+use crate::platform::config::MIN_SECRET_BYTES;
+use crate::platform::db::{Batch, D1Database, Handle, Results};
+use crate::platform::{self, config};
 
 /// What every handler needs: the database, the token signer, the time of
 /// the request and how cookies must be marked.
@@ -230,7 +229,7 @@ pub fn signed_out(ctx: &AuthContext) -> ApiResult<Response> {
     Ok(response)
 }
 
-/// The refresh token's cookie: HttpOnly, for the whole site (`crate::cookies`).
+/// The refresh token's cookie: HttpOnly, for the whole site (`crate::http::cookies`).
 pub const REFRESH_COOKIE: &str = "staff_refresh";
 
 /// `Set-Cookie` that removes the refresh cookie.

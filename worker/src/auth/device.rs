@@ -16,7 +16,7 @@ use hmac::{Hmac, Mac};
 use sha2::Sha256;
 
 use crate::platform;
-use crate::signing;
+use crate::platform::signing;
 
 pub const NAME: &str = "staff_device";
 /// A device is remembered for a year after its last sign-in.

@@ -3,8 +3,9 @@
 //! account's own word of a new password or a sign-in from a browser it had
 //! not used ('Não foi você?'). In Portuguese, as text and HTML.
 
+use crate::agency::{self, messages};
+use crate::formats::dates;
 use crate::mail::{Block, Email, Letter, Span};
-use crate::{agency, dates, messages};
 
 /// The confirmation link of a sign-up (valid 24 hours). The HTML part
 /// offers it as a button, with the address below for a mail client that

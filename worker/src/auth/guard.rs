@@ -8,8 +8,9 @@ use worker::{Env, Request};
 
 use super::context::signer;
 use super::store;
+use crate::agency::messages;
 use crate::http::{ApiError, ApiResult, HeaderText};
-use crate::{config, messages, platform};
+use crate::platform::{self, config};
 
 /// The signed-in staff member making the request.
 #[derive(Debug, Clone)]

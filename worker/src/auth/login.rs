@@ -14,19 +14,19 @@
 use worker::{Context, Env, Request, Response};
 
 use super::context::{self, Account, AuthContext};
-use super::device;
 use super::emails::{self, Security};
-use super::password;
 use super::staff::StaffEmail;
 use super::store::{self, UserRow};
-use crate::audit_log::{self as activity, Action, Actor, IfAccount, Subject};
-use crate::db::{self, Batch, D1PreparedStatement, Results};
-use crate::http::{self, ApiError, ApiResult};
-use crate::rate_limit::{
+use super::{device, password};
+use crate::agency::messages;
+use crate::audit::{self as activity, Action, Actor, IfAccount, Subject};
+use crate::http::rate_limit::{
     self, Counter, LOGIN_FAILURES_PER_ACCOUNT_DEVICES, LOGIN_FAILURES_PER_DEVICE,
     LOGIN_FAILURES_PER_EMAIL, LOGIN_FAILURES_PER_IP, Limit,
 };
-use crate::{mail, messages};
+use crate::http::{self, ApiError, ApiResult};
+use crate::mail;
+use crate::platform::db::{self, Batch, D1PreparedStatement, Results};
 
 /// A limit and the subject it counts: an address, an e-mail, a device.
 type Counted<'a> = (&'static Limit, &'a str);

@@ -21,8 +21,9 @@ mod store;
 
 use worker::{Context, Env, Method, Request, Response};
 
+use crate::agency::messages;
 use crate::http::{ApiError, ApiResult};
-use crate::{mail, messages};
+use crate::mail;
 
 /// Answers `/api/auth/...`.
 pub async fn route(req: Request, env: &Env, ctx: &Context, path: &str) -> ApiResult<Response> {
@@ -65,9 +66,9 @@ pub async fn tell_owners_of_bulk_read(
     read: i64,
     worked: i64,
 ) -> ApiResult<()> {
-    let origin = crate::config::site_origin(env);
+    let origin = crate::platform::config::site_origin(env);
     let site = |path: &str| format!("{origin}{path}");
-    let db = crate::config::database(env)?;
+    let db = crate::platform::config::database(env)?;
     for owner in store::owners_but(&db, &staff.user_id).await? {
         let news = emails::bulk_read(
             &owner,

@@ -9,10 +9,11 @@ use serde::{Deserialize, Serialize};
 use worker::{Env, Request, Response};
 
 use super::guard;
+use crate::agency::messages;
 use crate::alerts::notices::notices_from_now;
-use crate::db::{self, query};
 use crate::http::{self, ApiResult, Field, invalid_field};
-use crate::{config, messages};
+use crate::platform::config;
+use crate::platform::db::{self, query};
 
 const READ_SQL: &str = "SELECT lead_notices FROM staff_users WHERE id = ?1";
 const SWITCH_SQL: &str = concat!(

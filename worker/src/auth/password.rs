@@ -242,7 +242,7 @@ mod tests {
         // RFC 7914 section 11: P = "passwd", S = "salt", c = 1, dkLen = 64 (first 32 bytes).
         let out = ready(derive("passwd", b"salt", 1));
         assert_eq!(
-            crate::signing::hex(&out),
+            crate::platform::signing::hex(&out),
             "55ac046e56e3089fec1691c22544b605f94185216dde0465e68b9d57c20dacbc"
         );
     }

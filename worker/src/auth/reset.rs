@@ -11,19 +11,18 @@ use worker::{Context, Env, Request, Response};
 
 use super::context::{self, Account, AuthContext};
 use super::emails::{self, Security};
-use super::guard;
 use super::password::{self, PasswordHash};
 use super::signup::refuse_common;
 use super::staff::{NewPassword, StaffEmail};
-use super::{login, secret_token, store};
-use crate::audit_log::{self as activity, Action, Actor, IfAccount, Subject};
-use crate::db::Batch;
-use crate::http::{self, ApiError, ApiResult, invalid_field};
-use crate::mail;
-use crate::messages;
-use crate::rate_limit::{
+use super::{guard, login, secret_token, store};
+use crate::agency::messages;
+use crate::audit::{self as activity, Action, Actor, IfAccount, Subject};
+use crate::http::rate_limit::{
     self, PASSWORD_CHANGE_TRIES, RESET_REQUESTS_PER_EMAIL, RESET_REQUESTS_PER_IP,
 };
+use crate::http::{self, ApiError, ApiResult, invalid_field};
+use crate::mail;
+use crate::platform::db::Batch;
 
 /// A reset link is valid for 1 hour.
 const RESET_LIFETIME_MS: i64 = 60 * 60 * 1000;

@@ -6,7 +6,7 @@ use hmac::Mac;
 use sha2::{Digest, Sha256};
 
 use crate::platform;
-use crate::signing::{hex, keyed_mac};
+use crate::platform::signing::{hex, keyed_mac};
 
 /// A fresh secret and the hash to store for it.
 pub fn generate() -> (String, String) {

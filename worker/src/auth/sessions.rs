@@ -6,8 +6,8 @@ use worker::{Env, Request, Response};
 use super::context::{self, Account, AuthContext};
 use super::guard::{self, Staff};
 use super::{secret_token, store};
-use crate::db;
 use crate::http::{self, ApiResult};
+use crate::platform::db;
 
 /// A refresh retried this soon with the token it just rotated (its answer was
 /// lost on a phone's network, or another tab raced it) gets the same new

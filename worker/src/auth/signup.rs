@@ -10,21 +10,21 @@
 use serde::Serialize;
 use worker::{Context, Env, Request, Response};
 
-use super::common_passwords;
 use super::context::{self, Account, AuthContext};
 use super::password::{self, PasswordHash};
 use super::staff::{EmailRejection, NewPassword, Role, StaffEmail};
-use super::{emails, secret_token, store};
-use crate::audit_log::{self as activity, Action, Actor, Subject};
-use crate::db::{self, Batch};
-use crate::http::{self, ApiError, ApiResult, invalid_field};
-use crate::mail;
-use crate::rate_limit::{
+use super::{common_passwords, emails, secret_token, store};
+use crate::agency::{self, messages};
+use crate::audit::{self as activity, Action, Actor, Subject};
+use crate::http::rate_limit::{
     self, CONFIRMATION_TRIES, CountRow, EVERYONE, SIGNUPS, SIGNUPS_ALL_DAY, SIGNUPS_ALL_HOUR,
     SIGNUPS_PER_EMAIL,
 };
-use crate::turnstile::{Expected, Form, Turnstile};
-use crate::{agency, config, messages};
+use crate::http::turnstile::{Expected, Form, Turnstile};
+use crate::http::{self, ApiError, ApiResult, invalid_field};
+use crate::mail;
+use crate::platform::config;
+use crate::platform::db::{self, Batch};
 
 /// A confirmation link is valid for 24 hours.
 const CONFIRMATION_LIFETIME_MS: i64 = 24 * 60 * 60 * 1000;

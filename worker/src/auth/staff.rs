@@ -5,7 +5,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::guessable::{self, Guessable};
-use crate::{email, messages};
+use crate::agency::messages;
+use crate::formats::email;
 
 /// A staff account's role: as `staff_users.role` stores it and the API
 /// answers it (`"owner"`, `"staff"`; the pages' `Role`).
@@ -145,7 +146,7 @@ mod tests {
                     .to_string()
             })
             .collect();
-        assert_eq!(crate::audit_log::tests::pages_union("Role"), names);
+        assert_eq!(crate::audit::tests::pages_union("Role"), names);
         for (role, name) in roles.into_iter().zip(&names) {
             assert_eq!(
                 serde_json::from_value::<Role>(serde_json::json!(name)).unwrap(),

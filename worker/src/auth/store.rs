@@ -3,10 +3,10 @@
 
 use serde::Deserialize;
 
-use crate::alerts::notices::{colleague_notices_on, notices_from_now};
+use crate::alerts::notices::notices_from_now;
+use crate::audit::live_session::may_act;
 use crate::auth::staff::{Role, mailbox};
-use crate::db::{self, Batch, D1Database, D1PreparedStatement, Handle, query};
-use crate::live_session::may_act;
+use crate::platform::db::{self, Batch, D1Database, D1PreparedStatement, Handle, query};
 
 /// A session ends this long after its sign-in, however often it is used.
 pub const SESSION_LIFETIME_MS: i64 = 30 * 24 * 60 * 60 * 1000;
@@ -64,6 +64,14 @@ macro_rules! first_owner {
     () => {
         "(NOT EXISTS (SELECT 1 FROM staff_users WHERE role = 'owner' AND confirmed_at IS NOT NULL) \
           AND (?4 IS NULL OR email = ?4))"
+    };
+}
+
+/// Whether new colleagues start with the new-lead notices on, as SQL (for the
+/// statement that confirms an account).
+macro_rules! colleague_notices_on {
+    () => {
+        "coalesce((SELECT value FROM panel_settings WHERE name = 'colleague_notices'), 1) = 1"
     };
 }
 

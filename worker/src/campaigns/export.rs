@@ -1,9 +1,9 @@
 //! 'Exportar CSV' of the campaign report: a row per day and line (platform,
 //! source, campaign, ad) as a spreadsheet reads it (the file's form is
-//! `crate::csv`'s), with its spend and cost per lead in reais.
+//! `crate::formats::csv`'s), with its spend and cost per lead in reais.
 
 use super::report::DayLine;
-use crate::csv::{BOM, line};
+use crate::formats::csv::{BOM, line};
 
 const HEADER: [&str; 14] = [
     "Dia",

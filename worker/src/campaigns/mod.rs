@@ -14,11 +14,12 @@ pub mod visits;
 use serde::Serialize;
 use worker::{Env, Method, Request, Response};
 
+use crate::agency::messages;
 use crate::auth::guard::{self, Role};
-use crate::dates::Day;
 use crate::delivery::{google_ads, meta};
+use crate::formats::dates::Day;
 use crate::http::{self, ApiError, ApiResult};
-use crate::{config, messages, platform};
+use crate::platform::{self, config};
 use report::{Period, Report};
 
 /// The report, and where its leads go besides Jetimob: whether Meta's

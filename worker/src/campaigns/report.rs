@@ -8,16 +8,15 @@
 //! a few rows a campaign. And the days a visit limit was reached
 //! (`visits`), with what it left out of the lines.
 
-use std::collections::{BTreeMap, HashMap};
-
 use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashMap};
 
 use super::sources::{self, Platform};
 use super::visits::OVERFLOW;
-use crate::dates::Day;
-use crate::db::{self, D1Database, query};
+use crate::agency::messages;
+use crate::formats::dates::Day;
 use crate::http::{ApiError, FieldErrors};
-use crate::messages;
+use crate::platform::db::{self, D1Database, query};
 
 /// The days a period without dates covers, ending today.
 pub const DEFAULT_DAYS: i64 = 30;

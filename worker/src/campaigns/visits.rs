@@ -19,9 +19,9 @@ use serde::Serialize;
 use wasm_bindgen::JsValue;
 
 use crate::attribution::{self, Arrival, SHORT_FIELD_MAX, Source};
-use crate::dates::Day;
-use crate::db::{self, D1Database};
-use crate::signing;
+use crate::formats::dates::Day;
+use crate::platform::db::{self, D1Database};
+use crate::platform::signing;
 
 /// The pages a visitor arrives at: the landing and the privacy notice. The
 /// form's result pages are reached from the site itself.
@@ -216,7 +216,7 @@ fn slash_24(v4: Ipv4Addr) -> String {
 /// worker's key, of the day and the network, cut to 128 bits. The same
 /// network reads as another mark the next day, and the mark cannot be
 /// turned back into the network without the key; the rows go once the day
-/// is over (`retention.rs`).
+/// is over (`platform/retention.rs`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NetworkMark(String);
 

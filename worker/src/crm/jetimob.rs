@@ -9,10 +9,11 @@ use serde::{Deserialize, Serialize};
 use worker::{Env, FormData};
 
 use super::store::{ClaimedCorrection, ClaimedLead};
-use crate::config::setting;
+use crate::agency;
 use crate::delivery::pace::Strain;
-use crate::whatsapp::format_whatsapp;
-use crate::{agency, http, outbound};
+use crate::formats::whatsapp::format_whatsapp;
+use crate::http::{self, outbound};
+use crate::platform::config::setting;
 
 /// A CRM that has not answered by then is treated as down, so one hanging
 /// request never holds a whole cron run.

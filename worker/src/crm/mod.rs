@@ -17,9 +17,9 @@ pub mod store;
 use futures_util::future::{Either, join_all};
 use worker::Env;
 
-use crate::db::D1Database;
 use crate::delivery::pace::{self, Budget, Strain};
-use crate::{config, platform};
+use crate::platform::db::D1Database;
+use crate::platform::{self, config};
 use jetimob::{Failure, Settings};
 use store::{ClaimedCorrection, ClaimedLead, Kind};
 

@@ -91,13 +91,13 @@ impl Correction {
     }
 }
 
-impl crate::db::Param for Delivery {
+impl crate::platform::db::Param for Delivery {
     fn value(&self) -> wasm_bindgen::JsValue {
         self.as_str().value()
     }
 }
 
-impl crate::db::Param for Correction {
+impl crate::platform::db::Param for Correction {
     fn value(&self) -> wasm_bindgen::JsValue {
         self.as_str().value()
     }

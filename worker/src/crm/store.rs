@@ -16,9 +16,9 @@ use serde::Deserialize;
 
 use super::status::{Correction, Delivery};
 use crate::attribution::Attribution;
-use crate::db::{self, D1Database, D1PreparedStatement, query};
+use crate::audit::live_session::session_is_live;
 use crate::delivery::pace::not_paused;
-use crate::live_session::session_is_live;
+use crate::platform::db::{self, D1Database, D1PreparedStatement, query};
 
 /// What the CRM needs of a lead, and what recording the outcome needs: the
 /// fields of [`ClaimedLead`]. A macro so both claims of each kind splice in one literal.

@@ -24,12 +24,14 @@ use hmac::Mac;
 use serde::Deserialize;
 use worker::{Env, Request, Response};
 
-use crate::config::setting;
-use crate::db::{self, query};
+use crate::agency::messages;
+use crate::delivery::disclosure::AdsDisclosure;
+use crate::formats::dates;
+use crate::http::rate_limit::{self, CountRow, Limit};
 use crate::http::{self, ApiError, ApiResult, HeaderText};
-use crate::rate_limit::{self, CountRow, Limit};
-use crate::site::disclosure::AdsDisclosure;
-use crate::{config, dates, messages, platform, signing};
+use crate::platform::config::setting;
+use crate::platform::db::{self, query};
+use crate::platform::{self, config, signing};
 
 /// How far back a click may be: Google imports no conversion more than 90
 /// days after its click.

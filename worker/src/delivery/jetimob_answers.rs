@@ -18,11 +18,12 @@ use serde_json::{Map, Value};
 use super::pace::{Budget, Strain};
 use super::store::{self, Claimed, Failed};
 use crate::agency::QUESTIONS;
+use crate::agency::messages;
 use crate::crm::jetimob::{self, Settings};
 use crate::crm::store::ClaimedLead;
 use crate::crm::{self, schedule};
-use crate::db::{self, D1Database, query};
-use crate::{messages, platform};
+use crate::platform;
+use crate::platform::db::{self, D1Database, query};
 
 pub const DESTINATION: &str = "jetimob_answers";
 

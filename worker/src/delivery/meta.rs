@@ -24,8 +24,9 @@ use sha2::{Digest, Sha256};
 use worker::{Env, Url};
 
 use super::pace::Strain;
-use crate::config::setting;
-use crate::{http, outbound, signing};
+use crate::http::{self, outbound};
+use crate::platform::config::setting;
+use crate::platform::signing;
 
 /// The destination's name, in `deliveries` and `cron_state`.
 pub const DESTINATION: &str = "meta";

@@ -12,6 +12,7 @@
 //! request and reads its answer (`crm::jetimob`, [`meta`]); the cron drains
 //! them side by side at each receiver's pace ([`pace`]).
 
+pub mod disclosure;
 pub mod google_ads;
 pub mod jetimob_answers;
 pub mod meta;
@@ -21,10 +22,11 @@ pub mod store;
 use futures_util::future::join;
 use worker::Env;
 
-use crate::cron_state::{self, meta_refused_at, meta_sent_at};
-use crate::db::{self, D1Database, query};
-use crate::site::disclosure::AdsDisclosure;
-use crate::{config, crm, platform};
+use crate::crm;
+use crate::delivery::disclosure::AdsDisclosure;
+use crate::platform::cron_state::{self, meta_refused_at, meta_sent_at};
+use crate::platform::db::{self, D1Database, query};
+use crate::platform::{self, config};
 use meta::{EventLead, Refusal, Visitor};
 use pace::{Budget, Strain};
 use store::{Claimed, Failed};
@@ -119,7 +121,7 @@ async fn first_meta_attempt(env: &Env, lead_id: &str, visitor: &Visitor) {
 /// `Err` carries what Meta answered, when it did not take it.
 pub async fn resend_to_meta(env: &Env, lead_id: &str) -> worker::Result<Result<(), String>> {
     let Some(settings) = meta::Settings::from_env(env) else {
-        return Ok(Err(crate::messages::META_NOT_CONFIGURED.into()));
+        return Ok(Err(crate::agency::messages::META_NOT_CONFIGURED.into()));
     };
     let db = config::database(env)?;
     let now = platform::now_ms();
@@ -155,7 +157,7 @@ async fn drain_meta(env: &Env, budget: &Budget) -> worker::Result<usize> {
         &db,
         meta::DESTINATION,
         now - meta::WINDOW_MS,
-        crate::messages::META_EXPIRED,
+        crate::agency::messages::META_EXPIRED,
         now,
     )
     .await?;

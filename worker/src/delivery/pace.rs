@@ -18,7 +18,7 @@
 
 use std::cell::Cell;
 
-use crate::db::D1Database;
+use crate::platform::db::D1Database;
 
 /// The wall time one run may send for.
 pub const RUN_WALL_MS: i64 = 50_000;
@@ -117,7 +117,7 @@ pub(crate) use not_paused;
 
 /// Leaves `receiver` alone until `until` (a later pause already noted stands).
 pub async fn pause(db: &D1Database, receiver: &str, until: i64) -> worker::Result<()> {
-    crate::cron_state::note(db, &paused_until_name(receiver), until).await
+    crate::platform::cron_state::note(db, &paused_until_name(receiver), until).await
 }
 
 #[cfg(test)]

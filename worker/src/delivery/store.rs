@@ -6,7 +6,7 @@
 
 use serde::Deserialize;
 
-use crate::db::{self, D1Database, D1PreparedStatement, query};
+use crate::platform::db::{self, D1Database, D1PreparedStatement, query};
 /// The receiver named by `$receiver` (a placeholder) did not ask to be left
 /// alone at `?2` (`pace::pause`).
 macro_rules! not_paused {

@@ -1,10 +1,10 @@
 //! The time-to-first-contact report as CSV (the file's form is
-//! `crate::csv`'s): a line per day, campaign and colleague, each with its
+//! `crate::formats::csv`'s): a line per day, campaign and colleague, each with its
 //! leads, those contacted, the median in minutes, and how many were
 //! contacted within the target.
 
 use super::report::{Figures, Report};
-use crate::csv::{BOM, line};
+use crate::formats::csv::{BOM, line};
 
 const HEADER: [&str; 8] = [
     "Por",

@@ -13,11 +13,13 @@ pub mod report;
 
 use worker::{Env, Method, Request, Response};
 
+use crate::agency::messages;
 use crate::auth::guard;
 use crate::campaigns::report::Period;
-use crate::dates::Day;
+use crate::formats::dates::Day;
 use crate::http::{self, ApiError, ApiResult};
-use crate::{config, messages, panel_settings, platform};
+use crate::platform::{self, config};
+use crate::team::panel_settings;
 
 pub async fn route(req: Request, env: &Env, path: &str) -> ApiResult<Response> {
     guard::require_staff(&req, env).await?;

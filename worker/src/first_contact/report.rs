@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::campaigns::report::Period;
-use crate::db::{self, D1Database, query};
+use crate::platform::db::{self, D1Database, query};
 
 /// The period's leads whose contact is recorded, a row each: only what the
 /// report groups by, never a lead's personal data. Read through
@@ -131,7 +131,7 @@ pub fn build(period: Period, target_minutes: i64, leads: &[LeadTimes]) -> Report
     let mut colleagues: BTreeMap<String, Group> = BTreeMap::new();
     for lead in leads {
         overall.add(lead);
-        days.entry(crate::dates::brasilia_day(lead.created_at))
+        days.entry(crate::formats::dates::brasilia_day(lead.created_at))
             .or_default()
             .add(lead);
         campaigns
@@ -217,7 +217,7 @@ pub async fn read(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dates::Day;
+    use crate::formats::dates::Day;
 
     #[test]
     fn the_median_is_the_middle_time_or_the_mean_of_the_two_middle_ones() {

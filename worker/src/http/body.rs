@@ -6,7 +6,7 @@ use serde_json::Value;
 use worker::Request;
 
 use super::{ApiError, ApiResult, HeaderText};
-use crate::messages;
+use crate::agency::messages;
 
 /// Largest request body any endpoint reads.
 pub const MAX_BODY_BYTES: usize = 16 * 1024;

@@ -2,7 +2,7 @@
 
 use serde::{Serialize, Serializer};
 
-use crate::messages;
+use crate::agency::messages;
 
 use super::respond;
 

@@ -4,7 +4,7 @@
 use worker::Request;
 
 use super::{ApiError, ApiResult, HeaderText};
-use crate::messages;
+use crate::agency::messages;
 
 /// The visitor's address as Cloudflare reports it.
 pub fn client_ip(req: &Request) -> String {
@@ -13,9 +13,9 @@ pub fn client_ip(req: &Request) -> String {
 }
 
 /// What per-address limits count for this request: the address, or its /64
-/// for IPv6 ([`crate::rate_limit::network_of`]).
+/// for IPv6 ([`crate::http::rate_limit::network_of`]).
 pub fn client_network(req: &Request) -> String {
-    crate::rate_limit::network_of(&client_ip(req))
+    crate::http::rate_limit::network_of(&client_ip(req))
 }
 
 /// Browsers send `Origin` with every state-changing request; one that names

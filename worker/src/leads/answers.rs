@@ -22,11 +22,13 @@ use worker::{Env, Request, Response};
 
 use super::proof;
 use crate::agency::Question;
-use crate::db::{self, D1Database, query};
+use crate::agency::messages;
 use crate::delivery::{jetimob_answers, store as deliveries};
+use crate::http::cookies;
+use crate::http::rate_limit::{self, CountRow, Limit};
 use crate::http::{self, ApiError, ApiResult, BodyKind, Fields, HeaderText};
-use crate::rate_limit::{self, CountRow, Limit};
-use crate::{config, cookies, messages, platform};
+use crate::platform::db::{self, D1Database, query};
+use crate::platform::{self, config};
 
 /// Where a plain form post of an answer lands: the success page, at its questions.
 const ANSWERED_PAGE: &str = "/obrigado#perguntas";

@@ -2,15 +2,15 @@
 //! [`NewLead::parse`]: past that point no code can hold an invalid name,
 //! e-mail or WhatsApp number.
 
+use crate::agency::messages;
 use crate::attribution::{
     Arrival, Attribution, LONG_FIELD_MAX, SHORT_FIELD_MAX, Source, clean as optional_text,
     host_name,
 };
-use crate::characters::{breaks_line, is_visible, looks_blank, plain_text};
-use crate::email;
+use crate::formats::characters::{breaks_line, is_visible, looks_blank, plain_text};
+use crate::formats::email;
+use crate::formats::whatsapp::WhatsApp;
 use crate::http::{Field, FieldErrors, Fields};
-use crate::messages;
-use crate::whatsapp::WhatsApp;
 
 pub const NAME_MAX_CHARS: usize = 120;
 pub const EMAIL_MAX_CHARS: usize = 254;
@@ -265,7 +265,7 @@ fn derive_origem(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::whatsapp::{BRAZIL_DDDS, format_whatsapp};
+    use crate::formats::whatsapp::{BRAZIL_DDDS, format_whatsapp};
     use proptest::prelude::*;
 
     fn whatsapp(raw: &str) -> Result<String, &'static str> {
@@ -704,7 +704,7 @@ mod tests {
                 prop_assert!(n.as_str().chars().any(is_visible));
                 prop_assert!(!n.as_str().chars().any(|c| c.is_control()
                     || breaks_line(c)
-                    || crate::characters::is_bidi_control(c)
+                    || crate::formats::characters::is_bidi_control(c)
                     || looks_blank(c)), "{:?}", n);
             }
         }

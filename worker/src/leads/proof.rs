@@ -9,9 +9,9 @@
 use base64ct::{Base64UrlUnpadded as B64URL, Encoding};
 use hmac::Mac;
 
-use crate::signing;
+use crate::platform::signing;
 
-/// The cookie's name (`__Host-lead` over https, see `crate::cookies`).
+/// The cookie's name (`__Host-lead` over https, see `crate::http::cookies`).
 pub const COOKIE: &str = "lead";
 /// How long a browser keeps its proof.
 pub const MAX_AGE_SECONDS: i64 = 365 * 24 * 60 * 60;

@@ -45,9 +45,9 @@ use wasm_bindgen::JsValue;
 use super::domain::NewLead;
 use crate::attribution::{attribution_columns, attribution_from_json};
 use crate::crm::store::take_details;
-use crate::db::{self, D1Database, D1PreparedStatement, Param};
+use crate::http::rate_limit::{self, CountRow, Limit};
 use crate::platform;
-use crate::rate_limit::{self, CountRow, Limit};
+use crate::platform::db::{self, D1Database, D1PreparedStatement, Param};
 
 /// Within the per-address limit (or counted at the edge).
 macro_rules! within_limit {

@@ -9,14 +9,16 @@ use worker::{Context, Env, Request, Response, Url};
 use super::domain::{NewLead, Rejection, Submission};
 use super::proof;
 use super::store::{self, Saved, Sender};
+use crate::agency::messages;
 use crate::attribution::Attribution;
-use crate::cookies;
 use crate::delivery::meta::Visitor;
+use crate::http::cookies;
+use crate::http::rate_limit::{self, Counter};
+use crate::http::turnstile::{TOKEN_FIELD, Turnstile};
 use crate::http::{self, ApiError, ApiResult, BodyKind, Fields, HeaderText};
 use crate::platform;
-use crate::rate_limit::{self, Counter};
-use crate::turnstile::{TOKEN_FIELD, Turnstile};
-use crate::{config, crm, delivery, messages};
+use crate::platform::config;
+use crate::{crm, delivery};
 
 /// Where a plain form post (the page's script had not run) lands: pages a
 /// visitor can read without JavaScript.

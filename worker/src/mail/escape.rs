@@ -4,7 +4,7 @@
 //! start a line of its own (to forge a 'Ver no painel: …') nor turn the text
 //! around; [`html`] also lets it add no markup.
 
-use crate::characters::{breaks_line, is_bidi_control};
+use crate::formats::characters::{breaks_line, is_bidi_control};
 
 /// `value` as one stretch of a line: each control character or line break
 /// (U+2028 too) a space, each bidirectional control dropped.

@@ -119,7 +119,7 @@ pub async fn for_page(env: &Env, path: &str) -> PageHashes {
 
 async fn load(env: &Env) -> Result<InlineHashes, String> {
     let fetched = async {
-        let mut response = crate::assets::file(env, FILE_PATH).await?;
+        let mut response = crate::platform::assets::file(env, FILE_PATH).await?;
         let bytes = match response.body() {
             ResponseBody::Empty => Vec::new(),
             _ => read_up_to(response.stream()?, MAX_FILE_BYTES).await?.0,

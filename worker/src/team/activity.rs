@@ -1,5 +1,5 @@
 //! 'Atividade', beside 'Equipe': the audit trail as owners read it.
-//! (`crate::audit_log` writes it.)
+//! (`crate::audit` writes it.)
 //!
 //! `GET /api/audit?[pessoa=<account id>][&acao=<action>][&de=&ate=][&before=<at>.<id>]`:
 //! owners only, newest first, [`PAGE_SIZE`] entries at a time, filtered by
@@ -12,12 +12,13 @@ use serde::{Deserialize, Serialize, Serializer};
 use serde_json::value::RawValue;
 use worker::{Env, Method, Request, Response, Url};
 
-use crate::audit_log::Action;
+use crate::agency::messages;
+use crate::audit::Action;
 use crate::auth::guard;
-use crate::dates::{self, Day};
-use crate::db::{self, Param};
+use crate::formats::dates::{self, Day};
 use crate::http::{self, ApiError, ApiResult, invalid_field};
-use crate::{config, messages};
+use crate::platform::config;
+use crate::platform::db::{self, Param};
 
 pub const PAGE_SIZE: i64 = 50;
 

@@ -4,21 +4,22 @@
 //! 'Remover responsável'. Staff who are not owners get 403.
 //!
 //! Beside it, [`activity`]: the staff's audit trail, which the 'Atividade'
-//! page reads.
+//! page reads; and [`panel_settings`]: the owners' choices for the panel.
 
 pub mod activity;
+pub mod panel_settings;
 mod store;
 
 use serde::Serialize;
+use store::{AccountRow, TeamAction};
 use worker::{Env, Method, Request, Response};
 
+use crate::agency::messages;
 use crate::auth::guard::{self, Role, Staff};
 use crate::auth::staff::mailbox_of;
-use crate::dates::iso;
-use crate::db;
+use crate::formats::dates::iso;
 use crate::http::{self, ApiError, ApiResult};
-use crate::{config, messages, platform};
-use store::{AccountRow, TeamAction};
+use crate::platform::{self, config, db};
 
 /// An account as 'Equipe' shows it. `mailbox` is the mailbox the address
 /// reaches: accounts that share it are one person's, and 'Desativar'

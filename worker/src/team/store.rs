@@ -10,12 +10,12 @@ use serde::Deserialize;
 
 use crate::alerts::notices::notices_from_now;
 use crate::alerts::owner_mails::alert_missed_at;
-use crate::audit_log::Action;
+use crate::audit::Action;
+use crate::audit::live_session::{live_row, may_act};
 use crate::auth::guard::Staff;
 use crate::auth::staff::Role;
 use crate::auth::staff::mailbox;
-use crate::db::{self, D1Database, D1PreparedStatement, query};
-use crate::live_session::{live_row, may_act};
+use crate::platform::db::{self, D1Database, D1PreparedStatement, query};
 
 /// An account's columns as 'Equipe' shows them, `$now` the parameter that
 /// holds the time: the same for the list and for one account after an action.

@@ -5,7 +5,7 @@ import type { Lead } from "./api";
 /**
  * The first WhatsApp message a broker sends a lead: agency.json's
  * `panel.whatsappGreeting`, filled as the worker fills it for the notices'
- * links (worker/src/greeting.rs): the person's first name, the broker's
+ * links (worker/src/agency/greeting.rs): the person's first name, the broker's
  * (from their e-mail: staff accounts hold an e-mail only), the agency's and
  * the development's names.
  */

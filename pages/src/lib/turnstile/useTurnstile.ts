@@ -18,7 +18,7 @@ export type TurnstileField = {
 
 /**
  * Which form a token is for: the widget's `action`, which the worker asks of
- * the verification (worker/src/turnstile.rs, `Form::action`), so a token
+ * the verification (worker/src/http/turnstile.rs, `Form::action`), so a token
  * solved for one form passes no other.
  */
 export type TurnstileAction = "lead" | "signup";

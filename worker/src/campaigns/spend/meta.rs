@@ -13,10 +13,10 @@ use worker::{Env, Headers, Method, Request, RequestInit, RequestRedirect};
 use super::parse::{Kind, SpendLine};
 use super::store::{self, Importer, NewImport};
 use crate::campaigns::sources;
-use crate::dates::Day;
-use crate::db::{self, Count, D1Database, query};
-use crate::outbound::{self, Answer};
-use crate::{config, platform};
+use crate::formats::dates::Day;
+use crate::http::outbound::{self, Answer};
+use crate::platform::db::{self, Count, D1Database, query};
+use crate::platform::{self, config};
 
 use crate::delivery::meta::{DEFAULT_GRAPH_URL, GRAPH_VERSION};
 /// Lines asked per page, and the most pages read in a run.
@@ -255,7 +255,7 @@ pub async fn run(env: &Env) {
     let today = Day::in_brasilia(now);
     let (since, until) = (today.plus(-1).to_string(), today.to_string());
     // Noted before the call: a failing API is asked again in an hour, not every minute.
-    if let Err(e) = crate::cron_state::note(&db, READ_AT, now).await {
+    if let Err(e) = crate::platform::cron_state::note(&db, READ_AT, now).await {
         worker::console_error!("cron: Meta spend: {e}");
         return;
     }

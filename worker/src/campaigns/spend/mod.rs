@@ -11,11 +11,12 @@ pub mod store;
 use serde::Serialize;
 use worker::{Method, Request, Response};
 
+use crate::agency::messages;
 use crate::auth::guard::Staff;
-use crate::dates::{self, Day};
-use crate::db::D1Database;
+use crate::formats::dates::{self, Day};
 use crate::http::{self, ApiError, ApiResult, read_up_to};
-use crate::{messages, platform};
+use crate::platform;
+use crate::platform::db::D1Database;
 use parse::Refusal;
 use store::{ImportRow, Importer, NewImport, Undone};
 

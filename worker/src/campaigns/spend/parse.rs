@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::attribution::SHORT_FIELD_MAX;
 use crate::campaigns::sources;
-use crate::dates::Day;
+use crate::formats::dates::Day;
 
 /// The most lines a file may have: a year of daily spend of 130 ads.
 pub const MAX_LINES: usize = 50_000;

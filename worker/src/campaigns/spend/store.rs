@@ -5,8 +5,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::parse::{Kind, SpendLine};
-use crate::db::{self, D1Database, query};
-use crate::live_session::may_act;
+use crate::audit::live_session::may_act;
+use crate::platform::db::{self, D1Database, query};
 
 /// Lines bound as one JSON parameter: D1 takes a value of up to 2 MB.
 const LINES_PER_STATEMENT: usize = 2_000;

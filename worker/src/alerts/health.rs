@@ -15,9 +15,10 @@ use worker::{Env, Response};
 
 use crate::alerts::heartbeat::{Heartbeat, heartbeat_columns};
 use crate::alerts::incidents::oldest_correction;
-use crate::db;
+use crate::crm;
 use crate::http::{self, ApiResult};
-use crate::{config, crm, platform};
+use crate::platform::db;
+use crate::platform::{self, config};
 
 /// How long an answer is reused.
 const CACHE_MS: i64 = 10_000;

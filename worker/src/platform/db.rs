@@ -224,7 +224,7 @@ pub struct Count {
 /// A statement with its `?` parameters bound in order: `query!(db, sql, a, b)`.
 macro_rules! query {
     ($db:expr, $sql:expr, $($param:expr),+ $(,)?) => {
-        $crate::db::bind($db, $sql, &[$($crate::db::Param::value(&$param)),+])
+        $crate::platform::db::bind($db, $sql, &[$($crate::platform::db::Param::value(&$param)),+])
     };
 }
 pub(crate) use query;

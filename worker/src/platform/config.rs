@@ -4,7 +4,7 @@ use worker::{D1Database, Env};
 
 /// The D1 binding that holds every table.
 pub fn database(env: &Env) -> worker::Result<D1Database> {
-    crate::db::of(env)
+    crate::platform::db::of(env)
 }
 
 /// A plain setting or secret; unset and blank are the same: `None`.

@@ -14,8 +14,10 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 use worker::Env;
 
-use crate::cron_state::{self, mail_failed_at, mail_sent_at};
-use crate::{agency, config, outbound, platform};
+use crate::agency;
+use crate::http::outbound;
+use crate::platform::cron_state::{self, mail_failed_at, mail_sent_at};
+use crate::platform::{self, config};
 
 const DEFAULT_MAIL_API_BASE_URL: &str = "https://api.resend.com";
 
@@ -49,7 +51,7 @@ impl Email {
             digest.update(part.as_bytes());
             digest.update([0]);
         }
-        crate::signing::hex(&digest.finalize())
+        crate::platform::signing::hex(&digest.finalize())
     }
 }
 

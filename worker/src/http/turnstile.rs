@@ -7,10 +7,12 @@
 use serde::Deserialize;
 use worker::Env;
 
-use crate::cron_state::{self, turnstile_failed_at};
-use crate::db::D1Database;
+use crate::agency::messages;
+use crate::http::outbound;
 use crate::http::{ApiError, ApiResult, Field, Fields};
-use crate::{config, messages, outbound};
+use crate::platform::config;
+use crate::platform::cron_state::{self, turnstile_failed_at};
+use crate::platform::db::D1Database;
 
 pub const DEFAULT_VERIFY_URL: &str = "https://challenges.cloudflare.com/turnstile/v0/siteverify";
 /// Where the widget's script and frame come from; the CSP names it only when

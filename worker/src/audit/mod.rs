@@ -3,10 +3,15 @@
 //! trail outlives a deleted lead without keeping it. Every entry is written in
 //! the same D1 batch as the change it records. 'Atividade'
 //! (`team::activity`) reads it.
+//!
+//! And the condition each staff change carries beside its entry: that its
+//! session may still act (`live_session`).
+
+pub mod live_session;
 
 use serde::{Deserialize, Serialize};
 
-use crate::db::{D1Database, D1PreparedStatement, query};
+use crate::platform::db::{D1Database, D1PreparedStatement, query};
 
 /// What was done: every action the trail records, as `audit_log.action`
 /// stores it and the API names it (the pages' `AuditAction`).
@@ -251,7 +256,7 @@ pub mod tests {
 
     /// The members of the pages' union type `name` (`pages/src/lib/vocabulary.ts`).
     pub fn pages_union(name: &str) -> Vec<&'static str> {
-        let text = include_str!("../../pages/src/lib/vocabulary.ts");
+        let text = include_str!("../../../pages/src/lib/vocabulary.ts");
         let start = text
             .find(&format!("export type {name} ="))
             .expect("the union is in vocabulary.ts");

@@ -9,12 +9,11 @@
 //! household or office network gets one counter, however many addresses it
 //! can pick from.
 
-use std::net::{IpAddr, Ipv6Addr};
-
 use serde::Deserialize;
+use std::net::{IpAddr, Ipv6Addr};
 use worker::{Env, RateLimiter};
 
-use crate::db::{self, D1Database, D1PreparedStatement, query};
+use crate::platform::db::{self, D1Database, D1PreparedStatement, query};
 
 /// A limit: at most `max` events per `window_ms` for one subject.
 #[derive(Debug, Clone, Copy)]
@@ -77,7 +76,7 @@ impl Limit {
     /// This limit with its `max` from the setting `name`, if it is set to a
     /// whole number above zero; anything else keeps the default, and says so.
     pub fn configured(self, env: &Env, name: &str) -> Self {
-        let Some(value) = crate::config::setting(env, name) else {
+        let Some(value) = crate::platform::config::setting(env, name) else {
             return self;
         };
         match positive(&value) {
@@ -443,7 +442,7 @@ mod tests {
 
     #[test]
     fn the_bindings_the_worker_looks_for_are_the_ones_wrangler_toml_documents() {
-        let wrangler = include_str!("../../wrangler.toml");
+        let wrangler = include_str!("../../../wrangler.toml");
         for limit in [LEAD_SUBMISSIONS, LOGIN_FAILURES_PER_IP] {
             let name = limit.binding.expect("per-IP limits name a binding");
             assert!(

@@ -1,18 +1,17 @@
 //! Pages and assets: served from the static build, with the security headers
 //! every HTML answer carries; and the public settings the pages read at run time.
 
-pub mod disclosure;
 mod inline_hashes;
 
 use serde::Serialize;
 use worker::{Context, Env, Headers, Request, Response};
 
 use crate::campaigns::visits::{self, PageView};
-use crate::dates::Day;
+use crate::delivery::disclosure::{self, AdsDisclosure};
+use crate::formats::dates::Day;
+use crate::http::turnstile::{self, Turnstile};
 use crate::http::{self, ApiResult, HeaderText};
-use crate::turnstile::{self, Turnstile};
-use crate::{assets, config, platform};
-use disclosure::AdsDisclosure;
+use crate::platform::{self, assets, config};
 pub use inline_hashes::{CspHash, PageHashes};
 
 /// What `GET /api/config` tells the pages.
@@ -45,7 +44,7 @@ pub async fn serve(req: Request, env: &Env, ctx: &Context) -> Response {
             http::text(
                 500,
                 "text/plain; charset=utf-8",
-                crate::messages::INTERNAL_ERROR,
+                crate::agency::messages::INTERNAL_ERROR,
             )
         }
     }
@@ -56,7 +55,7 @@ async fn serve_from_assets(req: &Request, env: &Env) -> worker::Result<Response>
     let turnstile_on = Turnstile::from_env(env).is_some();
     let path = req.path();
     // The public pages that speak of the ads come in one variant per
-    // setting (site/disclosure.rs), each served at the page's own address.
+    // setting (delivery/disclosure.rs), each served at the page's own address.
     let ads = AdsDisclosure::from_env(env);
     let mut fetched = match (shell_for(&path), ads.page_for(&path)) {
         _ if disclosure::is_variant_file(&path) => Response::empty()?.with_status(404),

@@ -2,7 +2,7 @@
 //! as people read it. The lead form, the CRM, the panel and the notices all
 //! use it.
 
-use crate::messages;
+use crate::agency::messages;
 
 /// Brazilian area codes (DDD) in service.
 pub(crate) const BRAZIL_DDDS: &[u8] = &[
@@ -136,7 +136,7 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    const MIGRATION: &str = include_str!("../../migrations/0022_visitor_answers.sql");
+    const MIGRATION: &str = include_str!("../../../migrations/0022_visitor_answers.sql");
 
     /// Migration 0022's `leads.landline`: the stored number `GLOB` this,
     /// and nothing but digits after its `+`.

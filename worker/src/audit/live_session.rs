@@ -32,7 +32,7 @@ macro_rules! session_is_live {
              WHERE ls.id = ",
             $sid,
             " AND ",
-            $crate::live_session::may_act!("ls", "lu", $now),
+            $crate::audit::live_session::may_act!("ls", "lu", $now),
             ")"
         )
     };
@@ -45,7 +45,7 @@ macro_rules! live_row {
     ($sid:literal, $now:literal) => {
         concat!(
             "SELECT 1 AS live WHERE ",
-            $crate::live_session::session_is_live!($sid, $now)
+            $crate::audit::live_session::session_is_live!($sid, $now)
         )
     };
 }

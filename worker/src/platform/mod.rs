@@ -1,5 +1,17 @@
 //! What the worker takes from its host: the clock and randomness. Kept here
 //! so the rest of the crate is plain Rust that `cargo test` runs natively.
+//!
+//! And what the rest stands on: D1 (`db`), the settings and secrets
+//! (`config`), the static files (`assets`), what the worker signs with its
+//! own key (`signing`), the moments it notes for the cron (`cron_state`) and
+//! what it stops keeping (`retention`).
+
+pub mod assets;
+pub mod config;
+pub mod cron_state;
+pub mod db;
+pub mod retention;
+pub mod signing;
 
 /// Milliseconds since the Unix epoch, UTC.
 #[cfg(target_arch = "wasm32")]
@@ -37,7 +49,7 @@ pub fn new_id() -> String {
     let mut b = random_bytes::<16>();
     b[6] = (b[6] & 0x0f) | 0x40;
     b[8] = (b[8] & 0x3f) | 0x80;
-    let hex = crate::signing::hex(&b);
+    let hex = crate::platform::signing::hex(&b);
     format!(
         "{}-{}-{}-{}-{}",
         &hex[0..8],

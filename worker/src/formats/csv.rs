@@ -44,7 +44,7 @@ pub fn cell(value: &str) -> String {
         }
         neutral.push(c);
         piece_starts = matches!(c, ',' | '\t')
-            || (piece_starts && (c.is_whitespace() || crate::characters::is_format(c)));
+            || (piece_starts && (c.is_whitespace() || crate::formats::characters::is_format(c)));
     }
     if neutral.contains([';', '"', '\n', '\r']) {
         format!("\"{}\"", neutral.replace('"', "\"\""))

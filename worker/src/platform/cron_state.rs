@@ -2,7 +2,7 @@
 //! each a named row of `cron_state` holding the latest time it happened.
 //! Noted by the code where it happens; read in SQL with [`noted!`].
 
-use crate::db::{self, D1Database, D1PreparedStatement, query};
+use crate::platform::db::{self, D1Database, D1PreparedStatement, query};
 
 // The rows' names, each a macro so that SQL can name it at compile time.
 
@@ -59,7 +59,7 @@ macro_rules! noted {
     ($name:ident) => {
         concat!(
             "(SELECT value FROM cron_state WHERE name = '",
-            $crate::cron_state::$name!(),
+            $crate::platform::cron_state::$name!(),
             "')"
         )
     };

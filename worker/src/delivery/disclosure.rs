@@ -14,7 +14,7 @@
 //! and the landing's inline code is the same in every variant, so its CSP
 //! hashes hold (docs/decisions.md).
 
-use crate::config;
+use crate::platform::config;
 
 /// Where the build writes the pages of each variant: `/_anuncios/<name>/…`.
 pub const VARIANTS_DIR: &str = "/_anuncios";

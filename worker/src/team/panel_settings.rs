@@ -9,11 +9,12 @@
 use serde::{Deserialize, Serialize};
 use worker::{Env, Method, Request, Response};
 
+use crate::agency::messages;
+use crate::audit::live_session::{live_row, session_is_live};
 use crate::auth::guard::{self, Staff};
-use crate::db::{self, D1Database, query};
 use crate::http::{self, ApiError, ApiResult, Field, invalid_field};
-use crate::live_session::{live_row, session_is_live};
-use crate::{config, messages, platform};
+use crate::platform::db::{self, D1Database, query};
+use crate::platform::{self, config};
 
 /// The target's bounds: a minute to a day.
 pub const TARGET_MINUTES: std::ops::RangeInclusive<i64> = 1..=1440;

@@ -5,6 +5,13 @@
 //! city's names, which no staff password may be; the optional questions
 //! asked after 'Sucesso!' (`QUESTIONS`), and the origins of gallery images
 //! given as an address (`IMAGE_ORIGINS`).
+//!
+//! And what the site says in the agency's name: every text the worker
+//! answers with, in Portuguese (`messages`), and the first WhatsApp message
+//! a broker sends a lead (`greeting`).
+
+pub mod greeting;
+pub mod messages;
 
 /// A question of agency.json's `questions`: one tap among its options.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,7 +52,7 @@ mod tests {
     #[test]
     fn the_constants_are_what_agency_json_says() {
         let file: serde_json::Value =
-            serde_json::from_str(include_str!("../../agency.json")).unwrap();
+            serde_json::from_str(include_str!("../../../agency.json")).unwrap();
         assert_eq!(file["agency"]["staffEmailDomain"], STAFF_EMAIL_DOMAIN);
         assert_eq!(file["development"]["name"], DEVELOPMENT_NAME);
         assert_eq!(file["site"]["url"], SITE_URL);

@@ -24,8 +24,8 @@
 
 use worker::Env;
 
-use crate::db::{self, query};
-use crate::{config, platform};
+use crate::platform::db::{self, query};
+use crate::platform::{self, config};
 
 const DAY_MS: i64 = 24 * 60 * 60 * 1000;
 
