@@ -232,7 +232,7 @@ const DDDS = [
   [61, 1],
   [62, 1],
 ];
-/** The one name the worker gives each of the seed's sources (worker/src/campaigns/sources.rs). */
+/** The one name the worker gives each of the seed's sources (worker/src/attribution/sources.rs). */
 const ONE_NAME = {
   instagram: "Instagram",
   facebook: "Facebook",

@@ -24,7 +24,7 @@ export type SeedLead = {
 
 /**
  * The one name of the spellings tests give a lead's utm_source, as the
- * worker folds them (worker/src/campaigns/sources.rs holds the whole table);
+ * worker folds them (worker/src/attribution/sources.rs holds the whole table);
  * anything else as typed, trimmed.
  */
 export function sourceOf(utmSource: string | null | undefined): string | undefined {

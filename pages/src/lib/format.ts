@@ -43,7 +43,7 @@ export function formatShortDay(day: string): string {
 }
 
 /**
- * The worker names each source once (worker/src/campaigns/sources.rs: 'ig'
+ * The worker names each source once (worker/src/attribution/sources.rs: 'ig'
  * and 'instagram' are 'Instagram'); these two read better with a word more.
  * Any other source reads as it is.
  */

@@ -370,7 +370,7 @@ impl Narrowing {
             "de" => self.from = Day::parse(value.trim()),
             "ate" => self.to = Day::parse(value.trim()),
             // Any spelling of a source is its one name ('ig' is 'Instagram').
-            "fonte" => self.source = optional().map(|s| crate::campaigns::sources::canonical(&s)),
+            "fonte" => self.source = optional().map(|s| crate::attribution::sources::canonical(&s)),
             "campanha" => self.campaign = Some(optional()),
             "anuncio" => self.content = Some(optional()),
             "resposta" => self.read_answer(value),

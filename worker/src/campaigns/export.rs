@@ -97,8 +97,8 @@ pub fn file(lines: &[DayLine]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::attribution::sources::Platform;
     use crate::campaigns::report::Figures;
-    use crate::campaigns::sources::Platform;
 
     #[test]
     fn conversion_reads_as_a_percentage_with_at_most_one_decimal() {

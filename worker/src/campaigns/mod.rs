@@ -1,13 +1,12 @@
 //! 'Campanhas': which campaign and which ad bring visits and leads, and at
 //! what cost. Visits are counted as the pages are served (`visits`), under
-//! one name per source (`sources`); the report of a period beside the one
+//! one name per source (`attribution::sources`); the report of a period beside the one
 //! before it (`GET /api/campaigns?de=&ate=`) and its CSV, a row per day and
 //! line (`/api/campaigns/export.csv`), are for every staff member; spend is
 //! imported by owners and those they let (`/api/campaigns/spend`, `spend`).
 
 mod export;
 pub(crate) mod report;
-pub mod sources;
 pub mod spend;
 pub mod visits;
 

@@ -11,9 +11,9 @@
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 
-use super::sources::{self, Platform};
 use super::visits::OVERFLOW;
 use crate::agency::messages;
+use crate::attribution::sources::{self, Platform};
 use crate::formats::dates::Day;
 use crate::http::{ApiError, FieldErrors};
 use crate::platform::db::{self, D1Database, query};

@@ -10,8 +10,8 @@ use worker::{Env, FormData};
 
 use super::store::{ClaimedCorrection, ClaimedLead};
 use crate::agency;
-use crate::delivery::pace::Strain;
 use crate::formats::whatsapp::format_whatsapp;
+use crate::http::pace::Strain;
 use crate::http::{self, outbound};
 use crate::platform::config::setting;
 

@@ -17,7 +17,7 @@ pub mod store;
 use futures_util::future::{Either, join_all};
 use worker::Env;
 
-use crate::delivery::pace::{self, Budget, Strain};
+use crate::http::pace::{self, Budget, Strain};
 use crate::platform::db::D1Database;
 use crate::platform::{self, config};
 use jetimob::{Failure, Settings};

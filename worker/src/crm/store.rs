@@ -17,7 +17,7 @@ use serde::Deserialize;
 use super::status::{Correction, Delivery};
 use crate::attribution::Attribution;
 use crate::audit::live_session::session_is_live;
-use crate::delivery::pace::not_paused;
+use crate::http::pace::not_paused;
 use crate::platform::db::{self, D1Database, D1PreparedStatement, query};
 
 /// What the CRM needs of a lead, and what recording the outcome needs: the

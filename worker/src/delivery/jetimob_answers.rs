@@ -15,13 +15,13 @@ use futures_util::future::join_all;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use super::pace::{Budget, Strain};
 use super::store::{self, Claimed, Failed};
 use crate::agency::QUESTIONS;
 use crate::agency::messages;
 use crate::crm::jetimob::{self, Settings};
 use crate::crm::store::ClaimedLead;
 use crate::crm::{self, schedule};
+use crate::http::pace::{Budget, Strain};
 use crate::platform;
 use crate::platform::db::{self, D1Database, query};
 
@@ -94,7 +94,7 @@ pub async fn drain(db: &D1Database, settings: &Settings, budget: &Budget) -> wor
         match send(db, settings, &claimed).await? {
             Strain::None if claimed.len() == crm::BATCH_SIZE => {}
             Strain::Pause { ms } => {
-                super::pace::pause(db, crm::RECEIVER, platform::now_ms() + ms).await?;
+                crate::http::pace::pause(db, crm::RECEIVER, platform::now_ms() + ms).await?;
                 break;
             }
             _ => break,

@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use worker::{Env, Url};
 
-use super::pace::Strain;
+use crate::http::pace::Strain;
 use crate::http::{self, outbound};
 use crate::platform::config::setting;
 use crate::platform::signing;

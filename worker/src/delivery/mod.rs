@@ -16,7 +16,6 @@ pub mod disclosure;
 pub mod google_ads;
 pub mod jetimob_answers;
 pub mod meta;
-pub mod pace;
 pub mod store;
 
 use futures_util::future::join;
@@ -24,11 +23,11 @@ use worker::Env;
 
 use crate::crm;
 use crate::delivery::disclosure::AdsDisclosure;
+use crate::http::pace::{self, Budget, Strain};
 use crate::platform::cron_state::{self, meta_refused_at, meta_sent_at};
 use crate::platform::db::{self, D1Database, query};
 use crate::platform::{self, config};
 use meta::{EventLead, Refusal, Visitor};
-use pace::{Budget, Strain};
 use store::{Claimed, Failed};
 
 /// How long a claim keeps other runs away: past a request's timeout and the

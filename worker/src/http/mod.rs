@@ -9,6 +9,7 @@ pub mod cookies;
 mod error;
 mod origin;
 pub mod outbound;
+pub mod pace;
 pub mod rate_limit;
 mod respond;
 pub mod turnstile;

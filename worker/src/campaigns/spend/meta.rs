@@ -12,7 +12,7 @@ use worker::{Env, Headers, Method, Request, RequestInit, RequestRedirect};
 
 use super::parse::{Kind, SpendLine};
 use super::store::{self, Importer, NewImport};
-use crate::campaigns::sources;
+use crate::attribution::sources;
 use crate::formats::dates::Day;
 use crate::http::outbound::{self, Answer};
 use crate::platform::db::{self, Count, D1Database, query};

@@ -16,7 +16,7 @@ use std::collections::HashMap;
 use serde::{Deserialize, Serialize};
 
 use crate::attribution::SHORT_FIELD_MAX;
-use crate::campaigns::sources;
+use crate::attribution::sources;
 use crate::formats::dates::Day;
 
 /// The most lines a file may have: a year of daily spend of 130 ads.

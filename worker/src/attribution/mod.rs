@@ -3,6 +3,8 @@
 //! own `utm_source`, else the site or app that sent the visitor, else
 //! 'direto'.
 
+pub mod sources;
+
 use serde::{Deserialize, Serialize};
 use worker::Url;
 
@@ -203,7 +205,7 @@ impl Source {
     pub fn of(arrival: &Arrival, own_host: &str) -> Self {
         if let Some(utm_source) = present(arrival.utm_source) {
             return Self {
-                name: crate::campaigns::sources::canonical(utm_source),
+                name: sources::canonical(utm_source),
                 referrer_host: None,
             };
         }
@@ -225,7 +227,7 @@ impl Source {
             DIRECT.to_string()
         };
         Self {
-            name: crate::campaigns::sources::canonical(&name),
+            name: sources::canonical(&name),
             referrer_host: host,
         }
     }
