@@ -26,7 +26,10 @@ export default defineConfig({
   use: {
     locale: "pt-BR",
     timezoneId: "America/Sao_Paulo",
-    trace: "retain-on-failure",
+    // A failed test keeps its trace: every action with the page's DOM before
+    // and after it. Without the screencast's frames, which cost every test
+    // about a seventh of its time (admin.spec on a desk: 52.6 s against 45.3 s).
+    trace: { mode: "retain-on-failure", screenshots: false },
     launchOptions: chromium,
   },
   projects: [
