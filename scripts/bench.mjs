@@ -743,6 +743,20 @@ try {
     if (r.status !== 200) throw new Error(`sign-in answered ${r.status}`);
     await r.arrayBuffer();
   };
+  // A wrong password: the same account, address and password check, then
+  // only its audit entry (no session, token or cookies). Beside the sign-in,
+  // it tells the password check from what follows it. Four fit within the
+  // account's 5 failures a quarter-hour, with the warm-up.
+  const wrongPasswordOnce = async () => {
+    const r = await fetch(`${worker.baseUrl}/api/auth/login`, {
+      signal: AbortSignal.timeout(30_000),
+      method: "POST",
+      headers: { "content-type": "application/json", origin: worker.baseUrl, "cf-connecting-ip": "198.18.0.3" },
+      body: JSON.stringify({ email: staff.email, password: "senha-errada-do-bench" }),
+    });
+    if (r.status !== 401) throw new Error(`a wrong password answered ${r.status}`);
+    await r.arrayBuffer();
+  };
   const leadOnce = async () => {
     const v = next();
     const r = await fetch(worker.baseUrl + LEAD_PATH, {
@@ -769,9 +783,10 @@ try {
     floor: await kernelCpuPerCall(200, nothingOnce),
     signIn: await kernelCpuPerCall(30, signInOnce),
     lead: await kernelCpuPerCall(50, leadOnce),
+    wrongPassword: await kernelCpuPerCall(4, wrongPasswordOnce),
   };
   results.cpu.pbkdf2Ms = await pbkdf2CpuMs(30);
-  for (const key of ["signIn", "lead"]) {
+  for (const key of ["signIn", "lead", "wrongPassword"]) {
     results.cpu[key].beyondFloorMs = Math.round((results.cpu[key].processMs - results.cpu.floor.processMs) * 10) / 10;
   }
 
@@ -821,6 +836,8 @@ const cpu = (c) =>
 console.log(
   `\nCPU per request that does nothing (the local runtime's floor): ${cpu(results.cpu.floor)}.` +
     `\nCPU per sign-in: ${cpu(results.cpu.signIn)}; ${results.cpu.signIn.beyondFloorMs} ms beyond the floor.` +
+    `\nCPU per wrong password (the password check and its audit entry, nothing after): ${cpu(results.cpu.wrongPassword)}; ${results.cpu.wrongPassword.beyondFloorMs} ms beyond the floor,` +
+    ` so what follows a right password (the session's batch, the token, the cookies) costs ${Math.round((results.cpu.signIn.beyondFloorMs - results.cpu.wrongPassword.beyondFloorMs) * 10) / 10} ms.` +
     `\nCPU per lead: ${cpu(results.cpu.lead)}; ${results.cpu.lead.beyondFloorMs} ms beyond the floor (local D1 included).` +
     `\nFor reference, one PBKDF2-SHA256 of 100,000 iterations in Node's WebCrypto on this machine today: ${results.cpu.pbkdf2Ms} ms of CPU` +
     ` (the sign-in's fixed share; the rest of a sign-in is its two D1 batches and the token).`,
