@@ -837,7 +837,8 @@ console.log(
   `\nCPU per request that does nothing (the local runtime's floor): ${cpu(results.cpu.floor)}.` +
     `\nCPU per sign-in: ${cpu(results.cpu.signIn)}; ${results.cpu.signIn.beyondFloorMs} ms beyond the floor.` +
     `\nCPU per wrong password (the password check and its audit entry, nothing after): ${cpu(results.cpu.wrongPassword)}; ${results.cpu.wrongPassword.beyondFloorMs} ms beyond the floor,` +
-    ` so what follows a right password (the session's batch, the token, the cookies) costs ${Math.round((results.cpu.signIn.beyondFloorMs - results.cpu.wrongPassword.beyondFloorMs) * 10) / 10} ms.` +
+    ` over only ${results.cpu.wrongPassword.times} calls (the account's failures a quarter-hour), so within ±${10 / results.cpu.wrongPassword.times} ms:` +
+    ` what follows a right password (the session's batch, the token, the cookies) is the difference, a few ms at most.` +
     `\nCPU per lead: ${cpu(results.cpu.lead)}; ${results.cpu.lead.beyondFloorMs} ms beyond the floor (local D1 included).` +
     `\nFor reference, one PBKDF2-SHA256 of 100,000 iterations in Node's WebCrypto on this machine today: ${results.cpu.pbkdf2Ms} ms of CPU` +
     ` (the sign-in's fixed share; the rest of a sign-in is its two D1 batches and the token).`,
