@@ -380,6 +380,16 @@ describe("the report", () => {
     // to another lead went with the lead deleted above).
     expect(lines).toContain(`${daysAgo(3)};Meta;Instagram;verao;video-1;40;2;5%;2;0;0;;;`);
     expect(lines).toContain(`${daysAgo(2)};Meta;Instagram;verao;video-1;0;1;;0;0;0;;;`);
+
+    // Within a day, the lines come in the screen's order over the period: the report's.
+    const shown = (await report(`?de=${from}&ate=${today}`)).rows.map((r) => `${r.source};${r.campaign};${r.content}`);
+    const days = new Map<string, string[]>();
+    for (const line of lines.slice(1)) {
+      const [day = "", , source, campaign, content] = line.split(";");
+      days.set(day, [...(days.get(day) ?? []), `${source};${campaign};${content}`]);
+    }
+    expect(Math.max(...[...days.values()].map((names) => names.length))).toBeGreaterThan(2);
+    for (const [day, names] of days) expect(names, day).toEqual(shown.filter((n) => names.includes(n)));
   });
 });
 

@@ -6,6 +6,7 @@
 //! imported by owners and those they let (`/api/campaigns/spend`, `spend`).
 
 mod export;
+mod order;
 pub(crate) mod report;
 pub mod spend;
 pub mod visits;

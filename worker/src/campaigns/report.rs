@@ -11,6 +11,7 @@
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 
+use super::order::{self, Ranked};
 use super::visits::OVERFLOW;
 use crate::agency::messages;
 use crate::attribution::sources::{self, Platform};
@@ -428,7 +429,7 @@ fn assemble(period: Period, today: Day, read: Read) -> Report {
     keys.dedup();
     let mut totals = Costed::default();
     let mut previous_totals = Costed::default();
-    let mut lines: Vec<Line> = keys
+    let lines: Vec<Line> = keys
         .into_iter()
         .map(|key| {
             let line = Line {
@@ -453,43 +454,32 @@ fn assemble(period: Period, today: Day, read: Read) -> Report {
         .collect();
 
     let mut per_source: HashMap<&str, Figures> = HashMap::new();
-    // A handful of platforms: a list is enough.
-    let mut per_platform: Vec<(Platform, Figures)> = Vec::new();
     for line in &lines {
         per_source
             .entry(&line.source)
             .or_default()
             .add(&line.now.figures);
-        match per_platform.iter_mut().find(|(p, _)| *p == line.platform) {
-            Some((_, figures)) => figures.add(&line.now.figures),
-            None => per_platform.push((line.platform, line.now.figures)),
-        }
     }
-    let weight = |platform: Platform| {
-        per_platform
-            .iter()
-            .find(|(p, _)| *p == platform)
-            .map_or((0, 0), |(_, f)| (f.leads, f.visits))
-    };
     let mut sources: Vec<(&str, Figures)> = per_source.into_iter().collect();
     sources.sort_by(|(a, fa), (b, fb)| {
         (fb.leads, fb.visits)
             .cmp(&(fa.leads, fa.visits))
-            .then(a.cmp(b))
+            .then_with(|| order::by_name(a, b))
     });
     let sources: Vec<String> = sources.into_iter().map(|(s, _)| s.to_string()).collect();
-    let place = |source: &str| sources.iter().position(|s| s == source);
-    lines.sort_by(|a, b| {
-        weight(b.platform)
-            .cmp(&weight(a.platform))
-            .then(a.platform.cmp(&b.platform))
-            .then(place(&a.source).cmp(&place(&b.source)))
-            .then(
-                (b.now.figures.leads, b.now.figures.visits)
-                    .cmp(&(a.now.figures.leads, a.now.figures.visits)),
-            )
-            .then_with(|| (&a.campaign, &a.content).cmp(&(&b.campaign, &b.content)))
-    });
+    let ranked: Vec<Ranked> = lines
+        .iter()
+        .map(|l| Ranked {
+            platform: l.platform,
+            source: &l.source,
+            campaign: &l.campaign,
+            content: &l.content,
+            figures: l.now.figures,
+        })
+        .collect();
+    let places = order::shown(&ranked);
+    let mut lines: Vec<Option<Line>> = lines.into_iter().map(Some).collect();
+    let lines: Vec<Line> = places.into_iter().filter_map(|i| lines[i].take()).collect();
     unmatched.sort_by(|a, b| b.spend.cmp(&a.spend).then(a.campaign.cmp(&b.campaign)));
 
     let mut days: BTreeMap<String, DayFigures> = period
@@ -665,7 +655,7 @@ fn day_lines(lines: Vec<LineRow>, spend: Vec<SpendRow>) -> Vec<DayLine> {
         let entry = out.entry((row.day.clone(), key)).or_default();
         entry.1 = Some(entry.1.unwrap_or(0) + row.cents);
     }
-    let mut rows: Vec<DayLine> = out
+    let rows: Vec<DayLine> = out
         .into_iter()
         .filter(|(_, (f, s))| !f.is_empty() || s.is_some())
         .map(
@@ -680,16 +670,34 @@ fn day_lines(lines: Vec<LineRow>, spend: Vec<SpendRow>) -> Vec<DayLine> {
             },
         )
         .collect();
-    rows.sort_by(|a, b| {
-        (&a.day, a.platform, &a.source, &a.campaign, &a.content).cmp(&(
-            &b.day,
-            b.platform,
-            &b.source,
-            &b.campaign,
-            &b.content,
-        ))
-    });
-    rows
+    // Within a day, the screen's order, by the line's figures over the whole period.
+    let mut index: HashMap<(&str, &str, &str), usize> = HashMap::new();
+    let mut period: Vec<Ranked> = Vec::new();
+    for row in &rows {
+        let key = (&*row.source, &*row.campaign, &*row.content);
+        let at = *index.entry(key).or_insert_with(|| {
+            period.push(Ranked {
+                platform: row.platform,
+                source: key.0,
+                campaign: key.1,
+                content: key.2,
+                figures: Figures::default(),
+            });
+            period.len() - 1
+        });
+        period[at].figures.add(&row.figures);
+    }
+    let mut place = vec![0; period.len()];
+    for (at, i) in order::shown(&period).into_iter().enumerate() {
+        place[i] = at;
+    }
+    let place_of: Vec<usize> = rows
+        .iter()
+        .map(|r| place[index[&(&*r.source, &*r.campaign, &*r.content)]])
+        .collect();
+    let mut rows: Vec<(usize, DayLine)> = place_of.into_iter().zip(rows).collect();
+    rows.sort_by(|(pa, a), (pb, b)| a.day.cmp(&b.day).then(pa.cmp(pb)));
+    rows.into_iter().map(|(_, r)| r).collect()
 }
 
 #[cfg(test)]
@@ -1099,6 +1107,39 @@ mod tests {
                 ("2026-11-25", "Instagram", 1, Some(5_000)),
                 ("2026-11-26", "Instagram", 1, None),
                 ("2026-11-26", "Google", 0, Some(100)),
+            ]
+        );
+    }
+
+    #[test]
+    fn the_csv_lists_each_days_lines_in_the_screens_order_over_the_period() {
+        let on = |day: &str, mut l: LineRow| {
+            l.day = day.into();
+            l
+        };
+        // Google brought more leads over the period, Instagram more on the 25th.
+        let rows = day_lines(
+            vec![
+                on("2026-11-25", line("Instagram", "lancamento", "", 9, 1)),
+                on("2026-11-25", line("Google", "busca", "", 10, 0)),
+                on("2026-11-26", line("Instagram", "lancamento", "", 2, 1)),
+                on("2026-11-26", line("Google", "busca", "", 8, 3)),
+                on("2026-11-26", line("Google", "", "", 8, 3)),
+            ],
+            vec![],
+        );
+        let order: Vec<(&str, &str, &str)> = rows
+            .iter()
+            .map(|r| (r.day.as_str(), r.source.as_str(), r.campaign.as_str()))
+            .collect();
+        assert_eq!(
+            order,
+            [
+                ("2026-11-25", "Google", "busca"),
+                ("2026-11-25", "Instagram", "lancamento"),
+                ("2026-11-26", "Google", "busca"),
+                ("2026-11-26", "Google", ""),
+                ("2026-11-26", "Instagram", "lancamento"),
             ]
         );
     }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { DayLimit, ReportDay, ReportRow } from "./api";
 import {
+  byNames,
   chartSummary,
   costPer,
   dailySeries,
@@ -56,6 +57,42 @@ describe("groupRows", () => {
   it("puts the unnamed ('(sem campanha)') after the named among equals", () => {
     const [google] = groupRows([row("google", "", "", 4, 1), row("google", "busca", "", 4, 1)])[0]?.sources ?? [];
     expect(google?.campaigns.map((c) => c.campaign)).toEqual(["busca", ""]);
+  });
+});
+
+describe("one order with the campaign CSV (worker/src/campaigns/order.rs's cases)", () => {
+  it("goes at each level by leads, then visits, then name", () => {
+    const on = (platform: string, r: ReportRow): ReportRow => ({ ...r, platform });
+    const lines = [
+      on("Google", row("Google", "busca", "", 50, 2)),
+      on("Meta", row("Instagram", "verao", "video-2", 10, 1)),
+      on("Meta", row("Facebook", "verao", "", 10, 2)),
+      on("Meta", row("Instagram", "verao", "video-1", 30, 1)),
+      on("Meta", row("Instagram", "", "", 30, 1)),
+      on("Meta", row("Instagram", "Lançamento", "", 30, 1)),
+      on("Meta", row("Instagram", "lancamento", "", 30, 1)),
+      on("Orgânico", row("WhatsApp", "amigos", "", 3, 0)),
+    ];
+    const shown = groupRows(lines).flatMap((p) =>
+      p.sources.flatMap((s) => s.campaigns.flatMap((c) => c.ads.map((a) => `${s.source} ${c.campaign} ${a.content}`))),
+    );
+    expect(shown).toEqual([
+      "Instagram verao video-1",
+      "Instagram verao video-2",
+      "Instagram Lançamento ",
+      "Instagram lancamento ",
+      "Instagram  ",
+      "Facebook verao ",
+      "Google busca ",
+      "WhatsApp amigos ",
+    ]);
+  });
+
+  it("reads names without case or accents, the unnamed last", () => {
+    expect(byNames("Ônibus", "outono")).toBeLessThan(0);
+    expect(byNames("ação", "acaso")).toBeLessThan(0);
+    expect(byNames("", "zebra")).toBeGreaterThan(0);
+    expect(byNames("Verão", "verao")).toBeLessThan(0);
   });
 });
 

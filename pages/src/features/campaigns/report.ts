@@ -100,9 +100,27 @@ export function sortValue(key: Exclude<SortKey, "name">, c: Counts): number | nu
   }
 }
 
+/**
+ * Names among equals, as the campaign CSV orders them (worker/src/campaigns/order.rs,
+ * tested with the same cases): the unnamed ('(sem campanha)') after the named, then
+ * without case or Portuguese accents, then as written.
+ */
+export function byNames(a: string, b: string): number {
+  return Number(a === "") - Number(b === "") || compare(folded(a), folded(b)) || compare(a, b);
+}
+
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+const ACCENTED = "áàâãäéèêëíìîïóòôõöúùûüç";
+const PLAIN = "aaaaaeeeeiiiiooooouuuuc";
+
+/** A name in lower case, its Portuguese accents taken off. */
+function folded(name: string): string {
+  return name.toLowerCase().replace(/[áàâãäéèêëíìîïóòôõöúùûüç]/g, (c) => PLAIN[ACCENTED.indexOf(c)] ?? c);
+}
+
 function bySort<T extends Counts>(sort: Sort, name: (item: T) => string) {
-  const byName = (a: T, b: T) =>
-    Number(name(a) === "") - Number(name(b) === "") || name(a).localeCompare(name(b), "pt-BR");
+  const byName = (a: T, b: T) => byNames(name(a), name(b));
   if (sort.key === "name") return (a: T, b: T) => (sort.descending ? -1 : 1) * byName(a, b);
   const key = sort.key;
   return (a: T, b: T) => {

@@ -1,0 +1,161 @@
+//! The one order of 'Campanhas': the screen's before a column is chosen
+//! (`groupRows` in pages/src/features/campaigns/report.ts, under its default
+//! sort) and the CSV's within each day. At each level (platform, source,
+//! campaign, ad) what brought the most leads over the period comes first,
+//! then the most visits, then the name ([`by_name`]). Written twice, like the
+//! conversion's rounding, and tested with the same cases on both sides.
+
+use std::cmp::Ordering;
+use std::collections::HashMap;
+
+use super::report::Figures;
+use crate::attribution::sources::Platform;
+
+/// A line as the order reads it: its names and its figures over the period.
+pub struct Ranked<'a> {
+    pub platform: Platform,
+    pub source: &'a str,
+    pub campaign: &'a str,
+    pub content: &'a str,
+    pub figures: Figures,
+}
+
+impl Ranked<'_> {
+    /// Its names down to `level` (1: the platform … 4: the ad).
+    fn names(&self, level: usize) -> [&str; 4] {
+        let all = [
+            self.platform.name(),
+            self.source,
+            self.campaign,
+            self.content,
+        ];
+        std::array::from_fn(|i| if i < level { all[i] } else { "" })
+    }
+}
+
+/// The positions of `lines` in the order shown.
+pub fn shown(lines: &[Ranked]) -> Vec<usize> {
+    // Each level's sums: a platform's leads and visits, a source's under it…
+    let mut sums: HashMap<(usize, [&str; 4]), (i64, i64)> = HashMap::new();
+    for line in lines {
+        for level in 1..=4 {
+            let sum = sums.entry((level, line.names(level))).or_default();
+            sum.0 += line.figures.leads;
+            sum.1 += line.figures.visits;
+        }
+    }
+    let mut order: Vec<usize> = (0..lines.len()).collect();
+    order.sort_by(|&a, &b| {
+        let (a, b) = (&lines[a], &lines[b]);
+        for level in 1..=4 {
+            let (na, nb) = (a.names(level), b.names(level));
+            if na == nb {
+                continue;
+            }
+            let (wa, wb) = (sums[&(level, na)], sums[&(level, nb)]);
+            return wb
+                .cmp(&wa)
+                .then_with(|| by_name(na[level - 1], nb[level - 1]));
+        }
+        Ordering::Equal
+    });
+    order
+}
+
+/// Names among equals: the unnamed ('(sem campanha)') after the named, then
+/// without case or Portuguese accents (`lançamento` beside `Lancamento`), then
+/// as written.
+pub fn by_name(a: &str, b: &str) -> Ordering {
+    a.is_empty()
+        .cmp(&b.is_empty())
+        .then_with(|| folded(a).cmp(&folded(b)))
+        .then_with(|| a.cmp(b))
+}
+
+/// A name in lower case, its Portuguese accents taken off.
+fn folded(name: &str) -> String {
+    name.chars()
+        .flat_map(char::to_lowercase)
+        .map(|c| match c {
+            'á' | 'à' | 'â' | 'ã' | 'ä' => 'a',
+            'é' | 'è' | 'ê' | 'ë' => 'e',
+            'í' | 'ì' | 'î' | 'ï' => 'i',
+            'ó' | 'ò' | 'ô' | 'õ' | 'ö' => 'o',
+            'ú' | 'ù' | 'û' | 'ü' => 'u',
+            'ç' => 'c',
+            c => c,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ranked<'a>(
+        source: &'a str,
+        campaign: &'a str,
+        content: &'a str,
+        leads: i64,
+        visits: i64,
+    ) -> Ranked<'a> {
+        Ranked {
+            platform: crate::attribution::sources::platform(source),
+            source,
+            campaign,
+            content,
+            figures: Figures {
+                leads,
+                visits,
+                ..Figures::default()
+            },
+        }
+    }
+
+    /// The same cases as `report.test.ts`'s "one order with the CSV".
+    #[test]
+    fn each_level_goes_by_leads_then_visits_then_name() {
+        let lines = [
+            ranked("Google", "busca", "", 2, 50),
+            ranked("Instagram", "verao", "video-2", 1, 10),
+            ranked("Facebook", "verao", "", 2, 10),
+            ranked("Instagram", "verao", "video-1", 1, 30),
+            ranked("Instagram", "", "", 1, 30),
+            ranked("Instagram", "Lançamento", "", 1, 30),
+            ranked("Instagram", "lancamento", "", 1, 30),
+            ranked("WhatsApp", "amigos", "", 0, 3),
+        ];
+        let names: Vec<String> = shown(&lines)
+            .into_iter()
+            .map(|i| {
+                let l = &lines[i];
+                format!("{} {} {}", l.source, l.campaign, l.content)
+            })
+            .collect();
+        assert_eq!(
+            names,
+            [
+                // Meta, 6 leads: Instagram (5) before Facebook (2); 'verao' (2 leads) first,
+                // its ads by visits; the two names equal but for case and accent, as written;
+                // the unnamed last among equals.
+                "Instagram verao video-1",
+                "Instagram verao video-2",
+                "Instagram Lançamento ",
+                "Instagram lancamento ",
+                "Instagram  ",
+                "Facebook verao ",
+                // Google, 2 leads; then Orgânico, none.
+                "Google busca ",
+                "WhatsApp amigos ",
+            ]
+        );
+    }
+
+    #[test]
+    fn names_go_without_case_or_accents_and_the_unnamed_last() {
+        assert_eq!(by_name("Ônibus", "outono"), Ordering::Less);
+        assert_eq!(by_name("ação", "acaso"), Ordering::Less);
+        assert_eq!(by_name("", "zebra"), Ordering::Greater);
+        assert_eq!(by_name("Verão", "verao"), Ordering::Less);
+    }
+}
