@@ -224,6 +224,8 @@ test.describe("on a phone", () => {
       { "a toast's 'Fechar notificação'": page.getByRole("button", { name: "Fechar notificação" }).first() },
       { square: true },
     );
+    // The toast, along the bottom, leaves the header free: 'Menu' takes a tap while it shows.
+    await page.getByRole("button", { name: "Menu" }).click({ trial: true, timeout: 1_000 });
     await screenshot(page, testInfo, "admin-targets");
 
     await list.locator(".leads-table__open").first().click();
