@@ -50,9 +50,17 @@ export async function openLanding(page: Page, url = "/"): Promise<void> {
   await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
 }
 
-/** Saves a full-page screenshot named after the viewport project and `name`. */
+/**
+ * Saves a full-page screenshot named after the viewport project and `name`, one
+ * image pixel per CSS pixel: a phone's at its 2.6 device pixels would be seven
+ * times the pixels to encode, for a page read the same.
+ */
 export async function screenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
-  await page.screenshot({ path: join(SCREENSHOT_DIR, `${testInfo.project.name}-${name}.png`), fullPage: true });
+  await page.screenshot({
+    path: join(SCREENSHOT_DIR, `${testInfo.project.name}-${name}.png`),
+    fullPage: true,
+    scale: "css",
+  });
 }
 
 /** The site this Playwright worker started (fixtures.ts), for the helpers below. */
