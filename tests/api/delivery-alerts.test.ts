@@ -61,7 +61,9 @@ describe("Jetimob refusing our keys", () => {
     expect(shown?.details.map((d) => d.what)).toEqual([
       "O Jetimob recusou as chaves de acesso da integração (HTTP 401/403).",
     ]);
-    const degraded = await healthOnceItAnswers(s.app, 503);
+    // The cron run that opened the incident dropped the answer its isolate kept: no 10 s of 'ok'.
+    const degraded = await health(s.app);
+    expect(degraded.status).toBe(503);
     expect(degraded.body).toMatchObject({ status: "degraded", database: "ok", crm: "configured" });
     expect(String(degraded.body.reason)).toContain("keys_refused");
 
@@ -80,7 +82,7 @@ describe("Jetimob refusing our keys", () => {
       /os leads voltaram a chegar ao Jetimob \(o problema começou em \d\d\/\d\d\/\d{4} \d\d:\d\d\)/,
     );
     expect(await banner(s)).toBeNull();
-    await healthOnceItAnswers(s.app, 200);
+    expect((await health(s.app)).status).toBe(200);
   });
 
   it("alerts once an hour at most when delivery flaps: the banner shows the new incident at once", async () => {

@@ -88,6 +88,7 @@ pub async fn scheduled(_event: ScheduledEvent, env: Env, _ctx: ScheduleContext) 
         worker::console_error!("cron: delivery run failed: {e}");
     }
     alerts::run(&env).await;
+    alerts::health::forget();
     campaigns::spend::meta::run(&env).await;
     // D1 bills by rows read, and this runs 1,440 times a day: what one run
     // cost, in the log (and in `make bench`, at 100,000 leads).

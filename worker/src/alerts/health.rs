@@ -1,5 +1,6 @@
 //! `GET /api/health`, for uptime monitors: no sign-in, no personal data, one
-//! D1 query at most, the answer kept for 10 seconds by each isolate.
+//! D1 query at most, the answer kept for 10 seconds by each isolate (until
+//! a cron run in that isolate, which may change it).
 //!
 //! `200 {"status": "ok", "database": "ok", "crm": "configured" | "off",
 //! "waiting": n, "oldest_pending_minutes": n, "oldest_correction_minutes": n,
@@ -74,6 +75,13 @@ struct Waits {
 
 thread_local! {
     static LAST: RefCell<Option<(i64, u16, Health)>> = const { RefCell::new(None) };
+}
+
+/// Drops this isolate's kept answer: a cron run has just opened or closed
+/// incidents, so the next `/api/health` here reads them (another isolate's
+/// answer is still at most [`CACHE_MS`] old).
+pub fn forget() {
+    LAST.with(|l| *l.borrow_mut() = None);
 }
 
 pub async fn check(env: &Env) -> ApiResult<Response> {
