@@ -75,11 +75,10 @@ build: worker pages
 worker: $(WORKER_OUT)
 $(WORKER_OUT): $(WORKER_SRC)
 	cd worker && worker-build --release
-	@# The function names stay in .build/worker-names.wasm (for twiggy and the
-	@# build test); the module that ships leaves them out (about 43 KB gzip)
-	@# and is optimised once more without them (worker-build's pass keeps them,
-	@# which holds some of its rewrites back: 3 KB gzip), with worker-build's
-	@# feature set, which workerd runs.
+	@# The function names stay in .build/worker-names.wasm, wasm-bindgen's
+	@# output (for twiggy and the build test); the module that ships leaves
+	@# them out and is optimised once for size without them (names hold some
+	@# of wasm-opt's rewrites back), with the feature set workerd runs.
 	@mkdir -p .build
 	cp worker/build/index_bg.wasm .build/worker-names.wasm
 	wasm-opt worker/build/index_bg.wasm --strip-debug --strip-producers -Oz $(WASM_FEATURES) -o worker/build/index_bg.wasm

@@ -37,7 +37,7 @@ describe("the built worker", () => {
     expect(shipped.toString("latin1")).not.toContain("lead_worker::");
     expect(shipped.length).toBeLessThan(named.length);
     // Both are the same build: the shipped one is the other without its names,
-    // optimised once more (Makefile), so it exports the same functions.
+    // optimised for size (Makefile), so it exports the same functions.
     expect(await WebAssembly.compile(shipped)).toBeInstanceOf(WebAssembly.Module);
     const exports = (bytes: typeof shipped) =>
       WebAssembly.Module.exports(new WebAssembly.Module(bytes))
