@@ -62,6 +62,9 @@ export default defineConfig(({ isSsrBuild }) => ({
   },
   test: {
     environment: "happy-dom",
+    // One happy-dom per worker, each file still in a context of its own: made
+    // once per file it took half the run (22 s against 8).
+    pool: "vmThreads",
     include: ["src/**/*.test.{ts,tsx}"],
   },
 }));
