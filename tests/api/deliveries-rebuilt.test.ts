@@ -1,34 +1,21 @@
-import { execFile } from "node:child_process";
-import { cp, mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { repoRoot } from "../support/paths";
+import { type App, spawnApp } from "../support/app";
+import { applyMigrationsUpTo, asReleaseLeftIt } from "../support/release";
 
 // Migration 0026 makes `deliveries` again (a CHECK cannot change in place)
 // to take the visitor's answers to Jetimob. On a database release 14fd90c
 // filled, upgraded to 0025 and given Meta deliveries of every state, it keeps
 // every row, its triggers still count what reached Meta, and the answers of
-// the last week become due.
-const run = promisify(execFile);
-const WRANGLER = join(repoRoot, "node_modules/wrangler/bin/wrangler.js");
+// the last week become due. The database is the worker's own local D1, its
+// migrations applied as `wrangler d1 migrations apply` applies them.
 type Row = Record<string, unknown>;
 
-let dir: string;
-const d1 = async (...args: string[]) =>
-  (await run(process.execPath, [WRANGLER, "d1", ...args], { cwd: dir, maxBuffer: 64 * 1024 * 1024 })).stdout;
-const sql = async (command: string): Promise<Row[][]> =>
-  (JSON.parse(await d1("execute", "DB", "--local", "--json", "--command", command)) as { results: Row[] }[]).map(
-    (r) => r.results,
-  );
-
-async function migrateTo(count?: number): Promise<void> {
-  const files = (await readdir(join(repoRoot, "migrations"))).sort().slice(0, count);
-  await mkdir(join(dir, "migrations"), { recursive: true });
-  for (const file of files) await cp(join(repoRoot, "migrations", file), join(dir, "migrations", file));
-  await d1("migrations", "apply", "DB", "--local");
-}
+let app: App;
+const sql = async (command: string): Promise<Row[][]> => {
+  const rows: Row[][] = [];
+  for (const statement of command.split(/;\s*/).filter((s) => s.trim())) rows.push(await app.sql(statement));
+  return rows;
+};
 
 const DELIVERIES = "SELECT * FROM deliveries ORDER BY lead_id, destination";
 const META_SENT = "SELECT sum(meta_sent) AS n FROM campaign_daily";
@@ -37,11 +24,9 @@ let leads: string[];
 const answeredAt = Date.now() - 3_600_000;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), "d1-0026-"));
-  await cp(join(repoRoot, "wrangler.toml"), join(dir, "wrangler.toml"));
-  await migrateTo(17);
-  await d1("execute", "DB", "--local", "--file", join(repoRoot, "tests/fixtures/release-14fd90c.sql"));
-  await migrateTo(25);
+  app = await spawnApp({ migrate: false });
+  await asReleaseLeftIt(app, "14fd90c", 17);
+  await applyMigrationsUpTo(app, 25);
   leads = ((await sql("SELECT id FROM leads ORDER BY id LIMIT 4"))[0] ?? []).map((r) => String(r.id));
   const [a, b, c, d] = leads;
   await sql(
@@ -56,11 +41,14 @@ beforeAll(async () => {
       `WHERE id = '${c}'`,
   );
   before = (await sql(DELIVERIES))[0] ?? [];
-  await migrateTo();
+  await app.migrate();
+  expect((await app.sql<{ name: string }>("SELECT name FROM d1_migrations ORDER BY id")).at(-1)?.name).toMatch(
+    /^0026_/,
+  );
 }, 120_000);
 
 afterAll(async () => {
-  if (dir) await rm(dir, { recursive: true, force: true });
+  await app?.stop();
 });
 
 describe("0026 on a database with Meta's deliveries", () => {
@@ -94,7 +82,7 @@ describe("0026 on a database with Meta's deliveries", () => {
   it("refuses a destination it does not know", async () => {
     const refused = await sql(
       `INSERT INTO deliveries (lead_id, destination, event_at) VALUES ('${leads[2]}', 'tiktok', 1)`,
-    ).catch((e: { stdout?: string; stderr?: string }) => `${e.stdout}${e.stderr}`);
+    ).catch((e: Error) => String(e.message));
     expect(refused).toMatch(/CHECK constraint failed/);
   });
 });

@@ -37,17 +37,27 @@ function ordered(rows: Rows): Rows {
  * rows that release's own worker wrote (tests/fixtures/release.make.ts).
  */
 export async function asReleaseLeftIt(app: App, commit: string, migrations: number): Promise<void> {
+  await applyMigrationsUpTo(app, migrations);
+  const fixture = join(repoRoot, `tests/fixtures/release-${commit}.sql`);
+  await app.batch((await statementsOf(fixture)).map((s): [string] => [s]));
+}
+
+/**
+ * Applies the migrations after those the app's D1 has, up to the `upTo`th,
+ * the way `wrangler d1 migrations apply` applies them: each in one batch with
+ * its `d1_migrations` row (so the harness's own apply goes on from there).
+ */
+export async function applyMigrationsUpTo(app: App, upTo: number): Promise<void> {
   const files = (await readdir(join(repoRoot, "migrations"))).filter((f) => f.endsWith(".sql")).sort();
   await app.sql(
     `CREATE TABLE IF NOT EXISTS d1_migrations (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE,
        applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL)`,
   );
-  for (const file of files.slice(0, migrations)) {
+  const applied = new Set((await app.sql<{ name: string }>("SELECT name FROM d1_migrations")).map((m) => m.name));
+  for (const file of files.slice(0, upTo).filter((f) => !applied.has(f))) {
     const statements = await statementsOf(join(repoRoot, "migrations", file));
     await app.batch([...statements.map((s): [string] => [s]), ["INSERT INTO d1_migrations (name) VALUES (?1)", file]]);
   }
-  const fixture = join(repoRoot, `tests/fixtures/release-${commit}.sql`);
-  await app.batch((await statementsOf(fixture)).map((s): [string] => [s]));
 }
 
 /** The migrations applied after the release's own, by name. */
