@@ -7,6 +7,7 @@
 //! `common_passwords`.
 
 use crate::agency;
+use crate::formats::characters::unaccented;
 
 /// Why a password would be guessed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -151,18 +152,8 @@ fn local_names() -> Vec<String> {
 
 /// In lower case, accents taken off, only ASCII letters and digits kept.
 fn squash(text: &str) -> String {
-    text.chars()
-        .flat_map(char::to_lowercase)
-        .map(|c| match c {
-            'á' | 'à' | 'â' | 'ã' | 'ä' => 'a',
-            'é' | 'è' | 'ê' | 'ë' => 'e',
-            'í' | 'ì' | 'î' | 'ï' => 'i',
-            'ó' | 'ò' | 'ô' | 'õ' | 'ö' => 'o',
-            'ú' | 'ù' | 'û' | 'ü' => 'u',
-            'ç' => 'c',
-            'ñ' => 'n',
-            c => c,
-        })
+    unaccented(text)
+        .chars()
         .filter(char::is_ascii_alphanumeric)
         .collect()
 }

@@ -10,6 +10,7 @@ use std::collections::HashMap;
 
 use super::report::Figures;
 use crate::attribution::sources::Platform;
+use crate::formats::characters::unaccented;
 
 /// A line as the order reads it: its names and its figures over the period.
 pub struct Ranked<'a> {
@@ -63,29 +64,12 @@ pub fn shown(lines: &[Ranked]) -> Vec<usize> {
 }
 
 /// Names among equals: the unnamed ('(sem campanha)') after the named, then
-/// without case or Portuguese accents (`lançamento` beside `Lancamento`), then
-/// as written.
+/// without case or accents (`lançamento` beside `Lancamento`), then as written.
 pub fn by_name(a: &str, b: &str) -> Ordering {
     a.is_empty()
         .cmp(&b.is_empty())
-        .then_with(|| folded(a).cmp(&folded(b)))
+        .then_with(|| unaccented(a).cmp(&unaccented(b)))
         .then_with(|| a.cmp(b))
-}
-
-/// A name in lower case, its Portuguese accents taken off.
-fn folded(name: &str) -> String {
-    name.chars()
-        .flat_map(char::to_lowercase)
-        .map(|c| match c {
-            'á' | 'à' | 'â' | 'ã' | 'ä' => 'a',
-            'é' | 'è' | 'ê' | 'ë' => 'e',
-            'í' | 'ì' | 'î' | 'ï' => 'i',
-            'ó' | 'ò' | 'ô' | 'õ' | 'ö' => 'o',
-            'ú' | 'ù' | 'û' | 'ü' => 'u',
-            'ç' => 'c',
-            c => c,
-        })
-        .collect()
 }
 
 #[cfg(test)]
@@ -155,6 +139,7 @@ mod tests {
     fn names_go_without_case_or_accents_and_the_unnamed_last() {
         assert_eq!(by_name("Ônibus", "outono"), Ordering::Less);
         assert_eq!(by_name("ação", "acaso"), Ordering::Less);
+        assert_eq!(by_name("Peña", "penca"), Ordering::Less);
         assert_eq!(by_name("", "zebra"), Ordering::Greater);
         assert_eq!(by_name("Verão", "verao"), Ordering::Less);
     }

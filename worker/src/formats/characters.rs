@@ -101,6 +101,25 @@ fn joins(c: Option<char>) -> bool {
     c.is_some_and(|c| !c.is_ascii() && !c.is_alphanumeric() && !c.is_whitespace() && c != ZWJ)
 }
 
+/// Text in lower case with its accents taken off (`Lançamento` → `lancamento`,
+/// `Peña` → `pena`), as names are compared: a spend file's columns, the
+/// campaigns' order, the words a password must not be made of.
+pub fn unaccented(text: &str) -> String {
+    text.chars()
+        .flat_map(char::to_lowercase)
+        .map(|c| match c {
+            'á' | 'à' | 'â' | 'ã' | 'ä' => 'a',
+            'é' | 'è' | 'ê' | 'ë' => 'e',
+            'í' | 'ì' | 'î' | 'ï' => 'i',
+            'ó' | 'ò' | 'ô' | 'õ' | 'ö' => 'o',
+            'ú' | 'ù' | 'û' | 'ü' => 'u',
+            'ç' => 'c',
+            'ñ' => 'n',
+            c => c,
+        })
+        .collect()
+}
+
 /// Text as it reads: each apostrophe look-alike becomes `'`; the invisible
 /// format characters, the other default-ignorable ones and private-use
 /// characters are dropped, but for a zero-width joiner between two

@@ -91,6 +91,7 @@ describe("one order with the campaign CSV (worker/src/campaigns/order.rs's cases
   it("reads names without case or accents, the unnamed last", () => {
     expect(byNames("Ônibus", "outono")).toBeLessThan(0);
     expect(byNames("ação", "acaso")).toBeLessThan(0);
+    expect(byNames("Peña", "penca")).toBeLessThan(0);
     expect(byNames("", "zebra")).toBeGreaterThan(0);
     expect(byNames("Verão", "verao")).toBeLessThan(0);
   });

@@ -103,7 +103,7 @@ export function sortValue(key: Exclude<SortKey, "name">, c: Counts): number | nu
 /**
  * Names among equals, as the campaign CSV orders them (worker/src/campaigns/order.rs,
  * tested with the same cases): the unnamed ('(sem campanha)') after the named, then
- * without case or Portuguese accents, then as written.
+ * without case or accents, then as written.
  */
 export function byNames(a: string, b: string): number {
   return Number(a === "") - Number(b === "") || compare(folded(a), folded(b)) || compare(a, b);
@@ -111,12 +111,13 @@ export function byNames(a: string, b: string): number {
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-const ACCENTED = "áàâãäéèêëíìîïóòôõöúùûüç";
-const PLAIN = "aaaaaeeeeiiiiooooouuuuc";
+const ACCENTED = "áàâãäéèêëíìîïóòôõöúùûüçñ";
+const PLAIN = "aaaaaeeeeiiiiooooouuuucn";
+const ACCENT = new RegExp(`[${ACCENTED}]`, "g");
 
-/** A name in lower case, its Portuguese accents taken off. */
+/** A name in lower case, its accents taken off (`unaccented` in worker/src/formats/characters.rs). */
 function folded(name: string): string {
-  return name.toLowerCase().replace(/[áàâãäéèêëíìîïóòôõöúùûüç]/g, (c) => PLAIN[ACCENTED.indexOf(c)] ?? c);
+  return name.toLowerCase().replace(ACCENT, (c) => PLAIN[ACCENTED.indexOf(c)] ?? c);
 }
 
 function bySort<T extends Counts>(sort: Sort, name: (item: T) => string) {

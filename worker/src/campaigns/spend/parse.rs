@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::attribution::SHORT_FIELD_MAX;
 use crate::attribution::sources;
+use crate::formats::characters::unaccented;
 use crate::formats::dates::Day;
 
 /// The most lines a file may have: a year of daily spend of 130 ads.
@@ -203,21 +204,7 @@ fn records(text: &str, delimiter: char) -> Vec<Record> {
 
 /// A column name as compared: lower case, without accents, spaces single.
 fn folded(name: &str) -> String {
-    let plain: String = name
-        .trim()
-        .trim_matches('"')
-        .chars()
-        .map(|c| match c {
-            'á' | 'à' | 'â' | 'ã' | 'ä' | 'Á' | 'À' | 'Â' | 'Ã' | 'Ä' => 'a',
-            'é' | 'ê' | 'è' | 'É' | 'Ê' | 'È' => 'e',
-            'í' | 'Í' => 'i',
-            'ó' | 'ô' | 'õ' | 'Ó' | 'Ô' | 'Õ' => 'o',
-            'ú' | 'ü' | 'Ú' | 'Ü' => 'u',
-            'ç' | 'Ç' => 'c',
-            c => c,
-        })
-        .collect::<String>()
-        .to_lowercase();
+    let plain = unaccented(name.trim().trim_matches('"'));
     plain.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
