@@ -54,8 +54,12 @@ backup: setup
 	@mkdir -p backups
 	node scripts/backup.mjs --remote --output backups/d1-$$(date +%F-%H%M).sql
 
-## Run every test (the second command; .ci/run calls it).
-test: test-clock setup-browser check unit-tests build build-tests api-tests e2e-tests deploy-check
+## Run every test (the second command; .ci/run calls it). After the set-up,
+## the worker's build (one core: its link and wasm-opt) runs beside the checks,
+## the unit tests and the pages' build; then the tests that need it, in turn.
+test: test-clock setup-browser
+	@$(MAKE) --no-print-directory -j2 --output-sync=target worker check unit-tests pages
+	@$(MAKE) --no-print-directory build-tests api-tests e2e-tests deploy-check
 	@seconds=$$(( $$(date +%s) - $$(cat .build/test-start) )); \
 	  echo "{\"seconds\": $$seconds, \"when\": \"$$(date -u +%F)\"}" > .build/test-time.json; \
 	  echo "All tests passed in $$(( seconds / 60 )) min $$(( seconds % 60 )) s (make bench holds it to its budget)."
