@@ -84,7 +84,9 @@ test("keeps every column on screen, the actions included, from a tablet's width 
   }
 });
 
-test("a term of one or two characters waits for Enter, saying so, before it searches", async ({ page }, testInfo) => {
+test("a term of one or two characters waits for Enter, saying so, before it searches @one-screen", async ({
+  page,
+}, testInfo) => {
   // 'Zé' is someone's whole name; 'Z', 'Zé' are also on the way to 'Zélia': those are not searched.
   const name = `Zé Parreira ${testInfo.project.name}`;
   await seedLeads([{ name, created_at: Date.now() }]);
@@ -130,7 +132,7 @@ test("Marcar Enviado turns the badge and moves the counters", async ({ page }) =
   await expect(counter(page, "Pendentes")).toHaveText(String(pendingBefore - 1));
 });
 
-test("an action that ends after staff changed the filter reloads the view on screen, not the one it began in", async ({
+test("an action that ends after staff changed the filter reloads the view on screen, not the one it began in @one-screen", async ({
   page,
 }, testInfo) => {
   const group = `Troca${testInfo.project.name === "phone" ? "Celular" : "Computador"}`;
@@ -257,7 +259,7 @@ test("says 'Carregando leads...' while the first page loads", async ({ page }) =
   await expect(page.getByText("Carregando leads...")).toHaveCount(0);
 });
 
-test("a failure to load says 'Erro ao carregar leads'", async ({ page }) => {
+test("a failure to load says 'Erro ao carregar leads' @one-screen", async ({ page }) => {
   await page.route(/\/api\/leads(\?|$)/, (route) => route.fulfill({ status: 500, body: '{"success":false}' }));
   await page.reload();
   await expect(page.locator(".toast").filter({ hasText: "Erro ao carregar leads" })).toBeVisible();
@@ -281,7 +283,7 @@ test("a filter that fails to load shows no other filter's leads under it, and 'T
   await expect(row(page, "Fábio Filtro")).toBeVisible();
 });
 
-test("exports the current view as CSV", async ({ page }) => {
+test("exports the current view as CSV @one-screen", async ({ page }) => {
   await showOnly(page, "Exporta");
   await expect(page.getByRole("row")).toHaveCount(3);
   const download = page.waitForEvent("download");
@@ -307,7 +309,7 @@ test("shows a name with HTML in it as text and never runs it", async ({ page }) 
   expect(dialogs).toBe(0);
 });
 
-test("a lead left on the landing page appears in the open panel within 30 seconds, with its campaign", async ({
+test("a lead left on the landing page appears in the open panel within 30 seconds, with its campaign @one-screen", async ({
   page,
   baseURL,
 }, testInfo) => {
@@ -361,7 +363,10 @@ test("a lead left on the landing page appears in the open panel within 30 second
   await screenshot(page, testInfo, "admin-new-lead");
 });
 
-test("coming back to the panel's tab shows the leads that arrived meanwhile at once", async ({ page, baseURL }) => {
+test("coming back to the panel's tab shows the leads that arrived meanwhile at once @one-screen", async ({
+  page,
+  baseURL,
+}) => {
   // The clock stands still: only the return to the tab can bring the lead.
   await page.clock.install();
   await page.reload();

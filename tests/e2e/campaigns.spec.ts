@@ -97,7 +97,7 @@ test("the ad's visits and leads show in 'Campanhas', and its row leads to its le
   await expect(fact("Palavra-chave")).toHaveText("casa na serra");
 });
 
-test("the lead list's search finds a lead by its campaign's name", async ({ page, request }, testInfo) => {
+test("the lead list's search finds a lead by its campaign's name @one-screen", async ({ page, request }, testInfo) => {
   const person = uniquePerson(testInfo);
   const campaign = `colheita-${Date.now()}`;
   await asNewVisitor(page);

@@ -58,7 +58,7 @@ test("a change sent from another browser waits on the lead's page, and 'Aceitar'
 // lead, then repeats a stranger's exact details (from an export, a notice),
 // then changes them, leaves the stranger's lead as it was; the change waits,
 // and staff refuse it with the others.
-test("a browser proving its own lead cannot rewrite another's by repeating its details; 'Recusar todas' refuses what waits", async ({
+test("a browser proving its own lead cannot rewrite another's by repeating its details; 'Recusar todas' refuses what waits @one-screen", async ({
   page,
   request,
 }, testInfo) => {

@@ -79,7 +79,7 @@ test("a colleague without 'Exportar CSV', 'Excluir' and 'Marcar Enviado' sees no
   await screenshot(page, testInfo, "rights-lead-without-buttons");
 });
 
-test("an owner takes 'Marcar Enviado' away: the colleague's click is refused in words, and the button goes", async ({
+test("an owner takes 'Marcar Enviado' away: the colleague's click is refused in words, and the button goes @one-screen", async ({
   page,
   browser,
   request,
