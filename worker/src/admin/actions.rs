@@ -253,8 +253,9 @@ pub(super) async fn resend(
 /// in the activity ('resend', with the destination), and is sent at once.
 const AUDIT_RESEND_META_SQL: &str = concat!(
     "INSERT INTO audit_log (at, staff_id, staff_email, action, lead_id, detail) \
-     SELECT ?2, ?4, ?5, 'resend', ?1, json_object('destino', 'meta') \
-     WHERE EXISTS (SELECT 1 FROM deliveries WHERE lead_id = ?1 AND destination = 'meta' \
+     SELECT ?2, ?4, ?5, ",
+    crate::audit::action_sql!(Resend),
+    ", ?1, json_object('destino', 'meta') WHERE EXISTS (SELECT 1 FROM deliveries WHERE lead_id = ?1 AND destination = 'meta' \
        AND status IN ('failed', 'pending') AND event_at >= ?6) AND ",
     crate::audit::live_session::session_is_live!("?3", "?2")
 );

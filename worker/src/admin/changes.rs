@@ -12,8 +12,8 @@ use worker::{Context, Env, Request, Response};
 use super::actions::{Acting, act_with};
 use crate::agency::messages;
 use crate::attribution::attribution_columns;
-use crate::audit::Action;
 use crate::audit::live_session::session_is_live;
+use crate::audit::{Action, action_sql};
 use crate::auth::guard::Staff;
 use crate::crm;
 use crate::crm::store::take_details;
@@ -66,7 +66,9 @@ const AUDIT_SQL: &str = concat!(
     "INSERT INTO audit_log (at, staff_id, staff_email, action, lead_id) \
      SELECT ?6, ?8, ?9, ?10, ?1 WHERE ",
     still_waiting!(),
-    " AND (?10 = 'refuse_change' OR ",
+    " AND (?10 = ",
+    action_sql!(RefuseChange),
+    " OR ",
     free_for_the_lead!(),
     ")"
 );
@@ -75,7 +77,9 @@ const AUDIT_SQL: &str = concat!(
 const ACCEPT_SQL: &str = concat!(
     "UPDATE leads SET ",
     take_details!(),
-    " WHERE id = ?1 AND ?10 = 'accept_change' AND ",
+    " WHERE id = ?1 AND ?10 = ",
+    action_sql!(AcceptChange),
+    " AND ",
     free_for_the_lead!(),
     " AND ",
     still_waiting!(),
@@ -90,7 +94,9 @@ const CORRECTION_SQL: &str = concat!(
     attribution_columns!(),
     ") SELECT lead_id, submitted_at, name, email, whatsapp, origem, 'correction', ",
     attribution_columns!(),
-    " FROM lead_submissions s WHERE ?10 = 'accept_change' AND ",
+    " FROM lead_submissions s WHERE ?10 = ",
+    action_sql!(AcceptChange),
+    " AND ",
     still_waiting!(),
     " AND s.id = ?5 AND EXISTS (SELECT 1 FROM leads l WHERE l.id = ?1 \
        AND l.name IS ?2 AND l.email IS ?3 AND l.whatsapp IS ?4)"
@@ -99,13 +105,16 @@ const CORRECTION_SQL: &str = concat!(
 /// The change that waited goes: accepted, it is the correction above;
 /// refused, it stays in the lead's story as 'refused'.
 const SETTLE_SQL: &str = concat!(
-    "UPDATE lead_submissions SET kind = 'refused', sender = NULL \
-     WHERE ?10 = 'refuse_change' AND id = ?5 AND ",
+    "UPDATE lead_submissions SET kind = 'refused', sender = NULL WHERE ?10 = ",
+    action_sql!(RefuseChange),
+    " AND id = ?5 AND ",
     still_waiting!(),
     " RETURNING id"
 );
 const DROP_ACCEPTED_SQL: &str = concat!(
-    "DELETE FROM lead_submissions WHERE ?10 = 'accept_change' AND id = ?5 AND ",
+    "DELETE FROM lead_submissions WHERE ?10 = ",
+    action_sql!(AcceptChange),
+    " AND id = ?5 AND ",
     still_waiting!(),
     " AND EXISTS (SELECT 1 FROM leads l WHERE l.id = ?1 \
        AND l.name IS ?2 AND l.email IS ?3 AND l.whatsapp IS ?4) RETURNING id"
@@ -115,8 +124,9 @@ const DROP_ACCEPTED_SQL: &str = concat!(
 /// that waits, while session `?3` may act at `?2` (`?4`, `?5`: who).
 const AUDIT_REFUSE_ALL_SQL: &str = concat!(
     "INSERT INTO audit_log (at, staff_id, staff_email, action, lead_id) \
-     SELECT ?2, ?4, ?5, 'refuse_change', ?1 FROM lead_submissions \
-     WHERE lead_id = ?1 AND kind = 'pending' AND ",
+     SELECT ?2, ?4, ?5, ",
+    action_sql!(RefuseChange),
+    ", ?1 FROM lead_submissions WHERE lead_id = ?1 AND kind = 'pending' AND ",
     session_is_live!("?3", "?2")
 );
 /// …and every one of them refused.

@@ -17,6 +17,7 @@ use worker::{Env, Request, Response};
 use super::actions::{Acting, act_with};
 use super::store::maybe_iso_time;
 use crate::agency::messages;
+use crate::audit::action_sql;
 use crate::audit::live_session::session_is_live;
 use crate::auth::guard::Staff;
 use crate::http::{self, ApiError, ApiResult};
@@ -68,7 +69,9 @@ macro_rules! undoable {
 
 const AUDIT_CONTACT_SQL: &str = concat!(
     "INSERT INTO audit_log (at, staff_id, staff_email, action, lead_id) \
-     SELECT ?1, ?2, ?3, 'contact', id FROM leads WHERE id = ?4 AND ",
+     SELECT ?1, ?2, ?3, ",
+    action_sql!(Contact),
+    ", id FROM leads WHERE id = ?4 AND ",
     uncontacted!()
 );
 const CONTACT_SQL: &str = concat!(
@@ -78,7 +81,9 @@ const CONTACT_SQL: &str = concat!(
 );
 const AUDIT_UNCONTACT_SQL: &str = concat!(
     "INSERT INTO audit_log (at, staff_id, staff_email, action, lead_id) \
-     SELECT ?1, ?2, ?3, 'uncontact', id FROM leads WHERE id = ?4 AND ",
+     SELECT ?1, ?2, ?3, ",
+    action_sql!(Uncontact),
+    ", id FROM leads WHERE id = ?4 AND ",
     undoable!()
 );
 const UNCONTACT_SQL: &str = concat!(

@@ -38,7 +38,9 @@ macro_rules! correctable {
 
 const AUDIT_SQL: &str = concat!(
     "INSERT INTO audit_log (at, staff_id, staff_email, action, lead_id) \
-     SELECT ?6, ?5, ?8, 'correct_whatsapp', id FROM leads WHERE id = ?1 AND ",
+     SELECT ?6, ?5, ?8, ",
+    crate::audit::action_sql!(CorrectWhatsapp),
+    ", id FROM leads WHERE id = ?1 AND ",
     correctable!()
 );
 const CORRECT_SQL: &str = concat!(

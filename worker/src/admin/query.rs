@@ -283,8 +283,9 @@ pub const LEAD_COLUMNS: &str = concat!(
      (SELECT count(*) FROM lead_submissions WHERE lead_id = leads.id AND kind = 'pending') \
        AS pending_changes, \
      CASE WHEN sent_by = 'staff' THEN (SELECT staff_email FROM audit_log \
-       WHERE lead_id = leads.id AND action = 'mark_sent' AND at <= leads.sent_at \
-       ORDER BY at DESC, id DESC LIMIT 1) END AS marked_by, \
+       WHERE lead_id = leads.id AND action = ",
+    crate::audit::action_sql!(MarkSent),
+    " AND at <= leads.sent_at ORDER BY at DESC, id DESC LIMIT 1) END AS marked_by, \
      landline, answers, answers_at, jetimob_lead_id, first_contact_at, contact_tracked, \
      first_contact_by AS contacted_by_id, \
      (SELECT email FROM staff_users WHERE id = leads.first_contact_by) AS contacted_by"

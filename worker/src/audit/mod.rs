@@ -114,6 +114,37 @@ impl Action {
     }
 }
 
+/// An action's name as a statement's text writes it (`'mark_sent'`), for the
+/// statements that write or read an entry of one action inside their SQL;
+/// a test holds each equal to [`Action::name`].
+macro_rules! action_sql {
+    (MarkSent) => {
+        "'mark_sent'"
+    };
+    (Resend) => {
+        "'resend'"
+    };
+    (AcceptChange) => {
+        "'accept_change'"
+    };
+    (RefuseChange) => {
+        "'refuse_change'"
+    };
+    (Contact) => {
+        "'contact'"
+    };
+    (Uncontact) => {
+        "'uncontact'"
+    };
+    (CorrectWhatsapp) => {
+        "'correct_whatsapp'"
+    };
+    (Settings) => {
+        "'settings'"
+    };
+}
+pub(crate) use action_sql;
+
 /// Who did it: an account, or (a failed sign-in) only the address typed.
 #[derive(Debug, Clone, Copy)]
 pub struct Actor<'a> {
@@ -278,6 +309,22 @@ pub mod tests {
             assert_eq!(wire, serde_json::json!(action.name()));
             assert_eq!(serde_json::from_value::<Action>(wire).unwrap(), action);
             assert_eq!(Action::parse(action.name()), Some(action));
+        }
+    }
+
+    #[test]
+    fn names_in_sql_are_the_actions() {
+        for (sql, action) in [
+            (action_sql!(MarkSent), Action::MarkSent),
+            (action_sql!(Resend), Action::Resend),
+            (action_sql!(AcceptChange), Action::AcceptChange),
+            (action_sql!(RefuseChange), Action::RefuseChange),
+            (action_sql!(Contact), Action::Contact),
+            (action_sql!(Uncontact), Action::Uncontact),
+            (action_sql!(CorrectWhatsapp), Action::CorrectWhatsapp),
+            (action_sql!(Settings), Action::Settings),
+        ] {
+            assert_eq!(sql, format!("'{}'", action.name()));
         }
     }
 }

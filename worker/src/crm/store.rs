@@ -308,7 +308,11 @@ pub const UNMARK_WINDOW_MS: i64 = 60_000;
 /// in the same batch, at the same time as `sent_at`.
 macro_rules! the_mark {
     () => {
-        "audit_log m WHERE m.lead_id = leads.id AND m.action = 'mark_sent' AND m.at = leads.sent_at"
+        concat!(
+            "audit_log m WHERE m.lead_id = leads.id AND m.action = ",
+            $crate::audit::action_sql!(MarkSent),
+            " AND m.at = leads.sent_at"
+        )
     };
 }
 

@@ -60,7 +60,9 @@ const SET_SQL: &str = concat!(
 /// Its entry in the activity, under the same conditions (`?5`, `?6`: who).
 const AUDIT_SQL: &str = concat!(
     "INSERT INTO audit_log (at, staff_id, staff_email, action, detail) \
-     SELECT ?4, ?5, ?6, 'settings', json_object('name', ?1, 'value', CAST(?2 AS INTEGER)) WHERE ",
+     SELECT ?4, ?5, ?6, ",
+    crate::audit::action_sql!(Settings),
+    ", json_object('name', ?1, 'value', CAST(?2 AS INTEGER)) WHERE ",
     session_is_live!("?3", "?4"),
     " AND EXISTS (SELECT 1 FROM staff_sessions s JOIN staff_users u ON u.id = s.user_id \
        WHERE s.id = ?3 AND u.role = 'owner')"
