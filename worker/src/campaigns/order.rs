@@ -8,17 +8,17 @@
 use std::cmp::Ordering;
 use std::collections::HashMap;
 
-use super::report::Figures;
 use crate::attribution::sources::Platform;
 use crate::formats::characters::unaccented;
 
-/// A line as the order reads it: its names and its figures over the period.
+/// A line as the order reads it: its names, and its leads and visits over the period.
 pub struct Ranked<'a> {
     pub platform: Platform,
     pub source: &'a str,
     pub campaign: &'a str,
     pub content: &'a str,
-    pub figures: Figures,
+    pub leads: i64,
+    pub visits: i64,
 }
 
 impl Ranked<'_> {
@@ -41,8 +41,8 @@ pub fn shown(lines: &[Ranked]) -> Vec<usize> {
     for line in lines {
         for level in 1..=4 {
             let sum = sums.entry((level, line.names(level))).or_default();
-            sum.0 += line.figures.leads;
-            sum.1 += line.figures.visits;
+            sum.0 += line.leads;
+            sum.1 += line.visits;
         }
     }
     let mut order: Vec<usize> = (0..lines.len()).collect();
@@ -88,11 +88,8 @@ mod tests {
             source,
             campaign,
             content,
-            figures: Figures {
-                leads,
-                visits,
-                ..Figures::default()
-            },
+            leads,
+            visits,
         }
     }
 

@@ -474,7 +474,8 @@ fn assemble(period: Period, today: Day, read: Read) -> Report {
             source: &l.source,
             campaign: &l.campaign,
             content: &l.content,
-            figures: l.now.figures,
+            leads: l.now.figures.leads,
+            visits: l.now.figures.visits,
         })
         .collect();
     let places = order::shown(&ranked);
@@ -681,11 +682,13 @@ fn day_lines(lines: Vec<LineRow>, spend: Vec<SpendRow>) -> Vec<DayLine> {
                 source: key.0,
                 campaign: key.1,
                 content: key.2,
-                figures: Figures::default(),
+                leads: 0,
+                visits: 0,
             });
             period.len() - 1
         });
-        period[at].figures.add(&row.figures);
+        period[at].leads += row.figures.leads;
+        period[at].visits += row.figures.visits;
     }
     let mut place = vec![0; period.len()];
     for (at, i) in order::shown(&period).into_iter().enumerate() {
