@@ -34,8 +34,8 @@ impl Ranked<'_> {
     }
 }
 
-/// The positions of `lines` in the order shown.
-pub fn shown(lines: &[Ranked]) -> Vec<usize> {
+/// Each line's place in the order shown (0 first), in the order `lines` came.
+pub fn places(lines: &[Ranked]) -> Vec<usize> {
     // Each level's sums: a platform's leads and visits, a source's under it…
     let mut sums: HashMap<(usize, [&str; 4]), (i64, i64)> = HashMap::new();
     for line in lines {
@@ -60,7 +60,11 @@ pub fn shown(lines: &[Ranked]) -> Vec<usize> {
         }
         Ordering::Equal
     });
-    order
+    let mut places = vec![0; lines.len()];
+    for (place, line) in order.into_iter().enumerate() {
+        places[line] = place;
+    }
+    places
 }
 
 /// Names among equals: the unnamed ('(sem campanha)') after the named, then
@@ -106,13 +110,13 @@ mod tests {
             ranked("Instagram", "lancamento", "", 1, 30),
             ranked("WhatsApp", "amigos", "", 0, 3),
         ];
-        let names: Vec<String> = shown(&lines)
+        let mut names: Vec<(usize, String)> = places(&lines)
             .into_iter()
-            .map(|i| {
-                let l = &lines[i];
-                format!("{} {} {}", l.source, l.campaign, l.content)
-            })
+            .zip(&lines)
+            .map(|(place, l)| (place, format!("{} {} {}", l.source, l.campaign, l.content)))
             .collect();
+        names.sort();
+        let names: Vec<String> = names.into_iter().map(|(_, name)| name).collect();
         assert_eq!(
             names,
             [

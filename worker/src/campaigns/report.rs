@@ -467,20 +467,22 @@ fn assemble(period: Period, today: Day, read: Read) -> Report {
             .then_with(|| order::by_name(a, b))
     });
     let sources: Vec<String> = sources.into_iter().map(|(s, _)| s.to_string()).collect();
-    let ranked: Vec<Ranked> = lines
-        .iter()
-        .map(|l| Ranked {
-            platform: l.platform,
-            source: &l.source,
-            campaign: &l.campaign,
-            content: &l.content,
-            leads: l.now.figures.leads,
-            visits: l.now.figures.visits,
-        })
-        .collect();
-    let places = order::shown(&ranked);
-    let mut lines: Vec<Option<Line>> = lines.into_iter().map(Some).collect();
-    let lines: Vec<Line> = places.into_iter().filter_map(|i| lines[i].take()).collect();
+    let places = order::places(
+        &lines
+            .iter()
+            .map(|l| Ranked {
+                platform: l.platform,
+                source: &l.source,
+                campaign: &l.campaign,
+                content: &l.content,
+                leads: l.now.figures.leads,
+                visits: l.now.figures.visits,
+            })
+            .collect::<Vec<_>>(),
+    );
+    let mut lines: Vec<(usize, Line)> = places.into_iter().zip(lines).collect();
+    lines.sort_by_key(|(place, _)| *place);
+    let lines: Vec<Line> = lines.into_iter().map(|(_, l)| l).collect();
     unmatched.sort_by(|a, b| b.spend.cmp(&a.spend).then(a.campaign.cmp(&b.campaign)));
 
     let mut days: BTreeMap<String, DayFigures> = period
@@ -690,10 +692,7 @@ fn day_lines(lines: Vec<LineRow>, spend: Vec<SpendRow>) -> Vec<DayLine> {
         period[at].leads += row.figures.leads;
         period[at].visits += row.figures.visits;
     }
-    let mut place = vec![0; period.len()];
-    for (at, i) in order::shown(&period).into_iter().enumerate() {
-        place[i] = at;
-    }
+    let place = order::places(&period);
     let place_of: Vec<usize> = rows
         .iter()
         .map(|r| place[index[&(&*r.source, &*r.campaign, &*r.content)]])
