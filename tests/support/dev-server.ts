@@ -84,7 +84,32 @@ export async function startDevServer(
   await make("db");
   for (const command of options.before ?? []) await sql(command);
 
-  const port = await freePort();
+  const removeState = () => rm(state, { recursive: true, force: true });
+  // A port is free when chosen, but another process may take it before
+  // wrangler binds it: then another is chosen.
+  for (let attempt = 1; ; attempt++) {
+    const server = serve(await freePort(), state, settingsFile);
+    const started = await server.ready.catch(async (error) => {
+      await server.stop();
+      await removeState();
+      throw error;
+    });
+    if ("url" in started) {
+      const stop = async () => {
+        await server.stop();
+        await removeState();
+      };
+      return { url: started.url, state, output: server.output, make, sql, stop };
+    }
+    await server.stop();
+    if (attempt < 3 && started.exited.includes("Address already in use")) continue;
+    await removeState();
+    throw new Error(`wrangler dev exited:\n${started.exited}`);
+  }
+}
+
+/** `make serve` on `port`: ready once wrangler dev prints where, or exited with what it printed. */
+function serve(port: number, state: string, settingsFile: string) {
   const server: ChildProcess = spawn(
     "make",
     ["--no-print-directory", "serve", `DEV_STATE=${state}`, `PORT=${port}`, `DEV_ARGS=--env-file ${settingsFile}`],
@@ -101,19 +126,16 @@ export async function startDevServer(
   };
   server.stdout?.on("data", take);
   server.stderr?.on("data", take);
+  const ready = eventually(async (): Promise<{ url: string } | { exited: string } | undefined> => {
+    if (server.exitCode !== null) return { exited: output };
+    const url = output.match(/Ready on (http:\/\/127\.0\.0\.1:\d+)/)?.[1];
+    return url ? { url } : undefined;
+  }, 120_000);
   const stop = async () => {
     if (server.pid && server.exitCode === null) process.kill(-server.pid, "SIGTERM");
-    await eventually(async () => server.exitCode !== null || server.signalCode !== null, 10_000).catch(() => {});
-    await rm(state, { recursive: true, force: true });
+    await eventually(async () => server.exitCode !== null || server.signalCode !== null || undefined, 10_000).catch(
+      () => {},
+    );
   };
-  try {
-    const url = await eventually(async () => {
-      if (server.exitCode !== null) throw new Error(`wrangler dev exited:\n${output}`);
-      return output.match(/Ready on (http:\/\/127\.0\.0\.1:\d+)/)?.[1];
-    }, 120_000);
-    return { url, state, output: () => output, make, sql, stop };
-  } catch (error) {
-    await stop();
-    throw error;
-  }
+  return { ready, output: () => output, stop };
 }
