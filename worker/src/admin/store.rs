@@ -17,6 +17,7 @@ use crate::attribution::Attribution;
 pub use crate::audit::Action;
 use crate::audit::live_session::{live_row, may_act, session_is_live};
 use crate::auth::guard::Staff;
+use crate::auth::staff::role_sql;
 use crate::crm::status::{Correction, Delivery};
 use crate::delivery;
 use crate::delivery::store::State as DeliveryState;
@@ -393,7 +394,9 @@ pub fn page_after(
 /// person may still export (`may_export`, 1 or 0): an export asks before
 /// each page.
 const MAY_EXPORT_SQL: &str = concat!(
-    "SELECT (lu.role = 'owner' OR lu.can_export = 1) AS may_export \
+    "SELECT (lu.role = ",
+    role_sql!(Owner),
+    " OR lu.can_export = 1) AS may_export \
      FROM staff_sessions ls JOIN staff_users lu ON lu.id = ls.user_id WHERE ls.id = ?1 AND ",
     may_act!("ls", "lu", "?2")
 );

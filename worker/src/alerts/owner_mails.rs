@@ -27,8 +27,11 @@ const BATCH_SIZE: i64 = 10;
 /// Who gets an incident's e-mails: the owners, confirmed and not switched off.
 macro_rules! owners {
     () => {
-        "SELECT email FROM staff_users \
-         WHERE role = 'owner' AND disabled_at IS NULL AND confirmed_at IS NOT NULL"
+        concat!(
+            "SELECT email FROM staff_users WHERE role = ",
+            $crate::auth::staff::role_sql!(Owner),
+            " AND disabled_at IS NULL AND confirmed_at IS NOT NULL"
+        )
     };
 }
 

@@ -18,6 +18,19 @@ pub enum Role {
     Staff,
 }
 
+/// A role's name as a statement's text writes it (`'owner'`), for the
+/// statements that compare or set `staff_users.role` inside their SQL; a
+/// test holds each equal to the name serde gives the [`Role`].
+macro_rules! role_sql {
+    (Owner) => {
+        "'owner'"
+    };
+    (Staff) => {
+        "'staff'"
+    };
+}
+pub(crate) use role_sql;
+
 pub const PASSWORD_MIN_CHARS: usize = 6;
 pub const PASSWORD_MAX_CHARS: usize = 256;
 
@@ -147,6 +160,18 @@ mod tests {
             })
             .collect();
         assert_eq!(crate::audit::tests::pages_union("Role"), names);
+        for (sql, role) in [
+            (role_sql!(Owner), Role::Owner),
+            (role_sql!(Staff), Role::Staff),
+        ] {
+            assert_eq!(
+                sql,
+                serde_json::to_value(role)
+                    .unwrap()
+                    .to_string()
+                    .replace('"', "'")
+            );
+        }
         for (role, name) in roles.into_iter().zip(&names) {
             assert_eq!(
                 serde_json::from_value::<Role>(serde_json::json!(name)).unwrap(),

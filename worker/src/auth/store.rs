@@ -5,7 +5,7 @@ use serde::Deserialize;
 
 use crate::alerts::notices::notices_from_now;
 use crate::audit::live_session::may_act;
-use crate::auth::staff::{Role, mailbox};
+use crate::auth::staff::{Role, mailbox, role_sql};
 use crate::platform::db::{self, Batch, D1Database, D1PreparedStatement, Handle, query};
 
 /// A session ends this long after its sign-in, however often it is used.
@@ -62,8 +62,11 @@ const USE_CONFIRMATION: &str = "UPDATE email_confirmations SET used_at = ?2 \
 /// account confirmed) or the account is the one it names.
 macro_rules! first_owner {
     () => {
-        "(NOT EXISTS (SELECT 1 FROM staff_users WHERE role = 'owner' AND confirmed_at IS NOT NULL) \
-          AND (?4 IS NULL OR email = ?4))"
+        concat!(
+            "(NOT EXISTS (SELECT 1 FROM staff_users WHERE role = ",
+            role_sql!(Owner),
+            " AND confirmed_at IS NOT NULL) AND (?4 IS NULL OR email = ?4))"
+        )
     };
 }
 
@@ -87,7 +90,9 @@ const CONFIRM_USER: &str = concat!(
     ") THEN ?2 ELSE approved_at END, \
        role = CASE WHEN ",
     first_owner!(),
-    " THEN 'owner' ELSE role END, \
+    " THEN ",
+    role_sql!(Owner),
+    " ELSE role END, \
        lead_notices = CASE WHEN ",
     first_owner!(),
     " OR (confirmed_at IS NULL AND ",
@@ -147,8 +152,11 @@ const MARK_SIGNED_IN: &str = "UPDATE staff_users SET last_sign_in_at = ?2 \
      WHERE id = ?1 AND disabled_at IS NULL AND password_hash = ?3";
 const ROLE_OF: &str = "SELECT role, approved_at FROM staff_users WHERE id = ?1";
 /// The owners who may act, but `?1`: who hears of a new account.
-const OWNERS_BUT: &str = "SELECT email FROM staff_users \
-     WHERE role = 'owner' AND confirmed_at IS NOT NULL AND disabled_at IS NULL AND id != ?1";
+const OWNERS_BUT: &str = concat!(
+    "SELECT email FROM staff_users WHERE role = ",
+    role_sql!(Owner),
+    " AND confirmed_at IS NOT NULL AND disabled_at IS NULL AND id != ?1"
+);
 
 // Sessions and refresh tokens
 /// Only for an account that is not switched off and whose password is still

@@ -343,7 +343,9 @@ macro_rules! unmark_sent_applies {
             $me,
             " OR EXISTS (SELECT 1 FROM staff_users o WHERE o.id = ",
             $me,
-            " AND o.role = 'owner'))))"
+            " AND o.role = ",
+            $crate::auth::staff::role_sql!(Owner),
+            "))))"
         )
     };
 }

@@ -24,6 +24,7 @@
 
 use worker::Env;
 
+use crate::auth::staff::role_sql;
 use crate::platform::db::{self, query};
 use crate::platform::{self, config};
 
@@ -54,22 +55,28 @@ const PRUNE_SESSIONS: &str = "DELETE FROM staff_sessions WHERE rowid IN \
 /// addresses among them) for ever. Found through the links the next
 /// statement removes; its links go with it. Not one switched off (that
 /// keeps its address from signing up again), nor one made an owner.
-const PRUNE_UNCONFIRMED_ACCOUNTS: &str = "DELETE FROM staff_users WHERE id IN \
+const PRUNE_UNCONFIRMED_ACCOUNTS: &str = concat!(
+    "DELETE FROM staff_users WHERE id IN \
      (SELECT u.id FROM email_confirmations c JOIN staff_users u ON u.id = c.user_id \
       WHERE c.expires_at < ?1 \
-        AND u.confirmed_at IS NULL AND u.disabled_at IS NULL AND u.role = 'staff' \
-        AND NOT EXISTS (SELECT 1 FROM email_confirmations k \
+        AND u.confirmed_at IS NULL AND u.disabled_at IS NULL AND u.role = ",
+    role_sql!(Staff),
+    " AND NOT EXISTS (SELECT 1 FROM email_confirmations k \
                         WHERE k.user_id = u.id AND k.expires_at >= ?1) \
-      LIMIT ?2)";
+      LIMIT ?2)"
+);
 /// The links of accounts that are not such a sign-up (confirmed, switched
 /// off, an owner); those of a sign-up never confirmed go with their account
 /// (above), so a backlog of more than a run's worth never leaves an account
 /// without the link that finds it.
-const PRUNE_CONFIRMATIONS: &str = "DELETE FROM email_confirmations WHERE rowid IN \
+const PRUNE_CONFIRMATIONS: &str = concat!(
+    "DELETE FROM email_confirmations WHERE rowid IN \
      (SELECT c.rowid FROM email_confirmations c WHERE c.expires_at < ?1 \
         AND NOT EXISTS (SELECT 1 FROM staff_users u WHERE u.id = c.user_id \
-          AND u.confirmed_at IS NULL AND u.disabled_at IS NULL AND u.role = 'staff') \
-      LIMIT ?2)";
+          AND u.confirmed_at IS NULL AND u.disabled_at IS NULL AND u.role = ",
+    role_sql!(Staff),
+    ") LIMIT ?2)"
+);
 const PRUNE_RESETS: &str = "DELETE FROM password_resets WHERE rowid IN \
      (SELECT rowid FROM password_resets WHERE expires_at < ?1 LIMIT ?2)";
 

@@ -54,7 +54,9 @@ const SET_SQL: &str = concat!(
     "INSERT INTO panel_settings (name, value) SELECT ?1, CAST(?2 AS INTEGER) WHERE ",
     session_is_live!("?3", "?4"),
     " AND EXISTS (SELECT 1 FROM staff_sessions s JOIN staff_users u ON u.id = s.user_id \
-       WHERE s.id = ?3 AND u.role = 'owner') \
+       WHERE s.id = ?3 AND u.role = ",
+    crate::auth::staff::role_sql!(Owner),
+    ") \
      ON CONFLICT (name) DO UPDATE SET value = excluded.value RETURNING name"
 );
 /// Its entry in the activity, under the same conditions (`?5`, `?6`: who).
@@ -65,7 +67,9 @@ const AUDIT_SQL: &str = concat!(
     ", json_object('name', ?1, 'value', CAST(?2 AS INTEGER)) WHERE ",
     session_is_live!("?3", "?4"),
     " AND EXISTS (SELECT 1 FROM staff_sessions s JOIN staff_users u ON u.id = s.user_id \
-       WHERE s.id = ?3 AND u.role = 'owner')"
+       WHERE s.id = ?3 AND u.role = ",
+    crate::auth::staff::role_sql!(Owner),
+    ")"
 );
 const SESSION_LIVE_SQL: &str = live_row!("?1", "?2");
 

@@ -13,8 +13,8 @@ use crate::alerts::owner_mails::alert_missed_at;
 use crate::audit::Action;
 use crate::audit::live_session::{live_row, may_act};
 use crate::auth::guard::Staff;
-use crate::auth::staff::Role;
 use crate::auth::staff::mailbox;
+use crate::auth::staff::{Role, role_sql};
 use crate::platform::db::{self, D1Database, D1PreparedStatement, query};
 
 /// An account's columns as 'Equipe' shows them, `$now` the parameter that
@@ -28,7 +28,7 @@ macro_rules! account_columns {
                 WHERE s.user_id = u.id AND s.revoked_at IS NULL AND s.expires_at > ",
             $now,
             ") AS live_sessions, \
-             CASE WHEN u.role = 'owner' AND u.disabled_at IS NULL THEN ",
+             CASE WHEN u.role = ", role_sql!(Owner), " AND u.disabled_at IS NULL THEN ",
             alert_missed_at!("u.email"),
             " END AS alert_missed_at"
         )
@@ -38,7 +38,9 @@ macro_rules! account_columns {
 const LIST_SQL: &str = concat!(
     "SELECT ",
     account_columns!("?1"),
-    " FROM staff_users u ORDER BY u.disabled_at IS NOT NULL, u.role != 'owner', u.email"
+    " FROM staff_users u ORDER BY u.disabled_at IS NOT NULL, u.role != ",
+    role_sql!(Owner),
+    ", u.email"
 );
 
 const FIND_SQL: &str = concat!(
@@ -56,7 +58,9 @@ macro_rules! actor_is_owner {
     () => {
         concat!(
             "EXISTS (SELECT 1 FROM staff_sessions ms JOIN staff_users me ON me.id = ms.user_id \
-             WHERE ms.id = ?6 AND me.id = ?3 AND me.role = 'owner' AND ",
+             WHERE ms.id = ?6 AND me.id = ?3 AND me.role = ",
+            role_sql!(Owner),
+            " AND ",
             may_act!("ms", "me", "?2"),
             ")"
         )
@@ -104,8 +108,11 @@ const END_SESSIONS_OF_DISABLED_SQL: &str = concat!(
 /// Another confirmed owner who is not switched off (`?1` is the account acted on).
 macro_rules! another_active_owner {
     () => {
-        "EXISTS (SELECT 1 FROM staff_users o WHERE o.role = 'owner' AND o.disabled_at IS NULL \
-         AND o.confirmed_at IS NOT NULL AND o.id != ?1)"
+        concat!(
+            "EXISTS (SELECT 1 FROM staff_users o WHERE o.role = ",
+            role_sql!(Owner),
+            " AND o.disabled_at IS NULL AND o.confirmed_at IS NOT NULL AND o.id != ?1)"
+        )
     };
 }
 
@@ -229,7 +236,9 @@ impl TeamAction {
     fn applies_to(self) -> &'static str {
         match self {
             TeamAction::Disable => concat!(
-                "disabled_at IS NULL AND id != ?3 AND (role != 'owner' OR confirmed_at IS NULL OR ",
+                "disabled_at IS NULL AND id != ?3 AND (role != ",
+                role_sql!(Owner),
+                " OR confirmed_at IS NULL OR ",
                 another_active_owner!(),
                 ") AND ",
                 actor_is_owner!()
@@ -238,12 +247,16 @@ impl TeamAction {
             TeamAction::EndSessions => actor_is_owner!(),
             // Approved first: an owner gets every right and the new-lead e-mails.
             TeamAction::MakeOwner => concat!(
-                "role = 'staff' AND confirmed_at IS NOT NULL AND approved_at IS NOT NULL \
+                "role = ",
+                role_sql!(Staff),
+                " AND confirmed_at IS NOT NULL AND approved_at IS NOT NULL \
                  AND disabled_at IS NULL AND ",
                 actor_is_owner!()
             ),
             TeamAction::RemoveOwner => concat!(
-                "role = 'owner' AND ",
+                "role = ",
+                role_sql!(Owner),
+                " AND ",
                 another_active_owner!(),
                 " AND ",
                 actor_is_owner!()
@@ -257,38 +270,66 @@ impl TeamAction {
                 actor_is_owner!()
             ),
             TeamAction::AllowExport => {
-                concat!("role = 'staff' AND can_export = 0 AND ", actor_is_owner!())
+                concat!(
+                    "role = ",
+                    role_sql!(Staff),
+                    " AND can_export = 0 AND ",
+                    actor_is_owner!()
+                )
             }
             TeamAction::DenyExport => {
-                concat!("role = 'staff' AND can_export = 1 AND ", actor_is_owner!())
+                concat!(
+                    "role = ",
+                    role_sql!(Staff),
+                    " AND can_export = 1 AND ",
+                    actor_is_owner!()
+                )
             }
             TeamAction::AllowDelete => {
-                concat!("role = 'staff' AND can_delete = 0 AND ", actor_is_owner!())
+                concat!(
+                    "role = ",
+                    role_sql!(Staff),
+                    " AND can_delete = 0 AND ",
+                    actor_is_owner!()
+                )
             }
             TeamAction::DenyDelete => {
-                concat!("role = 'staff' AND can_delete = 1 AND ", actor_is_owner!())
+                concat!(
+                    "role = ",
+                    role_sql!(Staff),
+                    " AND can_delete = 1 AND ",
+                    actor_is_owner!()
+                )
             }
             TeamAction::AllowMarkSent => {
                 concat!(
-                    "role = 'staff' AND can_mark_sent = 0 AND ",
+                    "role = ",
+                    role_sql!(Staff),
+                    " AND can_mark_sent = 0 AND ",
                     actor_is_owner!()
                 )
             }
             TeamAction::DenyMarkSent => {
                 concat!(
-                    "role = 'staff' AND can_mark_sent = 1 AND ",
+                    "role = ",
+                    role_sql!(Staff),
+                    " AND can_mark_sent = 1 AND ",
                     actor_is_owner!()
                 )
             }
             TeamAction::AllowImportSpend => {
                 concat!(
-                    "role = 'staff' AND can_import_spend = 0 AND ",
+                    "role = ",
+                    role_sql!(Staff),
+                    " AND can_import_spend = 0 AND ",
                     actor_is_owner!()
                 )
             }
             TeamAction::DenyImportSpend => {
                 concat!(
-                    "role = 'staff' AND can_import_spend = 1 AND ",
+                    "role = ",
+                    role_sql!(Staff),
+                    " AND can_import_spend = 1 AND ",
                     actor_is_owner!()
                 )
             }
@@ -308,12 +349,16 @@ impl TeamAction {
             TeamAction::EndSessions => None,
             // Owners get the new-lead notices by default (from now on).
             TeamAction::MakeOwner => Some(concat!(
-                "UPDATE staff_users SET role = 'owner', notices_sent_through = \
+                "UPDATE staff_users SET role = ",
+                role_sql!(Owner),
+                ", notices_sent_through = \
                  CASE WHEN lead_notices = 0 THEN ",
                 notices_from_now!(),
                 " ELSE notices_sent_through END, lead_notices = 1"
             )),
-            TeamAction::RemoveOwner => Some("UPDATE staff_users SET role = 'staff'"),
+            TeamAction::RemoveOwner => {
+                Some(concat!("UPDATE staff_users SET role = ", role_sql!(Staff)))
+            }
             TeamAction::Approve => Some("UPDATE staff_users SET approved_at = ?2"),
             TeamAction::Refuse => Some("UPDATE staff_users SET disabled_at = ?2"),
             TeamAction::AllowExport => Some("UPDATE staff_users SET can_export = 1"),
@@ -463,11 +508,11 @@ mod tests {
     #[test]
     fn an_owner_can_be_switched_off_or_demoted_only_while_another_active_owner_remains() {
         for action in [TeamAction::Disable, TeamAction::RemoveOwner] {
-            assert!(
-                action
-                    .applies_to()
-                    .contains("o.role = 'owner' AND o.disabled_at IS NULL")
-            );
+            assert!(action.applies_to().contains(concat!(
+                "o.role = ",
+                role_sql!(Owner),
+                " AND o.disabled_at IS NULL"
+            )));
         }
         assert!(TeamAction::Disable.applies_to().contains("id != ?3"));
     }

@@ -33,7 +33,9 @@ macro_rules! may_import {
             "EXISTS (SELECT 1 FROM staff_sessions ls JOIN staff_users lu ON lu.id = ls.user_id \
              WHERE ls.id = ?5 AND ",
             may_act!("ls", "lu", "?1"),
-            " AND (lu.role = 'owner' OR lu.can_import_spend = 1))"
+            " AND (lu.role = ",
+            crate::auth::staff::role_sql!(Owner),
+            " OR lu.can_import_spend = 1))"
         )
     };
 }
@@ -192,7 +194,9 @@ const UNDO_SQL: &str = concat!(
      AND EXISTS (SELECT 1 FROM staff_sessions ls JOIN staff_users lu ON lu.id = ls.user_id \
        WHERE ls.id = ?4 AND ",
     may_act!("ls", "lu", "?2"),
-    " AND (lu.role = 'owner' OR lu.can_import_spend = 1))"
+    " AND (lu.role = ",
+    crate::auth::staff::role_sql!(Owner),
+    " OR lu.can_import_spend = 1))"
 );
 
 /// The lines the undone import held go...
