@@ -2,7 +2,8 @@
 # Installs what a fresh clone needs and this machine lacks: Node 22 when the
 # machine's Node is older (into .tools/), the WASM target, worker-build and
 # wasm-bindgen-cli (into .tools/), the npm packages, and with --browser,
-# Debian's Chromium for the browser tests. Safe to run again: it only installs
+# Debian's Chromium (its headless shell for the browser tests, the full
+# browser for the benchmark's Lighthouse). Safe to run again: it only installs
 # what is missing or at the wrong version.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -79,11 +80,11 @@ if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modu
   npm ls --depth=0 >/dev/null
 fi
 
-if [ "${1:-}" = "--browser" ] && [ ! -x /usr/bin/chromium ]; then
-  say "installing Debian's Chromium for the browser tests"
+if [ "${1:-}" = "--browser" ] && { [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromium-headless-shell ]; }; then
+  say "installing Debian's Chromium for the browser tests (its headless shell) and the benchmark"
   SUDO=""
   [ "$(id -u)" -eq 0 ] || SUDO="sudo -n"
   export DEBIAN_FRONTEND=noninteractive
   $SUDO apt-get update -qq
-  $SUDO apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core >/dev/null
+  $SUDO apt-get install -y -qq --no-install-recommends chromium chromium-headless-shell fonts-dejavu-core >/dev/null
 fi

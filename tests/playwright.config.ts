@@ -1,9 +1,10 @@
 import { defineConfig, devices } from "@playwright/test";
-import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "../scripts/chromium.mjs";
+import { CHROMIUM_FLAGS, TEST_CHROMIUM_PATH } from "../scripts/chromium.mjs";
 
 /**
- * Browser tests: Debian's Chromium (Playwright cannot download its own here)
- * against the real worker under `wrangler dev`, one fresh site per worker
+ * Browser tests: Debian's Chromium, its headless shell (Playwright cannot
+ * download its own here; scripts/chromium.mjs says why this build), against
+ * the real worker under `wrangler dev`, one fresh site per worker
  * (e2e/fixtures.ts). Every spec runs on a phone and a desktop viewport, but
  * for the tests tagged {@link ONE_SCREEN}: what they assert does not depend
  * on the screen (response headers, what is stored and sent, e-mails, how a
@@ -11,7 +12,7 @@ import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "../scripts/chromium.mjs";
  * are.
  */
 const ONE_SCREEN = /@one-screen/;
-const chromium = { executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS };
+const chromium = { executablePath: TEST_CHROMIUM_PATH, args: CHROMIUM_FLAGS };
 
 export default defineConfig({
   testDir: "e2e",
