@@ -63,15 +63,16 @@ const CLAIM_ONE_SQL: &str = concat!(
 /// of the last [`NEWEST_WINDOW_MS`] (`?4`: since when), the rest those due
 /// the longest. `?1` now, `?2` the lease's end. A backlog is served from both
 /// ends: the lead a broker can still call within its first minutes, and the
-/// one that waited longest. The newest are read through the list's index
-/// from the newest lead back to the window's start (the rows of those
-/// minutes only, however long the backlog), the oldest through the due
-/// index; a lead both is claimed once.
+/// one that waited longest. The newest are read through the 'Pendentes'
+/// list's index, from the newest pending lead back to the window's start
+/// (the pending leads of those minutes only, however long the backlog, and
+/// not the leads already delivered), the oldest through the due index; a
+/// lead both is claimed once.
 const CLAIM_DUE_SQL: &str = concat!(
     "UPDATE leads SET lease_until = ?2, delivery_attempts = delivery_attempts + 1 \
      WHERE id IN (SELECT id FROM ( \
-         SELECT id, 0 AS newest FROM (SELECT id FROM leads INDEXED BY leads_newest \
-           WHERE created_at >= ?4 AND delivery_status = 'pending' AND next_attempt_at <= ?1 \
+         SELECT id, 0 AS newest FROM (SELECT id FROM leads INDEXED BY leads_status_newest \
+           WHERE delivery_status = 'pending' AND created_at >= ?4 AND next_attempt_at <= ?1 \
              AND (lease_until IS NULL OR lease_until < ?1) \
            ORDER BY created_at DESC, id DESC LIMIT ?5) \
          UNION ALL \
