@@ -69,7 +69,9 @@ test("shows the counters and the leads, newest first, with dates in Brasília ti
   await screenshot(page, testInfo, "admin-list");
 });
 
-test("keeps every column on screen, the actions included, from a tablet's width up", async ({ page }, testInfo) => {
+test("keeps every column on screen, the actions included, from a tablet's width up, the tabs in the page's column", async ({
+  page,
+}, testInfo) => {
   test.skip(testInfo.project.name !== "desktop", "widths from 1024 px up");
   await showOnly(page, "Vinhedo");
   for (const width of [1024, 1200, 1440]) {
@@ -80,6 +82,11 @@ test("keeps every column on screen, the actions included, from a tablet's width 
     const action = await row(page, "Ana Vinhedo").getByRole("button", { name: "Marcar Enviado" }).boundingBox();
     const area = await wrap.boundingBox();
     expect(action && area && action.x + action.width <= area.x + area.width, `${width} px`).toBe(true);
+    // The panel's tabs start where its title and the counters do, not at the window's edge.
+    const title = await page.getByRole("heading", { level: 1 }).boundingBox();
+    const tabs = page.getByRole("navigation", { name: "Páginas do painel" }).getByRole("link");
+    const firstTab = await tabs.first().boundingBox();
+    expect(Math.abs((firstTab?.x ?? -100) - (title?.x ?? 0)), `${width} px`).toBeLessThanOrEqual(1);
     if (width === 1024) await screenshot(page, testInfo, "admin-list-1024");
   }
 });
