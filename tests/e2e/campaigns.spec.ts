@@ -97,6 +97,28 @@ test("the ad's visits and leads show in 'Campanhas', and its row leads to its le
   await expect(fact("Palavra-chave")).toHaveText("casa na serra");
 });
 
+test("'Tempo até o primeiro contato' on a phone: each campaign's card holds its whole name", async ({
+  page,
+  request,
+}, testInfo) => {
+  test.skip(testInfo.project.name !== "phone", "a phone's cards; at a desk each table scrolls in its own box");
+  const campaign = `pre-lancamento-verao-com-nome-longo-${testInfo.workerIndex}`;
+  await asNewVisitor(page);
+  await arrive(page, `/?utm_source=instagram&utm_campaign=${campaign}`, uniquePerson(testInfo));
+  await signIn(page, await createStaff(request));
+  await page.goto("/admin/campanhas");
+  const block = page.getByRole("region", { name: "Tempo até o primeiro contato" });
+  const name = block.getByRole("rowheader", { name: new RegExp(campaign) });
+  await expect(name).toBeVisible();
+  // Neither cut inside its cell nor past its card's edge.
+  const fits = await name.evaluate((th) => {
+    const card = (th.closest("tr") as HTMLElement).getBoundingClientRect();
+    return th.scrollWidth <= th.clientWidth + 1 && th.getBoundingClientRect().right <= card.right + 1;
+  });
+  expect(fits).toBe(true);
+  await block.screenshot({ path: join(SCREENSHOT_DIR, `${testInfo.project.name}-first-contact.png`), scale: "css" });
+});
+
 test("the lead list's search finds a lead by its campaign's name @one-screen", async ({ page, request }, testInfo) => {
   const person = uniquePerson(testInfo);
   const campaign = `colheita-${Date.now()}`;
