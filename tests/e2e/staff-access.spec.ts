@@ -150,6 +150,25 @@ test.describe("'Alterar senha'", () => {
 });
 
 test.describe("'Equipe'", () => {
+  test("an owner opening 'Equipe' first finds new colleagues' notices as a switch, and it keeps what they chose", async ({
+    page,
+    request,
+  }) => {
+    await signIn(page, await createOwner(request), "/admin/equipe");
+    const control = page.getByRole("switch", { name: "Novos colegas recebem o aviso de novos leads" });
+    await expect(control).toHaveAttribute("aria-checked", "true");
+    // Drawn as a switch (its track), not as a bare button: its styles load with it.
+    await expect(control.locator(".notice-default__track")).toBeVisible();
+    expect(await control.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe("rgba(0, 0, 0, 0)");
+    await control.click();
+    await expect(toast(page, "Novos colegas não recebem mais o aviso de novos leads")).toBeVisible();
+    await page.reload();
+    await expect(control).toHaveAttribute("aria-checked", "false");
+    // Back as the other tests of this site expect it.
+    await control.click();
+    await expect(control).toHaveAttribute("aria-checked", "true");
+  });
+
   test("an owner switches an account off, and that person's open panel goes to /auth within 30 s", async ({
     page,
     browser,

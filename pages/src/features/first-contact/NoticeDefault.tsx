@@ -4,6 +4,7 @@ import { serverMessage } from "../../lib/api";
 import { useToast } from "../../lib/toast";
 import { fetchPanelSettings, savePanelSettings } from "./api";
 import { firstContactMessages as m } from "./messages";
+import "./notice-default.css";
 
 /**
  * The owners' choice of whether new colleagues start with 'Receber aviso de
