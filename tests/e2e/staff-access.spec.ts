@@ -150,6 +150,27 @@ test.describe("'Alterar senha'", () => {
 });
 
 test.describe("'Equipe'", () => {
+  test("on a phone the page on screen shows in the panel's tabs, 'Atividade' at their far end too", async ({
+    page,
+    request,
+  }, testInfo) => {
+    test.skip(testInfo.project.name !== "phone", "the four tabs fit a desk's width");
+    /** Whether the page's tab lies whole within the strip's visible part. */
+    const inView = async (name: string) => {
+      const strip = page.getByRole("navigation", { name: "Páginas do painel" });
+      const tab = strip.getByRole("link", { name });
+      await expect(tab).toHaveAttribute("aria-current", "page");
+      const [box, own] = [await strip.boundingBox(), await tab.boundingBox()];
+      return !!box && !!own && own.x >= box.x - 1 && own.x + own.width <= box.x + box.width + 1;
+    };
+    await signIn(page, await createOwner(request), "/admin/atividade");
+    await expect(page.getByRole("heading", { name: "Registro de atividade" })).toBeVisible();
+    expect(await inView("Atividade")).toBe(true);
+    await screenshot(page, testInfo, "tabs-activity");
+    await page.getByRole("navigation", { name: "Páginas do painel" }).getByRole("link", { name: "Leads" }).click();
+    expect(await inView("Leads")).toBe(true);
+  });
+
   test("an owner opening 'Equipe' first finds new colleagues' notices as a switch, and it keeps what they chose", async ({
     page,
     request,

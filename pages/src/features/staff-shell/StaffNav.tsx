@@ -1,3 +1,4 @@
+import { useLayoutEffect, useRef } from "react";
 import { Link } from "../../lib/Link";
 
 /** The panel's pages: the leads and the campaigns for everyone, the team and the activity for owners. */
@@ -10,8 +11,21 @@ const PAGES = [
 
 /** The links to the panel's pages the signed-in person can open, the one on screen marked. */
 export function StaffNav({ path, isOwner }: { path: string; isOwner: boolean }) {
+  const nav = useRef<HTMLElement>(null);
+  // On a phone the four pages scroll in their strip, beside 'Menu': the one
+  // on screen is brought into the strip's view, never left past its edge.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: run again for each page reached
+  useLayoutEffect(() => {
+    const strip = nav.current;
+    const current = strip?.querySelector<HTMLElement>('[aria-current="page"]');
+    if (!strip || !current) return;
+    const box = strip.getBoundingClientRect();
+    const tab = current.getBoundingClientRect();
+    if (tab.right > box.right) strip.scrollLeft += tab.right - box.right;
+    else if (tab.left < box.left) strip.scrollLeft -= box.left - tab.left;
+  }, [path, isOwner]);
   return (
-    <nav className="admin__container staff-nav" aria-label="Páginas do painel">
+    <nav ref={nav} className="admin__container staff-nav" aria-label="Páginas do painel">
       {PAGES.filter((page) => isOwner || !page.ownersOnly).map((page) => (
         <Link
           key={page.path}
