@@ -53,9 +53,13 @@ export async function openLanding(page: Page, url = "/"): Promise<void> {
 /**
  * Saves a full-page screenshot named after the viewport project and `name`, one
  * image pixel per CSS pixel: a phone's at its 2.6 device pixels would be seven
- * times the pixels to encode, for a page read the same.
+ * times the pixels to encode, for a page read the same. First it checks what
+ * every screen shown must be: no wider than the window (a page a phone must
+ * scroll sideways hides its right edge: dates, buttons, the last column).
  */
 export async function screenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  const wider = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(wider, `${name}: the page is wider than the window by ${wider} px`).toBeLessThanOrEqual(0);
   await page.screenshot({
     path: join(SCREENSHOT_DIR, `${testInfo.project.name}-${name}.png`),
     fullPage: true,
