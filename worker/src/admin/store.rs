@@ -11,13 +11,13 @@ use std::collections::BTreeMap;
 use super::query::{
     CHANGES_SQL, CONTACT_COUNTS_SQL, COUNTS_SQL, Cursor, LEAD_COLUMNS, LeadQuery, PAGE_SIZE,
 };
+use crate::agency::roles::role_sql;
 use crate::alerts::heartbeat::{self, Heartbeat};
 use crate::alerts::incidents::{self, Incident};
 use crate::attribution::Attribution;
 pub use crate::audit::Action;
 use crate::audit::live_session::{live_row, may_act, session_is_live};
 use crate::auth::guard::Staff;
-use crate::auth::staff::role_sql;
 use crate::crm::status::{Correction, Delivery};
 use crate::delivery;
 use crate::delivery::store::State as DeliveryState;

@@ -8,10 +8,12 @@
 //!
 //! And what the site says in the agency's name: every text the worker
 //! answers with, in Portuguese (`messages`), and the first WhatsApp message
-//! a broker sends a lead (`greeting`).
+//! a broker sends a lead (`greeting`). And who is who on its team (`roles`):
+//! owners and staff, as stored, answered and written in SQL.
 
 pub mod greeting;
 pub mod messages;
+pub mod roles;
 
 /// A question of agency.json's `questions`: one tap among its options.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -29,7 +29,7 @@ macro_rules! owners {
     () => {
         concat!(
             "SELECT email FROM staff_users WHERE role = ",
-            $crate::auth::staff::role_sql!(Owner),
+            $crate::agency::roles::role_sql!(Owner),
             " AND disabled_at IS NULL AND confirmed_at IS NOT NULL"
         )
     };

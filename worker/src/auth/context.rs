@@ -5,9 +5,9 @@ use serde::Serialize;
 use worker::{Env, Request, Response};
 
 use super::access_token::{Signer, StaffClaims};
-use super::staff::Role;
 use super::{device, secret_token, store};
 use crate::agency::messages;
+use crate::agency::roles::Role;
 use crate::http::{self, ApiError, ApiResult, HeaderText, cookies};
 use crate::platform::config::MIN_SECRET_BYTES;
 use crate::platform::db::{Batch, D1Database, Handle, Results};

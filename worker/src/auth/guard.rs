@@ -39,7 +39,7 @@ pub struct Rights {
     pub import_spend: bool,
 }
 
-pub use super::staff::Role;
+pub use crate::agency::roles::Role;
 
 /// The bearer token of the `Authorization` header, if any.
 pub fn bearer(req: &Request) -> Option<String> {

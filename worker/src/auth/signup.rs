@@ -12,8 +12,9 @@ use worker::{Context, Env, Request, Response};
 
 use super::context::{self, Account, AuthContext};
 use super::password::{self, PasswordHash};
-use super::staff::{EmailRejection, NewPassword, Role, StaffEmail};
+use super::staff::{EmailRejection, NewPassword, StaffEmail};
 use super::{common_passwords, emails, secret_token, store};
+use crate::agency::roles::Role;
 use crate::agency::{self, messages};
 use crate::audit::{self as activity, Action, Actor, Subject};
 use crate::http::rate_limit::{

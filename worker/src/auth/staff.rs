@@ -2,34 +2,9 @@
 //! password of at least six characters that nobody would guess first. The
 //! worker enforces both, whatever the page did.
 
-use serde::{Deserialize, Serialize};
-
 use super::guessable::{self, Guessable};
 use crate::agency::messages;
 use crate::formats::email;
-
-/// A staff account's role: as `staff_users.role` stores it and the API
-/// answers it (`"owner"`, `"staff"`; the pages' `Role`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Role {
-    /// 'Responsável': manages the team and sees the activity.
-    Owner,
-    Staff,
-}
-
-/// A role's name as a statement's text writes it (`'owner'`), for the
-/// statements that compare or set `staff_users.role` inside their SQL; a
-/// test holds each equal to the name serde gives the [`Role`].
-macro_rules! role_sql {
-    (Owner) => {
-        "'owner'"
-    };
-    (Staff) => {
-        "'staff'"
-    };
-}
-pub(crate) use role_sql;
 
 pub const PASSWORD_MIN_CHARS: usize = 6;
 pub const PASSWORD_MAX_CHARS: usize = 256;
@@ -145,6 +120,7 @@ impl NewPassword {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::agency::roles::{Role, role_sql};
 
     #[test]
     fn a_role_reads_and_answers_as_the_pages_name_it() {

@@ -3,9 +3,10 @@
 
 use serde::Deserialize;
 
+use crate::agency::roles::{Role, role_sql};
 use crate::alerts::notices::notices_from_now;
 use crate::audit::live_session::may_act;
-use crate::auth::staff::{Role, mailbox, role_sql};
+use crate::auth::staff::mailbox;
 use crate::platform::db::{self, Batch, D1Database, D1PreparedStatement, Handle, query};
 
 /// A session ends this long after its sign-in, however often it is used.

@@ -345,7 +345,7 @@ macro_rules! unmark_sent_applies {
             " OR EXISTS (SELECT 1 FROM staff_users o WHERE o.id = ",
             $me,
             " AND o.role = ",
-            $crate::auth::staff::role_sql!(Owner),
+            $crate::agency::roles::role_sql!(Owner),
             "))))"
         )
     };

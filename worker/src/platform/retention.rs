@@ -24,7 +24,7 @@
 
 use worker::Env;
 
-use crate::auth::staff::role_sql;
+use crate::agency::roles::role_sql;
 use crate::platform::db::{self, query};
 use crate::platform::{self, config};
 

@@ -55,7 +55,7 @@ const SET_SQL: &str = concat!(
     session_is_live!("?3", "?4"),
     " AND EXISTS (SELECT 1 FROM staff_sessions s JOIN staff_users u ON u.id = s.user_id \
        WHERE s.id = ?3 AND u.role = ",
-    crate::auth::staff::role_sql!(Owner),
+    crate::agency::roles::role_sql!(Owner),
     ") \
      ON CONFLICT (name) DO UPDATE SET value = excluded.value RETURNING name"
 );
@@ -68,7 +68,7 @@ const AUDIT_SQL: &str = concat!(
     session_is_live!("?3", "?4"),
     " AND EXISTS (SELECT 1 FROM staff_sessions s JOIN staff_users u ON u.id = s.user_id \
        WHERE s.id = ?3 AND u.role = ",
-    crate::auth::staff::role_sql!(Owner),
+    crate::agency::roles::role_sql!(Owner),
     ")"
 );
 const SESSION_LIVE_SQL: &str = live_row!("?1", "?2");

@@ -8,13 +8,13 @@
 
 use serde::Deserialize;
 
+use crate::agency::roles::{Role, role_sql};
 use crate::alerts::notices::notices_from_now;
 use crate::alerts::owner_mails::alert_missed_at;
 use crate::audit::Action;
 use crate::audit::live_session::{live_row, may_act};
 use crate::auth::guard::Staff;
 use crate::auth::staff::mailbox;
-use crate::auth::staff::{Role, role_sql};
 use crate::platform::db::{self, D1Database, D1PreparedStatement, query};
 
 /// An account's columns as 'Equipe' shows them, `$now` the parameter that

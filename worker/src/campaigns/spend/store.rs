@@ -34,7 +34,7 @@ macro_rules! may_import {
              WHERE ls.id = ?5 AND ",
             may_act!("ls", "lu", "?1"),
             " AND (lu.role = ",
-            crate::auth::staff::role_sql!(Owner),
+            crate::agency::roles::role_sql!(Owner),
             " OR lu.can_import_spend = 1))"
         )
     };
@@ -195,7 +195,7 @@ const UNDO_SQL: &str = concat!(
        WHERE ls.id = ?4 AND ",
     may_act!("ls", "lu", "?2"),
     " AND (lu.role = ",
-    crate::auth::staff::role_sql!(Owner),
+    crate::agency::roles::role_sql!(Owner),
     " OR lu.can_import_spend = 1))"
 );
 
