@@ -5,6 +5,7 @@ import { useToast } from "../../lib/toast";
 import { fetchPanelSettings, savePanelSettings } from "./api";
 import { firstContactMessages as m } from "./messages";
 import "./notice-default.css";
+import { SwitchTrack } from "../../components/SwitchTrack";
 
 /**
  * The owners' choice of whether new colleagues start with 'Receber aviso de
@@ -49,9 +50,7 @@ export function NoticeDefault() {
         inactive={busy}
         onClick={flip}
       >
-        <span className="notice-default__track" aria-hidden="true">
-          <span className="notice-default__thumb" />
-        </span>
+        <SwitchTrack className="notice-default__track" />
         {m.noticesLabel}
       </Button>
       <p id={`${id}-hint`} className="panel__note">

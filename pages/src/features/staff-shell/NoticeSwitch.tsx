@@ -1,5 +1,6 @@
 import { useEffect, useId, useState } from "react";
 import { Button } from "../../components/Button";
+import { SwitchTrack } from "../../components/SwitchTrack";
 import { apiRequest, serverMessage } from "../../lib/api";
 import { useToast } from "../../lib/toast";
 
@@ -73,9 +74,7 @@ export function NoticeSwitch() {
         onClick={flip}
         inactive={busy}
       >
-        <span className="notice-switch__track" aria-hidden="true">
-          <span className="notice-switch__thumb" />
-        </span>
+        <SwitchTrack className="notice-switch__track" />
         <span className="notice-switch__label">{noticeMessages.label}</span>
       </Button>
       <span id={`${id}-hint`} className="sr-only">

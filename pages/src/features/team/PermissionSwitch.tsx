@@ -1,4 +1,5 @@
 import { Button } from "../../components/Button";
+import { SwitchTrack } from "../../components/SwitchTrack";
 import type { Account, Permission, PermissionAction } from "./api";
 import { permissionLabels } from "./messages";
 
@@ -31,9 +32,7 @@ export function PermissionSwitch({ account, permission, busy, onFlip }: Props) {
       inactive={busy}
       onClick={() => onFlip(`${allowed ? "deny" : "allow"}-${permission}`)}
     >
-      <span className="permission-switch__track" aria-hidden="true">
-        <span className="permission-switch__thumb" />
-      </span>
+      <SwitchTrack className="permission-switch__track" />
       <span className="permission-switch__label">{words.label}</span>
     </Button>
   );
