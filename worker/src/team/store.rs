@@ -105,6 +105,24 @@ const END_SESSIONS_OF_DISABLED_SQL: &str = concat!(
     "))"
 );
 
+/// A colleague's right (`$column`) is `$value` now, so switching it changes
+/// something; owners have every right and none to switch (`?3`, the owner
+/// acting, must still be one).
+macro_rules! staff_right_is {
+    ($column:literal, $value:literal) => {
+        concat!(
+            "role = ",
+            role_sql!(Staff),
+            " AND ",
+            $column,
+            " = ",
+            $value,
+            " AND ",
+            actor_is_owner!()
+        )
+    };
+}
+
 /// Another confirmed owner who is not switched off (`?1` is the account acted on).
 macro_rules! another_active_owner {
     () => {
@@ -269,70 +287,14 @@ impl TeamAction {
                 "approved_at IS NULL AND disabled_at IS NULL AND id != ?3 AND ",
                 actor_is_owner!()
             ),
-            TeamAction::AllowExport => {
-                concat!(
-                    "role = ",
-                    role_sql!(Staff),
-                    " AND can_export = 0 AND ",
-                    actor_is_owner!()
-                )
-            }
-            TeamAction::DenyExport => {
-                concat!(
-                    "role = ",
-                    role_sql!(Staff),
-                    " AND can_export = 1 AND ",
-                    actor_is_owner!()
-                )
-            }
-            TeamAction::AllowDelete => {
-                concat!(
-                    "role = ",
-                    role_sql!(Staff),
-                    " AND can_delete = 0 AND ",
-                    actor_is_owner!()
-                )
-            }
-            TeamAction::DenyDelete => {
-                concat!(
-                    "role = ",
-                    role_sql!(Staff),
-                    " AND can_delete = 1 AND ",
-                    actor_is_owner!()
-                )
-            }
-            TeamAction::AllowMarkSent => {
-                concat!(
-                    "role = ",
-                    role_sql!(Staff),
-                    " AND can_mark_sent = 0 AND ",
-                    actor_is_owner!()
-                )
-            }
-            TeamAction::DenyMarkSent => {
-                concat!(
-                    "role = ",
-                    role_sql!(Staff),
-                    " AND can_mark_sent = 1 AND ",
-                    actor_is_owner!()
-                )
-            }
-            TeamAction::AllowImportSpend => {
-                concat!(
-                    "role = ",
-                    role_sql!(Staff),
-                    " AND can_import_spend = 0 AND ",
-                    actor_is_owner!()
-                )
-            }
-            TeamAction::DenyImportSpend => {
-                concat!(
-                    "role = ",
-                    role_sql!(Staff),
-                    " AND can_import_spend = 1 AND ",
-                    actor_is_owner!()
-                )
-            }
+            TeamAction::AllowExport => staff_right_is!("can_export", 0),
+            TeamAction::DenyExport => staff_right_is!("can_export", 1),
+            TeamAction::AllowDelete => staff_right_is!("can_delete", 0),
+            TeamAction::DenyDelete => staff_right_is!("can_delete", 1),
+            TeamAction::AllowMarkSent => staff_right_is!("can_mark_sent", 0),
+            TeamAction::DenyMarkSent => staff_right_is!("can_mark_sent", 1),
+            TeamAction::AllowImportSpend => staff_right_is!("can_import_spend", 0),
+            TeamAction::DenyImportSpend => staff_right_is!("can_import_spend", 1),
         }
     }
 
