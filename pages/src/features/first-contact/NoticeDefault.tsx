@@ -1,11 +1,11 @@
 import { useEffect, useId, useState } from "react";
 import { Button } from "../../components/Button";
+import { SwitchTrack } from "../../components/SwitchTrack";
 import { serverMessage } from "../../lib/api";
 import { useToast } from "../../lib/toast";
 import { fetchPanelSettings, savePanelSettings } from "./api";
 import { firstContactMessages as m } from "./messages";
 import "./notice-default.css";
-import { SwitchTrack } from "../../components/SwitchTrack";
 
 /**
  * The owners' choice of whether new colleagues start with 'Receber aviso de
